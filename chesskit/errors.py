@@ -1,0 +1,49 @@
+"""Exceptions that carry an exit code and one human sentence.
+
+The CLI turns any ChesskitError into one line on stderr and ``exit(err.exit_code)``:
+0 success, 1 mismatch or inconsistency, 2 bad input, 3 an external engine failed.
+"""
+
+
+class ChesskitError(Exception):
+    """Base class: ``str(err)`` is the one line shown to the user."""
+
+    exit_code = 1
+
+
+class InputError(ChesskitError):
+    """Bad input from the user: a FEN, a move, a depth, a suite line."""
+
+    exit_code = 2
+
+
+class FenError(InputError):
+    """An invalid FEN/EPD; ``field`` names the offending field."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.reason = message
+        super().__init__(f"invalid FEN: {field}: {message}")
+
+
+class IllegalMoveError(InputError):
+    """A move that is not legal in the position; lists the legal ones."""
+
+    def __init__(self, move: str, fen: str, legal: list[str]):
+        self.move = move
+        self.fen = fen
+        self.legal = legal
+        shown = " ".join(sorted(legal)) if legal else "(none)"
+        super().__init__(f"illegal move {move!r} in {fen}; legal moves: {shown}")
+
+
+class EngineError(ChesskitError):
+    """An external engine could not be run, crashed, hung, or talked nonsense."""
+
+    exit_code = 3
+
+
+class MismatchError(ChesskitError):
+    """A count or state mismatch was found."""
+
+    exit_code = 1
