@@ -1,0 +1,587 @@
+"""FEN, X-FEN, Shredder-FEN and EPD: parsing, validation and formatting.
+
+Pure Python: the rest of chesskit trusts a ``Setup`` only after ``parse_fen``
+has validated it, so every rule that makes a position impossible lives here
+and fails with a ``FenError`` naming the field and saying what is wrong.
+
+Conventions: squares 0..63 (a1 = 0, h8 = 63), WHITE = 0, BLACK = 1,
+piece code = ptype | (color << 3) with PAWN = 1 .. KING = 6, 0 = empty.
+Castling rights are the squares of the rooks that may still castle.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from chesskit.errors import FenError, InputError
+
+WHITE, BLACK = 0, 1
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+COLOR_NAMES = ("white", "black")
+PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
+FILE_NAMES = "abcdefgh"
+_PIECE_LETTERS = " pnbrqk"
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def square_name(sq: int) -> str:
+    """``28 -> "e4"``."""
+    if not 0 <= sq < 64:
+        raise ValueError(f"square {sq} is outside 0..63")
+    return FILE_NAMES[sq & 7] + str((sq >> 3) + 1)
+
+
+def parse_square(name: str) -> int:
+    """``"e4" -> 28``; raises InputError for anything that is not a square."""
+    if len(name) == 2 and name[0] in FILE_NAMES and name[1] in "12345678":
+        return FILE_NAMES.index(name[0]) + 8 * (int(name[1]) - 1)
+    raise InputError(f"{name!r} is not a square name like 'e4'")
+
+
+def piece_symbol(code: int) -> str:
+    """FEN letter of a piece code: ``1 -> "P"``, ``10 -> "n"``."""
+    ptype, color = code & 7, code >> 3
+    if not (PAWN <= ptype <= KING and color in (WHITE, BLACK)):
+        raise ValueError(f"{code} is not a piece code")
+    letter = _PIECE_LETTERS[ptype]
+    return letter.upper() if color == WHITE else letter
+
+
+def piece_from_symbol(symbol: str) -> int:
+    """Piece code of a FEN letter: ``"P" -> 1``, ``"n" -> 10``."""
+    if len(symbol) == 1 and symbol.lower() in "pnbrqk":
+        ptype = _PIECE_LETTERS.index(symbol.lower())
+        return ptype | ((WHITE if symbol.isupper() else BLACK) << 3)
+    raise InputError(f"unknown piece letter {symbol!r}")
+
+
+def _describe(board: list[int], sq: int) -> str:
+    """``"the white rook on e1"``."""
+    code = board[sq]
+    return f"the {COLOR_NAMES[code >> 3]} {PIECE_NAMES[code & 7]} on {square_name(sq)}"
+
+
+# ---------------------------------------------------------------- data
+
+
+@dataclass
+class Setup:
+    """A validated position, as read from or written to a FEN."""
+
+    board: list[int]  # 64 piece codes, index = square
+    turn: int  # 0 white, 1 black
+    castling: list[int]  # sorted squares of rooks with castling rights
+    ep: int | None  # en-passant target square as given (validated)
+    halfmove: int
+    fullmove: int
+    chess960: bool
+
+
+@dataclass
+class EpdRecord:
+    """One EPD line: the position, its 6-field FEN, and the operations."""
+
+    setup: Setup
+    fen: str
+    ops: dict[str, str] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- parse_fen
+
+
+def parse_fen(text: str, chess960: bool | None = None) -> Setup:
+    """Parse and validate a 6-field (or 4-field, clocks 0 and 1) FEN.
+
+    ``chess960=None`` detects Chess960 from the castling field: Shredder file
+    letters, or a right whose king or rook is off e1/e8 and the corners.
+    Raises ``FenError(field, message)`` for anything invalid or impossible.
+    """
+    fields = text.split()
+    if not fields:
+        raise FenError("fen", "the FEN is empty")
+    if len(fields) not in (4, 6):
+        raise FenError(
+            "fen",
+            f"expected 6 space-separated fields (or 4 without the clocks), found {len(fields)}",
+        )
+    board = _parse_placement(fields[0])
+    _check_material(board)
+    turn = _parse_turn(fields[1])
+    castling, chess960 = _parse_castling(fields[2], board, chess960)
+    ep = _parse_ep(fields[3], board, turn)
+    halfmove, fullmove = 0, 1
+    if len(fields) == 6:
+        halfmove = _parse_count(fields[4], "halfmove clock")
+        fullmove = max(1, _parse_count(fields[5], "fullmove number"))  # 0 is read as 1, like python-chess
+    setup = Setup(board, turn, castling, ep, halfmove, fullmove, chess960)
+    _check_checks(setup)
+    return setup
+
+
+def _parse_placement(text: str) -> list[int]:
+    ranks = text.split("/")
+    if len(ranks) != 8:
+        raise FenError("piece placement", f"expected 8 ranks separated by '/', found {len(ranks)}")
+    board = [0] * 64
+    for index, row in enumerate(ranks):
+        rank = 7 - index  # the FEN lists rank 8 first
+        file = 0
+        previous_digit = ""
+        for ch in row:
+            if ch in "0123456789":
+                if previous_digit:
+                    raise FenError(
+                        "piece placement",
+                        f"two digits in a row ('{previous_digit}{ch}') on rank {rank + 1}",
+                    )
+                if ch == "0":
+                    raise FenError("piece placement", f"empty-square count '0' on rank {rank + 1}")
+                file += int(ch)
+                previous_digit = ch
+                continue
+            previous_digit = ""
+            if ch.lower() not in "pnbrqk":
+                raise FenError("piece placement", f"unknown piece letter {ch!r} on rank {rank + 1}")
+            if file < 8:
+                board[rank * 8 + file] = piece_from_symbol(ch)
+            file += 1
+        if file != 8:
+            raise FenError("piece placement", f"rank {rank + 1} has {file} squares, expected 8")
+    return board
+
+
+def _check_material(board: list[int]) -> None:
+    """One king each, no pawn on rank 1 or 8, and no more material than promotions allow."""
+    for color in (WHITE, BLACK):
+        name = COLOR_NAMES[color]
+        kings = board.count(KING | color << 3)
+        if kings == 0:
+            raise FenError("piece placement", f"{name} has no king")
+        if kings > 1:
+            raise FenError("piece placement", f"{name} has {kings} kings")
+    for sq in [*range(8), *range(56, 64)]:
+        if board[sq] & 7 == PAWN:
+            raise FenError(
+                "piece placement",
+                f"{COLOR_NAMES[board[sq] >> 3]} pawn on rank {(sq >> 3) + 1} ({square_name(sq)}): "
+                "pawns never stand on the first or last rank",
+            )
+    for color in (WHITE, BLACK):
+        name = COLOR_NAMES[color]
+        count = [board.count(ptype | color << 3) for ptype in range(7)]
+        pieces = sum(count[PAWN:])
+        if pieces > 16:
+            raise FenError("piece placement", f"{name} has {pieces} pieces, at most 16 are possible")
+        if count[PAWN] > 8:
+            raise FenError("piece placement", f"{name} has {count[PAWN]} pawns, at most 8 are possible")
+        # Each side starts with 1 queen, 2 rooks, 2 knights and one bishop per square
+        # colour; anything beyond that was promoted from a pawn that is now gone.
+        light = sum(1 for sq in range(64) if board[sq] == BISHOP | color << 3 and (sq + (sq >> 3)) % 2)
+        dark = count[BISHOP] - light
+        promoted = (
+            max(0, count[QUEEN] - 1)
+            + max(0, count[ROOK] - 2)
+            + max(0, count[KNIGHT] - 2)
+            + max(0, light - 1)
+            + max(0, dark - 1)
+        )
+        if promoted > 8 - count[PAWN]:
+            raise FenError(
+                "piece placement",
+                f"{name} has at least {promoted} promoted pieces but only "
+                f"{8 - count[PAWN]} missing pawns that could have promoted",
+            )
+
+
+def _parse_turn(text: str) -> int:
+    if text == "w":
+        return WHITE
+    if text == "b":
+        return BLACK
+    raise FenError("side to move", f"side to move {text!r} is neither 'w' nor 'b'")
+
+
+def _parse_count(text: str, name: str) -> int:
+    if not re.fullmatch(r"[0-9]+", text):
+        raise FenError(name, f"{name} {text!r} is not a non-negative integer")
+    return int(text)
+
+
+def _king_square(board: list[int], color: int) -> int:
+    return board.index(KING | color << 3)
+
+
+# ---------------------------------------------------------------- castling
+
+
+def _parse_castling(text: str, board: list[int], chess960: bool | None) -> tuple[list[int], bool]:
+    """Resolve the castling field to rook squares and settle the variant.
+
+    Each character names one rook.  ``K``/``Q`` (``k``/``q``) follow X-FEN:
+    the outermost rook of that colour on the king's east (h-file) or west
+    (a-file) side of its back rank; in standard chess that must be the corner
+    rook with the king on e1/e8.  ``A``-``H`` (``a``-``h``) are Shredder-FEN
+    file letters naming the rook's file.  Each colour castles at most once per
+    side, so two rights on one side of the king are rejected.
+    """
+    if text == "-":
+        return [], bool(chess960)
+    rights: dict[int, str] = {}  # rook square -> the character that named it
+    uses_files = False
+    for ch in text:
+        if ch not in "KQkqABCDEFGHabcdefgh":
+            raise FenError(
+                "castling",
+                f"unknown castling character {ch!r}; expected '-' alone or K, Q, k, q, A-H, a-h",
+            )
+        color = WHITE if ch.isupper() else BLACK
+        name = COLOR_NAMES[color]
+        back = 0 if color == WHITE else 56
+        king = _king_square(board, color)
+        if king >> 3 != back >> 3:
+            raise FenError(
+                "castling",
+                f"castling right {ch!r} but the {name} king is on {square_name(king)}, not on rank {back // 8 + 1}",
+            )
+        rook = ROOK | color << 3
+        if ch in "KQkq":
+            east = ch in "Kk"
+            if chess960 is False:
+                rook_sq = back + (7 if east else 0)
+                where = f"on {square_name(rook_sq)}"
+            else:
+                side = range(king + 1, back + 8) if east else range(back, king)
+                found = [sq for sq in side if board[sq] == rook]
+                rook_sq = (found[-1] if east else found[0]) if found else -1
+                where = f"{'east' if east else 'west'} of the king on rank {back // 8 + 1}"
+            if rook_sq < 0 or board[rook_sq] != rook:
+                raise FenError("castling", f"castling right {ch!r} but there is no {name} rook {where}")
+        else:
+            uses_files = True
+            rook_sq = back + FILE_NAMES.index(ch.lower())
+            if board[rook_sq] != rook:
+                raise FenError(
+                    "castling", f"castling right {ch!r} but there is no {name} rook on {square_name(rook_sq)}"
+                )
+        if rook_sq in rights:
+            other = rights[rook_sq]
+            if other == ch:
+                raise FenError("castling", f"castling right {ch!r} is given twice")
+            raise FenError(
+                "castling",
+                f"castling rights {other!r} and {ch!r} both name the {name} rook on {square_name(rook_sq)}",
+            )
+        east = rook_sq > king
+        for other_sq, other in rights.items():
+            if other_sq >> 3 == rook_sq >> 3 and (other_sq > king) == east:
+                raise FenError(
+                    "castling",
+                    f"castling rights {other!r} and {ch!r} both give {name} a right "
+                    f"{'east' if east else 'west'} of the king; at most one per side is possible",
+                )
+        rights[rook_sq] = ch
+
+    def standard(rook_sq: int) -> bool:
+        return _king_square(board, rook_sq >> 5) == (rook_sq & 56) + 4 and rook_sq & 7 in (0, 7)
+
+    if chess960 is None:
+        chess960 = uses_files or not all(standard(sq) for sq in rights)
+    elif not chess960:
+        for rook_sq, ch in rights.items():
+            if not standard(rook_sq):
+                name = COLOR_NAMES[rook_sq >> 5]
+                raise FenError(
+                    "castling",
+                    f"castling right {ch!r} needs the {name} king on {square_name((rook_sq & 56) + 4)} and a rook "
+                    f"on the a- or h-file in standard chess; is this a Chess960 position?",
+                )
+    return sorted(rights), chess960
+
+
+def _format_castling(setup: Setup) -> str:
+    """X-FEN castling: K/Q for the outermost rook on a side, else the file letter.
+
+    White before black, the east (king-side) rook before the west one; the
+    same output as python-chess's ``Board.fen()``.  Standard chess always
+    gives ``KQkq`` because its castling rooks stand in the corners.
+    """
+    letters = []
+    for color in (WHITE, BLACK):
+        rook = ROOK | color << 3
+        mine = sorted((sq for sq in setup.castling if sq >> 3 == 7 * color), reverse=True)
+        if not mine:
+            continue
+        king = setup.board.index(KING | color << 3) if KING | color << 3 in setup.board else -1
+        for rook_sq in mine:
+            back = rook_sq & 56
+            east = rook_sq > king
+            beyond = range(rook_sq + 1, back + 8) if east else range(back, rook_sq)
+            if king < 0 or any(setup.board[sq] == rook for sq in beyond):
+                letter = FILE_NAMES[rook_sq & 7]
+            else:
+                letter = "k" if east else "q"
+            letters.append(letter.upper() if color == WHITE else letter)
+    return "".join(letters) or "-"
+
+
+# ---------------------------------------------------------------- en passant
+
+
+def _parse_ep(text: str, board: list[int], turn: int) -> int | None:
+    """The en-passant square must be one a double push just made.
+
+    With white to move, black's last move was a pawn from rank 7 to rank 5:
+    the target square on rank 6 and the origin on rank 7 are empty, and the
+    black pawn stands in front of the target on rank 5 (mirrored for black).
+    """
+    if text == "-":
+        return None
+    if not re.fullmatch(r"[a-h][1-8]", text):
+        raise FenError("en passant", f"en-passant square {text!r} is not '-' or a square name like 'e3'")
+    sq = parse_square(text)
+    mover, them = COLOR_NAMES[turn], COLOR_NAMES[1 - turn]
+    want_rank = 6 if turn == WHITE else 3
+    if (sq >> 3) + 1 != want_rank:
+        raise FenError(
+            "en passant",
+            f"{text} cannot be an en-passant square with {mover} to move: expected rank {want_rank}",
+        )
+    forward = 8 if turn == WHITE else -8  # from the target towards the pushed pawn's origin
+    pawn_sq, origin = sq - forward, sq + forward
+    if board[sq]:
+        raise FenError("en passant", f"en-passant square {text} is occupied by {_describe(board, sq)}")
+    if board[origin]:
+        raise FenError(
+            "en passant",
+            f"en-passant square {text} needs {square_name(origin)} empty (the pushed pawn came from there), "
+            f"but it holds {_describe(board, origin)}",
+        )
+    if board[pawn_sq] != PAWN | (1 - turn) << 3:
+        raise FenError(
+            "en passant",
+            f"en-passant square {text} needs a {them} pawn on {square_name(pawn_sq)} "
+            f"that just moved two squares, but there is none",
+        )
+    return sq
+
+
+# ---------------------------------------------------------------- checks
+
+_KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+_KING_STEPS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+_ROOK_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+_BISHOP_DIRS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
+
+
+def _offset(sq: int, df: int, dr: int) -> int | None:
+    f, r = (sq & 7) + df, (sq >> 3) + dr
+    return r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else None
+
+
+def attackers(board: list[int], sq: int, color: int) -> list[int]:
+    """Sorted squares of ``color``'s pieces that attack ``sq``."""
+    found = []
+    side = color << 3
+    pawn_dr = -1 if color == WHITE else 1  # a white pawn attacks upwards, so it sits below
+    for steps, ptype in (((-1, pawn_dr), (1, pawn_dr)), PAWN), (_KNIGHT_STEPS, KNIGHT), (_KING_STEPS, KING):
+        for df, dr in steps:
+            s = _offset(sq, df, dr)
+            if s is not None and board[s] == ptype | side:
+                found.append(s)
+    for dirs, slider in ((_ROOK_DIRS, ROOK), (_BISHOP_DIRS, BISHOP)):
+        for df, dr in dirs:
+            s = _offset(sq, df, dr)
+            while s is not None and not board[s]:
+                s = _offset(s, df, dr)
+            if s is not None and board[s] in (slider | side, QUEEN | side):
+                found.append(s)
+    return sorted(found)
+
+
+def _direction(a: int, b: int) -> tuple[int, int] | None:
+    """Unit step from ``a`` towards ``b`` if they share a rank, file or diagonal."""
+    df, dr = (b & 7) - (a & 7), (b >> 3) - (a >> 3)
+    if (df, dr) == (0, 0) or (df and dr and abs(df) != abs(dr)):
+        return None
+    return ((df > 0) - (df < 0), (dr > 0) - (dr < 0))
+
+
+def _distance(a: int, b: int) -> int:
+    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
+
+
+def _check_checks(setup: Setup) -> None:
+    """Reject check configurations no legal last move can produce.
+
+    - The side not to move must not be in check (that includes touching kings).
+    - At most two pieces give check: one that moved and one it uncovered (an
+      en-passant capture may uncover two lines, but then the capturing pawn
+      cannot also give check).
+    - A double check always includes a discovered check, so one checker is a
+      bishop, rook or queen with a vacated square between it and the king.
+      The moved piece cannot land on that same line beyond the king: it would
+      have had to pass through the king.  So two checkers on opposite sides of
+      the king along one line are impossible too.
+    - With an en-passant square, the last move was that double push: it gives
+      at most one check, and the king was not already in check before it.
+    """
+    board, us = setup.board, setup.turn
+    them = 1 - us
+    king, their_king = _king_square(board, us), _king_square(board, them)
+    if _distance(king, their_king) == 1:
+        raise FenError(
+            "position", f"the kings stand next to each other on {square_name(king)} and {square_name(their_king)}"
+        )
+    wrong = attackers(board, their_king, us)
+    if wrong:
+        raise FenError(
+            "position", f"{COLOR_NAMES[them]} (not to move) is in check from {_describe(board, wrong[0])}"
+        )
+    checkers = attackers(board, king, them)
+    name = COLOR_NAMES[us]
+    listed = ", ".join(square_name(sq) for sq in checkers)
+    if len(checkers) > 2:
+        raise FenError(
+            "position", f"{name} is in check from {len(checkers)} pieces ({listed}); at most 2 are possible"
+        )
+    if len(checkers) == 2:
+        a, b = checkers
+        da, db = _direction(king, a), _direction(king, b)
+        if da is not None and db is not None and da == (-db[0], -db[1]):
+            raise FenError(
+                "position",
+                f"{name} is in check from {_describe(board, a)} and {_describe(board, b)} on opposite sides "
+                "along one line; no single move gives such a double check",
+            )
+        if not any(board[sq] & 7 in (BISHOP, ROOK, QUEEN) and _distance(sq, king) > 1 for sq in checkers):
+            raise FenError(
+                "position",
+                f"{name} is in double check from {_describe(board, a)} and {_describe(board, b)}, but a double "
+                "check needs a bishop, rook or queen whose line was just uncovered",
+            )
+    if setup.ep is not None and checkers:
+        forward = 8 if us == WHITE else -8
+        pawn_sq, origin = setup.ep - forward, setup.ep + forward
+        push = f"{COLOR_NAMES[them]}'s double pawn push {square_name(origin)}{square_name(pawn_sq)}"
+        if len(checkers) == 2:
+            raise FenError(
+                "position",
+                f"{name} is in double check, but the en-passant square {square_name(setup.ep)} says the last "
+                f"move was {push}, which gives at most one check",
+            )
+        before = list(board)
+        before[pawn_sq], before[origin] = 0, board[pawn_sq]
+        if attackers(before, king, them):
+            raise FenError(
+                "position",
+                f"{name} would already have been in check before {push}, which the en-passant square "
+                f"{square_name(setup.ep)} says was the last move",
+            )
+
+
+# ---------------------------------------------------------------- format_fen
+
+
+def format_fen(setup: Setup) -> str:
+    """The 6-field FEN of a setup (X-FEN castling in Chess960, ep as stored)."""
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for sq in range(rank * 8, rank * 8 + 8):
+            if setup.board[sq]:
+                row += (str(empty) if empty else "") + piece_symbol(setup.board[sq])
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    ep = square_name(setup.ep) if setup.ep is not None else "-"
+    turn = "w" if setup.turn == WHITE else "b"
+    return f"{'/'.join(rows)} {turn} {_format_castling(setup)} {ep} {setup.halfmove} {setup.fullmove}"
+
+
+# ---------------------------------------------------------------- EPD
+
+_EPD_HEAD = re.compile(r"\s*([^\s;]+)\s+([^\s;]+)\s+([^\s;]+)\s+([^\s;]+)(?=[\s;]|$)")
+_OPCODE = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*")
+_CLOCKS = re.compile(r"\s*([^\s;]+)\s+([^\s;]+)(?=[\s;]|$)")
+_NUMBER = re.compile(r"[-+]?[0-9]+")
+
+
+def parse_epd(line: str, chess960: bool | None = None) -> EpdRecord:
+    """Parse an EPD line: 4 or 6 FEN fields, then ``opcode operand;`` operations.
+
+    Both ``<4 fields> id "kiwipete"; D1 48; D2 2039;`` and the perft-suite style
+    ``<6 fields> ;D1 20 ;D2 400`` work.  Quoted operands lose their quotes;
+    ``hmvc`` and ``fmvn`` set the clocks.  A bad FEN part raises ``FenError``,
+    malformed operations raise ``InputError``.
+    """
+    head = _EPD_HEAD.match(line)
+    if not head:
+        found = len(line.split(";")[0].split())
+        raise FenError("fen", f"an EPD line starts with 4 FEN fields, found {found}")
+    rest = line[head.end() :]
+    clocks: list[str] = []
+    match = _CLOCKS.match(rest)
+    if match and _NUMBER.fullmatch(match.group(1)):
+        clocks = [match.group(1), match.group(2)]
+        rest = rest[match.end() :]
+    elif _NUMBER.match(rest.strip()):
+        raise FenError("fen", "found a halfmove clock but no fullmove number after the 4 FEN fields")
+    ops = _parse_epd_ops(rest)
+    for opcode, index in (("hmvc", 0), ("fmvn", 1)):
+        if opcode in ops:
+            if clocks and clocks[index] != ops[opcode]:
+                raise InputError(
+                    f"EPD operation {opcode} {ops[opcode]} contradicts the FEN's clock field {clocks[index]!r}"
+                )
+    if not clocks and ("hmvc" in ops or "fmvn" in ops):
+        clocks = [ops.get("hmvc", "0"), ops.get("fmvn", "1")]
+    setup = parse_fen(" ".join([*head.groups(), *clocks]), chess960)
+    return EpdRecord(setup, format_fen(setup), ops)
+
+
+def _parse_epd_ops(text: str) -> dict[str, str]:
+    """Split ``opcode operand...;`` operations, honouring quoted strings."""
+    ops: dict[str, str] = {}
+    chunks, current, quoted, escaped = [], "", False, False
+    for ch in text:
+        if escaped:
+            current, escaped = current + ch, False
+        elif quoted and ch == "\\":
+            current, escaped = current + ch, True
+        elif ch == '"':
+            current, quoted = current + ch, not quoted
+        elif ch == ";" and not quoted:
+            chunks.append(current)
+            current = ""
+        else:
+            current += ch
+    if quoted:
+        raise InputError(f"unterminated quoted string in EPD operations {text.strip()!r}")
+    chunks.append(current)
+    for chunk in chunks:
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        opcode, operand = (re.split(r"\s+", chunk, maxsplit=1) + [""])[:2]
+        if not _OPCODE.fullmatch(opcode):
+            raise InputError(f"malformed EPD operation {chunk!r}: opcode {opcode!r} must start with a letter")
+        if opcode in ops:
+            raise InputError(f"EPD operation {opcode!r} appears twice")
+        ops[opcode] = _unquote(operand, chunk)
+    return ops
+
+
+def _unquote(operand: str, chunk: str) -> str:
+    if '"' not in operand:
+        return operand
+    match = re.fullmatch(r'"((?:[^"\\]|\\.)*)"', operand, re.DOTALL)
+    if not match:
+        raise InputError(f"malformed EPD operation {chunk!r}: a quoted operand must be one whole \"string\"")
+    return re.sub(r"\\(.)", r"\1", match.group(1))
