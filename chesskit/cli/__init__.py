@@ -1,0 +1,2 @@
+"""The command-line interface: click wiring in ``main``, one module per command,
+rendering and the error boundary in ``output``."""

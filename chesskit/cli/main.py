@@ -1,0 +1,60 @@
+"""The ``chesskit`` click group and its error boundary.
+
+Every command runs inside ``ChesskitGroup.main``: a ChesskitError, a click usage error
+or Ctrl-C ends the process with one ``chesskit: <message>`` line on stderr and the
+error's exit code (1 mismatch, 2 bad input, 3 engine failure, 130 interrupted).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from chesskit import __version__
+from chesskit.cli import output
+from chesskit.cli.perft_cmd import divide, perft
+from chesskit.cli.show_cmd import show
+from chesskit.cli.suite_cmd import suite
+
+
+class ChesskitGroup(click.Group):
+    """A click Group whose standalone ``main`` reports errors as one line, never a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # caught here, before click turns it into Abort and prints a blank line
+            raise output.Interrupted() from None
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(
+                args, prog_name or output.PROG, complete_var, standalone_mode=False, **extra
+            )
+        except SystemExit:
+            raise
+        except BaseException as err:  # noqa: BLE001 - this is the boundary
+            output.fail(err)
+        # with standalone_mode=False click returns the command's value, or the code of
+        # ctx.exit() (--help, --version); commands return None
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=ChesskitGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="chesskit")
+def main() -> None:
+    """Perft and move-generator debugging toolkit for chess programmers.
+
+    POSITION arguments take a quoted FEN, 'startpos', or a suite id such as 'kiwipete'.
+    Exit codes: 0 ok, 1 count mismatch, 2 bad input, 3 engine failure.
+    """
+
+
+main.add_command(perft)
+main.add_command(divide)
+main.add_command(suite)
+main.add_command(show)

@@ -1,0 +1,65 @@
+"""Arguments and options shared by the commands, and turning them into a Board."""
+
+from __future__ import annotations
+
+import click
+
+from chesskit.errors import InputError
+
+position_argument = click.argument("position", metavar="POSITION")
+depth_argument = click.argument("depth", metavar="DEPTH")
+moves_option = click.option(
+    "--moves",
+    metavar='"UCI ..."',
+    default="",
+    help='Space-separated UCI moves to play first, e.g. --moves "e2e4 e7e5".',
+)
+chess960_option = click.option(
+    "--chess960",
+    is_flag=True,
+    help="Chess960 castling (king takes rook, e1h1); automatic for Shredder/X-FEN 960 setups.",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
+def parse_depth(text: str, minimum: int = 0, why: str = "", name: str = "DEPTH") -> int:
+    """A depth as an int >= ``minimum``; InputError (exit 2) otherwise."""
+    try:
+        depth = int(text.strip())
+    except ValueError:
+        depth = None
+    if depth is None or depth < minimum:
+        label = "depth" if name == "DEPTH" else name
+        raise InputError(f"bad {label} {text!r}: {name} must be an integer >= {minimum}{why}")
+    return depth
+
+
+def parse_count(text: str, name: str) -> int:
+    """A non-negative count that may be written 1000000, 1_000_000 or 1e6."""
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        try:
+            number = float(text)
+        except ValueError:
+            number = -1.0
+        value = int(number) if number.is_integer() else -1
+    if value < 0:
+        raise InputError(f"bad {name} {text!r}: must be a non-negative integer such as 1000000 or 1e6")
+    return value
+
+
+def load_board(position: str, moves: str = "", chess960: bool = False):
+    """Resolve POSITION, build the Board and play ``--moves``; returns ``(board, id)``.
+
+    Raises FenError for a bad FEN, InputError for an unknown id and IllegalMoveError for
+    an illegal move (all exit 2).
+    """
+    from chesskit.board import Board  # deferred: loads the compiled move generator
+    from chesskit.positions import resolve_position
+
+    fen, ident = resolve_position(position)
+    board = Board(fen, chess960=True if chess960 else None)
+    for move in moves.replace(",", " ").split():
+        board.push(move)
+    return board, ident

@@ -1,0 +1,124 @@
+"""``chesskit show``: draw a position with its state and legal moves."""
+
+from __future__ import annotations
+
+import click
+
+from chesskit.cli import output
+from chesskit.cli.options import chess960_option, json_option, load_board, moves_option, position_argument
+
+FILES = "abcdefgh"
+# Solid figurines for both sides; colour comes from the style, so both read alike.
+FIGURINES = dict(zip("kqrbnp", "♚♛♜♝♞♟"))
+LIGHT_SQUARE = "#f0d9b5"
+DARK_SQUARE = "#b58863"
+LAST_MOVE = {True: "#cdd26a", False: "#aaa23a"}  # light / dark square of the last move
+
+
+@click.command()
+@position_argument
+@moves_option
+@chess960_option
+@json_option
+def show(position: str, moves: str, chess960: bool, as_json: bool) -> None:
+    """Draw POSITION with side to move, castling rights, en passant, clocks and legal moves."""
+    board, ident = load_board(position, moves, chess960)
+    info = describe(board, ident)
+    if as_json:
+        output.emit_json(info)
+    elif output.stdout_is_terminal():
+        _render_terminal(info, board.move_stack[-1] if board.move_stack else None)
+    else:
+        _render_plain(info)
+
+
+def describe(board, ident: str | None) -> dict:
+    """The state shown by ``show``, taken from the FEN so it matches ``fen`` exactly."""
+    fen = board.fen()
+    placement, turn, castling, ep, halfmove, fullmove = fen.split()
+    return {
+        "fen": fen,
+        "id": ident,
+        "turn": "white" if turn == "w" else "black",
+        "castling": castling,
+        "ep": None if ep == "-" else ep,
+        "halfmove": int(halfmove),
+        "fullmove": int(fullmove),
+        "chess960": bool(board.chess960),
+        "check": bool(board.is_check()),
+        "legal_moves": sorted(board.legal_moves()),
+    }
+
+
+def ranks(fen: str) -> list[str]:
+    """The 8 ranks of the placement field, rank 8 first, as 8 characters each ('.' empty)."""
+    rows = []
+    for row in fen.split()[0].split("/"):
+        rows.append("".join("." * int(c) if c.isdigit() else c for c in row))
+    return rows
+
+
+def _state_lines(info: dict) -> list[tuple[str, str]]:
+    moves = info["legal_moves"]
+    status = ""
+    if not moves:
+        status = " (checkmate)" if info["check"] else " (stalemate)"
+    elif info["check"]:
+        status = " (in check)"
+    return [
+        ("fen", info["fen"]),
+        ("side to move", info["turn"] + status),
+        ("castling", info["castling"]),
+        ("en passant", info["ep"] or "-"),
+        ("halfmove clock", str(info["halfmove"])),
+        ("fullmove number", str(info["fullmove"])),
+        ("chess960", "yes" if info["chess960"] else "no"),
+        (f"legal moves ({len(moves)})", " ".join(moves) or "none"),
+    ]
+
+
+def _render_plain(info: dict) -> None:
+    for rank, row in zip(range(8, 0, -1), ranks(info["fen"])):
+        click.echo(f"{rank}  " + " ".join(row))
+    click.echo("   " + " ".join(FILES))
+    click.echo()
+    if info["id"]:
+        click.echo(f"id: {info['id']}")
+    for name, value in _state_lines(info):
+        click.echo(f"{name}: {value}")
+
+
+def _render_terminal(info: dict, last_move: str | None) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    highlighted = set()
+    if last_move:
+        highlighted = {last_move[0:2], last_move[2:4]}
+    board = Text()
+    for rank, row in zip(range(8, 0, -1), ranks(info["fen"])):
+        board.append(f"{rank} ", style="dim")
+        for file, piece in zip(FILES, row):
+            light = (FILES.index(file) + rank) % 2 == 0  # a1 is dark
+            square = f"{file}{rank}"
+            bg = LAST_MOVE[light] if square in highlighted else (LIGHT_SQUARE if light else DARK_SQUARE)
+            if piece == ".":
+                board.append("   ", style=f"on {bg}")
+            else:
+                colour = "#ffffff" if piece.isupper() else "#000000"
+                glyph = FIGURINES[piece.lower()]
+                board.append(f" {glyph} ", style=f"bold {colour} on {bg}")
+        board.append("\n")
+    board.append("   " + "  ".join(FILES), style="dim")
+
+    state = Table.grid(padding=(0, 2))
+    state.add_column(style="dim")
+    state.add_column(overflow="fold")
+    if info["id"]:
+        state.add_row("id", Text(info["id"], style="cyan"))
+    for name, value in _state_lines(info):
+        state.add_row(name, value)
+    con = output.console()
+    con.print(board)
+    con.print()
+    con.print(state)

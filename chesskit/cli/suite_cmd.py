@@ -1,0 +1,199 @@
+"""``chesskit suite``: check the expected counts of EPD suites."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import click
+
+from chesskit.cli import output
+from chesskit.cli.options import json_option, parse_count, parse_depth
+from chesskit.errors import InputError, MismatchError
+from chesskit.suite import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run
+from chesskit.timer import Timer
+
+
+@click.command()
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@click.option("--max-depth", metavar="D", help="Check depths up to D only.")
+@click.option(
+    "--max-nodes",
+    metavar="N",
+    default=str(DEFAULT_MAX_NODES),
+    show_default=True,
+    help="Skip depths whose expected count exceeds N (1e6 and 1_000_000 work too).",
+)
+@json_option
+def suite(paths: tuple[str, ...], max_depth: str | None, max_nodes: str, as_json: bool) -> None:
+    """Run the perft suites in PATH (EPD files or folders; default: the bundled positions/).
+
+    Every position's D<n> counts up to the limits are checked; a mismatch prints the
+    position, the depth, both counts and the divide there, and the exit code is 1.
+    """
+    depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
+    node_limit = parse_count(max_nodes, "--max-nodes")
+    records = load_suites(paths)
+    tasks = plan(records, depth_limit, node_limit)
+    if not tasks:
+        limits = f"--max-nodes {node_limit}" + (
+            f" and --max-depth {depth_limit}" if depth_limit is not None else ""
+        )
+        raise InputError(f"nothing to run: no expected count of {len(records)} positions is within {limits}")
+
+    results: list[SuiteResult] = []
+    timer = Timer()
+    # weight each count by its expected nodes (+1 so tiny ones still move the bar)
+    total = sum(task.expected + 1 for task in tasks)
+    with timer, output.progress(total, "suite", counted=False) as advance:
+        for result in run(tasks):
+            results.append(result)
+            advance(result.task.expected + 1)
+
+    failed = [r for r in results if not r.ok]
+    if as_json:
+        output.emit_json(
+            {
+                "passed": len(results) - len(failed),
+                "failed": len(failed),
+                "results": [_result_json(r) for r in results],
+            }
+        )
+    elif output.stdout_is_terminal():
+        _render_terminal(results, failed, timer)
+    else:
+        _render_plain(results, failed, timer)
+    if failed:
+        raise MismatchError(f"{len(failed)} of {len(results)} counts did not match")
+
+
+def _result_json(result: SuiteResult) -> dict:
+    entry = result.to_json()
+    if result.divide is not None:
+        entry["divide"] = result.divide
+    return entry
+
+
+def _by_position(results: list[SuiteResult]) -> list[tuple]:
+    """``(record, its results)`` in run order (records hold dicts, so group by identity)."""
+    grouped: dict[int, tuple] = {}
+    for result in results:
+        grouped.setdefault(id(result.task.record), (result.task.record, []))[1].append(result)
+    return list(grouped.values())
+
+
+def _depth_span(results: list[SuiteResult]) -> str:
+    depths = [r.task.depth for r in results]
+    return f"D{min(depths)}" if len(depths) == 1 else f"D{min(depths)}-D{max(depths)}"
+
+
+def _summary(results, failed, timer: Timer) -> str:
+    positions = len({id(r.task.record) for r in results})
+    verdict = "all match" if not failed else f"{len(failed)} FAILED"
+    return (
+        f"{len(results)} counts of {positions} positions checked in {timer.display()}: "
+        f"{len(results) - len(failed)} passed, {verdict}"
+    )
+
+
+def _mismatch_lines(result: SuiteResult) -> list[str]:
+    task = result.task
+    return [
+        f"mismatch: {task.record.id} ({task.record.location})",
+        f"fen: {task.record.fen}",
+        f"depth {task.depth}: expected {task.expected}, got {result.nodes} "
+        f"({result.nodes - task.expected:+d})",
+    ]
+
+
+def _render_plain(results, failed, timer: Timer) -> None:
+    for record, group in _by_position(results):
+        bad = [r for r in group if not r.ok]
+        deepest = group[-1]
+        if not bad:
+            click.echo(
+                f"ok    {record.id}  {_depth_span(group)}  {deepest.nodes} nodes  "
+                f"{_seconds(group)}"
+            )
+        else:
+            first = bad[0]
+            click.echo(
+                f"FAIL  {record.id}  D{first.task.depth}: expected {first.task.expected}, "
+                f"got {first.nodes}"
+            )
+    for result in failed:
+        if result.divide is None:
+            continue
+        click.echo()
+        click.echo("\n".join(_mismatch_lines(result)))
+        click.echo(f"divide at depth {result.task.depth}:")
+        click.echo(output.stockfish_divide(result.divide), nl=False)
+    click.echo(_summary(results, failed, timer))
+
+
+def _seconds(group) -> str:
+    from chesskit.timer import format_seconds
+
+    return format_seconds(sum(r.seconds for r in group))
+
+
+def _render_terminal(results, failed, timer: Timer) -> None:
+    from rich.columns import Columns
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    from chesskit.positions import display_path
+
+    con = output.console()
+    files: dict = defaultdict(list)
+    for result in results:
+        files[result.task.record.path].append(result)
+    table = Table(title="suite results", title_justify="left")
+    for name, justify in [
+        ("file", "left"),
+        ("positions", "right"),
+        ("counts", "right"),
+        ("nodes", "right"),
+        ("time", "right"),
+        ("result", "left"),
+    ]:
+        table.add_column(name, justify=justify)
+    for path, group in files.items():
+        bad = sum(not r.ok for r in group)
+        table.add_row(
+            display_path(path),
+            str(len({id(r.task.record) for r in group})),
+            str(len(group)),
+            f"{sum(r.nodes for r in group):,}",
+            _seconds(group),
+            "[green]ok[/]" if not bad else f"[bold red]{bad} FAILED[/]",
+        )
+    con.print(table)
+
+    if failed:
+        fails = Table(title="mismatches", title_justify="left", title_style="bold red")
+        for name in ("id", "depth", "expected", "actual", "difference", "where"):
+            fails.add_column(name, justify="left" if name in ("id", "where") else "right")
+        for r in failed:
+            fails.add_row(
+                r.task.record.id,
+                str(r.task.depth),
+                str(r.task.expected),
+                str(r.nodes),
+                f"{r.nodes - r.task.expected:+d}",
+                r.task.record.location,
+            )
+        con.print(fails)
+    for result in failed:
+        if result.divide is None:
+            continue
+        lines = _mismatch_lines(result)
+        moves = Columns([f"{m}: {n}" for m, n in result.divide.items()], padding=(0, 3))
+        body = Table.grid()
+        body.add_row(Text(lines[1], style="dim"))
+        body.add_row(Text(lines[2]))
+        body.add_row(Text(f"divide at depth {result.task.depth}:"))
+        body.add_row(moves)
+        con.print(Panel(body, title=Text(lines[0], style="bold red"), title_align="left"))
+    style = "bold green" if not failed else "bold red"
+    con.print(Text(_summary(results, failed, timer), style=style))
