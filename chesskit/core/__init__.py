@@ -1,0 +1,30 @@
+"""The numba-compiled board core. Nothing here imports click or rich.
+
+numba's on-disk cache only checks the source file of the function it caches, so a change
+to a callee in another module would leave a caller's stale machine code in place. We key
+the cache directory by a hash of every source file of the core, so any edit gets a fresh
+cache. This must run before numba is first imported.
+"""
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def _core_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("CHESSKIT_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "chesskit"
+    )
+    return Path(base) / f"numba-{_core_hash()}"
+
+
+if "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())

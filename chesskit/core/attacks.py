@@ -1,0 +1,193 @@
+"""Attack tables, built once into one uint64 array ``T`` that jitted code takes as an argument.
+
+Sliders use fancy magic bitboards: for a square, the occupancy bits that can block it
+(``mask``, board edges excluded) are multiplied by a magic number, and the top ``bits``
+bits of the product index that square's slice of the table. The magic numbers below were
+found once by ``tools/find_magics.py`` (a seeded random search); searching at start-up
+would cost ~0.6 s on every run.
+
+Layout of ``T`` (offsets are module constants):
+  N_ATT[sq], K_ATT[sq], P_ATT[color*64+sq]      knight, king, pawn captures
+  BETWEEN[a*64+b]   squares strictly between a and b on a line, else 0
+  LINE[a*64+b]      the whole line through a and b (edge to edge), else 0
+  R_MASK/R_MAGIC/R_SHIFT/R_BASE[sq], B_* alike, then the slider attack slices.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bitboard import ONE, ZERO
+from .magics import BISHOP_MAGICS, ROOK_MAGICS
+
+N_ATT = 0
+K_ATT = 64
+P_ATT = 128
+BETWEEN = 256
+LINE = BETWEEN + 4096
+R_MASK = LINE + 4096
+R_MAGIC = R_MASK + 64
+R_SHIFT = R_MAGIC + 64
+R_BASE = R_SHIFT + 64
+B_MASK = R_BASE + 64
+B_MAGIC = B_MASK + 64
+B_SHIFT = B_MAGIC + 64
+B_BASE = B_SHIFT + 64
+SLIDE = B_BASE + 64
+
+ROOK_DIRS = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=np.int64)
+BISHOP_DIRS = np.array([[1, 1], [1, -1], [-1, 1], [-1, -1]], dtype=np.int64)
+KNIGHT_STEPS = np.array(
+    [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]], dtype=np.int64
+)
+KING_STEPS = np.array(
+    [[1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1]], dtype=np.int64
+)
+
+
+@njit(cache=True)
+def ray_attacks(sq, occ, dirs):
+    """Slider attacks by walking rays (slow; used only to build the tables)."""
+    result = ZERO
+    f0, r0 = sq & 7, sq >> 3
+    for i in range(dirs.shape[0]):
+        f, r = f0 + dirs[i, 0], r0 + dirs[i, 1]
+        while 0 <= f < 8 and 0 <= r < 8:
+            b = ONE << np.uint64(r * 8 + f)
+            result |= b
+            if occ & b:
+                break
+            f += dirs[i, 0]
+            r += dirs[i, 1]
+    return result
+
+
+@njit(cache=True)
+def relevant_mask(sq, dirs):
+    """Squares whose occupancy can change the slider's attacks: rays minus their last square."""
+    result = ZERO
+    f0, r0 = sq & 7, sq >> 3
+    for i in range(dirs.shape[0]):
+        f, r = f0 + dirs[i, 0], r0 + dirs[i, 1]
+        while 0 <= f + dirs[i, 0] < 8 and 0 <= r + dirs[i, 1] < 8:
+            result |= ONE << np.uint64(r * 8 + f)
+            f += dirs[i, 0]
+            r += dirs[i, 1]
+    return result
+
+
+@njit(cache=True)
+def step_attacks(sq, steps):
+    result = ZERO
+    f0, r0 = sq & 7, sq >> 3
+    for i in range(steps.shape[0]):
+        f, r = f0 + steps[i, 0], r0 + steps[i, 1]
+        if 0 <= f < 8 and 0 <= r < 8:
+            result |= ONE << np.uint64(r * 8 + f)
+    return result
+
+
+@njit(cache=True)
+def _fill_sliders(T, mask_off, magic_off, shift_off, base_off, start, dirs, magics):
+    """Fill one slider's magic slices from ``start``; return the next free index."""
+    base = start
+    for sq in range(64):
+        mask = relevant_mask(sq, dirs)
+        bits = 0
+        m = mask
+        while m:
+            bits += 1
+            m &= m - ONE
+        T[mask_off + sq] = mask
+        T[magic_off + sq] = magics[sq]
+        T[shift_off + sq] = np.uint64(64 - bits)
+        T[base_off + sq] = np.uint64(base)
+        # enumerate every subset of mask (carry-rippler) and store its attack set
+        sub = ZERO
+        while True:
+            idx = ((sub * magics[sq]) >> np.uint64(64 - bits))
+            T[base + np.int64(idx)] = ray_attacks(sq, sub, dirs)
+            sub = (sub - mask) & mask
+            if sub == ZERO:
+                break
+        base += 1 << bits
+    return base
+
+
+@njit(cache=True)
+def _build(T, rook_magics, bishop_magics):
+    for sq in range(64):
+        T[N_ATT + sq] = step_attacks(sq, KNIGHT_STEPS)
+        T[K_ATT + sq] = step_attacks(sq, KING_STEPS)
+        f, r = sq & 7, sq >> 3
+        w = ZERO
+        b = ZERO
+        if r < 7:
+            if f > 0:
+                w |= ONE << np.uint64(sq + 7)
+            if f < 7:
+                w |= ONE << np.uint64(sq + 9)
+        if r > 0:
+            if f > 0:
+                b |= ONE << np.uint64(sq - 9)
+            if f < 7:
+                b |= ONE << np.uint64(sq - 7)
+        T[P_ATT + sq] = w
+        T[P_ATT + 64 + sq] = b
+    for a in range(64):
+        a_bb = ONE << np.uint64(a)
+        for b in range(64):
+            if a == b:
+                continue
+            b_bb = ONE << np.uint64(b)
+            for dirs in (ROOK_DIRS, BISHOP_DIRS):
+                if ray_attacks(a, ZERO, dirs) & b_bb:
+                    T[LINE + a * 64 + b] = (
+                        (ray_attacks(a, ZERO, dirs) & ray_attacks(b, ZERO, dirs)) | a_bb | b_bb
+                    )
+                    T[BETWEEN + a * 64 + b] = ray_attacks(a, b_bb, dirs) & ray_attacks(b, a_bb, dirs)
+    end = _fill_sliders(T, R_MASK, R_MAGIC, R_SHIFT, R_BASE, SLIDE, ROOK_DIRS, rook_magics)
+    end = _fill_sliders(T, B_MASK, B_MAGIC, B_SHIFT, B_BASE, end, BISHOP_DIRS, bishop_magics)
+    return end
+
+
+def table_size(rook_magics=ROOK_MAGICS, bishop_magics=BISHOP_MAGICS) -> int:
+    size = SLIDE
+    for dirs in (ROOK_DIRS, BISHOP_DIRS):
+        for sq in range(64):
+            size += 1 << bin(int(relevant_mask(sq, dirs))).count("1")
+    return size
+
+
+_TABLES = None
+
+
+def tables() -> np.ndarray:
+    """The attack table ``T`` (built on first use, then shared)."""
+    global _TABLES
+    if _TABLES is None:
+        T = np.zeros(table_size(), dtype=np.uint64)
+        _build(T, ROOK_MAGICS, BISHOP_MAGICS)
+        _TABLES = T
+    return _TABLES
+
+
+@njit(inline="always", cache=True)
+def rook_attacks(T, sq, occ):
+    idx = ((occ & T[R_MASK + sq]) * T[R_MAGIC + sq]) >> T[R_SHIFT + sq]
+    return T[np.int64(T[R_BASE + sq] + idx)]
+
+
+@njit(inline="always", cache=True)
+def bishop_attacks(T, sq, occ):
+    idx = ((occ & T[B_MASK + sq]) * T[B_MAGIC + sq]) >> T[B_SHIFT + sq]
+    return T[np.int64(T[B_BASE + sq] + idx)]
+
+
+@njit(inline="always", cache=True)
+def between(T, a, b):
+    return T[BETWEEN + a * 64 + b]
+
+
+@njit(inline="always", cache=True)
+def line(T, a, b):
+    return T[LINE + a * 64 + b]

@@ -1,0 +1,82 @@
+"""uint64 bitboard helpers: constants, popcount and bit scans, square masks.
+
+Squares run a1 = 0 ... h8 = 63. Every bitboard is a numpy uint64; never start one from a
+bare ``0`` (numba would make it a signed int64 and ``x >> 63`` would be -1). popcount
+and bit scans compile to one instruction through llvmlite intrinsics; with
+``NUMBA_DISABLE_JIT=1`` plain Python stand-ins run instead.
+"""
+
+import numpy as np
+from numba import config, njit, types
+from numba.extending import intrinsic
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+FILE_A = np.uint64(0x0101010101010101)
+FILE_H = np.uint64(0x8080808080808080)
+RANK_1 = np.uint64(0xFF)
+RANK_2 = np.uint64(0xFF00)
+RANK_3 = np.uint64(0xFF0000)
+RANK_6 = np.uint64(0xFF0000000000)
+RANK_7 = np.uint64(0xFF000000000000)
+RANK_8 = np.uint64(0xFF00000000000000)
+NOT_FILE_A = ~FILE_A
+NOT_FILE_H = ~FILE_H
+
+if config.DISABLE_JIT:
+
+    def popcount(x):
+        return bin(int(x)).count("1")
+
+    def lsb(x):
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+    def msb(x):
+        return int(x).bit_length() - 1
+
+else:
+    from llvmlite import ir
+
+    @intrinsic
+    def popcount(typingctx, x):
+        """Number of set bits, as int64."""
+
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+
+        return types.int64(types.uint64), codegen
+
+    @intrinsic
+    def lsb(typingctx, x):
+        """Index of the lowest set bit (undefined for 0), as int64."""
+
+        def codegen(context, builder, signature, args):
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+        return types.int64(types.uint64), codegen
+
+    @intrinsic
+    def _ctlz(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+
+        return types.int64(types.uint64), codegen
+
+    @njit(inline="always", cache=True)
+    def msb(x):
+        """Index of the highest set bit (undefined for 0), as int64."""
+        return 63 - _ctlz(x)
+
+
+@njit(inline="always", cache=True)
+def bit(sq):
+    """The bitboard of one square."""
+    return ONE << np.uint64(sq)
+
+
+@njit(inline="always", cache=True)
+def clear_lsb(x):
+    return x & (x - ONE)

@@ -1,0 +1,185 @@
+"""make / unmake with the history stack.
+
+``make`` pushes one saved state (move, captured piece, en-passant square, halfmove clock,
+castling rights, Zobrist key) onto ``hist``/``hkeys`` at ``st[PLY]`` and updates every
+field incrementally. ``unmake`` pops it, restores those fields as saved and moves only the
+pieces back. Neither allocates.
+"""
+
+import numpy as np
+from numba import njit
+
+from .attacks import P_ATT
+from .bitboard import ONE, RANK_1, RANK_8, ZERO
+from .move import CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT
+from .position import (
+    CASTLE,
+    EP,
+    FULL,
+    H_CAPTURED,
+    H_CASTLE,
+    H_EP,
+    H_HALF,
+    H_KEY,
+    H_MOVE,
+    HALF,
+    KEY,
+    KING,
+    NO_SQ,
+    OCC,
+    PAWN,
+    PLY,
+    STM,
+    WHITE,
+    Z_EP,
+    Z_SIDE,
+    occ_of,
+    z_castle,
+    z_piece,
+)
+
+
+@njit(inline="always", cache=True)
+def put_piece(bb, board, sq, pc):
+    b = ONE << np.uint64(sq)
+    bb[pc] |= b
+    bb[occ_of(pc >> 3)] |= b
+    bb[OCC] |= b
+    board[sq] = pc
+
+
+@njit(inline="always", cache=True)
+def remove_piece(bb, board, sq, pc):
+    b = ONE << np.uint64(sq)
+    bb[pc] ^= b
+    bb[occ_of(pc >> 3)] ^= b
+    bb[OCC] ^= b
+    board[sq] = 0
+
+
+@njit(inline="always", cache=True)
+def castle_squares(us, king_sq, rook_sq):
+    """Where king and rook land: g/f files for the rook east of the king, else c/d."""
+    back = 0 if us == WHITE else 56
+    if rook_sq > king_sq:
+        return back + 6, back + 5
+    return back + 2, back + 3
+
+
+@njit(inline="always", cache=True)
+def make(T, bb, board, st, hist, hkeys, move):
+    ply = st[PLY]
+    us = st[STM]
+    them = us ^ 1
+    frm = move & 63
+    to = (move >> 6) & 63
+    hist[ply, H_MOVE] = move
+    hist[ply, H_EP] = st[EP]
+    hist[ply, H_HALF] = st[HALF]
+    hkeys[ply, H_CASTLE] = bb[CASTLE]
+    hkeys[ply, H_KEY] = bb[KEY]
+
+    key = bb[KEY] ^ Z_SIDE
+    if st[EP] != NO_SQ:
+        key ^= Z_EP[st[EP] & 7]
+        st[EP] = NO_SQ
+    pc = board[frm]
+    captured = 0
+    if move & CASTLING:
+        rook = board[to]
+        kto, rto = castle_squares(us, frm, to)
+        remove_piece(bb, board, frm, pc)
+        remove_piece(bb, board, to, rook)
+        put_piece(bb, board, kto, pc)
+        put_piece(bb, board, rto, rook)
+        key ^= z_piece(pc, frm) ^ z_piece(rook, to) ^ z_piece(pc, kto) ^ z_piece(rook, rto)
+        st[HALF] += 1
+    else:
+        if move & EN_PASSANT:
+            capsq = to - 8 if us == WHITE else to + 8
+            captured = board[capsq]
+            remove_piece(bb, board, capsq, captured)
+            key ^= z_piece(captured, capsq)
+        elif board[to] != 0:
+            captured = board[to]
+            remove_piece(bb, board, to, captured)
+            key ^= z_piece(captured, to)
+        remove_piece(bb, board, frm, pc)
+        key ^= z_piece(pc, frm)
+        promo = (move >> PROMO_SHIFT) & 7
+        placed = pc if promo == 0 else (promo | (us << 3))
+        put_piece(bb, board, to, placed)
+        key ^= z_piece(placed, to)
+        if (pc & 7) == PAWN or captured != 0:
+            st[HALF] = 0
+        else:
+            st[HALF] += 1
+        if move & DOUBLE:
+            ep = (frm + to) >> 1
+            # keep the square only if an enemy pawn could take en passant (as Stockfish)
+            if T[P_ATT + us * 64 + ep] & bb[(them << 3) | PAWN]:
+                st[EP] = ep
+                key ^= Z_EP[ep & 7]
+
+    rights = bb[CASTLE]
+    if rights:
+        new = rights & ~((ONE << np.uint64(frm)) | (ONE << np.uint64(to)))
+        if (pc & 7) == KING:
+            new &= ~(RANK_1 if us == WHITE else RANK_8)
+        if new != rights:
+            key ^= z_castle(rights ^ new)
+            bb[CASTLE] = new
+
+    hist[ply, H_CAPTURED] = captured
+    st[FULL] += us
+    st[STM] = them
+    st[PLY] = ply + 1
+    bb[KEY] = key
+
+
+@njit(inline="always", cache=True)
+def unmake(bb, board, st, hist, hkeys):
+    ply = st[PLY] - 1
+    st[PLY] = ply
+    move = hist[ply, H_MOVE]
+    captured = hist[ply, H_CAPTURED]
+    us = st[STM] ^ 1
+    st[STM] = us
+    st[FULL] -= us
+    st[EP] = hist[ply, H_EP]
+    st[HALF] = hist[ply, H_HALF]
+    bb[CASTLE] = hkeys[ply, H_CASTLE]
+    bb[KEY] = hkeys[ply, H_KEY]
+    frm = move & 63
+    to = (move >> 6) & 63
+    if move & CASTLING:
+        kto, rto = castle_squares(us, frm, to)
+        king = board[kto]
+        rook = board[rto]
+        remove_piece(bb, board, kto, king)
+        remove_piece(bb, board, rto, rook)
+        put_piece(bb, board, frm, king)
+        put_piece(bb, board, to, rook)
+        return
+    pc = board[to]
+    remove_piece(bb, board, to, pc)
+    if (move >> PROMO_SHIFT) & 7:
+        pc = PAWN | (us << 3)
+    put_piece(bb, board, frm, pc)
+    if captured != 0:
+        if move & EN_PASSANT:
+            put_piece(bb, board, to - 8 if us == WHITE else to + 8, captured)
+        else:
+            put_piece(bb, board, to, captured)
+
+
+@njit(cache=True)
+def make_move(T, bb, board, st, hist, hkeys, move):
+    """make, as an entry point for Python."""
+    make(T, bb, board, st, hist, hkeys, move)
+
+
+@njit(cache=True)
+def unmake_move(bb, board, st, hist, hkeys):
+    """unmake, as an entry point for Python."""
+    unmake(bb, board, st, hist, hkeys)

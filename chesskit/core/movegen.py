@@ -1,0 +1,325 @@
+"""Strictly legal move generation with check and pin masks.
+
+Per node we find the checkers of our king and our pinned pieces once:
+
+* double check: only king moves;
+* single check: every non-king move must land on the checker or between it and the king
+  (``target``), and a pinned piece can never help;
+* a pinned piece moves only along the line through the king and itself (``line``);
+* king moves are tested square by square with the king taken off the board, so a slider
+  checking along the line still "sees through" the king's old square;
+* en passant is tested by making it on the occupancy: removing both pawns at once can
+  expose the king along the rank (the en-passant rank pin: ``8/8/8/KPp4r/...``), which no
+  pin mask sees, and it must also resolve any check;
+* castling (Chess960 too): the squares the king and rook pass over and land on must be
+  empty apart from themselves, and the king's path, its landing square included, must be
+  unattacked with both castling pieces taken off (a castling rook can shield the king
+  from an attacker on the back rank).
+
+``_generate`` runs in two modes: writing moves to a buffer, or only counting them by
+popcount of target sets (bulk counting for perft's last ply). Both modes share the
+code, and numba inlines the flag away.
+"""
+
+import numpy as np
+from numba import njit
+
+from .attacks import K_ATT, N_ATT, P_ATT, between, bishop_attacks, line, rook_attacks
+from .bitboard import (
+    ALL,
+    NOT_FILE_A,
+    NOT_FILE_H,
+    ONE,
+    RANK_1,
+    RANK_3,
+    RANK_6,
+    RANK_8,
+    ZERO,
+    lsb,
+    popcount,
+)
+from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT
+from .position import (
+    BISHOP,
+    CASTLE,
+    EP,
+    KING,
+    KNIGHT,
+    NO_SQ,
+    OCC,
+    PAWN,
+    QUEEN,
+    ROOK,
+    STM,
+    WHITE,
+    occ_of,
+)
+
+
+@njit(inline="always", cache=True)
+def attackers_to(T, bb, sq, occ, by):
+    """Pieces of colour ``by`` attacking ``sq`` when the board's occupancy is ``occ``."""
+    base = by << 3
+    return (
+        (T[P_ATT + (by ^ 1) * 64 + sq] & bb[base | PAWN])
+        | (T[N_ATT + sq] & bb[base | KNIGHT])
+        | (T[K_ATT + sq] & bb[base | KING])
+        | (bishop_attacks(T, sq, occ) & (bb[base | BISHOP] | bb[base | QUEEN]))
+        | (rook_attacks(T, sq, occ) & (bb[base | ROOK] | bb[base | QUEEN]))
+    )
+
+
+@njit(inline="always", cache=True)
+def checkers_of(T, bb, st):
+    """Enemy pieces giving check to the side to move."""
+    us = st[STM]
+    ksq = lsb(bb[(us << 3) | KING])
+    return attackers_to(T, bb, ksq, bb[OCC], us ^ 1)
+
+
+@njit(inline="always", cache=True)
+def pinned_of(T, bb, us, ksq):
+    """Our pieces that stand alone between our king and an enemy slider."""
+    tb = (us ^ 1) << 3
+    occ = bb[OCC]
+    snipers = (rook_attacks(T, ksq, ZERO) & (bb[tb | ROOK] | bb[tb | QUEEN])) | (
+        bishop_attacks(T, ksq, ZERO) & (bb[tb | BISHOP] | bb[tb | QUEEN])
+    )
+    pinned = ZERO
+    while snipers:
+        s = lsb(snipers)
+        snipers &= snipers - ONE
+        b = between(T, ksq, s) & occ
+        if b != ZERO and (b & (b - ONE)) == ZERO:
+            pinned |= b
+    return pinned & bb[occ_of(us)]
+
+
+@njit(inline="always", cache=True)
+def _emit(out, n, frm, targets, flags):
+    while targets:
+        to = lsb(targets)
+        targets &= targets - ONE
+        out[n] = frm | (to << 6) | flags
+        n += 1
+    return n
+
+
+@njit(inline="always", cache=True)
+def _emit_pawns(out, n, targets, delta, flags, promo_rank):
+    """Pawn moves to ``targets`` from ``to - delta``; four promotions on the last rank."""
+    plain = targets & ~promo_rank
+    while plain:
+        to = lsb(plain)
+        plain &= plain - ONE
+        out[n] = (to - delta) | (to << 6) | flags
+        n += 1
+    promos = targets & promo_rank
+    while promos:
+        to = lsb(promos)
+        promos &= promos - ONE
+        base = (to - delta) | (to << 6) | flags
+        for p in (QUEEN, ROOK, BISHOP, KNIGHT):
+            out[n] = base | (p << PROMO_SHIFT)
+            n += 1
+    return n
+
+
+@njit(inline="always", cache=True)
+def _pawn_count(targets, promo_rank):
+    return popcount(targets) + 3 * popcount(targets & promo_rank)
+
+
+@njit(inline="always", cache=True)
+def _generate(T, bb, board, st, out, count_only):
+    us = st[STM]
+    them = us ^ 1
+    ub = us << 3
+    tb = them << 3
+    occ = bb[OCC]
+    own = bb[occ_of(us)]
+    opp = bb[occ_of(them)]
+    ksq = lsb(bb[ub | KING])
+    n = 0
+
+    # king moves: each target tested with the king lifted off the board
+    occ_noking = occ ^ (ONE << np.uint64(ksq))
+    kt = T[K_ATT + ksq] & ~own
+    while kt:
+        to = lsb(kt)
+        kt &= kt - ONE
+        if attackers_to(T, bb, to, occ_noking, them) == ZERO:
+            if not count_only:
+                flag = CAPTURE if (opp >> np.uint64(to)) & ONE else 0
+                out[n] = ksq | (to << 6) | flag
+            n += 1
+
+    checkers = attackers_to(T, bb, ksq, occ, them)
+    if checkers & (checkers - ONE):
+        return n  # double check: only the king may move
+    if checkers:
+        target = between(T, ksq, lsb(checkers)) | checkers
+    else:
+        target = ALL
+    pinned = pinned_of(T, bb, us, ksq)
+    movable = ~own & target
+
+    # knights: a pinned knight can never move
+    pcs = bb[ub | KNIGHT] & ~pinned
+    while pcs:
+        frm = lsb(pcs)
+        pcs &= pcs - ONE
+        t = T[N_ATT + frm] & movable
+        if count_only:
+            n += popcount(t)
+        else:
+            n = _emit(out, n, frm, t & opp, CAPTURE)
+            n = _emit(out, n, frm, t & ~opp, 0)
+
+    # sliders: pinned ones keep to the pin line
+    for pt in (BISHOP, ROOK, QUEEN):
+        pcs = bb[ub | pt]
+        while pcs:
+            frm = lsb(pcs)
+            pcs &= pcs - ONE
+            t = ZERO
+            if pt != ROOK:
+                t |= bishop_attacks(T, frm, occ)
+            if pt != BISHOP:
+                t |= rook_attacks(T, frm, occ)
+            t &= movable
+            if (pinned >> np.uint64(frm)) & ONE:
+                t &= line(T, ksq, frm)
+            if count_only:
+                n += popcount(t)
+            else:
+                n = _emit(out, n, frm, t & opp, CAPTURE)
+                n = _emit(out, n, frm, t & ~opp, 0)
+
+    # pawns, set-wise for the unpinned ones
+    pawns = bb[ub | PAWN]
+    free = pawns & ~pinned
+    empty = ~occ
+    if us == WHITE:
+        push1 = (free << np.uint64(8)) & empty
+        push2 = ((push1 & RANK_3) << np.uint64(8)) & empty & target
+        capw = ((free & NOT_FILE_A) << np.uint64(7)) & opp & target
+        cape = ((free & NOT_FILE_H) << np.uint64(9)) & opp & target
+        d1, d2, dw, de = 8, 16, 7, 9
+        promo_rank = RANK_8
+        double_rank = RANK_3
+    else:
+        push1 = (free >> np.uint64(8)) & empty
+        push2 = ((push1 & RANK_6) >> np.uint64(8)) & empty & target
+        capw = ((free & NOT_FILE_A) >> np.uint64(9)) & opp & target
+        cape = ((free & NOT_FILE_H) >> np.uint64(7)) & opp & target
+        d1, d2, dw, de = -8, -16, -9, -7
+        promo_rank = RANK_1
+        double_rank = RANK_6
+    push1 &= target
+    if count_only:
+        n += _pawn_count(push1, promo_rank) + popcount(push2)
+        n += _pawn_count(capw, promo_rank) + _pawn_count(cape, promo_rank)
+    else:
+        n = _emit_pawns(out, n, capw, dw, CAPTURE, promo_rank)
+        n = _emit_pawns(out, n, cape, de, CAPTURE, promo_rank)
+        n = _emit_pawns(out, n, push1, d1, 0, promo_rank)
+        n = _emit_pawns(out, n, push2, d2, DOUBLE, promo_rank)
+
+    # pinned pawns (never when in check): one by one along their pin line
+    pp = pawns & pinned
+    if checkers:
+        pp = ZERO
+    while pp:
+        frm = lsb(pp)
+        pp &= pp - ONE
+        b = ONE << np.uint64(frm)
+        pin_line = line(T, ksq, frm)
+        if us == WHITE:
+            p1 = (b << np.uint64(8)) & empty
+            p2 = ((p1 & double_rank) << np.uint64(8)) & empty
+        else:
+            p1 = (b >> np.uint64(8)) & empty
+            p2 = ((p1 & double_rank) >> np.uint64(8)) & empty
+        caps = T[P_ATT + us * 64 + frm] & opp & pin_line
+        p1 &= pin_line
+        p2 &= pin_line
+        if count_only:
+            n += _pawn_count(p1 | caps, promo_rank) + popcount(p2)
+        else:
+            t = caps | p1 | p2
+            while t:
+                to = lsb(t)
+                to_bb = ONE << np.uint64(to)
+                t &= t - ONE
+                base = frm | (to << 6)
+                if caps & to_bb:
+                    base |= CAPTURE
+                elif p2 & to_bb:
+                    base |= DOUBLE
+                if promo_rank & to_bb:
+                    for p in (QUEEN, ROOK, BISHOP, KNIGHT):
+                        out[n] = base | (p << PROMO_SHIFT)
+                        n += 1
+                else:
+                    out[n] = base
+                    n += 1
+
+    # en passant: made on the occupancy and tested for any attack on the king
+    ep = st[EP]
+    if ep != NO_SQ:
+        capsq = ep - d1
+        cap_bb = ONE << np.uint64(capsq)
+        ep_bb = ONE << np.uint64(ep)
+        cands = T[P_ATT + them * 64 + ep] & pawns
+        while cands:
+            frm = lsb(cands)
+            cands &= cands - ONE
+            occ2 = occ ^ (ONE << np.uint64(frm)) ^ cap_bb ^ ep_bb
+            if (attackers_to(T, bb, ksq, occ2, them) & ~cap_bb) == ZERO:
+                if not count_only:
+                    out[n] = frm | (ep << 6) | CAPTURE | EN_PASSANT
+                n += 1
+
+    # castling: never out of check
+    if not checkers:
+        back = 0 if us == WHITE else 56
+        rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
+        kbb = ONE << np.uint64(ksq)
+        while rights:
+            r = lsb(rights)
+            rights &= rights - ONE
+            if r > ksq:
+                kto, rto = back + 6, back + 5
+            else:
+                kto, rto = back + 2, back + 3
+            rbb = ONE << np.uint64(r)
+            kpath = between(T, ksq, kto) | (ONE << np.uint64(kto))
+            span = kpath | between(T, r, rto) | (ONE << np.uint64(rto))
+            if occ & span & ~(kbb | rbb):
+                continue
+            occ2 = occ ^ kbb ^ rbb
+            safe = True
+            while kpath:
+                s = lsb(kpath)
+                kpath &= kpath - ONE
+                if attackers_to(T, bb, s, occ2, them):
+                    safe = False
+                    break
+            if safe:
+                if not count_only:
+                    out[n] = ksq | (r << 6) | CASTLING
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def generate(T, bb, board, st, out):
+    """Write the legal moves into ``out``; return how many."""
+    return _generate(T, bb, board, st, out, False)
+
+
+@njit(cache=True)
+def count_legal(T, bb, board, st, scratch):
+    """The number of legal moves, without writing them (bulk counting)."""
+    return _generate(T, bb, board, st, scratch, True)

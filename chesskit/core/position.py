@@ -1,0 +1,117 @@
+"""The position's state arrays, the history stack, and Zobrist keys.
+
+A position is four preallocated numpy arrays that jitted code changes in place:
+
+  bb    uint64[18]  bitboards: bb[code] per piece code (white 1..6, black 9..14),
+                    bb[OCC] all pieces, bb[7] / bb[15] white / black pieces (``occ_of``),
+                    bb[CASTLE] the squares of rooks that may still castle,
+                    bb[KEY] the Zobrist key, updated incrementally by make.
+  board int64[64]   the piece code on each square (0 = empty).
+  st    int64[8]    STM side to move, EP en-passant square (-1 = none), HALF halfmove
+                    clock, FULL fullmove number, PLY depth of the history stack.
+  hist  int64[MAX_PLY, 4]   the history stack, one saved game state per move made: the
+  hkeys uint64[MAX_PLY, 2]  move, the captured piece, EP and HALF before the move (hist),
+                    and CASTLE and KEY before the move (hkeys). Make pushes a row, unmake
+                    pops it and reverses only the pieces (the scheme of Rustic's History).
+
+The en-passant square is kept (and hashed) only when a pawn of the side to move attacks
+it, as in Stockfish; FEN input is normalised the same way.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bitboard import ONE, ZERO, lsb
+
+WHITE, BLACK = 0, 1
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+
+OCC = 0
+CASTLE = 16
+KEY = 17
+BB_SIZE = 18
+
+STM, EP, HALF, FULL, PLY = 0, 1, 2, 3, 4
+ST_SIZE = 8
+
+H_MOVE, H_CAPTURED, H_EP, H_HALF = 0, 1, 2, 3
+H_CASTLE, H_KEY = 0, 1
+MAX_PLY = 1024
+MAX_MOVES = 256
+
+NO_SQ = -1
+
+
+def _zobrist_keys():
+    rng = np.random.Generator(np.random.PCG64(0xC4E55))
+    keys = rng.integers(0, 2**64 - 1, size=16 * 64 + 1 + 64 + 8, dtype=np.uint64, endpoint=True)
+    return keys[: 16 * 64].copy(), keys[16 * 64], keys[16 * 64 + 1 : 16 * 64 + 65].copy(), keys[-8:].copy()
+
+
+Z_PIECE, Z_SIDE, Z_CASTLE, Z_EP = _zobrist_keys()
+
+
+@njit(inline="always", cache=True)
+def occ_of(color):
+    """Index in ``bb`` of the colour's occupancy."""
+    return 7 + 8 * color
+
+
+@njit(inline="always", cache=True)
+def code(color, ptype):
+    return ptype | (color << 3)
+
+
+@njit(inline="always", cache=True)
+def z_piece(pc, sq):
+    return Z_PIECE[pc * 64 + sq]
+
+
+@njit(inline="always", cache=True)
+def z_castle(rights):
+    """The Zobrist contribution of a set of castling rooks."""
+    k = ZERO
+    while rights:
+        k ^= Z_CASTLE[lsb(rights)]
+        rights &= rights - ONE
+    return k
+
+
+@njit(cache=True)
+def compute_key(bb, board, st):
+    """The Zobrist key computed from scratch (the checker compares it with bb[KEY])."""
+    k = ZERO
+    for sq in range(64):
+        if board[sq] != 0:
+            k ^= z_piece(board[sq], sq)
+    if st[STM] == BLACK:
+        k ^= Z_SIDE
+    k ^= z_castle(bb[CASTLE])
+    if st[EP] != NO_SQ:
+        k ^= Z_EP[st[EP] & 7]
+    return k
+
+
+@njit(cache=True)
+def rebuild_bitboards(bb, board):
+    """Set every piece and occupancy bitboard from the square array."""
+    for i in range(16):
+        bb[i] = ZERO
+    for sq in range(64):
+        pc = board[sq]
+        if pc != 0:
+            b = ONE << np.uint64(sq)
+            bb[pc] |= b
+            bb[occ_of(pc >> 3)] |= b
+            bb[OCC] |= b
+
+
+def new_state():
+    """Fresh, empty state arrays: (bb, board, st, hist, hkeys)."""
+    return (
+        np.zeros(BB_SIZE, dtype=np.uint64),
+        np.zeros(64, dtype=np.int64),
+        np.zeros(ST_SIZE, dtype=np.int64),
+        np.zeros((MAX_PLY, 4), dtype=np.int64),
+        np.zeros((MAX_PLY, 2), dtype=np.uint64),
+    )
