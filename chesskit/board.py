@@ -1,0 +1,211 @@
+"""The Python-facing Board: FEN in, UCI moves, push/pop, perft and divide.
+
+It owns the core's state arrays (see ``chesskit/core/position.py``) and calls the compiled
+functions on them. Moves are UCI strings here; standard chess castles as ``e1g1`` and
+Chess960 as king-takes-rook ``e1h1`` (``push`` accepts either form in both).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from chesskit.core import position as P
+from chesskit.core.api import table
+from chesskit.errors import IllegalMoveError, InputError
+from chesskit.fen import STARTING_FEN, Setup, format_fen, parse_fen, square_name
+
+_PROMO_LETTERS = {P.KNIGHT: "n", P.BISHOP: "b", P.ROOK: "r", P.QUEEN: "q"}
+_CASTLING = 1 << 18
+
+
+def _core():
+    """The compiled functions, imported on first use (importing numba costs ~0.3 s)."""
+    from chesskit.core import makemove, movegen, perft
+
+    return makemove, movegen, perft
+
+
+class Board:
+    """A chess position (standard or Chess960) backed by the compiled core."""
+
+    def __init__(self, fen: str = STARTING_FEN, chess960: bool | None = None):
+        self._load(parse_fen(fen, chess960))
+
+    @classmethod
+    def from_fen(cls, fen: str, chess960: bool | None = None) -> "Board":
+        return cls(fen, chess960)
+
+    @classmethod
+    def from_setup(cls, setup: Setup) -> "Board":
+        board = cls.__new__(cls)
+        board._load(setup)
+        return board
+
+    # ------------------------------------------------------------ state
+
+    def _load(self, setup: Setup) -> None:
+        bb, board, st, hist, hkeys = P.new_state()
+        board[:] = setup.board
+        P.rebuild_bitboards(bb, board)
+        rights = np.uint64(0)
+        for sq in setup.castling:
+            rights |= np.uint64(1) << np.uint64(sq)
+        bb[P.CASTLE] = rights
+        st[P.STM] = setup.turn
+        st[P.EP] = self._normalise_ep(setup, bb)
+        st[P.HALF] = setup.halfmove
+        st[P.FULL] = setup.fullmove
+        bb[P.KEY] = P.compute_key(bb, board, st)
+        self._bb, self._board, self._st, self._hist, self._hkeys = bb, board, st, hist, hkeys
+        self.chess960 = setup.chess960
+        self._stack: list[int] = []
+
+    @staticmethod
+    def _normalise_ep(setup: Setup, bb) -> int:
+        """Keep the en-passant square only if a pawn of the side to move attacks it."""
+        if setup.ep is None:
+            return P.NO_SQ
+        ep, us = setup.ep, setup.turn
+        file = ep & 7
+        rank_of_capturers = ep - 8 if us == P.WHITE else ep + 8
+        pawn = P.code(us, P.PAWN)
+        for df in (-1, 1):
+            if 0 <= file + df < 8 and setup.board[rank_of_capturers + df] == pawn:
+                return ep
+        return P.NO_SQ
+
+    def setup(self) -> Setup:
+        ep = int(self._st[P.EP])
+        rights = int(self._bb[P.CASTLE])
+        return Setup(
+            board=[int(x) for x in self._board],
+            turn=int(self._st[P.STM]),
+            castling=[sq for sq in range(64) if rights >> sq & 1],
+            ep=None if ep == P.NO_SQ else ep,
+            halfmove=int(self._st[P.HALF]),
+            fullmove=int(self._st[P.FULL]),
+            chess960=self.chess960,
+        )
+
+    def fen(self) -> str:
+        return format_fen(self.setup())
+
+    def copy(self) -> "Board":
+        other = Board.__new__(Board)
+        other._bb, other._board, other._st = self._bb.copy(), self._board.copy(), self._st.copy()
+        other._hist, other._hkeys = self._hist.copy(), self._hkeys.copy()
+        other.chess960 = self.chess960
+        other._stack = list(self._stack)
+        return other
+
+    @property
+    def turn(self) -> int:
+        return int(self._st[P.STM])
+
+    @property
+    def key(self) -> int:
+        """The Zobrist key."""
+        return int(self._bb[P.KEY])
+
+    @property
+    def move_stack(self) -> list[str]:
+        return [self.uci(m) for m in self._stack]
+
+    def piece_at(self, sq: int) -> int:
+        return int(self._board[sq])
+
+    def king_square(self, color: int) -> int:
+        return int(self._bb[P.code(color, P.KING)]).bit_length() - 1
+
+    def is_check(self) -> bool:
+        _, movegen, _ = _core()
+        return bool(movegen.checkers_of(table(), self._bb, self._st))
+
+    # ------------------------------------------------------------ moves
+
+    def uci(self, move: int) -> str:
+        """The UCI string of a packed move in this position's notation."""
+        frm, to = move & 63, (move >> 6) & 63
+        if move & _CASTLING and not self.chess960:
+            to = (frm & 56) + (6 if to > frm else 2)
+        promo = (move >> 12) & 7
+        return square_name(frm) + square_name(to) + _PROMO_LETTERS.get(promo, "")
+
+    def _legal_packed(self) -> np.ndarray:
+        _, movegen, _ = _core()
+        out = np.empty(P.MAX_MOVES, dtype=np.int64)
+        n = movegen.generate(table(), self._bb, self._board, self._st, out)
+        return out[:n]
+
+    def legal_moves(self) -> list[str]:
+        return [self.uci(int(m)) for m in self._legal_packed()]
+
+    def _find(self, uci: str) -> int:
+        for move in self._legal_packed():
+            move = int(move)
+            if self.uci(move) == uci:
+                return move
+            if move & _CASTLING:  # accept both castling notations
+                frm, to = move & 63, (move >> 6) & 63
+                king_to = (frm & 56) + (6 if to > frm else 2)
+                if uci in (square_name(frm) + square_name(to), square_name(frm) + square_name(king_to)):
+                    return move
+        raise IllegalMoveError(uci, self.fen(), self.legal_moves())
+
+    def _reserve(self, plies: int) -> None:
+        """Grow the history stack so ``plies`` more moves fit."""
+        need = int(self._st[P.PLY]) + plies + 1
+        if need > self._hist.shape[0]:
+            size = max(need, 2 * self._hist.shape[0])
+            self._hist = np.resize(self._hist, (size, self._hist.shape[1]))
+            self._hkeys = np.resize(self._hkeys, (size, self._hkeys.shape[1]))
+
+    def push(self, uci: str) -> None:
+        """Make a legal move given in UCI; IllegalMoveError lists the legal ones."""
+        move = self._find(uci.strip())
+        self._reserve(1)
+        makemove, _, _ = _core()
+        makemove.make_move(table(), self._bb, self._board, self._st, self._hist, self._hkeys, move)
+        self._stack.append(move)
+
+    def push_moves(self, moves: str | list[str]) -> None:
+        for uci in moves.split() if isinstance(moves, str) else moves:
+            self.push(uci)
+
+    def pop(self) -> str:
+        if not self._stack:
+            raise InputError("no move to take back")
+        move = self._stack.pop()
+        makemove, _, _ = _core()
+        makemove.unmake_move(self._bb, self._board, self._st, self._hist, self._hkeys)
+        return self.uci(move)
+
+    # ------------------------------------------------------------ perft
+
+    @staticmethod
+    def _check_depth(depth: int, minimum: int) -> int:
+        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < minimum:
+            raise InputError(f"depth must be an integer >= {minimum}, got {depth!r}")
+        return int(depth)
+
+    def perft(self, depth: int) -> int:
+        """The number of leaf nodes of the legal move tree ``depth`` plies deep."""
+        depth = self._check_depth(depth, 0)
+        self._reserve(depth)
+        _, _, perft = _core()
+        return int(perft.perft(table(), self._bb, self._board, self._st, self._hist, self._hkeys, depth))
+
+    def divide(self, depth: int) -> dict[str, int]:
+        """perft(depth - 1) below each legal move, in generation order."""
+        depth = self._check_depth(depth, 1)
+        self._reserve(depth)
+        _, _, perft = _core()
+        moves = np.empty(P.MAX_MOVES, dtype=np.int64)
+        counts = np.empty(P.MAX_MOVES, dtype=np.int64)
+        n = perft.divide(
+            table(), self._bb, self._board, self._st, self._hist, self._hkeys, depth, moves, counts
+        )
+        return {self.uci(int(moves[i])): int(counts[i]) for i in range(n)}
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"

@@ -1,0 +1,29 @@
+"""Loading the compiled core from Python: the attack table and the first-run notice.
+
+numba compiles each entry point on its first call and caches the machine code on disk
+(see ``chesskit/core/__init__.py`` for where). The first run of a fresh install takes
+tens of seconds, so we say so on stderr when the cache is empty.
+"""
+
+import sys
+
+from . import cache_dir
+
+_T = None
+
+
+def _cache_is_warm() -> bool:
+    folder = cache_dir()
+    return folder.is_dir() and any(folder.rglob("*.nbi"))
+
+
+def table():
+    """The attack table, built on first use; announces the one-time compile."""
+    global _T
+    if _T is None:
+        if not _cache_is_warm():
+            print("chesskit: compiling move generator, first run only", file=sys.stderr, flush=True)
+        from .attacks import tables
+
+        _T = tables()
+    return _T
