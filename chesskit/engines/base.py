@@ -1,0 +1,85 @@
+"""The `Engine` interface shared by every back end, and the helpers they share.
+
+An engine answers one question: the divide of a position at a depth, as a dict
+``{root move (UCI): leaf count}``.  The position is given the way perftree gives
+it: a root FEN plus the UCI moves played from it.  Every failure - cannot start,
+crashed, hung, talked nonsense - is an `EngineError` whose text is one line that
+names the engine and says what happened.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+
+from chesskit.errors import EngineError
+
+# A UCI move as engines print it: from, to, optional promotion.  Chess960
+# castling (king takes own rook, `e1h1`) has the same shape.  Upper-case
+# promotion letters (perftree's `a7b8Q`) are accepted and lower-cased.
+UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][nbrqNBRQ]?")
+
+# `e2e4: 20` (Stockfish) or `e2e4 20` (perftree).
+_DIVIDE_LINE = re.compile(r"([a-h][1-8][a-h][1-8][nbrqNBRQ]?)(?::\s*|\s+)(\d+)")
+
+
+class Engine(ABC):
+    """Something that can divide a position; use it as a context manager."""
+
+    name: str = "engine"
+
+    @abstractmethod
+    def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
+        """Leaf counts at `depth` below each legal move of `fen` + `moves` (depth >= 1)."""
+
+    def close(self) -> None:
+        """Release the engine (stop its process); safe to call twice."""
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+    def error(self, what: str) -> EngineError:
+        """An `EngineError` reading ``engine '<name>' <what>``."""
+        return EngineError(f"engine {self.name!r} {what}")
+
+
+def check_depth(depth: int) -> None:
+    if not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"divide needs depth >= 1, got {depth!r}")
+
+
+def normalise_move(move: str) -> str:
+    """Lower-case the promotion letter: `a7b8Q` -> `a7b8q`."""
+    return move.lower()
+
+
+def parse_divide_line(line: str) -> tuple[str, int] | None:
+    """``('e2e4', 20)`` for ``e2e4: 20`` or ``e2e4 20``; None when the line is not one."""
+    m = _DIVIDE_LINE.fullmatch(line.strip())
+    if m is None:
+        return None
+    return normalise_move(m.group(1)), int(m.group(2))
+
+
+def add_divide_entry(engine: Engine, result: dict[str, int], move: str, count: int) -> None:
+    """Store one divide line, refusing a move listed twice (the dict could not hold both)."""
+    if move in result:
+        raise engine.error(f"listed move {move!r} twice in one divide")
+    result[move] = count
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """Collapse `text` to one line of at most `limit` characters."""
+    flat = " | ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def position_label(fen: str, moves: list[str]) -> str:
+    """`FEN` or `FEN moves e2e4 e7e5`, for messages."""
+    return f"{fen} moves {' '.join(moves)}" if moves else fen

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""A minimal UCI engine over python-chess, so the UCI back end is tested without Stockfish.
+
+Speaks uci / isready / setoption / ucinewgame / position / go perft / quit and
+answers `go perft` the way Stockfish does (`move: count`, blank, `Nodes searched: N`).
+
+    --bug NAME      move generation from bug_NAME.Adapter instead of the correct one
+    --no-960        do not offer the UCI_Chess960 option
+    --bad-sum       report `Nodes searched` one too high
+    --chatty        surround the divide with info lines, info strings and blank lines
+    --crash-on-go   print one divide line, then exit with code 2
+
+With $FAKE_UCI_LOG set, every command received is appended to that file.
+"""
+
+import argparse
+import importlib
+import os
+import sys
+
+import chess
+
+import pchelper
+
+
+def out(text: str) -> None:
+    print(text, flush=True)
+
+
+def option_value(tokens: list[str]) -> tuple[str, str]:
+    """`setoption name Clear Hash` / `setoption name Hash value 32` -> (name, value)."""
+    rest = tokens[2:]
+    if "value" in rest:
+        at = rest.index("value")
+        return " ".join(rest[:at]), " ".join(rest[at + 1 :])
+    return " ".join(rest), ""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bug")
+    parser.add_argument("--no-960", action="store_true")
+    parser.add_argument("--bad-sum", action="store_true")
+    parser.add_argument("--chatty", action="store_true")
+    parser.add_argument("--crash-on-go", action="store_true")
+    args = parser.parse_args()
+    adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
+    log = os.environ.get("FAKE_UCI_LOG")
+    chess960, fen, moves = False, chess.STARTING_FEN, []
+
+    for line in sys.stdin:
+        if log:
+            with open(log, "a") as f:
+                f.write(line)
+        tokens = line.split()
+        if not tokens:
+            continue
+        command = tokens[0]
+        if command == "uci":
+            out("id name FakeUCI" + (f" ({args.bug})" if args.bug else ""))
+            out("id author chesskit tests")
+            out("option name Hash type spin default 16 min 1 max 1024")
+            out("option name Clear Hash type button")
+            if not args.no_960:
+                out("option name UCI_Chess960 type check default false")
+            out("uciok")
+        elif command == "isready":
+            out("readyok")
+        elif command == "setoption":
+            name, value = option_value(tokens)
+            if name.lower() == "uci_chess960":
+                chess960 = value.lower() == "true"
+        elif command == "position":
+            at = tokens.index("moves") if "moves" in tokens else len(tokens)
+            fen = chess.STARTING_FEN if tokens[1] == "startpos" else " ".join(tokens[2:at])
+            moves = tokens[at + 1 :]
+        elif command == "go" and tokens[1:2] == ["perft"]:
+            adapter.set_fen(fen, chess960=chess960)
+            for move in moves:
+                adapter.push(move)
+            result = pchelper.divide(adapter, int(tokens[2]))
+            if args.chatty:
+                out("info string NNUE evaluation using nn-fake.nnue enabled")
+                out("")
+                out("info depth 1 nodes 0")
+            for move, count in result.items():
+                out(f"{move}: {count}")
+                if args.crash_on_go:
+                    print("fake_uci: simulated crash", file=sys.stderr, flush=True)
+                    sys.exit(2)
+            out("")
+            out(f"Nodes searched: {sum(result.values()) + (1 if args.bad_sum else 0)}")
+            out("")
+        elif command == "quit":
+            break
+        elif command != "ucinewgame":
+            out(f"Unknown command: {line.strip()}")
+
+
+if __name__ == "__main__":
+    main()
