@@ -108,6 +108,7 @@ def load_suites(paths: Iterable[str | Path] = ()) -> list[SuiteRecord]:
     """Load every record of the given EPD files/folders; ids must be unique across them."""
     records: list[SuiteRecord] = []
     where: dict[str, str] = {}
+    paths = list(paths)
     files = suite_paths(paths)
     for path in files:
         for record in load_file(path):
@@ -118,7 +119,7 @@ def load_suites(paths: Iterable[str | Path] = ()) -> list[SuiteRecord]:
             where[record.id] = record.location
             records.append(record)
     if not records:
-        shown = ", ".join(display_path(p) for p in files) or "the given paths"
+        shown = ", ".join(display_path(Path(p)) for p in paths or [positions_dir()])
         raise InputError(f"no suite positions found in {shown}")
     return records
 
@@ -206,6 +207,7 @@ def run(tasks: Iterable[Task]) -> Iterator[SuiteResult]:
     """
     from chesskit.board import Board  # deferred: compiles/loads the move generator
 
+    Board().perft(1)  # load (or compile) the move generator before the first timing
     boards: dict[int, Board] = {}
     diverged: set[int] = set()
     for task in tasks:

@@ -8,11 +8,12 @@ from chesskit.cli import output
 from chesskit.cli.options import chess960_option, json_option, load_board, moves_option, position_argument
 
 FILES = "abcdefgh"
-# Solid figurines for both sides; colour comes from the style, so both read alike.
-FIGURINES = dict(zip("kqrbnp", "♚♛♜♝♞♟"))
-LIGHT_SQUARE = "#f0d9b5"
-DARK_SQUARE = "#b58863"
-LAST_MOVE = {True: "#cdd26a", False: "#aaa23a"}  # light / dark square of the last move
+# Outlined figurines for white, solid for black, both drawn in black: readable on
+# light and dark squares alike, in any colour mode.
+FIGURINES = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
+# (light, dark) square backgrounds and the last move's squares, by colour depth
+SQUARES = {"rich": ("#f0d9b5", "#b58863"), "basic": ("white", "yellow")}
+LAST_MOVE = {"rich": ("#cdd26a", "#aaa23a"), "basic": ("bright_green", "green")}
 
 
 @click.command()
@@ -92,6 +93,8 @@ def _render_terminal(info: dict, last_move: str | None) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    con = output.console()
+    depth = "rich" if con.color_system in ("truecolor", "256") else "basic"
     highlighted = set()
     if last_move:
         highlighted = {last_move[0:2], last_move[2:4]}
@@ -101,13 +104,12 @@ def _render_terminal(info: dict, last_move: str | None) -> None:
         for file, piece in zip(FILES, row):
             light = (FILES.index(file) + rank) % 2 == 0  # a1 is dark
             square = f"{file}{rank}"
-            bg = LAST_MOVE[light] if square in highlighted else (LIGHT_SQUARE if light else DARK_SQUARE)
+            palette = LAST_MOVE if square in highlighted else SQUARES
+            bg = palette[depth][0 if light else 1]
             if piece == ".":
                 board.append("   ", style=f"on {bg}")
             else:
-                colour = "#ffffff" if piece.isupper() else "#000000"
-                glyph = FIGURINES[piece.lower()]
-                board.append(f" {glyph} ", style=f"bold {colour} on {bg}")
+                board.append(f" {FIGURINES[piece]} ", style=f"bold black on {bg}")
         board.append("\n")
     board.append("   " + "  ".join(FILES), style="dim")
 
@@ -118,7 +120,6 @@ def _render_terminal(info: dict, last_move: str | None) -> None:
         state.add_row("id", Text(info["id"], style="cyan"))
     for name, value in _state_lines(info):
         state.add_row(name, value)
-    con = output.console()
     con.print(board)
     con.print()
     con.print(state)

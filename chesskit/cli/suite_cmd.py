@@ -149,8 +149,8 @@ def _render_terminal(results, failed, timer: Timer) -> None:
     for result in results:
         files[result.task.record.path].append(result)
     table = Table(title="suite results", title_justify="left")
+    table.add_column("file", overflow="fold")
     for name, justify in [
-        ("file", "left"),
         ("positions", "right"),
         ("counts", "right"),
         ("nodes", "right"),
@@ -173,7 +173,11 @@ def _render_terminal(results, failed, timer: Timer) -> None:
     if failed:
         fails = Table(title="mismatches", title_justify="left", title_style="bold red")
         for name in ("id", "depth", "expected", "actual", "difference", "where"):
-            fails.add_column(name, justify="left" if name in ("id", "where") else "right")
+            fails.add_column(
+                name,
+                justify="left" if name in ("id", "where") else "right",
+                overflow="fold",
+            )
         for r in failed:
             fails.add_row(
                 r.task.record.id,
