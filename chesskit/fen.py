@@ -233,42 +233,10 @@ def _parse_castling(text: str, board: list[int], chess960: bool | None) -> tuple
     if text == "-":
         return [], bool(chess960)
     rights: dict[int, str] = {}  # rook square -> the character that named it
-    uses_files = False
     for ch in text:
-        if ch not in "KQkqABCDEFGHabcdefgh":
-            raise FenError(
-                "castling",
-                f"unknown castling character {ch!r}; expected '-' alone or K, Q, k, q, A-H, a-h",
-            )
-        color = WHITE if ch.isupper() else BLACK
-        name = COLOR_NAMES[color]
-        back = 0 if color == WHITE else 56
-        king = _king_square(board, color)
-        if king >> 3 != back >> 3:
-            raise FenError(
-                "castling",
-                f"castling right {ch!r} but the {name} king is on {square_name(king)}, not on rank {back // 8 + 1}",
-            )
-        rook = ROOK | color << 3
-        if ch in "KQkq":
-            east = ch in "Kk"
-            if chess960 is False:
-                rook_sq = back + (7 if east else 0)
-                where = f"on {square_name(rook_sq)}"
-            else:
-                side = range(king + 1, back + 8) if east else range(back, king)
-                found = [sq for sq in side if board[sq] == rook]
-                rook_sq = (found[-1] if east else found[0]) if found else -1
-                where = f"{'east' if east else 'west'} of the king on rank {back // 8 + 1}"
-            if rook_sq < 0 or board[rook_sq] != rook:
-                raise FenError("castling", f"castling right {ch!r} but there is no {name} rook {where}")
-        else:
-            uses_files = True
-            rook_sq = back + FILE_NAMES.index(ch.lower())
-            if board[rook_sq] != rook:
-                raise FenError(
-                    "castling", f"castling right {ch!r} but there is no {name} rook on {square_name(rook_sq)}"
-                )
+        rook_sq = _castling_rook(ch, board, chess960)
+        color = BLACK if rook_sq >= 56 else WHITE
+        name, king = COLOR_NAMES[color], _king_square(board, color)
         if rook_sq in rights:
             other = rights[rook_sq]
             if other == ch:
@@ -286,22 +254,64 @@ def _parse_castling(text: str, board: list[int], chess960: bool | None) -> tuple
                     f"{'east' if east else 'west'} of the king; at most one per side is possible",
                 )
         rights[rook_sq] = ch
+    uses_files = any(ch not in "KQkq" for ch in text)
 
-    def standard(rook_sq: int) -> bool:
-        return _king_square(board, rook_sq >> 5) == (rook_sq & 56) + 4 and rook_sq & 7 in (0, 7)
+    def standard(rook_sq: int) -> bool:  # a corner rook, its king on e1/e8
+        back = rook_sq & 56
+        return board[back + 4] == board[rook_sq] + KING - ROOK and rook_sq & 7 in (0, 7)
 
     if chess960 is None:
         chess960 = uses_files or not all(standard(sq) for sq in rights)
     elif not chess960:
         for rook_sq, ch in rights.items():
             if not standard(rook_sq):
-                name = COLOR_NAMES[rook_sq >> 5]
+                name = COLOR_NAMES[BLACK if rook_sq >= 56 else WHITE]
                 raise FenError(
                     "castling",
                     f"castling right {ch!r} needs the {name} king on {square_name((rook_sq & 56) + 4)} and a rook "
                     f"on the a- or h-file in standard chess; is this a Chess960 position?",
                 )
     return sorted(rights), chess960
+
+
+def _castling_rook(ch: str, board: list[int], chess960: bool | None) -> int:
+    """The square of the rook one castling character names (see _parse_castling)."""
+    if ch not in "KQkqABCDEFGHabcdefgh":
+        raise FenError(
+            "castling",
+            f"unknown castling character {ch!r}; expected '-' alone or K, Q, k, q, A-H, a-h",
+        )
+    color = WHITE if ch.isupper() else BLACK
+    name = COLOR_NAMES[color]
+    back = 0 if color == WHITE else 56
+    rook = ROOK | color << 3
+    king = _king_square(board, color)
+    if king >> 3 != back >> 3:
+        raise FenError(
+            "castling",
+            f"castling right {ch!r} but the {name} king is on {square_name(king)}, not on rank {back // 8 + 1}",
+        )
+    if ch not in "KQkq":
+        rook_sq = back + FILE_NAMES.index(ch.lower())
+        where = f"on {square_name(rook_sq)}"
+    elif chess960 is False:
+        if king != back + 4:
+            raise FenError(
+                "castling",
+                f"castling right {ch!r} needs the {name} king on {square_name(back + 4)} in standard "
+                f"chess, but it is on {square_name(king)}; is this a Chess960 position?",
+            )
+        rook_sq = back + (7 if ch in "Kk" else 0)
+        where = f"on {square_name(rook_sq)}"
+    else:
+        east = ch in "Kk"
+        side = range(king + 1, back + 8) if east else range(back, king)
+        found = [sq for sq in side if board[sq] == rook]
+        rook_sq = (found[-1] if east else found[0]) if found else king  # the king square: "none"
+        where = f"{'east' if east else 'west'} of the king on rank {back // 8 + 1}"
+    if board[rook_sq] != rook:
+        raise FenError("castling", f"castling right {ch!r} but there is no {name} rook {where}")
+    return rook_sq
 
 
 def _format_castling(setup: Setup) -> str:
