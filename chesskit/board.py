@@ -188,24 +188,71 @@ class Board:
             raise InputError(f"depth must be an integer >= {minimum}, got {depth!r}")
         return int(depth)
 
-    def perft(self, depth: int) -> int:
-        """The number of leaf nodes of the legal move tree ``depth`` plies deep."""
-        depth = self._check_depth(depth, 0)
-        self._reserve(depth)
-        _, _, perft = _core()
-        return int(perft.perft(table(), self._bb, self._board, self._st, self._hist, self._hkeys, depth))
+    def perft(self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None) -> int:
+        """The number of leaf nodes of the legal move tree ``depth`` plies deep.
 
-    def divide(self, depth: int) -> dict[str, int]:
+        ``hash_mb`` sizes a transposition table (0: none); ``threads`` > 1 splits the tree
+        two plies down and walks the pieces in parallel. ``progress(done, total, nodes)``
+        is called as parts of the tree finish.
+        """
+        return sum(self._run(self._check_depth(depth, 0), hash_mb, threads, progress).values())
+
+    def divide(self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None) -> dict[str, int]:
         """perft(depth - 1) below each legal move, in generation order."""
-        depth = self._check_depth(depth, 1)
-        self._reserve(depth)
+        return self._run(self._check_depth(depth, 1), hash_mb, threads, progress, by_move=True)
+
+    def _run(self, depth, hash_mb, threads, progress, by_move=False) -> dict:
+        from chesskit.core.tt import allocate
+
+        self._reserve(depth + 2)
+        _, _, perft = _core()
+        T, state = table(), (self._bb, self._board, self._st, self._hist, self._hkeys)
+        tt = allocate(hash_mb)
+        if depth == 0:
+            return {"": 1}
+        plies = 2 if depth >= 3 else 1
+        tasks = np.empty((P.MAX_MOVES * P.MAX_MOVES if plies == 2 else P.MAX_MOVES, 2), dtype=np.int64)
+        ntasks = perft.split(T, *state, plies, tasks)
+        tasks = tasks[:ntasks]
+        results = np.zeros(ntasks, dtype=np.int64)
+        threads = self._set_threads(threads)
+        if threads == 1 and progress is None:
+            if by_move:
+                return self._divide_serial(depth, tt)
+            return {"": int(perft.perft(T, *state, depth, tt))}
+        batch = max(threads, ntasks // 40) if progress else ntasks
+        done = 0
+        while done < ntasks:
+            part = tasks[done : done + batch]
+            out = np.zeros(len(part), dtype=np.int64)
+            perft.run_tasks(T, *state, part, len(part), depth, tt, out)
+            results[done : done + len(part)] = out
+            done += len(part)
+            if progress:
+                progress(done, ntasks, int(results[:done].sum()))
+        totals: dict[str, int] = {}
+        for (first, _), count in zip(tasks, results):
+            name = self.uci(int(first)) if by_move else ""
+            totals[name] = totals.get(name, 0) + int(count)
+        return totals
+
+    def _divide_serial(self, depth, tt) -> dict[str, int]:
         _, _, perft = _core()
         moves = np.empty(P.MAX_MOVES, dtype=np.int64)
         counts = np.empty(P.MAX_MOVES, dtype=np.int64)
-        n = perft.divide(
-            table(), self._bb, self._board, self._st, self._hist, self._hkeys, depth, moves, counts
-        )
+        state = (self._bb, self._board, self._st, self._hist, self._hkeys)
+        n = perft.divide(table(), *state, depth, tt, moves, counts)
         return {self.uci(int(moves[i])): int(counts[i]) for i in range(n)}
+
+    @staticmethod
+    def _set_threads(threads: int) -> int:
+        import numba
+
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise InputError(f"threads must be an integer >= 1, got {threads!r}")
+        threads = min(threads, numba.config.NUMBA_NUM_THREADS)
+        numba.set_num_threads(threads)
+        return threads
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
