@@ -394,7 +394,7 @@ def _offset(sq: int, df: int, dr: int) -> int | None:
     return r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else None
 
 
-def attackers(board: list[int], sq: int, color: int) -> list[int]:
+def _attackers(board: list[int], sq: int, color: int) -> list[int]:
     """Sorted squares of ``color``'s pieces that attack ``sq``."""
     found = []
     side = color << 3
@@ -436,8 +436,9 @@ def _check_checks(setup: Setup) -> None:
     - A double check always includes a discovered check, so one checker is a
       bishop, rook or queen with a vacated square between it and the king.
       The moved piece cannot land on that same line beyond the king: it would
-      have had to pass through the king.  So two checkers on opposite sides of
-      the king along one line are impossible too.
+      have had to pass through the king (a knight never lands on a line through
+      its origin, a castling rook never crosses the enemy king).  So two
+      checkers on opposite sides of the king along one line are impossible.
     - With an en-passant square, the last move was that double push: it gives
       at most one check, and the king was not already in check before it.
     """
@@ -448,12 +449,12 @@ def _check_checks(setup: Setup) -> None:
         raise FenError(
             "position", f"the kings stand next to each other on {square_name(king)} and {square_name(their_king)}"
         )
-    wrong = attackers(board, their_king, us)
+    wrong = _attackers(board, their_king, us)
     if wrong:
         raise FenError(
             "position", f"{COLOR_NAMES[them]} (not to move) is in check from {_describe(board, wrong[0])}"
         )
-    checkers = attackers(board, king, them)
+    checkers = _attackers(board, king, them)
     name = COLOR_NAMES[us]
     listed = ", ".join(square_name(sq) for sq in checkers)
     if len(checkers) > 2:
@@ -487,7 +488,7 @@ def _check_checks(setup: Setup) -> None:
             )
         before = list(board)
         before[pawn_sq], before[origin] = 0, board[pawn_sq]
-        if attackers(before, king, them):
+        if _attackers(before, king, them):
             raise FenError(
                 "position",
                 f"{name} would already have been in check before {push}, which the en-passant square "

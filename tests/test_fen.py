@@ -265,6 +265,30 @@ def test_random_placements_agree_with_python_chess_status():
     assert stricter["castling"] > 0 and stricter["position"] > 0
 
 
+def test_mangled_input_raises_only_input_errors():
+    """Random edits of valid lines fail with InputError/FenError, never a crash."""
+    rng = random.Random(5)
+    bases = [STARTING_FEN, f"{KIWIPETE} ;D1 48", 'rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/RKRBBQNN w KQkq - id "x"; D1 19;']
+    alphabet = 'pnbrqkPNBRQK0123456789/ -wKQkqAHah;"\\xe'
+    for _ in range(3000):
+        chars = list(rng.choice(bases))
+        for _ in range(rng.randrange(1, 4)):
+            pos = rng.randrange(len(chars))
+            roll = rng.random()
+            if roll < 0.4:
+                chars[pos] = rng.choice(alphabet)
+            elif roll < 0.7:
+                chars.insert(pos, rng.choice(alphabet))
+            else:
+                del chars[pos]
+        text = "".join(chars)
+        for parse in (parse_fen, parse_epd):
+            try:
+                parse(text, rng.choice([None, True, False]))
+            except InputError:
+                pass
+
+
 # ---------------------------------------------------------------- tricky legal positions
 
 
