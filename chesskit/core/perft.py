@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from .makemove import make, unmake
-from .movegen import _generate
+from .movegen import count_legal, generate
 from .position import KEY
 from .tt import probe, store
 
@@ -23,7 +23,7 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt):
     nmoves = np.zeros(depth, dtype=np.int64)
     index = np.zeros(depth, dtype=np.int64)
     acc = np.zeros(depth, dtype=np.int64)
-    nmoves[0] = _generate(T, bb, board, st, moves[0], False)
+    nmoves[0] = generate(T, bb, board, st, moves[0])
     level = 0
     while level >= 0:
         i = index[level]
@@ -32,7 +32,7 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt):
             make(T, bb, board, st, hist, hkeys, moves[level, i])
             remaining = depth - level - 1
             if remaining == 1:
-                acc[level] += _generate(T, bb, board, st, moves[level + 1], True)
+                acc[level] += count_legal(T, bb, board, st, moves[level + 1])
                 unmake(bb, board, st, hist, hkeys)
                 continue
             hit = probe(tt, bb[KEY], remaining)
@@ -43,7 +43,7 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt):
             level += 1
             acc[level] = 0
             index[level] = 0
-            nmoves[level] = _generate(T, bb, board, st, moves[level], False)
+            nmoves[level] = generate(T, bb, board, st, moves[level])
         else:
             if level > 0:
                 store(tt, bb[KEY], depth - level, acc[level])
@@ -60,7 +60,7 @@ def perft(T, bb, board, st, hist, hkeys, depth, tt):
         return np.int64(1)
     if depth == 1:
         scratch = np.empty(256, dtype=np.int64)
-        return np.int64(_generate(T, bb, board, st, scratch, True))
+        return np.int64(count_legal(T, bb, board, st, scratch))
     hit = probe(tt, bb[KEY], depth)
     if hit >= 0:
         return hit
@@ -75,7 +75,7 @@ def split(T, bb, board, st, hist, hkeys, plies, tasks):
     of ``tasks`` (-1 pads a sequence cut short by mate or stalemate); return how many."""
     first = np.empty(256, dtype=np.int64)
     second = np.empty(256, dtype=np.int64)
-    n1 = _generate(T, bb, board, st, first, False)
+    n1 = generate(T, bb, board, st, first)
     n = 0
     for i in range(n1):
         if plies == 1:
@@ -84,7 +84,7 @@ def split(T, bb, board, st, hist, hkeys, plies, tasks):
             n += 1
             continue
         make(T, bb, board, st, hist, hkeys, first[i])
-        n2 = _generate(T, bb, board, st, second, False)
+        n2 = generate(T, bb, board, st, second)
         if n2 == 0:
             tasks[n, 0] = first[i]
             tasks[n, 1] = -1
@@ -115,7 +115,7 @@ def run_tasks(T, bb, board, st, hist, hkeys, tasks, ntasks, depth, tt, results):
 @njit(cache=True)
 def divide(T, bb, board, st, hist, hkeys, depth, tt, root_moves, counts):
     """Write the root moves and the perft(depth - 1) below each; return how many (depth >= 1)."""
-    n = _generate(T, bb, board, st, root_moves, False)
+    n = generate(T, bb, board, st, root_moves)
     for i in range(n):
         make(T, bb, board, st, hist, hkeys, root_moves[i])
         counts[i] = perft(T, bb, board, st, hist, hkeys, depth - 1, tt)

@@ -1,0 +1,75 @@
+"""``chesskit bench``: the fixed perft workload, raced against Stockfish and python-chess."""
+
+from __future__ import annotations
+
+import click
+
+from chesskit.cli import output
+from chesskit.cli.options import json_option
+
+
+@click.command()
+@click.option(
+    "--vs",
+    "vs",
+    multiple=True,
+    type=click.Choice(["stockfish", "python-chess"]),
+    help="Also run this program on the same work, back to back, and print the ratio (repeatable).",
+)
+@click.option("--repeat", default=1, show_default=True, type=click.IntRange(1, 20), help="Best of N runs each.")
+@click.option(
+    "--depth-offset",
+    default=0,
+    show_default=True,
+    type=click.IntRange(-6, 2),
+    help="Add this to every depth of the workload (negative for a quick run).",
+)
+@click.option("--hash", "hash_mb", default=0, show_default=True, type=click.IntRange(0, 65536), help="Hash table MiB.")
+@click.option("--threads", default=1, show_default=True, type=click.IntRange(1, 1024), help="Threads.")
+@json_option
+def bench(vs, repeat, depth_offset, hash_mb, threads, as_json) -> None:
+    """Perft of the six standard positions: nodes, seconds and Mnps per position.
+
+    By default single-threaded with no hash table, the conditions of Stockfish's own
+    `go perft`. With --vs the other program runs the same positions back to back, and
+    the ratio is chesskit's nodes/second over theirs.
+    """
+    from chesskit.bench import run_bench, totals
+
+    with output.progress(6, "bench") as advance:
+        rows = run_bench(
+            vs=tuple(dict.fromkeys(vs)),
+            depth_offset=depth_offset,
+            repeat=repeat,
+            hash_mb=hash_mb,
+            threads=threads,
+            on_row=lambda row: advance(1),
+        )
+    summary = totals(rows)
+    if as_json:
+        output.emit_json(
+            {"hash_mb": hash_mb, "threads": threads, "repeat": repeat,
+             "positions": [r.as_dict() for r in rows], "total": summary}
+        )
+        return
+    names = [n for n in ("stockfish", "python-chess") if rows and n in rows[0].theirs]
+    if output.stdout_is_terminal():
+        from rich.table import Table
+
+        table = Table(title=f"chesskit bench (threads {threads}, hash {hash_mb} MiB, best of {repeat})")
+        for col in ["position", "depth", "nodes", "seconds", "Mnps"] + [f"x {n}" for n in names]:
+            table.add_column(col, justify="left" if col == "position" else "right")
+        for r in rows:
+            table.add_row(r.id, str(r.depth), f"{r.ours.nodes:,}", f"{r.ours.seconds:.3f}",
+                          f"{r.ours.nps / 1e6:.1f}", *[f"{r.ratio(n):.2f}" for n in names])
+        table.add_row("total", "", f"{summary['nodes']:,}", f"{summary['seconds']:.3f}", f"{summary['mnps']:.1f}",
+                      *[f"{summary[n]['ratio']:.2f}" for n in names], style="bold")
+        output.console().print(table)
+    else:
+        header = ["position", "depth", "nodes", "seconds", "mnps"] + [f"x_{n}" for n in names]
+        click.echo(" ".join(header))
+        for r in rows:
+            click.echo(" ".join([r.id, str(r.depth), str(r.ours.nodes), f"{r.ours.seconds:.3f}",
+                                 f"{r.ours.nps / 1e6:.1f}", *[f"{r.ratio(n):.2f}" for n in names]]))
+        click.echo(" ".join(["total", "-", str(summary["nodes"]), f"{summary['seconds']:.3f}",
+                             f"{summary['mnps']:.1f}", *[f"{summary[n]['ratio']:.2f}" for n in names]]))
