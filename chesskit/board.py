@@ -254,5 +254,26 @@ class Board:
         numba.set_num_threads(threads)
         return threads
 
+    # ------------------------------------------------------------ counters and checks
+
+    def stats(self, depth: int) -> dict[str, int]:
+        """perft(depth) as "nodes" and the eight leaf-move counters (see ``chesskit.stats``)."""
+        from chesskit.stats import perft_stats
+
+        return perft_stats(self, depth)
+
+    def divide_stats(self, depth: int) -> dict[str, dict[str, int]]:
+        """``stats`` below each legal root move, in generation order (depth >= 1)."""
+        from chesskit.stats import divide_stats
+
+        return divide_stats(self, depth)
+
+    def debug(self, depth: int):
+        """Walk the tree to ``depth`` checking every invariant after every make and unmake;
+        returns a ``chesskit.debug.DebugResult`` (``.ok``, ``.violation``)."""
+        from chesskit.debug import run_checks
+
+        return run_checks(self, depth)
+
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
