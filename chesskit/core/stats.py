@@ -1,0 +1,179 @@
+"""Leaf-move counters for ``perft --stats``: the columns of the CPW "Perft Results" tables.
+
+A row of counters (int64[N_COUNTERS], indices below) describes the moves made at one ply:
+
+  NODES       how many (perft at that depth)
+  CAPTURES    captures, en passant included          EN_PASSANTS  en-passant captures
+  CASTLES     castling moves                         PROMOTIONS   promotions (each piece)
+  CHECKS      moves after which the side to move is in check
+  DISCOVERY   exactly one checker, and it is not the piece that moved (for castling the
+              rook is the piece that moved); double checks are not also counted here
+  DOUBLE      two checkers                           MATES  checks with no legal reply
+
+Captures, en passant, castles and promotions are read from the move's flags. Checks need
+the position after the move, but making every leaf move would cost ~10x a bulk-counted
+perft, so at the last ply a move is made only when it *might* give check (the test
+Stockfish's ``gives_check`` starts from): it lands on a square from which its piece
+attacks the enemy king, or it leaves a line between one of our sliders and that king, or
+it is a promotion, en passant or castling. Every other move cannot give check.
+"""
+
+import numpy as np
+from numba import njit
+
+from .attacks import N_ATT, P_ATT, between, bishop_attacks, rook_attacks
+from .bitboard import ONE, ZERO, lsb
+from .makemove import castle_squares, make, unmake
+from .move import CAPTURE, CASTLING, EN_PASSANT, PROMO_SHIFT
+from .movegen import _generate, checkers_of
+from .position import BISHOP, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM, occ_of
+
+NODES, CAPTURES, EN_PASSANTS, CASTLES, PROMOTIONS, CHECKS, DISCOVERY, DOUBLE, MATES = range(9)
+N_COUNTERS = 9
+
+# moves that are always made at the last ply: their effect on checks is not a simple lookup
+_SPECIAL = CASTLING | EN_PASSANT | (7 << PROMO_SHIFT)
+
+
+@njit(inline="always", cache=True)
+def _count_flags(move, rows, ply):
+    rows[ply, NODES] += 1
+    if move & CAPTURE:
+        rows[ply, CAPTURES] += 1
+    if move & EN_PASSANT:
+        rows[ply, EN_PASSANTS] += 1
+    if move & CASTLING:
+        rows[ply, CASTLES] += 1
+    if (move >> PROMO_SHIFT) & 7:
+        rows[ply, PROMOTIONS] += 1
+
+
+@njit(inline="always", cache=True)
+def _count_checks(T, bb, board, st, move, rows, ply, scratch):
+    """The check counters of ``move``, which has just been made."""
+    checkers = checkers_of(T, bb, st)
+    if checkers == ZERO:
+        return
+    rows[ply, CHECKS] += 1
+    if checkers & (checkers - ONE):
+        rows[ply, DOUBLE] += 1
+    else:
+        landed = (move >> 6) & 63
+        if move & CASTLING:
+            landed = castle_squares(st[STM] ^ 1, move & 63, landed)[1]  # the rook's square
+        if lsb(checkers) != landed:
+            rows[ply, DISCOVERY] += 1
+    if _generate(T, bb, board, st, scratch, True) == 0:
+        rows[ply, MATES] += 1
+
+
+@njit(inline="always", cache=True)
+def _check_squares(T, bb, us, out):
+    """``out[pt]``: squares from which our piece of type pt attacks the enemy king;
+    ``out[0]``: our pieces that alone block a line from one of our sliders to that king."""
+    them = us ^ 1
+    ub = us << 3
+    eksq = lsb(bb[(them << 3) | KING])
+    occ = bb[OCC]
+    diag = bishop_attacks(T, eksq, occ)
+    straight = rook_attacks(T, eksq, occ)
+    out[PAWN] = T[P_ATT + them * 64 + eksq]
+    out[KNIGHT] = T[N_ATT + eksq]
+    out[BISHOP] = diag
+    out[ROOK] = straight
+    out[QUEEN] = diag | straight
+    out[KING] = ZERO
+    snipers = (rook_attacks(T, eksq, ZERO) & (bb[ub | ROOK] | bb[ub | QUEEN])) | (
+        bishop_attacks(T, eksq, ZERO) & (bb[ub | BISHOP] | bb[ub | QUEEN])
+    )
+    blockers = ZERO
+    while snipers:
+        s = lsb(snipers)
+        snipers &= snipers - ONE
+        b = between(T, eksq, s) & occ
+        if b != ZERO and (b & (b - ONE)) == ZERO:
+            blockers |= b
+    out[0] = blockers & bb[occ_of(us)]
+
+
+@njit(inline="always", cache=True)
+def _count_last_ply(T, bb, board, st, hist, hkeys, moves, n, rows, ply, squares, scratch):
+    """Count the ``n`` moves of the last ply, making only those that might give check."""
+    _check_squares(T, bb, st[STM], squares)
+    for i in range(n):
+        move = moves[i]
+        _count_flags(move, rows, ply)
+        frm = move & 63
+        to = (move >> 6) & 63
+        if (
+            (move & _SPECIAL) != 0
+            or (squares[board[frm] & 7] >> np.uint64(to)) & ONE != ZERO
+            or (squares[0] >> np.uint64(frm)) & ONE != ZERO
+        ):
+            make(T, bb, board, st, hist, hkeys, move)
+            _count_checks(T, bb, board, st, move, rows, ply, scratch)
+            unmake(bb, board, st, hist, hkeys)
+
+
+@njit(cache=True)
+def stats_walk(T, bb, board, st, hist, hkeys, depth, rows):
+    """Add the counters of the moves made at ply k (1..depth) to ``rows[k - 1]`` (depth >= 1).
+
+    One walk fills every ply, so ``rows[depth - 1]`` is ``perft depth --stats`` and the
+    earlier rows are the shallower depths. An explicit stack, like perft's ``_walk``.
+    """
+    moves = np.empty((depth, 256), dtype=np.int64)
+    nmoves = np.zeros(depth, dtype=np.int64)
+    index = np.zeros(depth, dtype=np.int64)
+    scratch = np.empty(256, dtype=np.int64)
+    squares = np.empty(8, dtype=np.uint64)
+    last = depth - 1
+    nmoves[0] = _generate(T, bb, board, st, moves[0], False)
+    level = 0
+    while level >= 0:
+        if level == last:
+            _count_last_ply(
+                T, bb, board, st, hist, hkeys, moves[level], nmoves[level], rows, level, squares, scratch
+            )
+            level -= 1
+            if level >= 0:
+                unmake(bb, board, st, hist, hkeys)
+            continue
+        i = index[level]
+        if i < nmoves[level]:
+            index[level] = i + 1
+            move = moves[level, i]
+            _count_flags(move, rows, level)
+            make(T, bb, board, st, hist, hkeys, move)
+            _count_checks(T, bb, board, st, move, rows, level, scratch)
+            level += 1
+            nmoves[level] = _generate(T, bb, board, st, moves[level], False)
+            index[level] = 0
+        else:
+            level -= 1
+            if level >= 0:
+                unmake(bb, board, st, hist, hkeys)
+
+
+@njit(cache=True)
+def divide_stats(T, bb, board, st, hist, hkeys, depth, root_moves, out):
+    """Write the root moves, and in ``out[i]`` the counters of the leaf moves (ply ``depth``)
+    below root move i; return how many root moves (depth >= 1)."""
+    n = _generate(T, bb, board, st, root_moves, False)
+    scratch = np.empty(256, dtype=np.int64)
+    rows = np.zeros((max(depth - 1, 1), N_COUNTERS), dtype=np.int64)
+    for i in range(n):
+        move = root_moves[i]
+        out[i, :] = 0
+        if depth == 1:  # the root move is itself the leaf
+            _count_flags(move, out, i)
+            make(T, bb, board, st, hist, hkeys, move)
+            _count_checks(T, bb, board, st, move, out, i, scratch)
+            unmake(bb, board, st, hist, hkeys)
+        else:
+            make(T, bb, board, st, hist, hkeys, move)
+            rows[:, :] = 0
+            stats_walk(T, bb, board, st, hist, hkeys, depth - 1, rows)
+            out[i, :] = rows[depth - 2, :]
+            unmake(bb, board, st, hist, hkeys)
+    return n

@@ -1,0 +1,133 @@
+"""Perft counters (``--stats``): the columns of the chessprogramming wiki's Perft Results.
+
+Over the leaf moves (the legal moves made at the last ply) we count captures (en passant
+included), en-passant captures, castles, promotions, checks (the side to move is in check
+after the move), discovered checks (exactly one checker and it is not the piece that
+moved; for castling that piece is the rook; double checks are not also counted here),
+double checks (two checkers) and checkmates (checks that leave no legal reply). The
+counting runs in the compiled core (``chesskit/core/stats.py``); this module turns its
+rows into dicts and reads and checks the ``S<n> "captures=.. checks=.."`` suite opcodes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from chesskit.errors import InputError
+
+# the order of the compiled rows (chesskit/core/stats.py), "nodes" first
+COUNTERS = (
+    "nodes",
+    "captures",
+    "en_passant",
+    "castles",
+    "promotions",
+    "checks",
+    "discovery_checks",
+    "double_checks",
+    "checkmates",
+)
+# the eight leaf-move counters, as in the JSON "stats" object
+STAT_NAMES = COUNTERS[1:]
+# short column headings for tables
+HEADINGS = {
+    "nodes": "nodes",
+    "captures": "captures",
+    "en_passant": "e.p.",
+    "castles": "castles",
+    "promotions": "promotions",
+    "checks": "checks",
+    "discovery_checks": "disc. checks",
+    "double_checks": "double checks",
+    "checkmates": "checkmates",
+}
+
+
+def _row_dict(row) -> dict[str, int]:
+    return {name: int(value) for name, value in zip(COUNTERS, row)}
+
+
+def _empty(nodes: int = 0) -> dict[str, int]:
+    return {name: (nodes if name == "nodes" else 0) for name in COUNTERS}
+
+
+def _state(board):
+    return board._bb, board._board, board._st, board._hist, board._hkeys
+
+
+def stats_by_depth(board, depth: int) -> list[dict[str, int]]:
+    """The counters for every depth 1..``depth`` (one tree walk); ``[]`` for depth 0."""
+    from chesskit.core import stats as core_stats
+    from chesskit.core.api import table
+
+    depth = board._check_depth(depth, 0)
+    if depth == 0:
+        return []
+    board._reserve(depth + 1)
+    rows = np.zeros((depth, core_stats.N_COUNTERS), dtype=np.int64)
+    core_stats.stats_walk(table(), *_state(board), depth, rows)
+    return [_row_dict(row) for row in rows]
+
+
+def perft_stats(board, depth: int) -> dict[str, int]:
+    """``{"nodes": perft(depth), "captures": .., ..., "checkmates": ..}``; at depth 0 the
+    root alone (one node, no moves, so every counter 0)."""
+    rows = stats_by_depth(board, depth)
+    return rows[-1] if rows else _empty(1)
+
+
+def divide_stats(board, depth: int) -> dict[str, dict[str, int]]:
+    """For each legal root move (generation order), the counters of the leaf moves below it."""
+    from chesskit.core import stats as core_stats
+    from chesskit.core.api import table
+    from chesskit.core.position import MAX_MOVES
+
+    depth = board._check_depth(depth, 1)
+    board._reserve(depth + 1)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    out = np.zeros((MAX_MOVES, core_stats.N_COUNTERS), dtype=np.int64)
+    n = core_stats.divide_stats(table(), *_state(board), depth, moves, out)
+    return {board.uci(int(moves[i])): _row_dict(out[i]) for i in range(n)}
+
+
+def total(rows: dict[str, dict[str, int]] | list[dict[str, int]]) -> dict[str, int]:
+    """The sum of several counter dicts (a divide's rows give the perft's)."""
+    values = rows.values() if isinstance(rows, dict) else rows
+    summed = _empty()
+    for row in values:
+        for name in COUNTERS:
+            summed[name] += row.get(name, 0)
+    return summed
+
+
+def only_stats(row: dict[str, int]) -> dict[str, int]:
+    """The eight counters without "nodes": the JSON ``"stats"`` object."""
+    return {name: row[name] for name in STAT_NAMES}
+
+
+# --------------------------------------------------------------------------- suite opcodes
+
+
+def parse_stat_opcode(text: str) -> dict[str, int]:
+    """``'captures=34 checks=12'`` -> ``{"captures": 34, "checks": 12}``.
+
+    The operand of an ``S<n>`` EPD opcode: space-separated ``name=count`` pairs, any
+    subset of the counters (``nodes`` too). Raises InputError on anything else.
+    """
+    found: dict[str, int] = {}
+    for item in text.replace(",", " ").split():
+        name, sep, value = item.partition("=")
+        if not sep or name not in COUNTERS:
+            known = ", ".join(COUNTERS)
+            raise InputError(f"bad statistics item {item!r}: expected name=count with a name among {known}")
+        if not value.isdigit():
+            raise InputError(f"bad statistics item {item!r}: {value!r} is not a non-negative integer")
+        found[name] = int(value)
+    if not found:
+        raise InputError("empty statistics opcode: expected name=count pairs such as 'captures=34'")
+    return found
+
+
+def compare(expected: dict[str, int], actual: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """The counters that differ: ``{name: (expected, actual)}`` (only names in ``expected``)."""
+    return {name: (want, actual[name]) for name, want in expected.items() if actual.get(name) != want}
