@@ -6,7 +6,9 @@ A suite line is an EPD record, four FEN fields then opcodes::
 
 ``D<n> <count>`` gives the expected perft count at depth n; ``S<n> "..."`` opcodes (per-depth
 statistics such as captures or checks) are kept raw; ``hmvc``/``fmvn`` set the clocks.
-Blank lines and lines starting with ``#`` are skipped. A line that does not parse stops the
+Blank lines and lines starting with ``#`` are skipped. Files whose name contains ``960``
+(``chess960.epd``) are read in Chess960 mode; elsewhere a Chess960 position is recognised
+from its FEN. A line that does not parse stops the
 load with an InputError naming ``file:line``.
 
 Running is split in two: ``plan`` picks the (position, depth) pairs within the limits and
@@ -146,7 +148,8 @@ def parse_line(line: str, path: Path, lineno: int) -> SuiteRecord:
     """One EPD line into a SuiteRecord; raises InputError (without the location)."""
     from chesskit.fen import parse_epd  # deferred: keeps `import chesskit.suite` cheap
 
-    epd = parse_epd(line)
+    # a file named like chess960.epd is read in Chess960 mode; elsewhere the FEN decides
+    epd = parse_epd(line, True if "960" in path.stem else None)
     depths: dict[int, int] = {}
     stats: dict[int, str] = {}
     ident = None

@@ -1,0 +1,110 @@
+"""Shared fixtures: the CLI through click's runner and as a real process, Stockfish."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+REPO = Path(__file__).resolve().parents[1]
+STOCKFISH_FALLBACK = "/usr/games/stockfish"  # Debian's package installs it off PATH
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def _missing(what: str):
+    """Skip locally; in CI (.ci/run installs everything) a missing tool is a failure."""
+    if _in_ci():
+        pytest.fail(f"{what} is missing in CI")
+    pytest.skip(f"{what} not found")
+
+
+def find_stockfish() -> str | None:
+    found = shutil.which("stockfish")
+    if found:
+        return found
+    if os.access(STOCKFISH_FALLBACK, os.X_OK):
+        return STOCKFISH_FALLBACK
+    return None
+
+
+@pytest.fixture(scope="session")
+def stockfish_path() -> str:
+    """The Stockfish binary: on PATH, else /usr/games/stockfish; skips when absent."""
+    path = find_stockfish()
+    if path is None:
+        _missing("stockfish (PATH or /usr/games/stockfish)")
+    return path
+
+
+@pytest.fixture
+def cli():
+    """``cli("perft", "startpos", "2")`` runs the click group in-process; returns the Result
+    (``.exit_code``, ``.stdout``, ``.stderr``)."""
+    from chesskit.cli.main import main
+
+    runner = CliRunner()
+
+    def invoke(*args: str, **kwargs):
+        return runner.invoke(main, list(args), prog_name="chesskit", **kwargs)
+
+    return invoke
+
+
+def _subprocess_env() -> dict[str, str]:
+    env = dict(os.environ)
+    # run the working copy, whatever the installed chesskit points at
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env.pop("CHESSKIT_DEBUG", None)
+    return env
+
+
+@pytest.fixture
+def run_module():
+    """``run_module("perft", "startpos", "2")``: ``python -m chesskit ...`` as a real process."""
+
+    def run(*args: str, **kwargs) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "chesskit", *args],
+            capture_output=True,
+            text=True,
+            env=_subprocess_env(),
+            timeout=600,
+            **kwargs,
+        )
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def entry_point() -> str:
+    """The installed ``chesskit`` console script (next to this Python, else on PATH)."""
+    beside = Path(sys.executable).with_name("chesskit")
+    path = str(beside) if beside.exists() else shutil.which("chesskit")
+    if path is None:
+        _missing("the chesskit entry point (pip install -e .)")
+    return path
+
+
+@pytest.fixture
+def run_entry_point(entry_point):
+    """``run_entry_point("perft", "startpos", "2")``: the ``chesskit`` script as a real process."""
+
+    def run(*args: str, **kwargs) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [entry_point, *args],
+            capture_output=True,
+            text=True,
+            env=_subprocess_env(),
+            timeout=600,
+            **kwargs,
+        )
+
+    return run

@@ -1,0 +1,135 @@
+"""``chesskit suite``: passing and failing runs, limits, JSON, terminal rendering."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chesskit.cli import output
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
+POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -"
+
+GOOD = f"""\
+# counts from the Perft Results page
+{START} id "start"; D1 20; D2 400; D3 8902;
+{KIWIPETE} id "kiwi"; D1 48; D2 2039;
+{POS3} id "pos3"; D1 14; D2 191; D3 2812;
+"""
+# kiwi's D2 is one too many, D3 of pos3 one too few
+WRONG = GOOD.replace("D2 2039", "D2 2040").replace("D3 2812", "D3 2811")
+
+
+@pytest.fixture
+def good(tmp_path):
+    path = tmp_path / "good.epd"
+    path.write_text(GOOD)
+    return path
+
+
+@pytest.fixture
+def wrong(tmp_path):
+    path = tmp_path / "wrong.epd"
+    path.write_text(WRONG)
+    return path
+
+
+def test_passing_suite_plain(cli, good):
+    result = cli("suite", str(good))
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["ok", "start", "D1-D3", "8902", "nodes", lines[0].split()[-1]]
+    assert lines[1].split()[:4] == ["ok", "kiwi", "D1-D2", "2039"]
+    assert lines[-1].startswith("8 counts of 3 positions checked in ")
+    assert lines[-1].endswith("8 passed, all match")
+    assert result.stderr == ""
+
+
+def test_limits(cli, good):
+    data = json.loads(cli("suite", str(good), "--max-depth", "1", "--json").stdout)
+    assert [(r["id"], r["depth"]) for r in data["results"]] == [("start", 1), ("kiwi", 1), ("pos3", 1)]
+    data = json.loads(cli("suite", str(good), "--max-nodes", "1e3", "--json").stdout)
+    assert [(r["id"], r["depth"]) for r in data["results"]] == [
+        ("start", 1), ("start", 2), ("kiwi", 1), ("pos3", 1), ("pos3", 2),
+    ]
+
+
+def test_json_schema(cli, good):
+    result = cli("suite", str(good), "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert set(data) == {"passed", "failed", "results"}
+    assert (data["passed"], data["failed"]) == (8, 0)
+    first = data["results"][0]
+    assert first == {
+        "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True,
+    }
+    assert all(set(r) == set(first) for r in data["results"])
+
+
+def test_mismatch_exits_1_and_prints_the_divide(cli, wrong):
+    result = cli("suite", str(wrong))
+    assert result.exit_code == 1
+    out = result.stdout
+    assert "FAIL  kiwi  D2: expected 2040, got 2039" in out
+    assert "FAIL  pos3  D3: expected 2811, got 2812" in out
+    assert "mismatch: kiwi (" in out and "wrong.epd:3)" in out
+    assert f"fen: {KIWIPETE} 0 1" in out
+    assert "depth 2: expected 2040, got 2039 (-1)" in out
+    assert "divide at depth 2:" in out
+    assert "e1g1: 43\n" in out  # kiwipete divide at depth 2 (Stockfish)
+    assert "\nNodes searched: 2039\n" in out
+    assert "\nNodes searched: 2812\n" in out
+    assert out.splitlines()[-1].endswith("6 passed, 2 FAILED")
+    assert result.stderr == "chesskit: 2 of 8 counts did not match\n"
+
+
+def test_mismatch_json(cli, wrong):
+    result = cli("suite", str(wrong), "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert (data["passed"], data["failed"]) == (6, 2)
+    bad = [r for r in data["results"] if not r["ok"]]
+    assert [(r["id"], r["depth"], r["expected"], r["nodes"]) for r in bad] == [
+        ("kiwi", 2, 2040, 2039), ("pos3", 3, 2811, 2812),
+    ]
+    assert sum(bad[0]["divide"].values()) == 2039 and len(bad[0]["divide"]) == 48
+
+
+def test_mismatch_as_a_process(run_module, wrong):
+    proc = run_module("suite", str(wrong), "--max-depth", "2")
+    assert proc.returncode == 1
+    assert "mismatch: kiwi" in proc.stdout and "Nodes searched: 2039" in proc.stdout
+    assert proc.stderr == "chesskit: 1 of 6 counts did not match\n"
+
+
+def test_terminal_rendering(cli, wrong, monkeypatch):
+    monkeypatch.setattr(output, "stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(output, "stderr_is_terminal", lambda: True)
+    monkeypatch.chdir(wrong.parent)  # paths are shown relative to the working directory
+    result = cli("suite", wrong.name)
+    assert result.exit_code == 1
+    out = result.stdout
+    assert "suite results" in out and "wrong.epd" in out and "2 FAILED" in out
+    assert "mismatches" in out and "2040" in out and "2039" in out
+    assert "e1g1: 43" in out
+    assert "6 passed, 2 FAILED" in out
+
+
+def test_several_paths_and_folders(cli, good, tmp_path):
+    other = tmp_path / "more"
+    other.mkdir()
+    (other / "extra.epd").write_text(f'{START} id "extra"; D1 20;\n')
+    data = json.loads(cli("suite", str(good), str(other), "--json").stdout)
+    assert data["passed"] == 9 and data["failed"] == 0
+
+
+def test_bundled_suite_default_run(cli):
+    result = cli("suite", "--max-nodes", "2e4", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["failed"] == 0 and data["passed"] > 50
+    ids = {r["id"] for r in data["results"]}
+    assert "kiwipete" in ids
