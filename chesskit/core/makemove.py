@@ -66,7 +66,7 @@ def castle_squares(us, king_sq, rook_sq):
     return back + 2, back + 3
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def make(T, bb, board, st, hist, hkeys, move):
     ply = st[PLY]
     us = st[STM]
@@ -137,7 +137,7 @@ def make(T, bb, board, st, hist, hkeys, move):
     bb[KEY] = key
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def unmake(bb, board, st, hist, hkeys):
     ply = st[PLY] - 1
     st[PLY] = ply
@@ -173,6 +173,13 @@ def unmake(bb, board, st, hist, hkeys):
             put_piece(bb, board, to, captured)
 
 
-# the names the Python side uses
-make_move = make
-unmake_move = unmake
+@njit(cache=True)
+def make_move(T, bb, board, st, hist, hkeys, move):
+    """make, compiled once for every caller outside the perft loop (which inlines it)."""
+    make(T, bb, board, st, hist, hkeys, move)
+
+
+@njit(cache=True)
+def unmake_move(bb, board, st, hist, hkeys):
+    """unmake, compiled once for every caller outside the perft loop."""
+    unmake(bb, board, st, hist, hkeys)

@@ -10,8 +10,8 @@ looked up in and stored to the transposition table ``tt`` (an empty array disabl
 import numpy as np
 from numba import njit, prange
 
-from .makemove import make, unmake
-from .movegen import count_legal, generate
+from .makemove import make, make_move, unmake, unmake_move
+from .movegen import _generate, count_legal, generate
 from .position import KEY
 from .tt import probe, store
 
@@ -32,7 +32,7 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt):
             make(T, bb, board, st, hist, hkeys, moves[level, i])
             remaining = depth - level - 1
             if remaining == 1:
-                acc[level] += count_legal(T, bb, board, st, moves[level + 1])
+                acc[level] += _generate(T, bb, board, st, moves[level + 1], True)
                 unmake(bb, board, st, hist, hkeys)
                 continue
             hit = probe(tt, bb[KEY], remaining)
@@ -43,7 +43,7 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt):
             level += 1
             acc[level] = 0
             index[level] = 0
-            nmoves[level] = generate(T, bb, board, st, moves[level])
+            nmoves[level] = _generate(T, bb, board, st, moves[level], False)
         else:
             if level > 0:
                 store(tt, bb[KEY], depth - level, acc[level])
@@ -83,7 +83,7 @@ def split(T, bb, board, st, hist, hkeys, plies, tasks):
             tasks[n, 1] = -1
             n += 1
             continue
-        make(T, bb, board, st, hist, hkeys, first[i])
+        make_move(T, bb, board, st, hist, hkeys, first[i])
         n2 = generate(T, bb, board, st, second)
         if n2 == 0:
             tasks[n, 0] = first[i]
@@ -93,7 +93,7 @@ def split(T, bb, board, st, hist, hkeys, plies, tasks):
             tasks[n, 0] = first[i]
             tasks[n, 1] = second[j]
             n += 1
-        unmake(bb, board, st, hist, hkeys)
+        unmake_move(bb, board, st, hist, hkeys)
     return n
 
 
@@ -107,7 +107,7 @@ def run_tasks(T, bb, board, st, hist, hkeys, tasks, ntasks, depth, tt, results):
         left = depth
         for j in range(2):
             if tasks[t, j] >= 0:
-                make(T, b2, q2, s2, h2, k2, tasks[t, j])
+                make_move(T, b2, q2, s2, h2, k2, tasks[t, j])
                 left -= 1
         results[t] = perft(T, b2, q2, s2, h2, k2, left, tt)
 
@@ -117,7 +117,7 @@ def divide(T, bb, board, st, hist, hkeys, depth, tt, root_moves, counts):
     """Write the root moves and the perft(depth - 1) below each; return how many (depth >= 1)."""
     n = generate(T, bb, board, st, root_moves)
     for i in range(n):
-        make(T, bb, board, st, hist, hkeys, root_moves[i])
+        make_move(T, bb, board, st, hist, hkeys, root_moves[i])
         counts[i] = perft(T, bb, board, st, hist, hkeys, depth - 1, tt)
-        unmake(bb, board, st, hist, hkeys)
+        unmake_move(bb, board, st, hist, hkeys)
     return n
