@@ -1,0 +1,168 @@
+"""``chesskit compare``: descend automatically to the node where an engine goes wrong."""
+
+from __future__ import annotations
+
+import click
+
+from chesskit.cli import output
+from chesskit.cli.options import (
+    chess960_option,
+    depth_argument,
+    json_option,
+    load_board,
+    moves_option,
+    parse_count,
+    parse_depth,
+    position_argument,
+)
+from chesskit.errors import InputError, MismatchError
+
+
+def engine_options(fn):
+    """--engine / --script / --python / --engine-option / --timeout (shared with ``suite``)."""
+    for decorator in reversed(
+        [
+            click.option("--engine", metavar="CMD", help="A UCI engine command that supports 'go perft' (e.g. stockfish)."),
+            click.option(
+                "--script",
+                metavar="PATH",
+                help='A perftree script: PATH "$depth" "$fen" "$moves" prints "move count" lines, a blank line, the total.',
+            ),
+            click.option(
+                "--python",
+                "python_spec",
+                metavar="MODULE:ATTR",
+                help="A Python adapter factory (module or path/to/file.py) with set_fen, legal_moves, push, pop [, fen].",
+            ),
+            click.option(
+                "--engine-option",
+                "engine_options",
+                metavar="NAME=VALUE",
+                multiple=True,
+                help="setoption for the UCI engine (repeatable), e.g. --engine-option Threads=2.",
+            ),
+            click.option(
+                "--timeout",
+                metavar="SECONDS",
+                default="30",
+                show_default=True,
+                help="Give up on an engine that takes longer than this for one answer.",
+            ),
+        ]
+    ):
+        fn = decorator(fn)
+    return fn
+
+
+def parse_timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise InputError(f"bad --timeout {text!r}: must be a positive number of seconds")
+    return value
+
+
+def open_user_engine(engine, script, python_spec, engine_options, timeout):
+    """The engine back end for the flags (InputError unless exactly one is given)."""
+    from chesskit.engines import open_engine
+
+    return open_engine(engine=engine, script=script, python=python_spec, options=engine_options, timeout=timeout)
+
+
+@click.command()
+@position_argument
+@depth_argument
+@engine_options
+@moves_option
+@chess960_option
+@click.option(
+    "--state-pushes",
+    metavar="N",
+    default="2000",
+    show_default=True,
+    help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
+)
+@json_option
+def compare(
+    position: str,
+    depth: str,
+    engine: str | None,
+    script: str | None,
+    python_spec: str | None,
+    engine_options: tuple[str, ...],
+    timeout: str,
+    moves: str,
+    chess960: bool,
+    state_pushes: str,
+    as_json: bool,
+) -> None:
+    """Find the first node where an engine's perft disagrees with chesskit's.
+
+    Both divide POSITION at DEPTH; chesskit follows a root move whose counts differ
+    one ply deeper, and so on, until the move lists themselves differ. It reports the
+    path, the FEN, the board, the missing and extra moves with their likely cause, and
+    the counts at every step. A --python adapter with fen() also has its full state
+    (placement, side, castling, en passant, clocks) compared after pushes and pops.
+
+    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed.
+    """
+    from chesskit.compare import descend
+
+    depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
+    limit = parse_timeout(timeout)
+    budget = parse_count(state_pushes, "--state-pushes")
+    # the moves are checked by chesskit before any engine sees them: Stockfish
+    # silently ignores an illegal move in 'position ... moves'
+    board, ident = load_board(position, moves, chess960)
+    prefix = board.move_stack
+    position_fen = _position_fen(position, board)
+    eng = open_user_engine(engine, script, python_spec, engine_options, limit)
+    try:
+        checker = _state_checker(eng, position_fen, prefix, board.chess960, budget)
+        with output.progress(depth_n, "compare") as advance:
+            report = descend(
+                board,
+                eng,
+                depth_n,
+                position_fen,
+                prefix,
+                checker=checker,
+                engine_name=eng.name,
+                on_step=lambda step: advance(1),
+            )
+    finally:
+        eng.close()
+    show(report, as_json)
+    if not report.agree:
+        raise MismatchError(report.summary())
+
+
+def _position_fen(position: str, board) -> str:
+    """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves."""
+    from chesskit.positions import resolve_position
+
+    fen, _ = resolve_position(position)
+    return " ".join(fen.split())
+
+
+def _state_checker(eng, position_fen, prefix, chess960, budget):
+    from chesskit.engines import PythonEngine
+
+    if not isinstance(eng, PythonEngine) or not eng.has_fen():
+        return None
+    from chesskit.statecmp import StateChecker
+
+    return StateChecker(eng, position_fen, prefix, chess960, budget)
+
+
+def show(report, as_json: bool) -> None:
+    from chesskit.cli import compare_render
+
+    if as_json:
+        output.emit_json(report.to_json())
+    elif output.stdout_is_terminal():
+        compare_render.render_terminal(report, output.console())
+    else:
+        click.echo(compare_render.plain_text(report), nl=False)

@@ -1,0 +1,243 @@
+"""Drawing a ``chesskit.compare.Report``: plain text for pipes (and JUnit messages), rich for terminals."""
+
+from __future__ import annotations
+
+from chesskit.classify import FIELD_LABELS
+from chesskit.cli.show_cmd import FIGURINES, FILES, SQUARES, ranks
+
+# square highlights (truecolor, basic): chesskit-only moves, engine-only moves, both
+MISSING = ("#7fc97f", "green")
+EXTRA = ("#f08080", "red")
+BOTH = ("#e0b050", "yellow")
+
+
+def _where(path: list[str]) -> str:
+    return " ".join(path) if path else "(start)"
+
+
+def marked_squares(report) -> tuple[set[str], set[str]]:
+    """Square names touched by the missing and by the extra moves (or the state mismatch's move)."""
+    missing = {sq for m in report.missing for sq in (m[0:2], m[2:4])}
+    extra = {sq for m in report.extra for sq in (m[0:2], m[2:4])}
+    if report.state is not None and report.state.move and report.state.field != "walk":
+        extra |= {report.state.move[0:2], report.state.move[2:4]}
+    return missing, extra
+
+
+def _value(value) -> str:
+    return "-" if value is None else str(value)
+
+
+def headline(report) -> str:
+    if report.agree:
+        return f"agree: {report.engine} and chesskit give the same divide at depth {report.depth}"
+    if report.kind == "moves":
+        return f"DISAGREE: the move lists differ after {_where(report.path)}"
+    state = report.state
+    if state.field == "walk":
+        return f"DISAGREE: the engine's counts depend on how it reaches {_where(report.path)}"
+    label = FIELD_LABELS.get(state.field, state.field)
+    return f"DISAGREE: the {label} differ{'' if label.endswith('s') else 's'} after {state.op} {state.move or ''}".rstrip()
+
+
+def descent_lines(report) -> list[str]:
+    lines = []
+    for step in report.steps:
+        ours, theirs = sum(step.ours.values()), sum(step.theirs.values())
+        diff = step.differing()
+        shown = ", ".join(f"{m} {_value(step.ours.get(m))} vs {_value(step.theirs.get(m))}" for m in diff[:4])
+        more = f" (+{len(diff) - 4} more)" if len(diff) > 4 else ""
+        verdict = f"differ: {shown}{more}" if diff else "same"
+        lines.append(f"  depth {step.depth}  {_where(step.path):<24} chesskit {ours:>10}  engine {theirs:>10}  {verdict}")
+    return lines
+
+
+def board_lines(fen: str, missing: set[str], extra: set[str]) -> list[str]:
+    """The board as text; ``(x)`` marks squares of missing moves, ``[x]`` of extra ones, ``{x}`` both."""
+    lines = []
+    for rank, row in zip(range(8, 0, -1), ranks(fen)):
+        cells = []
+        for file, piece in zip(FILES, row):
+            sq = f"{file}{rank}"
+            left, right = ("{", "}") if sq in missing and sq in extra else ("(", ")") if sq in missing else ("[", "]") if sq in extra else (" ", " ")
+            cells.append(f"{left}{piece}{right}")
+        lines.append(f"  {rank} " + "".join(cells))
+    lines.append("     " + "  ".join(FILES))
+    return lines
+
+
+def note_lines(report) -> list[str]:
+    lines = []
+    for side, moves, what in (
+        ("missing", report.missing, "chesskit generates, the engine does not"),
+        ("extra", report.extra, "the engine generates, they are not legal"),
+    ):
+        if not moves:
+            continue
+        lines.append(f"{side} ({len(moves)}): {what}")
+        for note in (n for n in report.notes if n.side == side):
+            kinds = ", ".join(note.kinds) or "-"
+            lines.append(f"  {note.move:<6} {kinds}")
+            lines.append(f"         hint: {note.hint}")
+    return lines
+
+
+def state_lines(report) -> list[str]:
+    state = report.state
+    if state.field == "walk":
+        return [
+            f"the engine's divide of the parent gave {state.move}: {state.theirs}",
+            f"asked about this node directly it agrees with chesskit: {state.ours}",
+            f"hint: {state.hint}",
+        ]
+    return [
+        f"after: {state.op}" + (f" {state.move}" if state.move else ""),
+        f"field: {state.field}",
+        f"ours: {_value(state.ours)}",
+        f"theirs: {_value(state.theirs)}",
+        f"hint: {state.hint}",
+    ]
+
+
+def count_table_lines(report) -> list[str]:
+    lines = []
+    for step in report.steps:
+        lines.append(f"depth {step.depth} after {_where(step.path)}:")
+        lines.append(f"  {'move':<7}{'chesskit':>10}{'engine':>10}")
+        for move in list(step.ours) + [m for m in step.theirs if m not in step.ours]:
+            a, b = step.ours.get(move), step.theirs.get(move)
+            flag = "  <" if a != b else ""
+            lines.append(f"  {move:<7}{_value(a):>10}{_value(b):>10}{flag}")
+        lines.append(f"  {'total':<7}{sum(step.ours.values()):>10}{sum(step.theirs.values()):>10}")
+    return lines
+
+
+def plain_text(report) -> str:
+    """The whole report as plain text (pipes, JUnit failure messages)."""
+    lines = [headline(report), f"engine: {report.engine}", f"position: {report.position_fen}", ""]
+    if report.steps:
+        lines.append("descent:")
+        lines += descent_lines(report)
+    if report.state_checked:
+        lines.append(f"full state compared after {report.state_checked} pushes and their pops")
+    if report.agree:
+        return "\n".join(lines) + "\n"
+    lines += ["", f"path: {_where(report.path)}", f"fen: {report.fen}", ""]
+    missing, extra = marked_squares(report)
+    lines += board_lines(report.fen, missing, extra)
+    if report.kind == "state" and extra:
+        lines.append(f"  [x] squares of {report.state.move}")
+    if report.kind == "moves":
+        lines.append("  (x) squares of missing moves, [x] of extra moves")
+        lines.append("")
+        lines += note_lines(report)
+    else:
+        lines.append("")
+        lines += state_lines(report)
+    if report.steps:
+        lines += ["", "counts at each step:"]
+        lines += count_table_lines(report)
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ rich
+
+
+def render_terminal(report, con) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    style = "bold green" if report.agree else "bold red"
+    con.print(Text(headline(report), style=style))
+    con.print(Text(f"engine {report.engine}", style="dim"))
+    con.print(Text(f"position {report.position_fen}", style="dim"))
+
+    steps = Table(title="descent", title_justify="left", box=None, padding=(0, 2))
+    for name, justify in (("depth", "right"), ("path", "left"), ("chesskit", "right"), ("engine", "right"), ("differing", "left")):
+        steps.add_column(name, justify=justify, overflow="fold")
+    for step in report.steps:
+        diff = step.differing()
+        shown = ", ".join(f"{m} {_value(step.ours.get(m))}/{_value(step.theirs.get(m))}" for m in diff[:4])
+        steps.add_row(
+            str(step.depth),
+            _where(step.path),
+            f"{sum(step.ours.values()):,}",
+            f"{sum(step.theirs.values()):,}",
+            Text(shown + (" ..." if len(diff) > 4 else ""), style="red") if diff else Text("same", style="green"),
+        )
+    if report.steps:
+        con.print(steps)
+    if report.state_checked:
+        con.print(Text(f"full state compared after {report.state_checked} pushes and their pops", style="dim"))
+    if report.agree:
+        return
+
+    con.print(Text.assemble(("path ", "dim"), (_where(report.path), "bold")))
+    con.print(Text.assemble(("fen  ", "dim"), report.fen))
+    missing, extra = marked_squares(report)
+    legend = ("missing move", "extra move") if report.kind == "moves" else ("", f"squares of {report.state.move}")
+    con.print(_board(con, report.fen, missing, extra, legend))
+    if report.kind == "moves":
+        notes = Table(box=None, padding=(0, 2), show_header=True)
+        for name in ("", "move", "kinds", "likely cause"):
+            notes.add_column(name, overflow="fold")
+        for note in report.notes:
+            colour = "green" if note.side == "missing" else "red"
+            notes.add_row(Text(note.side, style=colour), Text(note.move, style="bold"), ", ".join(note.kinds), note.hint)
+        con.print(Panel(notes, title="missing (chesskit only) and extra (engine only) moves", title_align="left"))
+    else:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="dim")
+        grid.add_column(overflow="fold")
+        for line in state_lines(report):
+            name, _, value = line.partition(": ")
+            grid.add_row(name, value)
+        con.print(Panel(grid, title="state mismatch", title_align="left", border_style="red"))
+    for step in report.steps:
+        table = Table(title=f"depth {step.depth} after {_where(step.path)}", title_justify="left", box=None, padding=(0, 2))
+        table.add_column("move")
+        table.add_column("chesskit", justify="right")
+        table.add_column("engine", justify="right")
+        for move in list(step.ours) + [m for m in step.theirs if m not in step.ours]:
+            a, b = step.ours.get(move), step.theirs.get(move)
+            row_style = "red" if a != b else None
+            table.add_row(move, _value(a), _value(b), style=row_style)
+        table.add_row("total", f"{sum(step.ours.values()):,}", f"{sum(step.theirs.values()):,}", style="bold")
+        con.print(table)
+
+
+def _board(con, fen: str, missing: set[str], extra: set[str], legend: tuple[str, str]):
+    from rich.text import Text
+
+    depth = 0 if con.color_system in ("truecolor", "256") else 1
+    palette = "rich" if depth == 0 else "basic"
+    board = Text()
+    for rank, row in zip(range(8, 0, -1), ranks(fen)):
+        board.append(f"{rank} ", style="dim")
+        for file, piece in zip(FILES, row):
+            sq = f"{file}{rank}"
+            light = (FILES.index(file) + rank) % 2 == 0
+            if sq in missing and sq in extra:
+                bg = BOTH[depth]
+            elif sq in missing:
+                bg = MISSING[depth]
+            elif sq in extra:
+                bg = EXTRA[depth]
+            else:
+                bg = SQUARES[palette][0 if light else 1]
+            glyph = "   " if piece == "." else f" {FIGURINES[piece]} "
+            board.append(glyph, style=f"bold black on {bg}")
+        board.append("\n")
+    board.append("   " + "  ".join(FILES), style="dim")
+    key = Text()
+    for (label, colours) in zip(legend, (MISSING, EXTRA)):
+        if label:
+            key.append("  ", style=f"on {colours[depth]}")
+            key.append(f" {label}   ")
+    out = Text()
+    out.append_text(board)
+    if key:
+        out.append("\n")
+        out.append_text(key)
+    return out
