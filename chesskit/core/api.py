@@ -5,15 +5,15 @@ numba compiles each entry point on its first call and caches the machine code on
 tens of seconds, so we say so on stderr when the cache is empty.
 """
 
+import os
 import sys
-
-from . import cache_dir
+from pathlib import Path
 
 _T = None
 
 
 def _cache_is_warm() -> bool:
-    folder = cache_dir()
+    folder = Path(os.environ["NUMBA_CACHE_DIR"])  # set by chesskit.core on import
     return folder.is_dir() and any(folder.rglob("*.nbi"))
 
 

@@ -171,23 +171,23 @@ def tables() -> np.ndarray:
     return _TABLES
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def rook_attacks(T, sq, occ):
     idx = ((occ & T[R_MASK + sq]) * T[R_MAGIC + sq]) >> T[R_SHIFT + sq]
     return T[np.int64(T[R_BASE + sq] + idx)]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def bishop_attacks(T, sq, occ):
     idx = ((occ & T[B_MASK + sq]) * T[B_MAGIC + sq]) >> T[B_SHIFT + sq]
     return T[np.int64(T[B_BASE + sq] + idx)]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def between(T, a, b):
     return T[BETWEEN + a * 64 + b]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def line(T, a, b):
     return T[LINE + a * 64 + b]

@@ -65,18 +65,18 @@ else:
 
         return types.int64(types.uint64), codegen
 
-    @njit(inline="always", cache=True)
+    @njit(cache=True)
     def msb(x):
         """Index of the highest set bit (undefined for 0), as int64."""
         return 63 - _ctlz(x)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def bit(sq):
     """The bitboard of one square."""
     return ONE << np.uint64(sq)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def clear_lsb(x):
     return x & (x - ONE)

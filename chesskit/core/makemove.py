@@ -39,7 +39,7 @@ from .position import (
 )
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def put_piece(bb, board, sq, pc):
     b = ONE << np.uint64(sq)
     bb[pc] |= b
@@ -48,7 +48,7 @@ def put_piece(bb, board, sq, pc):
     board[sq] = pc
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def remove_piece(bb, board, sq, pc):
     b = ONE << np.uint64(sq)
     bb[pc] ^= b
@@ -57,7 +57,7 @@ def remove_piece(bb, board, sq, pc):
     board[sq] = 0
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def castle_squares(us, king_sq, rook_sq):
     """Where king and rook land: g/f files for the rook east of the king, else c/d."""
     back = 0 if us == WHITE else 56

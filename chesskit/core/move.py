@@ -21,17 +21,17 @@ CASTLING = 1 << 18
 PROMO_SHIFT = 12
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def from_sq(move):
     return move & 63
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def to_sq(move):
     return (move >> 6) & 63
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def promotion(move):
     return (move >> PROMO_SHIFT) & 7
 

@@ -56,7 +56,7 @@ from .position import (
 )
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def attackers_to(T, bb, sq, occ, by):
     """Pieces of colour ``by`` attacking ``sq`` when the board's occupancy is ``occ``."""
     base = by << 3
@@ -69,7 +69,7 @@ def attackers_to(T, bb, sq, occ, by):
     )
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def checkers_of(T, bb, st):
     """Enemy pieces giving check to the side to move."""
     us = st[STM]
@@ -77,7 +77,7 @@ def checkers_of(T, bb, st):
     return attackers_to(T, bb, ksq, bb[OCC], us ^ 1)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def pinned_of(T, bb, us, ksq):
     """Our pieces that stand alone between our king and an enemy slider."""
     tb = (us ^ 1) << 3
@@ -95,7 +95,7 @@ def pinned_of(T, bb, us, ksq):
     return pinned & bb[occ_of(us)]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _emit(out, n, frm, targets, flags):
     while targets:
         to = lsb(targets)
@@ -105,7 +105,7 @@ def _emit(out, n, frm, targets, flags):
     return n
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _emit_pawns(out, n, targets, delta, flags, promo_rank):
     """Pawn moves to ``targets`` from ``to - delta``; four promotions on the last rank."""
     plain = targets & ~promo_rank
@@ -125,7 +125,7 @@ def _emit_pawns(out, n, targets, delta, flags, promo_rank):
     return n
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _pawn_count(targets, promo_rank):
     return popcount(targets) + 3 * popcount(targets & promo_rank)
 

@@ -51,23 +51,23 @@ def _zobrist_keys():
 Z_PIECE, Z_SIDE, Z_CASTLE, Z_EP = _zobrist_keys()
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def occ_of(color):
     """Index in ``bb`` of the colour's occupancy."""
     return 7 + 8 * color
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def code(color, ptype):
     return ptype | (color << 3)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def z_piece(pc, sq):
     return Z_PIECE[pc * 64 + sq]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def z_castle(rights):
     """The Zobrist contribution of a set of castling rooks."""
     k = ZERO

@@ -27,13 +27,13 @@ def allocate(megabytes: float) -> np.ndarray:
     return np.zeros(2 * n, dtype=np.uint64)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _slot(tt, key, depth):
     mask = np.uint64((tt.shape[0] >> 1) - 1)
     return 2 * np.int64((key ^ (np.uint64(depth) * _DEPTH_MIX)) & mask)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def probe(tt, key, depth):
     """The stored count of (key, depth), or -1."""
     if tt.shape[0] == 0:
@@ -45,7 +45,7 @@ def probe(tt, key, depth):
     return np.int64(-1)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def store(tt, key, depth, count):
     if tt.shape[0] == 0:
         return
