@@ -73,8 +73,8 @@ def test_mismatch_exits_1_and_prints_the_divide(cli, wrong):
     result = cli("suite", str(wrong))
     assert result.exit_code == 1
     out = result.stdout
-    assert "FAIL  kiwi  D2: expected 2040, got 2039" in out
-    assert "FAIL  pos3  D3: expected 2811, got 2812" in out
+    assert "FAIL  kiwi   D2: expected 2040, got 2039" in out
+    assert "FAIL  pos3   D3: expected 2811, got 2812" in out
     assert "mismatch: kiwi (" in out and "wrong.epd:3)" in out
     assert f"fen: {KIWIPETE} 0 1" in out
     assert "depth 2: expected 2040, got 2039 (-1)" in out

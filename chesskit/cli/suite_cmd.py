@@ -10,7 +10,7 @@ from chesskit.cli import output
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import InputError, MismatchError
 from chesskit.suite import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run
-from chesskit.timer import Timer
+from chesskit.timer import Timer, format_seconds
 
 
 @click.command()
@@ -41,6 +41,9 @@ def suite(paths: tuple[str, ...], max_depth: str | None, max_nodes: str, as_json
         raise InputError(f"nothing to run: no expected count of {len(records)} positions is within {limits}")
 
     results: list[SuiteResult] = []
+    plain = not as_json and not output.stdout_is_terminal()
+    position: list[SuiteResult] = []  # the current position's results, for streamed lines
+    width = min(max(len(task.record.id) for task in tasks), 32)
     timer = Timer()
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
     total = sum(task.expected + 1 for task in tasks)
@@ -48,6 +51,13 @@ def suite(paths: tuple[str, ...], max_depth: str | None, max_nodes: str, as_json
         for result in run(tasks):
             results.append(result)
             advance(result.task.expected + 1)
+            if plain:  # a pipe (a CI log, say) gets each position's line as soon as it is done
+                if position and position[0].task.record is not result.task.record:
+                    click.echo(_position_line(position, width))
+                    position.clear()
+                position.append(result)
+    if position:
+        click.echo(_position_line(position, width))
 
     failed = [r for r in results if not r.ok]
     if as_json:
@@ -71,14 +81,6 @@ def _result_json(result: SuiteResult) -> dict:
     if result.divide is not None:
         entry["divide"] = result.divide
     return entry
-
-
-def _by_position(results: list[SuiteResult]) -> list[tuple]:
-    """``(record, its results)`` in run order (records hold dicts, so group by identity)."""
-    grouped: dict[int, tuple] = {}
-    for result in results:
-        grouped.setdefault(id(result.task.record), (result.task.record, []))[1].append(result)
-    return list(grouped.values())
 
 
 def _depth_span(results: list[SuiteResult]) -> str:
@@ -105,21 +107,20 @@ def _mismatch_lines(result: SuiteResult) -> list[str]:
     ]
 
 
+def _position_line(group: list[SuiteResult], width: int = 0) -> str:
+    """One plain line for a position: ``ok id D1-D4 nodes time`` or its first failure;
+    ids are padded to ``width`` so the columns line up."""
+    ident = group[0].task.record.id.ljust(width)
+    bad = [r for r in group if not r.ok]
+    if not bad:
+        span = _depth_span(group).ljust(6)
+        return f"ok    {ident}  {span}  {group[-1].nodes:>12} nodes  {_seconds(group)}"
+    first = bad[0]
+    return f"FAIL  {ident}  D{first.task.depth}: expected {first.task.expected}, got {first.nodes}"
+
+
 def _render_plain(results, failed, timer: Timer) -> None:
-    for record, group in _by_position(results):
-        bad = [r for r in group if not r.ok]
-        deepest = group[-1]
-        if not bad:
-            click.echo(
-                f"ok    {record.id}  {_depth_span(group)}  {deepest.nodes} nodes  "
-                f"{_seconds(group)}"
-            )
-        else:
-            first = bad[0]
-            click.echo(
-                f"FAIL  {record.id}  D{first.task.depth}: expected {first.task.expected}, "
-                f"got {first.nodes}"
-            )
+    """After the streamed position lines: each mismatch's divide, then the summary."""
     for result in failed:
         if result.divide is None:
             continue
@@ -131,8 +132,6 @@ def _render_plain(results, failed, timer: Timer) -> None:
 
 
 def _seconds(group) -> str:
-    from chesskit.timer import format_seconds
-
     return format_seconds(sum(r.seconds for r in group))
 
 
