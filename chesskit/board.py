@@ -46,16 +46,28 @@ class Board:
     def _load(self, setup: Setup) -> None:
         bb, board, st, hist, hkeys = P.new_state()
         board[:] = setup.board
-        P.rebuild_bitboards(bb, board)
-        rights = np.uint64(0)
-        for sq in setup.castling:
-            rights |= np.uint64(1) << np.uint64(sq)
-        bb[P.CASTLE] = rights
         st[P.STM] = setup.turn
         st[P.EP] = self._normalise_ep(setup, bb)
         st[P.HALF] = setup.halfmove
         st[P.FULL] = setup.fullmove
-        bb[P.KEY] = P.compute_key(bb, board, st)
+        # plain numpy here: a Board can be made without waking the compiled core
+        squares = np.flatnonzero(board)
+        codes = board[squares]
+        one = np.uint64(1)
+        for code in np.unique(codes):
+            bits = np.bitwise_or.reduce(one << squares[codes == code].astype(np.uint64))
+            bb[code] = bits
+            bb[7 + 8 * (int(code) >> 3)] |= bits  # occ_of(colour), without waking numba
+        bb[P.OCC] = bb[7] | bb[15]
+        rights = [int(sq) for sq in setup.castling]
+        bb[P.CASTLE] = np.uint64(sum(1 << sq for sq in rights))
+        key = np.bitwise_xor.reduce(P.Z_PIECE[codes * 64 + squares]) if len(squares) else np.uint64(0)
+        key ^= np.bitwise_xor.reduce(P.Z_CASTLE[rights]) if rights else np.uint64(0)
+        if setup.turn == P.BLACK:
+            key ^= P.Z_SIDE
+        if st[P.EP] != P.NO_SQ:
+            key ^= P.Z_EP[st[P.EP] & 7]
+        bb[P.KEY] = key
         self._bb, self._board, self._st, self._hist, self._hkeys = bb, board, st, hist, hkeys
         self.chess960 = setup.chess960
         self._stack: list[int] = []
@@ -68,7 +80,7 @@ class Board:
         ep, us = setup.ep, setup.turn
         file = ep & 7
         rank_of_capturers = ep - 8 if us == P.WHITE else ep + 8
-        pawn = P.code(us, P.PAWN)
+        pawn = (us << 3) | P.PAWN
         for df in (-1, 1):
             if 0 <= file + df < 8 and setup.board[rank_of_capturers + df] == pawn:
                 return ep
@@ -115,7 +127,7 @@ class Board:
         return int(self._board[sq])
 
     def king_square(self, color: int) -> int:
-        return int(self._bb[P.code(color, P.KING)]).bit_length() - 1
+        return int(self._bb[(color << 3) | P.KING]).bit_length() - 1
 
     def is_check(self) -> bool:
         _, movegen, _ = _core()
@@ -210,16 +222,22 @@ class Board:
         tt = allocate(hash_mb)
         if depth == 0:
             return {"": 1}
+        threads = self._check_threads(threads)
+        if depth < 4:
+            threads = 1  # not worth waking the thread pool
+        if threads == 1 and progress is None:
+            if by_move:
+                return self._divide_serial(depth, tt)
+            return {"": int(perft.perft(T, *state, depth, tt))}
         plies = 2 if depth >= 3 else 1
         tasks = np.empty((P.MAX_MOVES * P.MAX_MOVES if plies == 2 else P.MAX_MOVES, 2), dtype=np.int64)
         ntasks = perft.split(T, *state, plies, tasks)
         tasks = tasks[:ntasks]
         results = np.zeros(ntasks, dtype=np.int64)
-        threads = self._set_threads(threads)
-        if threads == 1 and progress is None:
-            if by_move:
-                return self._divide_serial(depth, tt)
-            return {"": int(perft.perft(T, *state, depth, tt))}
+        if threads > 1:
+            import numba
+
+            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         batch = max(threads, ntasks // 40) if progress else ntasks
         done = 0
         while done < ntasks:
@@ -245,13 +263,9 @@ class Board:
         return {self.uci(int(moves[i])): int(counts[i]) for i in range(n)}
 
     @staticmethod
-    def _set_threads(threads: int) -> int:
-        import numba
-
+    def _check_threads(threads: int) -> int:
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise InputError(f"threads must be an integer >= 1, got {threads!r}")
-        threads = min(threads, numba.config.NUMBA_NUM_THREADS)
-        numba.set_num_threads(threads)
         return threads
 
     # ------------------------------------------------------------ counters and checks

@@ -13,6 +13,9 @@ Layout of ``T`` (offsets are module constants):
   R_MASK/R_MAGIC/R_SHIFT/R_BASE[sq], B_* alike, then the slider attack slices.
 """
 
+import os
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -162,12 +165,25 @@ _TABLES = None
 
 
 def tables() -> np.ndarray:
-    """The attack table ``T`` (built on first use, then shared)."""
+    """The attack table ``T``: built once, saved beside the compiled code (the cache
+    folder is keyed by the core's source, so a saved table always matches it), then
+    loaded from there, which spares each start the table build."""
     global _TABLES
     if _TABLES is None:
-        T = np.zeros(table_size(), dtype=np.uint64)
-        _build(T, ROOK_MAGICS, BISHOP_MAGICS)
-        _TABLES = T
+        saved = Path(os.environ.get("NUMBA_CACHE_DIR", ".")) / "attack-table.npy"
+        try:
+            _TABLES = np.load(saved)
+        except (OSError, ValueError):
+            T = np.zeros(table_size(), dtype=np.uint64)
+            _build(T, ROOK_MAGICS, BISHOP_MAGICS)
+            _TABLES = T
+            try:
+                saved.parent.mkdir(parents=True, exist_ok=True)
+                tmp = saved.with_suffix(f".{os.getpid()}.tmp.npy")
+                np.save(tmp, T)
+                os.replace(tmp, saved)
+            except OSError:
+                pass  # a read-only cache only costs the build next time
     return _TABLES
 
 
