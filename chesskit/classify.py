@@ -157,9 +157,16 @@ def _parse(uci: str, setup) -> _Move:
         elif not setup.chess960 and frm >> 3 == to >> 3 and abs(to - frm) == 2:
             corner = (frm & 56) + (7 if to > frm else 0)
             move.castle_rook = corner
-    if move.ptype == PAWN and (frm & 7) != (to & 7) and not board[to]:
-        move.en_passant = True
-        move.captured_sq = to - 8 if us == WHITE else to + 8
+    behind = to - 8 if us == WHITE else to + 8
+    if (
+        move.ptype == PAWN
+        and abs((frm & 7) - (to & 7)) == 1
+        and not board[to]
+        and to >> 3 == (5 if us == WHITE else 2)
+        and board[behind] == PAWN | (1 - us) << 3
+    ):
+        move.en_passant = True  # a diagonal step onto the empty square behind an enemy pawn
+        move.captured_sq = behind
     elif board[to] and move.castle_rook is None:
         move.captured_sq = to
     return move
@@ -329,7 +336,7 @@ def _missing_castle_hint(move: _Move, setup) -> str:
         if kto == move.frm or rto == move.castle_rook:
             return "Chess960 castling missing where the king or rook already stands on its destination square"
         if kto == move.castle_rook or rto == move.frm:
-            return "Chess960 castling missing where king and rook swap over: the squares test must ignore both"
+            return "Chess960 castling missing where the king lands on the rook's square (or the rook on the king's): the squares test must ignore both"
         return "Chess960 castling missing: the empty-squares test must ignore the castling king and rook"
     return "castling missing: the castling right was lost (or not restored by unmake), or the path test is wrong"
 

@@ -131,11 +131,14 @@ def _normalise_their_ep(board: Board, ours_fen: list[str], theirs: str) -> int |
 
 
 def diff_state(board: Board, their_fen: str) -> tuple[str, object, object] | None:
-    """``(field, ours, theirs)`` for the first field where ``their_fen`` differs from ``board``."""
+    """``(field, ours, theirs)`` for the first field where ``their_fen`` differs from ``board``.
+
+    Raises ValueError when ``their_fen`` has fewer than 4 fields.
+    """
     ours = board.fen().split()
     theirs = their_fen.split()
     if len(theirs) < 4:
-        return ("placement", ours[0], their_fen)
+        raise ValueError(f"{their_fen!r} is not a FEN (it needs at least 4 fields)")
     cells = _expand(ours[0])
     if _expand(theirs[0]) != cells:
         return ("placement", ours[0], theirs[0])
@@ -258,7 +261,10 @@ class StateChecker:
 
     def _compare(self, board: Board, path: list[str], op: str, move: str | None) -> StateMismatch | None:
         text = self.engine.fen()
-        diff = diff_state(board, text)
+        try:
+            diff = diff_state(board, text)
+        except ValueError as err:
+            raise self.engine.error(f"fen() returned {err}") from None
         if diff is None:
             return None
         field, ours, theirs = diff

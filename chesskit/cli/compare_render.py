@@ -61,7 +61,7 @@ def board_lines(fen: str, missing: set[str], extra: set[str]) -> list[str]:
             sq = f"{file}{rank}"
             left, right = ("{", "}") if sq in missing and sq in extra else ("(", ")") if sq in missing else ("[", "]") if sq in extra else (" ", " ")
             cells.append(f"{left}{piece}{right}")
-        lines.append(f"  {rank} " + "".join(cells))
+        lines.append((f"  {rank} " + "".join(cells)).rstrip())
     lines.append("     " + "  ".join(FILES))
     return lines
 
