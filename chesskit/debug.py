@@ -186,13 +186,21 @@ def _fen_round_trips(board, depth: int, path: list[str]) -> tuple[Violation | No
     return violation, trips
 
 
-def _comparable(board) -> list[tuple[str, object]]:
+def _comparable(board) -> list[tuple[str, str]]:
+    """Every field of the state but the history, as (name, value as text)."""
     from chesskit.core import position as P
 
-    fields = [("chess960", board.chess960)]
-    fields += [(f"square {square_name(sq)}", int(board._board[sq])) for sq in range(64)]
-    fields += [(_bb_name(i), int(board._bb[i])) for i in range(P.BB_SIZE)]
-    fields += [(_STATE_NAMES[i], int(board._st[i])) for i in (P.STM, P.EP, P.HALF, P.FULL)]
+    st = board._st
+    fields = [("chess960", str(board.chess960))]
+    fields += [(f"square {square_name(sq)}", _piece(int(board._board[sq]))) for sq in range(64)]
+    fields += [(_bb_name(i), _squares(int(board._bb[i]))) for i in range(P.KEY)]
+    fields += [
+        (_STATE_NAMES[P.STM], _side(int(st[P.STM]))),
+        (_STATE_NAMES[P.EP], _ep(int(st[P.EP]))),
+        (_STATE_NAMES[P.HALF], str(int(st[P.HALF]))),
+        (_STATE_NAMES[P.FULL], str(int(st[P.FULL]))),
+    ]
+    fields += [("key", f"{int(board._bb[P.KEY]):016x}")]  # last: it follows from the rest
     return fields
 
 

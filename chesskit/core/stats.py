@@ -23,9 +23,9 @@ from numba import njit
 
 from .attacks import N_ATT, P_ATT, between, bishop_attacks, rook_attacks
 from .bitboard import ONE, ZERO, lsb
-from .makemove import castle_squares, make, unmake
+from .makemove import castle_squares, make, make_move, unmake, unmake_move
 from .move import CAPTURE, CASTLING, EN_PASSANT, PROMO_SHIFT
-from .movegen import _generate, checkers_of
+from .movegen import _generate, checkers_of, count_legal, generate
 from .position import BISHOP, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM, occ_of
 
 NODES, CAPTURES, EN_PASSANTS, CASTLES, PROMOTIONS, CHECKS, DISCOVERY, DOUBLE, MATES = range(9)
@@ -35,7 +35,7 @@ N_COUNTERS = 9
 _SPECIAL = CASTLING | EN_PASSANT | (7 << PROMO_SHIFT)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _count_flags(move, rows, ply):
     rows[ply, NODES] += 1
     if move & CAPTURE:
@@ -48,7 +48,7 @@ def _count_flags(move, rows, ply):
         rows[ply, PROMOTIONS] += 1
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _count_checks(T, bb, board, st, move, rows, ply, scratch):
     """The check counters of ``move``, which has just been made."""
     checkers = checkers_of(T, bb, st)
@@ -63,11 +63,11 @@ def _count_checks(T, bb, board, st, move, rows, ply, scratch):
             landed = castle_squares(st[STM] ^ 1, move & 63, landed)[1]  # the rook's square
         if lsb(checkers) != landed:
             rows[ply, DISCOVERY] += 1
-    if _generate(T, bb, board, st, scratch, True) == 0:
+    if count_legal(T, bb, board, st, scratch) == 0:
         rows[ply, MATES] += 1
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _check_squares(T, bb, us, out):
     """``out[pt]``: squares from which our piece of type pt attacks the enemy king;
     ``out[0]``: our pieces that alone block a line from one of our sliders to that king."""
@@ -128,7 +128,7 @@ def stats_walk(T, bb, board, st, hist, hkeys, depth, rows):
     scratch = np.empty(256, dtype=np.int64)
     squares = np.empty(8, dtype=np.uint64)
     last = depth - 1
-    nmoves[0] = _generate(T, bb, board, st, moves[0], False)
+    nmoves[0] = generate(T, bb, board, st, moves[0])
     level = 0
     while level >= 0:
         if level == last:
@@ -159,21 +159,19 @@ def stats_walk(T, bb, board, st, hist, hkeys, depth, rows):
 def divide_stats(T, bb, board, st, hist, hkeys, depth, root_moves, out):
     """Write the root moves, and in ``out[i]`` the counters of the leaf moves (ply ``depth``)
     below root move i; return how many root moves (depth >= 1)."""
-    n = _generate(T, bb, board, st, root_moves, False)
+    n = generate(T, bb, board, st, root_moves)
     scratch = np.empty(256, dtype=np.int64)
     rows = np.zeros((max(depth - 1, 1), N_COUNTERS), dtype=np.int64)
     for i in range(n):
         move = root_moves[i]
         out[i, :] = 0
+        make_move(T, bb, board, st, hist, hkeys, move)
         if depth == 1:  # the root move is itself the leaf
             _count_flags(move, out, i)
-            make(T, bb, board, st, hist, hkeys, move)
             _count_checks(T, bb, board, st, move, out, i, scratch)
-            unmake(bb, board, st, hist, hkeys)
         else:
-            make(T, bb, board, st, hist, hkeys, move)
             rows[:, :] = 0
             stats_walk(T, bb, board, st, hist, hkeys, depth - 1, rows)
             out[i, :] = rows[depth - 2, :]
-            unmake(bb, board, st, hist, hkeys)
+        unmake_move(bb, board, st, hist, hkeys)
     return n
