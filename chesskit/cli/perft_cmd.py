@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from chesskit.cli import output
+from chesskit.cli import output, stats_cmd
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -20,13 +20,25 @@ from chesskit.timer import Timer
 PROGRESS_DEPTH = 5
 
 
+stats_option = click.option(
+    "--stats",
+    is_flag=True,
+    help="Also count the last ply's captures, en passant, castles, promotions, checks, "
+    "discovered and double checks, and checkmates.",
+)
+
+
 @click.command()
 @position_argument
 @depth_argument
 @moves_option
 @chess960_option
+@stats_option
+@click.option("--all-depths", is_flag=True, help="With --stats: one row per depth 1..DEPTH (implies --stats).")
 @json_option
-def perft(position: str, depth: str, moves: str, chess960: bool, as_json: bool) -> None:
+def perft(
+    position: str, depth: str, moves: str, chess960: bool, stats: bool, all_depths: bool, as_json: bool
+) -> None:
     """Count the leaf nodes of the legal move tree of POSITION to DEPTH.
 
     POSITION is a quoted FEN, 'startpos', or a suite id such as 'kiwipete'.
@@ -34,6 +46,9 @@ def perft(position: str, depth: str, moves: str, chess960: bool, as_json: bool) 
     """
     depth_n = parse_depth(depth)
     board, ident = load_board(position, moves, chess960)
+    if stats or all_depths:
+        stats_cmd.perft_stats(board, ident, depth_n, all_depths, as_json)
+        return
     board.perft(1)  # load (or compile) the move generator outside the timed run
     timer = Timer()
     if not as_json and depth_n >= PROGRESS_DEPTH and output.stderr_is_terminal():
@@ -58,8 +73,9 @@ def perft(position: str, depth: str, moves: str, chess960: bool, as_json: bool) 
 @depth_argument
 @moves_option
 @chess960_option
+@stats_option
 @json_option
-def divide(position: str, depth: str, moves: str, chess960: bool, as_json: bool) -> None:
+def divide(position: str, depth: str, moves: str, chess960: bool, stats: bool, as_json: bool) -> None:
     """Perft of POSITION to DEPTH split by the first move.
 
     On a pipe the output is Stockfish's 'go perft' format (moves sorted by UCI):
@@ -68,6 +84,9 @@ def divide(position: str, depth: str, moves: str, chess960: bool, as_json: bool)
     """
     depth_n = parse_depth(depth, minimum=1, why=" (divide splits the count by the first move)")
     board, ident = load_board(position, moves, chess960)
+    if stats:
+        stats_cmd.divide_stats(board, ident, depth_n, as_json)
+        return
     board.divide(1)  # load (or compile) the move generator outside the timed run
     board.perft(1)
     timer = Timer()

@@ -1,0 +1,103 @@
+"""``perft --stats`` / ``perft --all-depths`` / ``divide --stats``: counting and rendering.
+
+perft_cmd.py hands over to these when the flags are given. Three outputs as everywhere:
+``--json`` (the counters under ``"stats"``, per root move under ``"move_stats"``), a rich
+table on a terminal, and on a pipe plain whitespace-separated columns headed by the JSON
+names, followed by the usual ``Nodes searched:`` line.
+"""
+
+from __future__ import annotations
+
+import click
+
+from chesskit.cli import output
+from chesskit.stats import COUNTERS, HEADINGS, only_stats, stats_by_depth, total
+from chesskit.timer import Timer
+
+
+def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json: bool) -> None:
+    """Print perft with the leaf-move counters: DEPTH's row, or one row per depth 1..DEPTH."""
+    board.stats(1)  # load (or compile) the counters outside the timed run
+    with Timer() as timer:
+        rows = stats_by_depth(board, depth) if depth > 0 else [board.stats(0)]
+    shown = list(enumerate(rows, start=1)) if all_depths and depth > 0 else [(depth, rows[-1])]
+    nodes = rows[-1]["nodes"]
+    nps = output.nodes_per_second(nodes, timer.elapsed_s)
+    if as_json:
+        data = {
+            "fen": board.fen(),
+            "depth": depth,
+            "nodes": nodes,
+            "seconds": round(timer.elapsed_s, 6),
+            "nps": nps,
+            "stats": only_stats(rows[-1]),
+        }
+        if all_depths:
+            data["depths"] = [{"depth": d, "nodes": row["nodes"], "stats": only_stats(row)} for d, row in shown]
+        output.emit_json(data)
+    elif output.stdout_is_terminal():
+        _table("perft", board.fen(), ident, depth, "depth", [(str(d), row) for d, row in shown], None, timer, nps)
+    else:
+        lines = [_plain_row("depth", COUNTERS)]
+        lines += [_plain_row(str(d), [row[name] for name in COUNTERS]) for d, row in shown]
+        lines += ["", f"Nodes searched: {nodes}", f"Time: {timer.display()}", f"Nodes/second: {nps}"]
+        click.echo("\n".join(lines))
+
+
+def divide_stats(board, ident: str | None, depth: int, as_json: bool) -> None:
+    """Print divide with the leaf-move counters below each root move, and their total."""
+    board.divide_stats(1)  # load (or compile) the counters outside the timed run
+    with Timer() as timer:
+        rows = dict(sorted(board.divide_stats(depth).items()))
+    summed = total(rows)
+    nodes = summed["nodes"]
+    nps = output.nodes_per_second(nodes, timer.elapsed_s)
+    if as_json:
+        output.emit_json(
+            {
+                "fen": board.fen(),
+                "depth": depth,
+                "nodes": nodes,
+                "seconds": round(timer.elapsed_s, 6),
+                "nps": nps,
+                "moves": {move: row["nodes"] for move, row in rows.items()},
+                "stats": only_stats(summed),
+                "move_stats": {move: only_stats(row) for move, row in rows.items()},
+            }
+        )
+    elif output.stdout_is_terminal():
+        footer = (f"{len(rows)} moves", summed)
+        _table("divide", board.fen(), ident, depth, "move", list(rows.items()), footer, timer, nps)
+    else:
+        lines = [_plain_row("move", COUNTERS)]
+        lines += [_plain_row(move, [row[name] for name in COUNTERS]) for move, row in rows.items()]
+        lines += [_plain_row("total", [summed[name] for name in COUNTERS])]
+        lines += ["", f"Nodes searched: {nodes}", ""]
+        click.echo("\n".join(lines))
+
+
+def _plain_row(label: str, values) -> str:
+    cells = [f"{label:<7}"] + [f"{value!s:>{max(len(name), 7)}}" for name, value in zip(COUNTERS, values)]
+    return "  ".join(cells).rstrip()
+
+
+def _table(kind, fen, ident, depth, first, rows, footer, timer: Timer, nps: int) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    con = output.console()
+    con.print(Text.assemble((f"{kind} {depth} --stats", "bold"), "  ", (ident or "", "cyan")))
+    con.print(Text(fen, style="dim"))
+    table = Table(show_footer=footer is not None, box=None, padding=(0, 1))
+    table.add_column(first, footer=footer[0] if footer else "")
+    for name in COUNTERS:
+        table.add_column(
+            HEADINGS[name],
+            justify="right",
+            footer=f"[bold]{footer[1][name]}[/]" if footer else "",
+            style="green" if name == "nodes" else None,
+        )
+    for label, row in rows:
+        table.add_row(label, *(str(row[name]) for name in COUNTERS))
+    con.print(table)
+    con.print(f"[dim]time[/] {timer.display()}   [dim]nodes/second[/] {nps:,}")
