@@ -130,11 +130,11 @@ class InvariantError(MismatchError):
 
     def __init__(self, violation: Violation):
         self.violation = violation
-        where = " ".join(violation.path) or "the start position"
+        where = f" after {' '.join(violation.path)}" if violation.path else " at the start position"
+        by = f" by {violation.move}" if violation.move else ""
         super().__init__(
-            f"invariant {violation.check} violated after {where}"
-            + (f" by {violation.move}" if violation.move else "")
-            + f": expected {violation.expected}, actual {violation.actual} (fen {violation.fen})"
+            f"invariant {violation.check} violated{by}{where}: expected {violation.expected}, "
+            f"actual {violation.actual} (fen {violation.fen})"
         )
 
 
