@@ -192,3 +192,47 @@ def test_raise_for_violation():
     assert err.value.exit_code == 1
     assert "fullmove-number" in str(err.value)
     assert Board().debug(1).raise_for_violation().ok
+
+
+# ------------------------------------------------------------------ the CLI
+
+
+def test_cli_debug_ok(cli):
+    result = cli("debug", "kiwipete", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["ok"] is True and data["nodes"] == 2039 and data["checks"] > 2039
+    plain = cli("debug", "startpos", "2")
+    assert plain.exit_code == 0
+    assert "Nodes: 400" in plain.stdout
+
+
+def test_cli_debug_violation_exits_1(cli):
+    result = cli("debug", "kiwipete", "3", "--moves", "a2a3", "--inject", "unmake-forgets-clock")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "violation: unmake-restores-state"
+    assert lines[1].startswith("path: a2a3 ")  # from POSITION, --moves included
+    assert any(line.startswith("fen: ") for line in lines)
+    assert "expected: halfmove clock" in result.stdout and "actual: halfmove clock" in result.stdout
+    assert "unmake-restores-state" in result.stderr
+
+
+def test_cli_debug_violation_json(cli):
+    result = cli("debug", "kiwipete", "2", "--inject", "keep-castling", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data == {
+        "ok": False,
+        "path": [],
+        "fen": KIWIPETE,
+        "move": "e1d1",
+        "check": "castling-rights-placement",
+        "expected": "castling rights: a8 h8",
+        "actual": "castling rights: a1 h1 a8 h8",
+    }
+
+
+def test_cli_debug_bad_depth(cli):
+    assert cli("debug", "startpos", "-x").exit_code == 2
+    assert cli("debug", "startpos", "2", "--fen-depth", "no").exit_code == 2

@@ -220,3 +220,49 @@ def test_stat_names_are_the_json_keys():
         "double_checks",
         "checkmates",
     )
+
+
+# ------------------------------------------------------------------ the CLI
+
+
+def test_cli_perft_stats_json(cli):
+    result = cli("perft", "kiwipete", "3", "--stats", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["nodes"] == 97862
+    assert data["stats"] == {k: v for k, v in _reference()["kiwipete"]["depths"]["3"].items() if k != "nodes"}
+    assert "depths" not in data
+
+
+def test_cli_perft_all_depths_json(cli):
+    data = json.loads(cli("perft", "pos3", "4", "--all-depths", "--json").stdout)
+    ref = _reference()["pos3"]["depths"]
+    assert [row["depth"] for row in data["depths"]] == [1, 2, 3, 4]
+    for row in data["depths"]:
+        assert {"nodes": row["nodes"], **row["stats"]} == ref[str(row["depth"])]
+    assert data["nodes"] == 43238
+
+
+def test_cli_perft_stats_plain_columns(cli):
+    lines = cli("perft", "kiwipete", "2", "--all-depths").stdout.splitlines()
+    assert lines[0].split() == ["depth", *COUNTERS]
+    assert lines[1].split() == ["1", "48", "8", "0", "2", "0", "0", "0", "0", "0"]
+    assert lines[2].split()[:2] == ["2", "2039"]
+    assert "Nodes searched: 2039" in lines
+
+
+def test_cli_divide_stats(cli):
+    data = json.loads(cli("divide", "kiwipete", "2", "--stats", "--json").stdout)
+    assert data["nodes"] == 2039 and len(data["moves"]) == 48
+    assert set(data["move_stats"]) == set(data["moves"])
+    assert data["move_stats"]["a2a4"]["en_passant"] == 1
+    assert data["stats"]["castles"] == 91
+    plain = cli("divide", "kiwipete", "2", "--stats").stdout.splitlines()
+    assert plain[0].split() == ["move", *COUNTERS]
+    assert "Nodes searched: 2039" in plain
+    assert any(line.split()[:2] == ["total", "2039"] for line in plain)
+
+
+def test_cli_without_stats_is_unchanged(cli):
+    data = json.loads(cli("perft", "startpos", "2", "--json").stdout)
+    assert "stats" not in data
