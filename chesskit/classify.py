@@ -54,7 +54,9 @@ def _step(sq: int, df: int, dr: int) -> int | None:
 
 def _name(board: list[int], sq: int) -> str:
     code = board[sq]
-    return f"the {PIECE_NAMES[code & 7]} on {square_name(sq)}" if code else f"the empty square {square_name(sq)}"
+    return (
+        f"the {PIECE_NAMES[code & 7]} on {square_name(sq)}" if code else f"the empty square {square_name(sq)}"
+    )
 
 
 def attackers(board: list[int], sq: int, by: int) -> list[int]:
@@ -287,7 +289,11 @@ def _missing_hint(move: _Move, setup, checkers: list[int], pinned: dict[int, int
         if pushed in checkers:
             return "en passant capturing the pawn that gives check is missing (an evasion by en passant)"
         if king is not None and king >> 3 == move.frm >> 3:
-            rank = [s for s in range(king & 56, (king & 56) + 8) if board[s] & 7 in (ROOK, QUEEN) and board[s] >> 3 != us]
+            rank = [
+                s
+                for s in range(king & 56, (king & 56) + 8)
+                if board[s] & 7 in (ROOK, QUEEN) and board[s] >> 3 != us
+            ]
             if rank:
                 return "en passant wrongly rejected as exposing the king along the rank (another piece still shields it)"
         if move.frm in pinned:
@@ -300,7 +306,9 @@ def _missing_hint(move: _Move, setup, checkers: list[int], pinned: dict[int, int
             what = "promotion to queen missing"
         return what + (" (a capturing promotion)" if move.captured_sq is not None else "")
     if move.frm in pinned:
-        return f"move of a pinned piece along its pin line missing (pinned by {_name(board, pinned[move.frm])})"
+        return (
+            f"move of a pinned piece along its pin line missing (pinned by {_name(board, pinned[move.frm])})"
+        )
     if move.ptype == KING:
         if move.captured_sq is not None:
             return f"king capture on {square_name(move.to)} missing: the captured piece was thought defended"
@@ -338,7 +346,9 @@ def _missing_castle_hint(move: _Move, setup) -> str:
         if kto == move.castle_rook or rto == move.frm:
             return "Chess960 castling missing where the king lands on the rook's square (or the rook on the king's): the squares test must ignore both"
         return "Chess960 castling missing: the empty-squares test must ignore the castling king and rook"
-    return "castling missing: the castling right was lost (or not restored by unmake), or the path test is wrong"
+    return (
+        "castling missing: the castling right was lost (or not restored by unmake), or the path test is wrong"
+    )
 
 
 def _extra_hint(move: _Move, setup, checkers: list[int], pinned: dict[int, int]) -> str:
@@ -375,11 +385,18 @@ def _extra_hint(move: _Move, setup, checkers: list[int], pinned: dict[int, int])
             return f"en-passant capture that exposes the king to {_name(board, sq)} (the captured pawn was shielding it)"
     if move.ptype == KING:
         enemy_king = king_square(board, them)
-        if enemy_king is not None and max(abs((move.to & 7) - (enemy_king & 7)), abs((move.to >> 3) - (enemy_king >> 3))) == 1:
+        if (
+            enemy_king is not None
+            and max(abs((move.to & 7) - (enemy_king & 7)), abs((move.to >> 3) - (enemy_king >> 3))) == 1
+        ):
             return "king moves next to the enemy king"
         if exposed:
             before = attackers(board, move.to, them)
-            if not before or (board[move.to] and move.to not in before and not attackers(_without(board, move.to), move.to, them)):
+            if not before or (
+                board[move.to]
+                and move.to not in before
+                and not attackers(_without(board, move.to), move.to, them)
+            ):
                 return (
                     f"king steps back along the line of {_name(board, exposed[0])}: "
                     "remove the king from the occupancy when testing its destination"
@@ -471,9 +488,13 @@ def state_hint(mismatch) -> str:
         return f"castling right dropped by {move}, which neither moves nor captures that rook or king"
     if field == "ep":
         if ours and not theirs:
-            return f"the double push {move} does not set the en-passant square (en passant to {ours} is legal)"
+            return (
+                f"the double push {move} does not set the en-passant square (en passant to {ours} is legal)"
+            )
         if theirs and not ours:
-            return f"en-passant square {theirs} set after {move}, where no en-passant capture onto it is legal"
+            return (
+                f"en-passant square {theirs} set after {move}, where no en-passant capture onto it is legal"
+            )
         return f"wrong en-passant square after {move}"
     if field == "halfmove":
         return f"halfmove clock wrong after {move}: reset on pawn moves and captures, else +1"
@@ -488,4 +509,3 @@ def state_hint(mismatch) -> str:
 
 def _more_rights(theirs, ours) -> bool:
     return len(str(theirs).strip("-")) > len(str(ours).strip("-"))
-

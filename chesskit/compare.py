@@ -53,7 +53,12 @@ class Step:
         return moves + [m for m in self.theirs if m not in self.ours]
 
     def to_json(self) -> dict:
-        return {"path": list(self.path), "depth": self.depth, "ours": dict(self.ours), "theirs": dict(self.theirs)}
+        return {
+            "path": list(self.path),
+            "depth": self.depth,
+            "ours": dict(self.ours),
+            "theirs": dict(self.theirs),
+        }
 
 
 @dataclass
@@ -187,7 +192,9 @@ def descend(
             odd = {m: n for m, n in theirs.items() if n != 1}
             if odd:
                 shown = ", ".join(f"{m}: {n}" for m, n in list(odd.items())[:3])
-                raise EngineError(f"engine {engine_name!r} answered a depth-1 divide with counts other than 1 ({shown})")
+                raise EngineError(
+                    f"engine {engine_name!r} answered a depth-1 divide with counts other than 1 ({shown})"
+                )
         differing = step.differing()
         if not differing:
             if expected is None:  # the start node: they agree

@@ -153,7 +153,10 @@ def diff_state(board: Board, their_fen: str) -> tuple[str, object, object] | Non
         if normal != ep:
             return ("ep", None if ep is None else square_name(ep), their_ep)
     if len(theirs) >= 6:
-        for name, our_text, their_text in (("halfmove", ours[4], theirs[4]), ("fullmove", ours[5], theirs[5])):
+        for name, our_text, their_text in (
+            ("halfmove", ours[4], theirs[4]),
+            ("fullmove", ours[5], theirs[5]),
+        ):
             if their_text != our_text:
                 value = int(their_text) if their_text.isdigit() else their_text
                 return (name, int(our_text), value)
@@ -167,14 +170,18 @@ def _placement_detail(ours: str, theirs: str) -> str:
     shown = []
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
-            shown.append(f"{square_name(_square_of(i))} ours {'empty' if x == '.' else x}, theirs {'empty' if y == '.' else y}")
+            shown.append(
+                f"{square_name(_square_of(i))} ours {'empty' if x == '.' else x}, theirs {'empty' if y == '.' else y}"
+            )
     return "; ".join(shown[:4]) + ("; ..." if len(shown) > 4 else "")
 
 
 class StateChecker:
     """Compares a ``PythonEngine``'s ``fen()`` with our Board as both play the same moves."""
 
-    def __init__(self, engine, position_fen: str, prefix: list[str], chess960: bool, budget: int = SWEEP_PUSHES):
+    def __init__(
+        self, engine, position_fen: str, prefix: list[str], chess960: bool, budget: int = SWEEP_PUSHES
+    ):
         self.engine = engine
         self.position_fen = position_fen
         self.prefix = list(prefix)

@@ -66,6 +66,7 @@ class SuiteResult:
     nodes: int
     seconds: float
     divide: dict[str, int] | None = field(default=None)
+    report: object | None = field(default=None)  # a chesskit.compare.Report (engine runs)
 
     @property
     def ok(self) -> bool:
@@ -226,4 +227,35 @@ def run(tasks: Iterable[Task]) -> Iterator[SuiteResult]:
             diverged.add(key)
             if task.depth >= 1:
                 result.divide = dict(sorted(board.divide(task.depth).items()))
+        yield result
+
+
+def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Iterator[SuiteResult]:
+    """Like ``run``, but the counts come from an external ``engine`` (see ``chesskit.engines``).
+
+    At the shallowest mismatching depth of each position the result carries the engine's
+    divide and ``report``: the compare descent of the engine against chesskit (when chesskit
+    agrees with the engine there, the suite's expected count is the one in doubt).
+    An EngineError ends the run.
+    """
+    from chesskit.board import Board
+    from chesskit.compare import descend
+    from chesskit.engines import PythonEngine
+
+    diverged: set[int] = set()
+    for task in tasks:
+        record = task.record
+        with Timer() as timer:
+            divide = engine.divide(record.fen, task.depth, [], record.chess960) if task.depth else {"": 1}
+        result = SuiteResult(task, sum(divide.values()), timer.elapsed_s)
+        if not result.ok and id(record) not in diverged and task.depth >= 1:
+            diverged.add(id(record))
+            result.divide = dict(sorted(divide.items()))
+            board = Board(record.fen, chess960=record.chess960 or None)
+            checker = None
+            if isinstance(engine, PythonEngine) and engine.has_fen():
+                from chesskit.statecmp import StateChecker
+
+                checker = StateChecker(engine, record.fen, [], record.chess960, state_pushes)
+            result.report = descend(board, engine, task.depth, record.fen, [], checker, engine.name)
         yield result

@@ -69,7 +69,13 @@ def run_compare(cli, monkeypatch, kind: str, bug: str, fen: str, depth: int, *mo
 @pytest.mark.stockfish
 @pytest.mark.parametrize(
     "position, depth, moves",
-    [("startpos", 3, ""), ("kiwipete", 3, ""), (KIWIPETE, 2, "e1c1 h3g2"), (C960_CPW, 3, ""), ("c960-959", 2, "")],
+    [
+        ("startpos", 3, ""),
+        ("kiwipete", 3, ""),
+        (KIWIPETE, 2, "e1c1 h3g2"),
+        (C960_CPW, 3, ""),
+        ("c960-959", 2, ""),
+    ],
 )
 def test_stockfish_agrees(cli, stockfish_path, position, depth, moves):
     result = cli("compare", position, str(depth), "--engine", stockfish_path, "--moves", moves, "--json")
@@ -124,7 +130,12 @@ MOVE_BUGS = {
         "8/2p5/8/KP1p3r/1R2Pp1k/8/6P1/8 b - e3 0 2",
         [],
         ["f4e3"],
-        {"f4e3": (["capture", "en passant"], "en-passant capture that exposes the king along the rank (both pawns leave it)")},
+        {
+            "f4e3": (
+                ["capture", "en passant"],
+                "en-passant capture that exposes the king along the rank (both pawns leave it)",
+            )
+        },
     ),
     "castle_through_check": (
         "2b1k3/8/8/8/8/8/8/4K2R b K - 0 1",
@@ -297,7 +308,9 @@ def test_unmake_bug_without_fen_is_a_walk_mismatch(cli, monkeypatch, kind):
 def test_state_checked_along_the_descent_when_the_sweep_is_off(cli, monkeypatch):
     """--state-pushes 0: only the nodes the descent visits are compared, and that still finds g2h1."""
     fen = MOVE_BUGS["castle_rights_kept"][0]
-    result, report = run_compare(cli, monkeypatch, "python", "castle_rights_kept", fen, 3, "--state-pushes", "0")
+    result, report = run_compare(
+        cli, monkeypatch, "python", "castle_rights_kept", fen, 3, "--state-pushes", "0"
+    )
     assert report["kind"] == "state" and report["field"] == "castling"
     assert report["path"] == ["g2h1"] and report["op"] == "push"
     # the descent had divided the start node before it went down g2h1

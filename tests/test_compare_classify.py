@@ -15,9 +15,27 @@ from chesskit.statecmp import StateChecker, diff_state, legal_ep_square
 CASES = [
     # castling the engine should not have generated
     ("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", "e1g1", "extra", ["castle", "evasion"], "castling out of check"),
-    ("4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1", "e1g1", "extra", ["castle"], "castling into check (g1 is attacked)"),
-    ("4k3/8/b7/8/8/8/8/4K2R w K - 0 1", "e1g1", "extra", ["castle"], "castling through an attacked square (f1)"),
-    ("4k3/8/8/8/8/8/8/R3KB1R w KQ - 0 1", "e1g1", "extra", ["castle"], "castling through an occupied square (f1)"),
+    (
+        "4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1",
+        "e1g1",
+        "extra",
+        ["castle"],
+        "castling into check (g1 is attacked)",
+    ),
+    (
+        "4k3/8/b7/8/8/8/8/4K2R w K - 0 1",
+        "e1g1",
+        "extra",
+        ["castle"],
+        "castling through an attacked square (f1)",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/R3KB1R w KQ - 0 1",
+        "e1g1",
+        "extra",
+        ["castle"],
+        "castling through an occupied square (f1)",
+    ),
     (
         "4k3/8/8/8/8/8/8/R3K2R w Q - 0 1",
         "e1g1",
@@ -32,7 +50,13 @@ CASES = [
         ["castle"],
         "castling after the rook was captured on h1: rights not cleared when a rook is captured on its home square",
     ),
-    ("r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "e8g8", "extra", ["castle"], "castling with no rook on h8: castling rights not cleared"),
+    (
+        "r3k3/8/8/8/8/8/8/4K3 b q - 0 1",
+        "e8g8",
+        "extra",
+        ["castle"],
+        "castling with no rook on h8: castling rights not cleared",
+    ),
     # castling the engine missed
     (
         "1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
@@ -107,7 +131,13 @@ CASES = [
         "en-passant capture not generated: the double push did not set the en-passant square, or it is ignored",
     ),
     # promotions and pawns
-    ("3k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", "missing", ["promotion to knight"], "underpromotion to knight missing"),
+    (
+        "3k4/1P6/8/8/8/8/8/4K3 w - - 0 1",
+        "b7b8n",
+        "missing",
+        ["promotion to knight"],
+        "underpromotion to knight missing",
+    ),
     (
         "2nk4/1P6/8/8/8/8/8/4K3 w - - 0 1",
         "b7c8r",
@@ -115,7 +145,13 @@ CASES = [
         ["capture", "promotion to rook"],
         "underpromotion to rook missing (a capturing promotion)",
     ),
-    ("3k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", "missing", ["promotion to queen"], "promotion to queen missing"),
+    (
+        "3k4/1P6/8/8/8/8/8/4K3 w - - 0 1",
+        "b7b8q",
+        "missing",
+        ["promotion to queen"],
+        "promotion to queen missing",
+    ),
     ("3k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8", "extra", [], "pawn reaches the last rank without promoting"),
     ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", "a2a4", "missing", ["double push"], "double pawn push missing"),
     ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", "a2a5", "extra", [], "not a move the pawn on a2 can make"),
@@ -128,8 +164,20 @@ CASES = [
         "king steps back along the line of the rook on b1: remove the king from the occupancy when testing its destination",
     ),
     ("8/8/8/8/8/4k3/8/4K3 w - - 0 1", "e1e2", "extra", ["king move"], "king moves next to the enemy king"),
-    ("4k3/8/8/8/8/8/3r1r2/4K3 w - - 0 1", "e1e2", "extra", ["king move"], "king moves into check from the rook on d2"),
-    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1d1", "missing", ["king move"], "king move to d1 missing: the square was wrongly thought attacked"),
+    (
+        "4k3/8/8/8/8/8/3r1r2/4K3 w - - 0 1",
+        "e1e2",
+        "extra",
+        ["king move"],
+        "king moves into check from the rook on d2",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "e1d1",
+        "missing",
+        ["king move"],
+        "king move to d1 missing: the square was wrongly thought attacked",
+    ),
     (
         "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1",
         "e1d2",
@@ -152,7 +200,13 @@ CASES = [
         ["capture", "pinned piece"],
         "move of a pinned piece along its pin line missing (pinned by the rook on e7)",
     ),
-    ("4k3/8/8/8/8/5n2/8/R3K3 w - - 0 1", "a1a8", "extra", ["evasion"], "move ignores the check from the knight on f3"),
+    (
+        "4k3/8/8/8/8/5n2/8/R3K3 w - - 0 1",
+        "a1a8",
+        "extra",
+        ["evasion"],
+        "move ignores the check from the knight on f3",
+    ),
     (
         "4k3/8/8/8/1b6/8/8/3RK3 w - - 0 1",
         "d1d2",
@@ -175,12 +229,26 @@ CASES = [
         "a non-king move in double check: only the king may move",
     ),
     # a board out of sync
-    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "h2h3", "extra", [], "moves from an empty square on h2: the engine's board is out of sync"),
-    ("4k3/7p/8/8/8/8/8/4K2R w K - 0 1", "h7h6", "extra", [], "moves from the opponent's pawn on h7: the engine's board is out of sync"),
+    (
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        "h2h3",
+        "extra",
+        [],
+        "moves from an empty square on h2: the engine's board is out of sync",
+    ),
+    (
+        "4k3/7p/8/8/8/8/8/4K2R w K - 0 1",
+        "h7h6",
+        "extra",
+        [],
+        "moves from the opponent's pawn on h7: the engine's board is out of sync",
+    ),
 ]
 
 
-@pytest.mark.parametrize("fen, move, side, kinds, hint", CASES, ids=[f"{c[2]}-{c[1]}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    "fen, move, side, kinds, hint", CASES, ids=[f"{c[2]}-{c[1]}-{i}" for i, c in enumerate(CASES)]
+)
 def test_classify(fen, move, side, kinds, hint):
     board = Board(fen)
     legal = board.legal_moves()
@@ -193,7 +261,11 @@ def test_classify(fen, move, side, kinds, hint):
 def test_notes_come_missing_first_then_extra():
     board = Board("3k4/1P6/8/8/8/8/8/4K3 w - - 0 1")
     notes = classify_moves(board, ["b7b8r", "b7b8n"], ["b7b8"])
-    assert [(n.move, n.side) for n in notes] == [("b7b8r", "missing"), ("b7b8n", "missing"), ("b7b8", "extra")]
+    assert [(n.move, n.side) for n in notes] == [
+        ("b7b8r", "missing"),
+        ("b7b8n", "missing"),
+        ("b7b8", "extra"),
+    ]
     assert notes[0].to_json() == {
         "move": "b7b8r",
         "side": "missing",
@@ -227,27 +299,55 @@ def test_geometry_helpers():
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
             None,
         ),
-        ("8/8/8/8/k2pP2Q/8/8/4K3 b - e3 0 1", "8/8/8/8/k2pP2Q/8/8/4K3 b - - 0 1", None),  # dxe3 exposes the king
+        (
+            "8/8/8/8/k2pP2Q/8/8/4K3 b - e3 0 1",
+            "8/8/8/8/k2pP2Q/8/8/4K3 b - - 0 1",
+            None,
+        ),  # dxe3 exposes the king
         ("8/8/8/8/k2pP2Q/8/8/4K3 b - - 0 1", "8/8/8/8/k2pP2Q/8/8/4K3 b - e3 0 1", None),
-        ("8/8/8/8/k2pP3/8/8/4K3 b - - 0 1", "8/8/8/8/k2pP3/8/8/4K3 b - e3 0 1", ("ep", None, "e3")),  # it would be legal
-        ("8/8/8/8/k2pP3/8/8/4K3 b - - 0 1", "8/8/8/8/k2pP3/8/8/4K3 b - c3 0 1", ("ep", None, "c3")),  # d4 could 'take' on c3
+        (
+            "8/8/8/8/k2pP3/8/8/4K3 b - - 0 1",
+            "8/8/8/8/k2pP3/8/8/4K3 b - e3 0 1",
+            ("ep", None, "e3"),
+        ),  # it would be legal
+        (
+            "8/8/8/8/k2pP3/8/8/4K3 b - - 0 1",
+            "8/8/8/8/k2pP3/8/8/4K3 b - c3 0 1",
+            ("ep", None, "c3"),
+        ),  # d4 could 'take' on c3
         ("8/8/8/8/k2pP3/8/8/4K3 b - - 0 1", "8/8/8/8/k2pP3/8/8/4K3 b - f3 0 1", None),  # nothing could use f3
         # castling: KQkq, Shredder and X-FEN letters all name rooks
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", None),
-        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", ("castling", "KQkq", "Kkq")),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1",
+            ("castling", "KQkq", "Kkq"),
+        ),
         (
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             None,
         ),
         ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", "rk2r3/8/8/8/8/8/8/RK2R3 w KQkq - 0 1", None),
-        ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", "rk2r3/8/8/8/8/8/8/RK2R3 w Ekq - 0 1", ("castling", "KQkq", "Ekq")),
+        (
+            "rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1",
+            "rk2r3/8/8/8/8/8/8/RK2R3 w Ekq - 0 1",
+            ("castling", "KQkq", "Ekq"),
+        ),
         # the other fields
-        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1", ("placement", "r3k2r/8/8/8/8/8/8/R3K2R", "r3k2r/8/8/8/8/8/8/R3K1R1")),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1",
+            ("placement", "r3k2r/8/8/8/8/8/8/R3K2R", "r3k2r/8/8/8/8/8/8/R3K1R1"),
+        ),
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", ("turn", "w", "b")),
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 3 1", ("halfmove", 0, 3)),
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 2", ("fullmove", 1, 2)),
-        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq -", None),  # no clocks: not compared
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq -",
+            None,
+        ),  # no clocks: not compared
     ],
 )
 def test_diff_state(ours, theirs, expected):
@@ -296,7 +396,14 @@ def test_checker_reports_set_fen_mismatch_and_garbage():
     start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     checker = StateChecker(_Scripted(start.replace(" 0 1", " 0 7")), start, [], False)
     found = checker.sweep(max_depth=1)
-    assert (found.op, found.move, found.field, found.ours, found.theirs, found.path) == ("set_fen", None, "fullmove", 1, 7, [])
+    assert (found.op, found.move, found.field, found.ours, found.theirs, found.path) == (
+        "set_fen",
+        None,
+        "fullmove",
+        1,
+        7,
+        [],
+    )
     with pytest.raises(EngineError, match=r"^engine 'scripted' fen\(\) returned 'nonsense' is not a FEN"):
         StateChecker(_Scripted("nonsense"), start, [], False).sweep(max_depth=1)
 
@@ -335,16 +442,43 @@ def test_placement_hint_names_the_squares():
     checker = StateChecker(NoPawnMove(start), start, [], False)
     found = checker.sweep(max_depth=1)
     assert (found.op, found.move, found.field) == ("push", "e2e4", "placement")
-    assert found.hint == "make (e2e4) puts the pieces in the wrong place: e4 ours P, theirs empty; e2 ours empty, theirs P"
+    assert (
+        found.hint
+        == "make (e2e4) puts the pieces in the wrong place: e4 ours P, theirs empty; e2 ours empty, theirs P"
+    )
 
 
 @pytest.mark.parametrize(
     "op, field, ours, theirs, hint",
     [
-        ("push", "ep", "e3", None, "the double push d2d4 does not set the en-passant square (en passant to e3 is legal)"),
-        ("push", "ep", None, "e3", "en-passant square e3 set after d2d4, where no en-passant capture onto it is legal"),
-        ("push", "halfmove", 0, 6, "halfmove clock wrong after d2d4: reset on pawn moves and captures, else +1"),
-        ("push", "castling", "Kq", "KQq", "castling right kept after d2d4: moving or capturing a king or rook must clear it"),
+        (
+            "push",
+            "ep",
+            "e3",
+            None,
+            "the double push d2d4 does not set the en-passant square (en passant to e3 is legal)",
+        ),
+        (
+            "push",
+            "ep",
+            None,
+            "e3",
+            "en-passant square e3 set after d2d4, where no en-passant capture onto it is legal",
+        ),
+        (
+            "push",
+            "halfmove",
+            0,
+            6,
+            "halfmove clock wrong after d2d4: reset on pawn moves and captures, else +1",
+        ),
+        (
+            "push",
+            "castling",
+            "Kq",
+            "KQq",
+            "castling right kept after d2d4: moving or capturing a king or rook must clear it",
+        ),
         ("push", "turn", "b", "w", "side to move not switched by d2d4"),
         ("pop", "castling", "KQ", "K", "unmake (pop d2d4) does not restore the castling rights"),
     ],

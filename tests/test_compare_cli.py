@@ -75,7 +75,9 @@ def test_json_on_agreement(cli):
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["agree"] is True and report["kind"] is None
-    assert report["path"] == [] and report["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert (
+        report["path"] == [] and report["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    )
     assert report["missing"] == [] and report["extra"] == []
     assert report["field"] is None and report["ours"] is None and report["theirs"] is None
     assert len(report["steps"]) == 1 and sum(report["steps"][0]["ours"].values()) == 400
@@ -88,7 +90,16 @@ def test_json_on_agreement(cli):
 def test_moves_prefix_is_part_of_the_path(cli, tmp_path, monkeypatch):
     log = tmp_path / "uci.log"
     monkeypatch.setenv("FAKE_UCI_LOG", str(log))
-    result = cli("compare", "startpos", "3", "--engine", f"{FAKE_UCI} --bug no_ep", "--moves", "e2e4 d7d5 e4e5", "--json")
+    result = cli(
+        "compare",
+        "startpos",
+        "3",
+        "--engine",
+        f"{FAKE_UCI} --bug no_ep",
+        "--moves",
+        "e2e4 d7d5 e4e5",
+        "--json",
+    )
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     assert report["path"] == ["e2e4", "d7d5", "e4e5", "f7f5"]
@@ -118,8 +129,14 @@ def test_illegal_move_is_refused_before_the_engine_starts(cli, tmp_path, monkeyp
     [
         (["startpos", "2"], "give exactly one of --engine, --script, --python (got none)"),
         (["startpos", "2", "--engine", "x", "--script", "y"], "got --engine and --script"),
-        (["startpos", "2", "--script", NO_EP, "--engine-option", "Hash=1"], "--engine-option only applies to --engine"),
-        (["startpos", "2", "--engine", FAKE_UCI, "--engine-option", "Hash"], "--engine-option must be NAME=VALUE"),
+        (
+            ["startpos", "2", "--script", NO_EP, "--engine-option", "Hash=1"],
+            "--engine-option only applies to --engine",
+        ),
+        (
+            ["startpos", "2", "--engine", FAKE_UCI, "--engine-option", "Hash"],
+            "--engine-option must be NAME=VALUE",
+        ),
         (["startpos", "0", "--script", NO_EP], "bad depth '0'"),
         (["startpos", "2", "--script", NO_EP, "--timeout", "0"], "bad --timeout '0'"),
         (["nonsense-id", "2", "--script", NO_EP], "unknown position 'nonsense-id'"),
@@ -139,17 +156,38 @@ def test_bad_input(cli, args, message):
 @pytest.mark.parametrize(
     "flags, message",
     [
-        (["--engine", str(ENGINES / "fail_exit.py")], r"exited with code 1 after 'uci'; last output: 'fail_exit: cannot open"),
+        (
+            ["--engine", str(ENGINES / "fail_exit.py")],
+            r"exited with code 1 after 'uci'; last output: 'fail_exit: cannot open",
+        ),
         (["--script", str(ENGINES / "fail_exit.py")], r"exited with code 1 for depth 2 on"),
-        (["--engine", str(ENGINES / "fail_garbage.py")], r"printed a line chesskit cannot parse after 'go perft 2': 'e2e4 - 20'"),
-        (["--script", str(ENGINES / "fail_garbage.py")], r"printed a line chesskit cannot parse for depth 2 .*: 'e2e4 - 20'"),
+        (
+            ["--engine", str(ENGINES / "fail_garbage.py")],
+            r"printed a line chesskit cannot parse after 'go perft 2': 'e2e4 - 20'",
+        ),
+        (
+            ["--script", str(ENGINES / "fail_garbage.py")],
+            r"printed a line chesskit cannot parse for depth 2 .*: 'e2e4 - 20'",
+        ),
         (["--engine", str(ENGINES / "fail_not_executable.py")], r"is not executable"),
         (["--script", str(ENGINES / "no_such_engine")], r"was not found"),
         (["--engine", "no-such-engine-xyz"], r"was not found \(no 'no-such-engine-xyz' on PATH\)"),
-        (["--engine", f"{FAKE_UCI} --crash-on-go"], r"exited with code 2 after 'go perft 2'; last output: 'fake_uci: simulated crash'"),
-        (["--python", f"{ENGINES / 'fail_import.py'}:Adapter"], r"could not be imported: ImportError: this adapter needs libfoo"),
-        (["--python", f"{ENGINES / 'fail_adapters.py'}:RaisesInPush"], r"raised ValueError in push\('\w+'\): capture \w+ not implemented"),
-        (["--python", f"{ENGINES / 'fail_adapters.py'}:BadMoves"], r"legal_moves\(\) returned 12, which is not a UCI move string"),
+        (
+            ["--engine", f"{FAKE_UCI} --crash-on-go"],
+            r"exited with code 2 after 'go perft 2'; last output: 'fake_uci: simulated crash'",
+        ),
+        (
+            ["--python", f"{ENGINES / 'fail_import.py'}:Adapter"],
+            r"could not be imported: ImportError: this adapter needs libfoo",
+        ),
+        (
+            ["--python", f"{ENGINES / 'fail_adapters.py'}:RaisesInPush"],
+            r"raised ValueError in push\('\w+'\): capture \w+ not implemented",
+        ),
+        (
+            ["--python", f"{ENGINES / 'fail_adapters.py'}:BadMoves"],
+            r"legal_moves\(\) returned 12, which is not a UCI move string",
+        ),
     ],
 )
 def test_failing_engine_exit_3(cli, flags, message):
@@ -188,7 +226,15 @@ def gone(pid: int) -> bool:
 
 
 def test_hanging_adapter_times_out(cli):
-    result = cli("compare", "startpos", "2", "--python", f"{ENGINES / 'fail_adapters.py'}:HangsInLegalMoves", "--timeout", "1")
+    result = cli(
+        "compare",
+        "startpos",
+        "2",
+        "--python",
+        f"{ENGINES / 'fail_adapters.py'}:HangsInLegalMoves",
+        "--timeout",
+        "1",
+    )
     assert result.exit_code == 3
     assert "did not finish" in result.stderr and "within 1 s" in result.stderr
 
@@ -234,7 +280,17 @@ def test_terminal_report(cli, terminal):
     result = cli("compare", BEFORE_EP, "3", "--script", NO_EP, env={"COLUMNS": "200"})
     assert result.exit_code == 1
     text = result.stdout
-    for needle in ("DISAGREE", "descent", "path f7f5", EP_FEN, "missing", "e5f6", "en passant", "en-passant capture not generated", "♙"):
+    for needle in (
+        "DISAGREE",
+        "descent",
+        "path f7f5",
+        EP_FEN,
+        "missing",
+        "e5f6",
+        "en passant",
+        "en-passant capture not generated",
+        "♙",
+    ):
         assert needle in text, needle
 
 

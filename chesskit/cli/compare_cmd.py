@@ -22,7 +22,11 @@ def engine_options(fn):
     """--engine / --script / --python / --engine-option / --timeout (shared with ``suite``)."""
     for decorator in reversed(
         [
-            click.option("--engine", metavar="CMD", help="A UCI engine command that supports 'go perft' (e.g. stockfish)."),
+            click.option(
+                "--engine",
+                metavar="CMD",
+                help="A UCI engine command that supports 'go perft' (e.g. stockfish).",
+            ),
             click.option(
                 "--script",
                 metavar="PATH",
@@ -68,7 +72,9 @@ def open_user_engine(engine, script, python_spec, engine_options, timeout):
     """The engine back end for the flags (InputError unless exactly one is given)."""
     from chesskit.engines import open_engine
 
-    return open_engine(engine=engine, script=script, python=python_spec, options=engine_options, timeout=timeout)
+    return open_engine(
+        engine=engine, script=script, python=python_spec, options=engine_options, timeout=timeout
+    )
 
 
 @click.command()

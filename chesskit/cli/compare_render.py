@@ -48,7 +48,9 @@ def descent_lines(report) -> list[str]:
         shown = ", ".join(f"{m} {_value(step.ours.get(m))} vs {_value(step.theirs.get(m))}" for m in diff[:4])
         more = f" (+{len(diff) - 4} more)" if len(diff) > 4 else ""
         verdict = f"differ: {shown}{more}" if diff else "same"
-        lines.append(f"  depth {step.depth}  {_where(step.path):<24} chesskit {ours:>10}  engine {theirs:>10}  {verdict}")
+        lines.append(
+            f"  depth {step.depth}  {_where(step.path):<24} chesskit {ours:>10}  engine {theirs:>10}  {verdict}"
+        )
     return lines
 
 
@@ -59,7 +61,11 @@ def board_lines(fen: str, missing: set[str], extra: set[str]) -> list[str]:
         cells = []
         for file, piece in zip(FILES, row):
             sq = f"{file}{rank}"
-            left, right = ("{", "}") if sq in missing and sq in extra else ("(", ")") if sq in missing else ("[", "]") if sq in extra else (" ", " ")
+            left, right = (
+                ("{", "}")
+                if sq in missing and sq in extra
+                else ("(", ")") if sq in missing else ("[", "]") if sq in extra else (" ", " ")
+            )
             cells.append(f"{left}{piece}{right}")
         lines.append((f"  {rank} " + "".join(cells)).rstrip())
     lines.append("     " + "  ".join(FILES))
@@ -154,7 +160,13 @@ def render_terminal(report, con) -> None:
     con.print(Text(f"position {report.position_fen}", style="dim"))
 
     steps = Table(title="descent", title_justify="left", box=None, padding=(0, 2))
-    for name, justify in (("depth", "right"), ("path", "left"), ("chesskit", "right"), ("engine", "right"), ("differing", "left")):
+    for name, justify in (
+        ("depth", "right"),
+        ("path", "left"),
+        ("chesskit", "right"),
+        ("engine", "right"),
+        ("differing", "left"),
+    ):
         steps.add_column(name, justify=justify, overflow="fold")
     for step in report.steps:
         diff = step.differing()
@@ -164,19 +176,27 @@ def render_terminal(report, con) -> None:
             _where(step.path),
             f"{sum(step.ours.values()):,}",
             f"{sum(step.theirs.values()):,}",
-            Text(shown + (" ..." if len(diff) > 4 else ""), style="red") if diff else Text("same", style="green"),
+            (
+                Text(shown + (" ..." if len(diff) > 4 else ""), style="red")
+                if diff
+                else Text("same", style="green")
+            ),
         )
     if report.steps:
         con.print(steps)
     if report.state_checked:
-        con.print(Text(f"full state compared after {report.state_checked} pushes and their pops", style="dim"))
+        con.print(
+            Text(f"full state compared after {report.state_checked} pushes and their pops", style="dim")
+        )
     if report.agree:
         return
 
     con.print(Text.assemble(("path ", "dim"), (_where(report.path), "bold")))
     con.print(Text.assemble(("fen  ", "dim"), report.fen))
     missing, extra = marked_squares(report)
-    legend = ("missing move", "extra move") if report.kind == "moves" else ("", f"squares of {report.state.move}")
+    legend = (
+        ("missing move", "extra move") if report.kind == "moves" else ("", f"squares of {report.state.move}")
+    )
     con.print(_board(con, report.fen, missing, extra, legend))
     if report.kind == "moves":
         notes = Table(box=None, padding=(0, 2), show_header=True)
@@ -184,8 +204,12 @@ def render_terminal(report, con) -> None:
             notes.add_column(name, overflow="fold")
         for note in report.notes:
             colour = "green" if note.side == "missing" else "red"
-            notes.add_row(Text(note.side, style=colour), Text(note.move, style="bold"), ", ".join(note.kinds), note.hint)
-        con.print(Panel(notes, title="missing (chesskit only) and extra (engine only) moves", title_align="left"))
+            notes.add_row(
+                Text(note.side, style=colour), Text(note.move, style="bold"), ", ".join(note.kinds), note.hint
+            )
+        con.print(
+            Panel(notes, title="missing (chesskit only) and extra (engine only) moves", title_align="left")
+        )
     else:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="dim")
@@ -195,7 +219,12 @@ def render_terminal(report, con) -> None:
             grid.add_row(name, value)
         con.print(Panel(grid, title="state mismatch", title_align="left", border_style="red"))
     for step in report.steps:
-        table = Table(title=f"depth {step.depth} after {_where(step.path)}", title_justify="left", box=None, padding=(0, 2))
+        table = Table(
+            title=f"depth {step.depth} after {_where(step.path)}",
+            title_justify="left",
+            box=None,
+            padding=(0, 2),
+        )
         table.add_column("move")
         table.add_column("chesskit", justify="right")
         table.add_column("engine", justify="right")
@@ -231,7 +260,7 @@ def _board(con, fen: str, missing: set[str], extra: set[str], legend: tuple[str,
         board.append("\n")
     board.append("   " + "  ".join(FILES), style="dim")
     key = Text()
-    for (label, colours) in zip(legend, (MISSING, EXTRA)):
+    for label, colours in zip(legend, (MISSING, EXTRA)):
         if label:
             key.append("  ", style=f"on {colours[depth]}")
             key.append(f" {label}   ")

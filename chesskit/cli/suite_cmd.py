@@ -7,9 +7,11 @@ from collections import defaultdict
 import click
 
 from chesskit.cli import output
+from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_timeout
+from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, report_text, write_junit
 from chesskit.cli.options import json_option, parse_count, parse_depth
-from chesskit.errors import InputError, MismatchError
-from chesskit.suite import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run
+from chesskit.errors import EngineError, InputError, MismatchError
+from chesskit.suite import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run, run_engine
 from chesskit.timer import Timer, format_seconds
 
 
@@ -23,12 +25,28 @@ from chesskit.timer import Timer, format_seconds
     show_default=True,
     help="Skip depths whose expected count exceeds N (1e6 and 1_000_000 work too).",
 )
+@engine_options
+@click.option("--junit", metavar="FILE", help="Also write JUnit XML: one testcase per position and depth.")
 @json_option
-def suite(paths: tuple[str, ...], max_depth: str | None, max_nodes: str, as_json: bool) -> None:
+def suite(
+    paths: tuple[str, ...],
+    max_depth: str | None,
+    max_nodes: str,
+    engine: str | None,
+    script: str | None,
+    python_spec: str | None,
+    engine_options: tuple[str, ...],
+    timeout: str,
+    junit: str | None,
+    as_json: bool,
+) -> None:
     """Run the perft suites in PATH (EPD files or folders; default: the bundled positions/).
 
     Every position's D<n> counts up to the limits are checked; a mismatch prints the
     position, the depth, both counts and the divide there, and the exit code is 1.
+    With --engine, --script or --python the counts come from that engine instead, and
+    a mismatch also runs compare's descent against chesskit down to the failing node.
+    Exit 3 when the engine fails.
     """
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
@@ -40,6 +58,9 @@ def suite(paths: tuple[str, ...], max_depth: str | None, max_nodes: str, as_json
         )
         raise InputError(f"nothing to run: no expected count of {len(records)} positions is within {limits}")
 
+    eng = None
+    if engine or script or python_spec or engine_options:
+        eng = open_user_engine(engine, script, python_spec, engine_options, parse_timeout(timeout))
     results: list[SuiteResult] = []
     plain = not as_json and not output.stdout_is_terminal()
     position: list[SuiteResult] = []  # the current position's results, for streamed lines
@@ -47,15 +68,25 @@ def suite(paths: tuple[str, ...], max_depth: str | None, max_nodes: str, as_json
     timer = Timer()
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
     total = sum(task.expected + 1 for task in tasks)
-    with timer, output.progress(total, "suite", counted=False) as advance:
-        for result in run(tasks):
-            results.append(result)
-            advance(result.task.expected + 1)
-            if plain:  # a pipe (a CI log, say) gets each position's line as soon as it is done
-                if position and position[0].task.record is not result.task.record:
-                    click.echo(_position_line(position, width))
-                    position.clear()
-                position.append(result)
+    try:
+        with timer, output.progress(total, "suite", counted=False) as advance:
+            for result in run(tasks) if eng is None else run_engine(tasks, eng):
+                results.append(result)
+                advance(result.task.expected + 1)
+                if plain:  # a pipe (a CI log, say) gets each position's line as soon as it is done
+                    if position and position[0].task.record is not result.task.record:
+                        click.echo(_position_line(position, width))
+                        position.clear()
+                    position.append(result)
+    except EngineError as err:
+        if junit:
+            write_junit(junit, results, _mismatch_lines, tasks[len(results)], str(err))
+        raise
+    finally:
+        if eng is not None:
+            eng.close()
+    if junit:
+        write_junit(junit, results, _mismatch_lines)
     if position:
         click.echo(_position_line(position, width))
 
@@ -80,6 +111,8 @@ def _result_json(result: SuiteResult) -> dict:
     entry = result.to_json()
     if result.divide is not None:
         entry["divide"] = result.divide
+    if result.report is not None:
+        entry["compare"] = result.report.to_json()
     return entry
 
 
@@ -126,6 +159,9 @@ def _render_plain(results, failed, timer: Timer) -> None:
             continue
         click.echo()
         click.echo("\n".join(_mismatch_lines(result)))
+        if result.report is not None:
+            click.echo(report_text(result.report), nl=False)
+            continue
         click.echo(f"divide at depth {result.task.depth}:")
         click.echo(output.stockfish_divide(result.divide), nl=False)
     click.echo(_summary(results, failed, timer))
@@ -198,5 +234,11 @@ def _render_terminal(results, failed, timer: Timer) -> None:
         body.add_row(Text(f"divide at depth {result.task.depth}:"))
         body.add_row(moves)
         con.print(Panel(body, title=Text(lines[0], style="bold red"), title_align="left"))
+        if result.report is not None:
+            from chesskit.cli.compare_render import render_terminal
+
+            if result.report.agree:
+                con.print(Text(EXPECTED_IN_DOUBT, style="yellow"))
+            render_terminal(result.report, con)
     style = "bold green" if not failed else "bold red"
     con.print(Text(_summary(results, failed, timer), style=style))

@@ -1,0 +1,71 @@
+"""JUnit XML for ``chesskit suite --junit FILE``, so any CI system shows which counts failed.
+
+One ``<testsuite>`` per EPD file, one ``<testcase>`` per position and depth::
+
+    <testsuites name="chesskit suite" tests="3" failures="1" errors="0" time="0.52">
+      <testsuite name="positions/standard.epd" tests="3" failures="1" errors="0" time="0.52">
+        <testcase classname="standard" name="kiwipete D1" time="0.001"/>
+        <testcase classname="standard" name="kiwipete D2" time="0.010">
+          <failure type="mismatch" message="D2: expected 2039, got 2038 ...">the full report</failure>
+        </testcase>
+        <testcase classname="standard" name="kiwipete D3" ...><error type="engine" message="..."/></testcase>
+
+Pure logic over ``Case`` records; the caller decides the texts.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class Case:
+    """One testcase: ``failure``/``error`` hold the one-line message, ``details`` the long text."""
+
+    suite: str  # the testsuite it belongs to (the EPD file)
+    classname: str
+    name: str
+    seconds: float = 0.0
+    failure: str | None = None
+    error: str | None = None
+    details: str = ""
+
+
+def to_element(cases: list[Case], name: str = "chesskit suite") -> ET.Element:
+    root = ET.Element("testsuites", name=name)
+    suites: dict[str, ET.Element] = {}
+    for case in cases:
+        suite = suites.get(case.suite)
+        if suite is None:
+            suite = suites[case.suite] = ET.SubElement(root, "testsuite", name=case.suite)
+        element = ET.SubElement(
+            suite, "testcase", classname=case.classname, name=case.name, time=f"{case.seconds:.3f}"
+        )
+        if case.failure is not None:
+            ET.SubElement(element, "failure", type="mismatch", message=case.failure).text = (
+                case.details or case.failure
+            )
+        elif case.error is not None:
+            ET.SubElement(element, "error", type="engine", message=case.error).text = (
+                case.details or case.error
+            )
+    for element in [*suites.values(), root]:
+        members = [c for c in cases if element is root or c.suite == element.get("name")]
+        element.set("tests", str(len(members)))
+        element.set("failures", str(sum(c.failure is not None for c in members)))
+        element.set("errors", str(sum(c.failure is None and c.error is not None for c in members)))
+        element.set("time", f"{sum(c.seconds for c in members):.3f}")
+    return root
+
+
+def to_xml(cases: list[Case], name: str = "chesskit suite") -> str:
+    root = to_element(cases, name)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def write(path: str | Path, cases: list[Case], name: str = "chesskit suite") -> None:
+    """Write the XML to ``path`` (parent folders must exist)."""
+    Path(path).write_text(to_xml(cases, name), encoding="utf-8")
