@@ -200,13 +200,16 @@ class Board:
             raise InputError(f"depth must be an integer >= {minimum}, got {depth!r}")
         return int(depth)
 
-    def perft(self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None) -> int:
+    def perft(self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None, check: bool = False) -> int:
         """The number of leaf nodes of the legal move tree ``depth`` plies deep.
 
         ``hash_mb`` sizes a transposition table (0: none); ``threads`` > 1 splits the tree
         two plies down and walks the pieces in parallel. ``progress(done, total, nodes)``
-        is called as parts of the tree finish.
+        is called as parts of the tree finish. ``check=True`` (test runs) counts with the
+        consistency checker instead, raising ``chesskit.debug.InvariantError`` on a violation.
         """
+        if check:
+            return self.debug(depth).raise_for_violation().nodes
         return sum(self._run(self._check_depth(depth, 0), hash_mb, threads, progress).values())
 
     def divide(self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None) -> dict[str, int]:

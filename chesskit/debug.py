@@ -288,6 +288,8 @@ def _values(code: int, info, uvals) -> tuple[str, str]:
             return f"{label} {_ep(exp)}", f"{label} {_ep(act)}"
         if detail - C.DETAIL_STATE == 0:
             return f"{label} {_side(exp)}", f"{label} {_side(act)}"
+        if name in ("halfmove-clock", "fullmove-number") and act < exp == int(name == "fullmove-number"):
+            return f"{label} >= {exp}", f"{label} {act}"
         return f"{label} {exp}", f"{label} {act}"
     if detail >= C.DETAIL_SQUARE:
         sq = square_name(detail - C.DETAIL_SQUARE)

@@ -236,3 +236,13 @@ def test_cli_debug_violation_json(cli):
 def test_cli_debug_bad_depth(cli):
     assert cli("debug", "startpos", "-x").exit_code == 2
     assert cli("debug", "startpos", "2", "--fen-depth", "no").exit_code == 2
+
+
+def test_checker_switched_on_inside_perft():
+    board = Board(KIWIPETE)
+    assert board.perft(3, check=True) == board.perft(3) == 97862
+    board._st[P.HALF] = -5  # a corrupted clock, found at the root
+    with pytest.raises(InvariantError, match="halfmove-clock"):
+        board.perft(2, check=True)
+    v = board.debug(2).violation
+    assert (v.path, v.move, v.expected, v.actual) == ([], None, "halfmove clock >= 0", "halfmove clock -5")

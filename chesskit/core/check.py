@@ -235,7 +235,11 @@ def _ep_plausible(T, bb, board, st):
 
 @njit(cache=True)
 def _check_rules(T, bb, board, st, homes, info, uvals):
-    """Castling rights placement, the en-passant square, the side not to move not in check."""
+    """The side to move, castling rights placement, the en-passant square, the clocks, the
+    side not to move not in check."""
+    info[I_CHECKS] += 1
+    if st[STM] != WHITE and st[STM] != BLACK:
+        return _fail(info, SIDE_TO_MOVE, DETAIL_STATE + STM, WHITE, st[STM])
     info[I_CHECKS] += 1
     valid = _valid_rights(bb, board, homes)
     if valid != bb[CASTLE]:
@@ -243,6 +247,12 @@ def _check_rules(T, bb, board, st, homes, info, uvals):
     info[I_CHECKS] += 1
     if st[EP] != NO_SQ and not _ep_plausible(T, bb, board, st):
         return _fail(info, EP_SQUARE, DETAIL_STATE + EP, NO_SQ, st[EP])
+    info[I_CHECKS] += 1
+    if st[HALF] < 0:
+        return _fail(info, HALFMOVE_CLOCK, DETAIL_STATE + HALF, 0, st[HALF])
+    info[I_CHECKS] += 1
+    if st[FULL] < 1:
+        return _fail(info, FULLMOVE_NUMBER, DETAIL_STATE + FULL, 1, st[FULL])
     info[I_CHECKS] += 1
     mover = st[STM] ^ 1
     ksq = lsb(bb[(mover << 3) | KING])
