@@ -315,3 +315,71 @@ def test_state_checked_along_the_descent_when_the_sweep_is_off(cli, monkeypatch)
     assert report["path"] == ["g2h1"] and report["op"] == "push"
     # the descent had divided the start node before it went down g2h1
     assert [s["path"] for s in report["steps"]] == [[]]
+
+
+# ------------------------------------------------------------------ the descent as a library
+
+
+class _Fixed:
+    """Answers with chesskit's own divide, plus ``delta`` on the way to ``at`` (but not at ``at``)."""
+
+    def __init__(self, at: list[str], delta: int):
+        self.at, self.delta = at, delta
+
+    def divide(self, fen, depth, moves, chess960=False):
+        from chesskit.board import Board
+
+        board = Board(fen)
+        for m in moves:
+            board.push(m)
+        result = board.divide(depth)
+        moves = list(moves)
+        if len(moves) < len(self.at) and moves == self.at[: len(moves)]:
+            result[self.at[len(moves)]] += self.delta
+        return result
+
+
+class _Twos:
+    """The right moves, but one of them counted twice at depth 1."""
+
+    def divide(self, fen, depth, moves, chess960=False):
+        from chesskit.board import Board
+
+        result = Board(fen).divide(depth)
+        result["e1g1"] = 2
+        return result
+
+
+def test_descend_follows_the_counts_and_leaves_the_board_alone():
+    from chesskit.board import Board
+    from chesskit.compare import descend
+
+    board = Board(KIWIPETE)
+    steps = []
+    report = descend(board, _Fixed(["e1g1", "h3g2"], 0), 3, KIWIPETE, on_step=steps.append)
+    assert board.fen() == KIWIPETE and board.move_stack == []
+    assert report.agree  # no change: the same numbers everywhere
+    assert len(steps) == 1 and steps[0].depth == 3
+
+
+def test_descend_reports_an_inconsistent_engine_as_a_walk_mismatch():
+    from chesskit.board import Board
+    from chesskit.compare import descend
+
+    report = descend(Board(KIWIPETE), _Fixed(["e1g1", "h3g2"], 5), 3, KIWIPETE, engine_name="fixed")
+    assert report.kind == "state" and report.state.field == "walk"
+    assert report.path == ["e1g1", "h3g2"]
+    assert [s.path for s in report.steps] == [[], ["e1g1"], ["e1g1", "h3g2"]]
+    assert report.state.theirs == report.state.ours + 5
+
+
+def test_depth_one_counts_other_than_one_are_an_engine_error():
+    from chesskit.board import Board
+    from chesskit.compare import descend
+    from chesskit.errors import EngineError
+
+    board = Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    with pytest.raises(
+        EngineError, match=r"^engine 'fixed' answered a depth-1 divide with counts other than 1"
+    ):
+        descend(board, _Twos(), 1, board.fen(), engine_name="fixed")
