@@ -67,14 +67,24 @@ class SuiteResult:
     seconds: float
     divide: dict[str, int] | None = field(default=None)
     report: object | None = field(default=None)  # a chesskit.compare.Report (engine runs)
+    # ``run(stats=True)`` where the record has S<depth>: the counters that differ,
+    # {name: (expected, actual)}, empty when all match; None when not checked
+    stats: dict[str, tuple[int, int]] | None = field(default=None)
 
     @property
     def ok(self) -> bool:
-        return self.nodes == self.task.expected
+        return self.nodes == self.task.expected and not self.stats
+
+    def stats_text(self) -> str:
+        """``"S3: checks expected 12, got 11"`` for a counter mismatch, else ``""``."""
+        if not self.stats:
+            return ""
+        diffs = ", ".join(f"{name} expected {want}, got {got}" for name, (want, got) in self.stats.items())
+        return f"S{self.task.depth}: {diffs}"
 
     def to_json(self) -> dict:
         record = self.task.record
-        return {
+        entry = {
             "id": record.id,
             "fen": record.fen,
             "depth": self.task.depth,
@@ -82,6 +92,10 @@ class SuiteResult:
             "nodes": self.nodes,
             "ok": self.ok,
         }
+        if self.stats is not None:
+            entry["stats_ok"] = not self.stats
+            entry["stats_mismatch"] = {n: {"expected": e, "actual": a} for n, (e, a) in self.stats.items()}
+        return entry
 
 
 # --------------------------------------------------------------------------- loading
@@ -203,15 +217,21 @@ def plan(
     return tasks
 
 
-def run(tasks: Iterable[Task]) -> Iterator[SuiteResult]:
+def run(tasks: Iterable[Task], stats: bool = False) -> Iterator[SuiteResult]:
     """Run each task through ``Board.perft``, yielding its result as soon as it is known.
 
     At the shallowest mismatching depth of each position the result carries the divide
-    (sorted by move) so the failure can be chased move by move.
+    (sorted by move) so the failure can be chased move by move. With ``stats``, a depth
+    whose record has an ``S<depth>`` opcode is counted with ``Board.stats`` and its
+    leaf counters are checked too.
     """
+    from chesskit.stats import compare, parse_stat_opcode
+
     from chesskit.board import Board  # deferred: compiles/loads the move generator
 
     Board().perft(1)  # load (or compile) the move generator before the first timing
+    if stats:
+        Board().stats(1)
     boards: dict[int, Board] = {}
     diverged: set[int] = set()
     for task in tasks:
@@ -220,10 +240,19 @@ def run(tasks: Iterable[Task]) -> Iterator[SuiteResult]:
         if board is None:
             boards.clear()  # tasks come grouped by position; keep one board alive
             board = boards[key] = Board(task.record.fen, chess960=task.record.chess960 or None)
+        wanted = None
+        if stats and task.depth in task.record.stats:
+            try:
+                wanted = parse_stat_opcode(task.record.stats[task.depth])
+            except InputError as err:
+                raise InputError(f"{task.record.location}: S{task.depth}: {err}") from err
         with Timer() as timer:
-            nodes = board.perft(task.depth)
+            row = board.stats(task.depth) if wanted is not None else None
+            nodes = row["nodes"] if row is not None else board.perft(task.depth)
         result = SuiteResult(task, nodes, timer.elapsed_s)
-        if not result.ok and key not in diverged:
+        if wanted is not None:
+            result.stats = compare(wanted, row)
+        if nodes != task.expected and key not in diverged:
             diverged.add(key)
             if task.depth >= 1:
                 result.divide = dict(sorted(board.divide(task.depth).items()))

@@ -266,3 +266,43 @@ def test_cli_divide_stats(cli):
 def test_cli_without_stats_is_unchanged(cli):
     data = json.loads(cli("perft", "startpos", "2", "--json").stdout)
     assert "stats" not in data
+
+
+# ------------------------------------------------------------------ suite --stats
+
+BAD_COUNTERS = (
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - id \"kiwi\"; "
+    'D1 48; D2 2039; D3 97862; S2 "captures=351 checks=4"; S3 "checks=993";\n'
+)
+
+
+def test_cli_suite_stats_passes_on_the_standard_positions(cli):
+    from chesskit.positions import positions_dir
+
+    result = cli("suite", "--stats", str(positions_dir() / "standard.epd"), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    checked = [r for r in data["results"] if "stats_ok" in r]
+    assert len(checked) >= 20 and all(r["stats_ok"] for r in checked)
+
+
+def test_cli_suite_stats_names_the_wrong_counter(cli, tmp_path):
+    path = tmp_path / "bad.epd"
+    path.write_text(BAD_COUNTERS)
+    result = cli("suite", "--stats", str(path))
+    assert result.exit_code == 1
+    assert "FAIL  kiwi  S2: checks expected 4, got 3" in result.stdout
+    assert "(2 with leaf counters)" in result.stdout
+    data = json.loads(cli("suite", "--stats", str(path), "--json").stdout)
+    bad = [r for r in data["results"] if not r["ok"]]
+    assert [(r["depth"], r["stats_mismatch"]) for r in bad] == [(2, {"checks": {"expected": 4, "actual": 3}})]
+    # without --stats only the node counts are checked
+    assert cli("suite", str(path)).exit_code == 0
+
+
+def test_cli_suite_stats_bad_opcode(cli, tmp_path):
+    path = tmp_path / "bad.epd"
+    path.write_text(BAD_COUNTERS.replace("checks=993", "chex=993"))
+    result = cli("suite", "--stats", str(path))
+    assert result.exit_code == 2
+    assert "bad.epd:1: S3" in result.stderr

@@ -27,6 +27,11 @@ from chesskit.timer import Timer, format_seconds
 )
 @engine_options
 @click.option("--junit", metavar="FILE", help="Also write JUnit XML: one testcase per position and depth.")
+@click.option(
+    "--stats",
+    is_flag=True,
+    help='Also check the leaf counters of S<n> "captures=.. checks=.." opcodes where a suite has them.',
+)
 @json_option
 def suite(
     paths: tuple[str, ...],
@@ -38,6 +43,7 @@ def suite(
     engine_options: tuple[str, ...],
     timeout: str,
     junit: str | None,
+    stats: bool,
     as_json: bool,
 ) -> None:
     """Run the perft suites in PATH (EPD files or folders; default: the bundled positions/).
@@ -60,6 +66,8 @@ def suite(
 
     eng = None
     if engine or script or python_spec or engine_options:
+        if stats:
+            raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
         eng = open_user_engine(engine, script, python_spec, engine_options, parse_timeout(timeout))
     results: list[SuiteResult] = []
     plain = not as_json and not output.stdout_is_terminal()
@@ -70,7 +78,7 @@ def suite(
     total = sum(task.expected + 1 for task in tasks)
     try:
         with timer, output.progress(total, "suite", counted=False) as advance:
-            for result in run(tasks) if eng is None else run_engine(tasks, eng):
+            for result in run(tasks, stats) if eng is None else run_engine(tasks, eng):
                 results.append(result)
                 advance(result.task.expected + 1)
                 if plain:  # a pipe (a CI log, say) gets each position's line as soon as it is done
@@ -124,20 +132,22 @@ def _depth_span(results: list[SuiteResult]) -> str:
 def _summary(results, failed, timer: Timer) -> str:
     positions = len({id(r.task.record) for r in results})
     verdict = "all match" if not failed else f"{len(failed)} FAILED"
+    counters = sum(r.stats is not None for r in results)
+    with_counters = f" ({counters} with leaf counters)" if counters else ""
     return (
-        f"{len(results)} counts of {positions} positions checked in {timer.display()}: "
+        f"{len(results)} counts{with_counters} of {positions} positions checked in {timer.display()}: "
         f"{len(results) - len(failed)} passed, {verdict}"
     )
 
 
 def _mismatch_lines(result: SuiteResult) -> list[str]:
     task = result.task
-    return [
-        f"mismatch: {task.record.id} ({task.record.location})",
-        f"fen: {task.record.fen}",
-        f"depth {task.depth}: expected {task.expected}, got {result.nodes} "
-        f"({result.nodes - task.expected:+d})",
-    ]
+    if result.nodes == task.expected and result.stats:  # only the leaf counters differ (--stats)
+        detail = result.stats_text()
+    else:
+        diff = result.nodes - task.expected
+        detail = f"depth {task.depth}: expected {task.expected}, got {result.nodes} ({diff:+d})"
+    return [f"mismatch: {task.record.id} ({task.record.location})", f"fen: {task.record.fen}", detail]
 
 
 def _position_line(group: list[SuiteResult], width: int = 0) -> str:
@@ -149,6 +159,8 @@ def _position_line(group: list[SuiteResult], width: int = 0) -> str:
         span = _depth_span(group).ljust(6)
         return f"ok    {ident}  {span}  {group[-1].nodes:>12} nodes  {_seconds(group)}"
     first = bad[0]
+    if first.nodes == first.task.expected:  # the leaf counters differ (--stats)
+        return f"FAIL  {ident}  {first.stats_text()}"
     return f"FAIL  {ident}  D{first.task.depth}: expected {first.task.expected}, got {first.nodes}"
 
 
@@ -214,6 +226,11 @@ def _render_terminal(results, failed, timer: Timer) -> None:
                 overflow="fold",
             )
         for r in failed:
+            if r.nodes == r.task.expected:  # leaf counters (--stats)
+                want = " ".join(f"{n}={e}" for n, (e, _) in r.stats.items())
+                got = " ".join(f"{n}={a}" for n, (_, a) in r.stats.items())
+                fails.add_row(r.task.record.id, f"S{r.task.depth}", want, got, "", r.task.record.location)
+                continue
             fails.add_row(
                 r.task.record.id,
                 str(r.task.depth),
