@@ -239,8 +239,8 @@ def render_terminal(report, con) -> None:
 def _board(con, fen: str, missing: set[str], extra: set[str], legend: tuple[str, str]):
     from rich.text import Text
 
-    depth = 0 if con.color_system in ("truecolor", "256") else 1
-    palette = "rich" if depth == 0 else "basic"
+    tier = 0 if con.color_system in ("truecolor", "256") else 1  # index into the colour pairs
+    palette = "rich" if tier == 0 else "basic"
     board = Text()
     for rank, row in zip(range(8, 0, -1), ranks(fen)):
         board.append(f"{rank} ", style="dim")
@@ -248,11 +248,11 @@ def _board(con, fen: str, missing: set[str], extra: set[str], legend: tuple[str,
             sq = f"{file}{rank}"
             light = (FILES.index(file) + rank) % 2 == 0
             if sq in missing and sq in extra:
-                bg = BOTH[depth]
+                bg = BOTH[tier]
             elif sq in missing:
-                bg = MISSING[depth]
+                bg = MISSING[tier]
             elif sq in extra:
-                bg = EXTRA[depth]
+                bg = EXTRA[tier]
             else:
                 bg = SQUARES[palette][0 if light else 1]
             glyph = "   " if piece == "." else f" {FIGURINES[piece]} "
@@ -262,7 +262,7 @@ def _board(con, fen: str, missing: set[str], extra: set[str], legend: tuple[str,
     key = Text()
     for label, colours in zip(legend, (MISSING, EXTRA)):
         if label:
-            key.append("  ", style=f"on {colours[depth]}")
+            key.append("  ", style=f"on {colours[tier]}")
             key.append(f" {label}   ")
     out = Text()
     out.append_text(board)
