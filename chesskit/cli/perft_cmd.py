@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from chesskit.cli import output, stats_cmd
@@ -16,8 +18,31 @@ from chesskit.cli.options import (
 )
 from chesskit.timer import Timer
 
-# From this depth on a terminal, count root move by root move to drive a progress bar.
+# From this depth on a terminal, count the tree in parts to drive a progress bar.
 PROGRESS_DEPTH = 5
+DEFAULT_HASH_MB = 256
+
+
+def _default_threads() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+hash_option = click.option(
+    "--hash",
+    "hash_mb",
+    default=DEFAULT_HASH_MB,
+    show_default=True,
+    type=click.IntRange(0, 1 << 20),
+    metavar="MB",
+    help="Transposition table size in MiB (0: none). Entries check the full key and depth.",
+)
+threads_option = click.option(
+    "--threads",
+    default=None,
+    type=click.IntRange(1, 1024),
+    metavar="N",
+    help="Threads for the tree walk [default: all cores]. Counts are identical for any N.",
+)
 
 
 stats_option = click.option(
@@ -35,9 +60,19 @@ stats_option = click.option(
 @chess960_option
 @stats_option
 @click.option("--all-depths", is_flag=True, help="With --stats: one row per depth 1..DEPTH (implies --stats).")
+@hash_option
+@threads_option
 @json_option
 def perft(
-    position: str, depth: str, moves: str, chess960: bool, stats: bool, all_depths: bool, as_json: bool
+    position: str,
+    depth: str,
+    moves: str,
+    chess960: bool,
+    stats: bool,
+    all_depths: bool,
+    hash_mb: int,
+    threads: int | None,
+    as_json: bool,
 ) -> None:
     """Count the leaf nodes of the legal move tree of POSITION to DEPTH.
 
@@ -49,13 +84,10 @@ def perft(
     if stats or all_depths:
         stats_cmd.perft_stats(board, ident, depth_n, all_depths, as_json)
         return
+    threads = threads or _default_threads()
     board.perft(1)  # load (or compile) the move generator outside the timed run
     timer = Timer()
-    if not as_json and depth_n >= PROGRESS_DEPTH and output.stderr_is_terminal():
-        nodes = sum(count_by_root_move(board, depth_n, timer, f"perft {depth_n}").values())
-    else:
-        with timer:
-            nodes = board.perft(depth_n)
+    nodes = sum(_count(board, depth_n, hash_mb, threads, timer, f"perft {depth_n}", as_json).values())
     seconds = timer.elapsed_s
     nps = output.nodes_per_second(nodes, seconds)
     if as_json:
@@ -74,8 +106,13 @@ def perft(
 @moves_option
 @chess960_option
 @stats_option
+@hash_option
+@threads_option
 @json_option
-def divide(position: str, depth: str, moves: str, chess960: bool, stats: bool, as_json: bool) -> None:
+def divide(
+    position: str, depth: str, moves: str, chess960: bool, stats: bool, hash_mb: int, threads: int | None,
+    as_json: bool,
+) -> None:
     """Perft of POSITION to DEPTH split by the first move.
 
     On a pipe the output is Stockfish's 'go perft' format (moves sorted by UCI):
@@ -87,14 +124,11 @@ def divide(position: str, depth: str, moves: str, chess960: bool, stats: bool, a
     if stats:
         stats_cmd.divide_stats(board, ident, depth_n, as_json)
         return
+    threads = threads or _default_threads()
     board.divide(1)  # load (or compile) the move generator outside the timed run
     board.perft(1)
     timer = Timer()
-    if not as_json and depth_n >= PROGRESS_DEPTH and output.stderr_is_terminal():
-        counts = count_by_root_move(board, depth_n, timer, f"divide {depth_n}")
-    else:
-        with timer:
-            counts = board.divide(depth_n)
+    counts = _count(board, depth_n, hash_mb, threads, timer, f"divide {depth_n}", as_json, by_move=True)
     counts = dict(sorted(counts.items()))
     nodes = sum(counts.values())
     seconds = timer.elapsed_s
@@ -116,17 +150,21 @@ def divide(position: str, depth: str, moves: str, chess960: bool, stats: bool, a
         click.echo(output.stockfish_divide(counts), nl=False)
 
 
-def count_by_root_move(board, depth: int, timer: Timer, label: str) -> dict[str, int]:
-    """Divide computed one root move at a time, advancing a progress bar on stderr."""
-    moves = sorted(board.legal_moves())
-    counts: dict[str, int] = {}
-    with output.progress(len(moves), label) as advance, timer:
-        for move in moves:
-            board.push(move)
-            counts[move] = board.perft(depth - 1)
-            board.pop()
-            advance(1)
-    return counts
+def _count(board, depth, hash_mb, threads, timer: Timer, label, as_json, by_move=False) -> dict[str, int]:
+    """perft (as ``{"": nodes}``) or divide, timed; on a terminal with a progress bar
+    (parts of the tree done, nodes so far, ETA) once the tree is deep enough to take a while."""
+    run = board.divide if by_move else (lambda *a, **k: {"": board.perft(*a, **k)})
+    if as_json or depth < PROGRESS_DEPTH or not output.stderr_is_terminal():
+        with timer:
+            return run(depth, hash_mb=hash_mb, threads=threads)
+    with output.progress(1.0, label, counted=False) as advance, timer:
+        last = [0.0]
+
+        def report(done: int, total: int, nodes: int) -> None:
+            advance(done / total - last[0])
+            last[0] = done / total
+
+        return run(depth, hash_mb=hash_mb, threads=threads, progress=report)
 
 
 def _heading(kind: str, depth: int, ident: str | None, fen: str):
