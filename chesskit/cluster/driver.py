@@ -1,0 +1,350 @@
+"""The Dask side: connect (or start a local cluster), submit the tasks, collect them.
+
+``run_perft`` plans the split (``chesskit.cluster.plan``), opens the checkpoint, warms the
+compiled core in this process (so local workers only load the cache), then submits every
+unfinished task and sums the results as they complete, recording each in the checkpoint.
+
+Dask reschedules the tasks of a worker that dies; a task that keeps killing workers
+(``distributed.scheduler.allowed-failures``, 3 by default) or raises on a worker ends the
+run with a ``ClusterError`` (exit 3). Ctrl-C cancels the futures, closes the client (and
+the local cluster) and raises ``ClusterInterrupted`` (exit 130).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import socket
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from chesskit.cluster.errors import (
+    BOTH_WAYS,
+    ClusterError,
+    ClusterInterrupted,
+    ExtraMissing,
+    SchedulerUnreachable,
+)
+from chesskit.errors import InputError
+
+# The per-worker transposition table, in MiB (for subtrees of at least 5 plies).
+DEFAULT_HASH_MB = 64
+CONNECT_TIMEOUT = 10.0
+
+
+@dataclass
+class ClusterResult:
+    nodes: int  # perft(depth): the exact total
+    tasks: int  # tasks in the plan
+    resumed: int  # tasks taken from the checkpoint instead of computed
+    split_depth: int
+    positions: int  # unique positions at the split depth
+    computed_nodes: int  # the part of ``nodes`` computed by this run
+    seconds: float  # wall time from connecting to the last result
+
+
+@dataclass
+class Status:
+    """What a progress callback is told, once at the start and after every task."""
+
+    done: int  # tasks finished, including the resumed ones
+    total: int
+    nodes: int  # nodes counted so far, including the resumed tasks
+    computed: int  # nodes computed by this run
+    estimate_done: int  # estimated nodes of the finished tasks
+    estimate_total: int
+    seconds: float  # since the tasks were submitted
+    resumed: int  # tasks taken from the checkpoint
+    resumed_estimate: int = 0  # their estimated nodes: not part of this run's pace
+
+    @property
+    def rate(self) -> float:
+        """Nodes a second computed by this run (0 before the first task)."""
+        return self.computed / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left, from this run's pace through the estimated work."""
+        done_here = self.estimate_done - self.resumed_estimate
+        if done_here <= 0 or self.seconds <= 0:
+            return None
+        return (self.estimate_total - self.estimate_done) * self.seconds / done_here
+
+
+def require_dask():
+    """Import dask.distributed, or raise the one-line install hint."""
+    try:
+        import distributed
+    except ImportError:
+        raise ExtraMissing() from None
+    return distributed
+
+
+def local_worker_count() -> int:
+    """The default for a local cluster: the cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def run_perft(
+    board,
+    depth: int,
+    *,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    split_depth: int | None = None,
+    hash_mb: float = DEFAULT_HASH_MB,
+    progress: Callable[[Status], None] | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> ClusterResult:
+    """perft(``depth``) of ``board`` on Dask: on the scheduler at ``scheduler``
+    (``tcp://host:port``), or on a local cluster of ``workers`` processes (default: one
+    per core). ``checkpoint`` names a file that records finished tasks and is resumed
+    from when it exists. ``progress(status)`` is called as tasks finish."""
+    from chesskit.cluster.checkpoint import Checkpoint, read_header
+    from chesskit.cluster.plan import make_plan
+    from chesskit.cluster.worker import run_batch
+
+    require_dask()
+    depth = _check_int("depth", depth, 0)
+    if scheduler is not None and workers is not None:
+        raise InputError(BOTH_WAYS)
+    if workers is not None:
+        workers = _check_int("workers", workers, 1)
+    if split_depth is not None:
+        split_depth = _check_int("split depth", split_depth, 0)
+        if split_depth > depth:
+            raise InputError(f"bad split depth {split_depth}: must be at most the depth ({depth})")
+    elif checkpoint is not None:
+        header = read_header(checkpoint)
+        if header and header.get("fen") == board.fen() and header.get("depth") == depth:
+            split_depth = header.get("split_depth")  # resume with the split it was made with
+
+    plan = make_plan(board, depth, split_depth)
+    # Load (or compile) the core here, once, before any worker starts and needs it.
+    if plan.tasks:
+        run_batch(plan.tasks[0].positions[:1], min(plan.remaining, 2), plan.chess960, 1)
+
+    with contextlib.ExitStack() as stack:
+        record = None
+        finished: dict[int, int] = {}
+        if checkpoint is not None:
+            ck = stack.enter_context(Checkpoint(checkpoint, plan))
+            finished, record = dict(ck.finished), ck.record
+        pending = [t for t in plan.tasks if t.index not in finished]
+        start = time.monotonic()
+        status = Status(
+            done=len(finished),
+            total=len(plan.tasks),
+            nodes=sum(finished.values()),
+            computed=0,
+            estimate_done=sum(t.estimate for t in plan.tasks if t.index in finished),
+            estimate_total=plan.estimate,
+            seconds=0.0,
+            resumed=len(finished),
+        )
+        status.resumed_estimate = status.estimate_done
+        if pending:
+            client = stack.enter_context(_connect(scheduler, workers, connect_timeout))
+            submitted = time.monotonic()
+            if progress:
+                progress(status)
+            _compute(client, plan, pending, hash_mb, status, record, progress, submitted, checkpoint)
+        elif progress:
+            progress(status)
+        return ClusterResult(
+            nodes=status.nodes,
+            tasks=len(plan.tasks),
+            resumed=len(finished),
+            split_depth=plan.split_depth,
+            positions=plan.positions,
+            computed_nodes=status.computed,
+            seconds=time.monotonic() - start,
+        )
+
+
+def _compute(client, plan, pending, hash_mb, status, record, progress, submitted, checkpoint) -> None:
+    """Submit ``pending`` (largest first) and fold each result into ``status``."""
+    from distributed import as_completed
+
+    from chesskit.cluster.worker import run_batch
+
+    run = uuid.uuid4().hex[:8]
+    futures = {}
+    try:
+        for rank, task in enumerate(sorted(pending, key=lambda t: -t.estimate)):
+            future = client.submit(
+                run_batch,
+                task.positions,
+                plan.remaining,
+                plan.chess960,
+                hash_mb,
+                key=f"chesskit-perft-{plan.task_hash}-{task.index}-{run}",
+                priority=len(pending) - rank,
+                pure=False,
+            )
+            futures[future] = task
+        for future in as_completed(list(futures), loop=client.loop):
+            task = futures[future]
+            nodes = _result(future, task)
+            if record:
+                record(task.index, nodes)
+            status.done += 1
+            status.nodes += nodes
+            status.computed += nodes
+            status.estimate_done += task.estimate
+            status.seconds = time.monotonic() - submitted
+            future.release()
+            if progress:
+                progress(status)
+    except KeyboardInterrupt:
+        with contextlib.suppress(Exception):
+            client.cancel(list(futures), force=True)
+        raise ClusterInterrupted(str(checkpoint) if checkpoint is not None else None) from None
+
+
+def _result(future, task) -> int:
+    try:
+        return int(future.result())
+    except Exception as err:  # noqa: BLE001 - a worker's failure, reported as one line
+        name = type(err).__name__
+        hint = ""
+        if name == "KilledWorker":
+            hint = " (it was running on every worker that died; is the depth too large for their memory?)"
+        elif isinstance(err, ImportError):
+            hint = " (install chesskit, the same version, on every worker)"
+        raise ClusterError(f"task {task.index} failed on the cluster: {name}: {err}{hint}") from None
+
+
+# --------------------------------------------------------------------------- connecting
+
+
+@contextlib.contextmanager
+def _connect(scheduler: str | None, workers: int | None, timeout: float) -> Iterator:
+    """A Client on the scheduler at ``scheduler``, or on a new local cluster."""
+    from distributed import Client
+
+    quiet = _quiet_logs()
+    try:
+        if scheduler is not None:
+            address = _probe(scheduler, timeout)
+            client = Client(address, timeout=timeout, set_as_default=False)
+            try:
+                yield client
+            finally:
+                with contextlib.suppress(Exception):
+                    client.close(timeout=timeout)
+        else:
+            with _local_cluster(workers or local_worker_count()) as cluster:
+                client = Client(cluster, set_as_default=False)
+                try:
+                    yield client
+                finally:
+                    with contextlib.suppress(Exception):
+                        client.close(timeout=timeout)
+    finally:
+        quiet.close()
+
+
+@contextlib.contextmanager
+def _local_cluster(n: int):
+    """N worker processes of one thread each, on loopback, without a dashboard.
+
+    The workers are started with SIGINT ignored (they inherit that), so a Ctrl-C on the
+    terminal reaches only this process, which then shuts them down in order.
+    """
+    from distributed import LocalCluster
+
+    previous = signal.getsignal(signal.SIGINT)
+    main_thread = previous is not None and _in_main_thread()
+    if main_thread:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+        )
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGINT, previous)
+    try:
+        yield cluster
+    finally:
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=20)
+
+
+def _in_main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _probe(scheduler: str, timeout: float) -> str:
+    """Check that a Dask scheduler answers at ``scheduler``; return the address.
+
+    A plain TCP connect first, so that a refused connection or an unknown host fails at
+    once with the reason; then Dask's own handshake, so that another service on the port
+    is not mistaken for a scheduler.
+    """
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(scheduler)
+        if scheme == "tcp":
+            host, port = parse_host_port(location)
+    except ValueError as err:
+        raise InputError(f"bad scheduler address {scheduler!r}: {err} (expected tcp://HOST:PORT)") from None
+    if scheme == "tcp":
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+        except socket.gaierror:
+            raise SchedulerUnreachable(scheduler, f"unknown host {host!r}") from None
+        except ConnectionRefusedError:
+            reason = "connection refused (is 'dask scheduler' running there?)"
+            raise SchedulerUnreachable(scheduler, reason) from None
+        except OSError as err:
+            raise SchedulerUnreachable(scheduler, err.strerror or str(err) or "timed out") from None
+
+    async def handshake():
+        comm = await connect(scheduler, timeout=timeout)
+        await comm.close()
+
+    try:
+        asyncio.run(handshake())
+    except (OSError, asyncio.TimeoutError) as err:
+        raise SchedulerUnreachable(scheduler, f"no Dask scheduler answered ({err})") from None
+    return scheduler
+
+
+class _quiet_logs:
+    """Silence distributed's log lines (lost workers, retries) while the run lasts: the
+    run reports its own outcome in one line."""
+
+    def __init__(self):
+        self._logger = logging.getLogger("distributed")
+        self._level = self._logger.level
+        self._logger.setLevel(logging.CRITICAL)
+
+    def close(self) -> None:
+        self._logger.setLevel(self._level)
+
+
+def _check_int(name: str, value, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise InputError(f"bad {name} {value!r}: must be an integer >= {minimum}")
+    return value

@@ -1,0 +1,46 @@
+"""The cluster's errors: each is one line for the user, with the CLI's exit codes."""
+
+from __future__ import annotations
+
+from chesskit.errors import ChesskitError, InputError
+
+BOTH_WAYS = "use either --scheduler (a running Dask cluster) or --workers N (a local one), not both"
+INSTALL_HINT = 'the cluster features need the [cluster] extra: pip install "chesskit[cluster]"'
+
+
+class ExtraMissing(InputError):
+    """Dask (the ``[cluster]`` extra) is not installed (exit 2)."""
+
+    def __init__(self):
+        super().__init__(INSTALL_HINT)
+
+
+class CheckpointError(InputError):
+    """A checkpoint file that cannot be used for this run: another position, depth,
+    split or version, a corrupt line, or a file in use by another run (exit 2)."""
+
+
+class ClusterError(ChesskitError):
+    """An external service failed: the scheduler is unreachable, or a task kept failing
+    on the workers (exit 3, like a failing engine)."""
+
+    exit_code = 3
+
+
+class SchedulerUnreachable(ClusterError):
+    def __init__(self, address: str, reason: str):
+        self.address = address
+        super().__init__(f"cannot reach the Dask scheduler at {address}: {reason}")
+
+
+class ClusterInterrupted(ChesskitError):
+    """Ctrl-C during a cluster run: the futures are cancelled, the client closed (exit 130)."""
+
+    exit_code = 130
+
+    def __init__(self, checkpoint: str | None):
+        if checkpoint:
+            message = f"interrupted; resume with the same command and --checkpoint {checkpoint}"
+        else:
+            message = "interrupted; nothing was saved (add --checkpoint FILE to make a run resumable)"
+        super().__init__(message)

@@ -1,0 +1,103 @@
+"""The unique positions a given number of plies below the root, with multiplicities.
+
+perft(root, depth) = sum over the move paths of length ``split`` of perft(end, depth - split).
+Many paths end in the same position (1. e4 e5 2. Nf3 and 1. Nf3 e5 2. e4), so the
+positions are merged level by level and each carries its *multiplicity*, the number of
+paths that reach it; a position's subtree is then counted once and weighted.
+
+Two positions are the same when the first four FEN fields agree: placement, side to move,
+castling rights and en-passant square. The Board only keeps an en-passant square that a
+pawn can capture on, so a double push that allows no capture does not split a
+transposition. The move clocks are left out: perft does not depend on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Auto split depth: stop at the first level with at least this many unique positions...
+MIN_POSITIONS = 256
+# ...unless each would still hold far too much work (see ``choose_split_depth``), and
+# the next level is expected to stay within this many.
+MAX_POSITIONS = 10_000
+
+
+@dataclass
+class Level:
+    """The unique positions ``plies`` below the root: key -> Board, key -> multiplicity,
+    and the number of move paths (the sum of multiplicities, i.e. perft(root, plies))."""
+
+    plies: int
+    boards: dict
+    multiplicity: dict[str, int]
+
+    @property
+    def paths(self) -> int:
+        return sum(self.multiplicity.values())
+
+    def __len__(self) -> int:
+        return len(self.boards)
+
+
+def position_key(board) -> str:
+    """The first four FEN fields: what perft below a position depends on."""
+    return " ".join(board.fen().split()[:4])
+
+
+def root_level(board) -> Level:
+    root = board.copy()
+    return Level(0, {position_key(root): root}, {position_key(root): 1})
+
+
+def expand(level: Level) -> Level:
+    """The next ply: every legal move of every position, transpositions merged.
+
+    A position without moves (mate or stalemate) has no children: its paths end there,
+    and they contribute nothing to any perft deeper than the level they ended on.
+    """
+    boards: dict = {}
+    mult: dict[str, int] = {}
+    for key, board in level.boards.items():
+        weight = level.multiplicity[key]
+        for move in board.legal_moves():
+            board.push(move)
+            child = position_key(board)
+            if child in mult:
+                mult[child] += weight
+            else:
+                mult[child] = weight
+                boards[child] = board.copy()
+            board.pop()
+    return Level(level.plies + 1, boards, mult)
+
+
+def split(board, plies: int) -> Level:
+    """The unique positions ``plies`` below ``board``."""
+    level = root_level(board)
+    for _ in range(plies):
+        level = expand(level)
+    return level
+
+
+def choose_split_depth(board, depth: int) -> Level:
+    """Split deep enough for a few hundred to a few thousand unique positions.
+
+    Go one ply further while the level has fewer than ``MIN_POSITIONS`` positions; past
+    that, only while each position would still hold more than ``big`` nodes (estimated
+    with the level's branching factor) and the next level is expected to stay under
+    ``MAX_POSITIONS``. Never split at or below the leaves: at most ``depth - 1``.
+    """
+    from chesskit.cluster.plan import TASK_NODES
+
+    big = 16 * TASK_NODES
+    level = root_level(board)
+    previous_paths = 1
+    while level.plies < depth - 1 and level:
+        if len(level) >= MIN_POSITIONS:
+            branching = max(level.paths / previous_paths, 1.0)
+            per_position = level.paths * branching ** (depth - level.plies) / len(level)
+            if per_position <= big or len(level) * branching > MAX_POSITIONS:
+                break
+        previous_paths = level.paths
+        level = expand(level)
+    return level

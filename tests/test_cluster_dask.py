@@ -1,0 +1,157 @@
+"""Cluster perft on a real Dask scheduler and two workers, started here on loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from chesskit.board import Board  # noqa: E402
+from chesskit.cluster import run_perft  # noqa: E402
+from chesskit.cluster.errors import ClusterInterrupted  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+
+
+def env() -> dict[str, str]:
+    """The working copy on the path of every process we start."""
+    out = dict(os.environ)
+    out["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), out.get("PYTHONPATH")]))
+    out.pop("CHESSKIT_DEBUG", None)
+    return out
+
+
+def dask_cli(*args: str, log: Path) -> subprocess.Popen:
+    """``dask ...`` in its own session (so it and its children can be killed as a group)."""
+    beside = Path(sys.executable).with_name("dask")
+    return subprocess.Popen(
+        [str(beside) if beside.exists() else shutil.which("dask") or "dask", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=open(log, "wb"),
+        env=env(),
+        start_new_session=True,
+    )
+
+
+def stop(process: subprocess.Popen, sig=signal.SIGTERM) -> None:
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=20)
+
+
+def start_worker(address: str, name: str, tmp: Path) -> subprocess.Popen:
+    options = "--nthreads 1 --nworkers 1 --host 127.0.0.1 --no-dashboard --memory-limit 0".split()
+    return dask_cli("worker", address, "--name", name, *options, log=tmp / f"{name}.log")
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """A scheduler and two one-thread workers on 127.0.0.1; yields (address, monitor client)."""
+    Board(STARTPOS).perft(3)  # load the compiled core here before any worker needs it
+    tmp = tmp_path_factory.mktemp("dask")
+    info = tmp / "scheduler.json"
+    options = "--host 127.0.0.1 --port 0 --no-dashboard".split()
+    processes = [dask_cli("scheduler", *options, "--scheduler-file", str(info), log=tmp / "scheduler.log")]
+    monitor = None
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() or not info.read_text().strip():
+            assert processes[0].poll() is None, (tmp / "scheduler.log").read_text()
+            assert time.monotonic() < deadline, "the scheduler did not start"
+            time.sleep(0.2)
+        address = json.loads(info.read_text())["address"]
+        processes += [start_worker(address, f"w{i}", tmp) for i in (1, 2)]
+        monitor = distributed.Client(address, set_as_default=False)
+        monitor.wait_for_workers(2, timeout=120)
+        yield address, monitor, tmp
+    finally:
+        if monitor is not None:
+            monitor.close()
+        for process in reversed(processes):
+            stop(process)
+
+
+@pytest.mark.parametrize(
+    "fen, depth, nodes",
+    [(KIWIPETE, 4, 4085603), (STARTPOS, 5, 4865609), (POS3, 6, 11030083)],
+    ids=["kiwipete-4", "startpos-5", "pos3-6"],
+)
+def test_totals_of_known_positions(cluster, fen, depth, nodes):
+    address, _, _ = cluster
+    result = run_perft(Board(fen), depth, scheduler=address)
+    assert result.nodes == nodes
+    assert result.resumed == 0 and result.tasks > 1 and result.computed_nodes == nodes
+
+
+def test_a_worker_killed_mid_run_costs_only_time(cluster):
+    address, monitor, tmp = cluster
+    victim = start_worker(address, "victim", tmp)
+    try:
+        monitor.wait_for_workers(3, timeout=120)
+        (victim_address,) = [
+            a for a, w in monitor.scheduler_info(n_workers=-1)["workers"].items() if w["name"] == "victim"
+        ]
+        in_flight: list = []
+
+        def kill_when_busy(status):
+            if not in_flight:
+                held = monitor.processing(workers=[victim_address]).get(victim_address, ())
+                if held:
+                    in_flight.extend(held)
+                    os.killpg(victim.pid, signal.SIGKILL)
+
+        result = run_perft(Board(STARTPOS), 6, scheduler=address, progress=kill_when_busy)
+        assert victim.wait(timeout=30) == -signal.SIGKILL
+        assert in_flight, "the victim held no task when it was killed"
+        assert result.nodes == 119060324
+    finally:
+        stop(victim, signal.SIGKILL)
+
+
+def test_an_interrupted_run_resumes_without_recomputing(cluster, tmp_path):
+    address, _, _ = cluster
+    path = tmp_path / "pos3.ck"
+
+    def interrupt(status):
+        if status.done >= 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(ClusterInterrupted) as err:
+        run_perft(Board(POS3), 6, scheduler=address, checkpoint=path, progress=interrupt)
+    assert str(err.value) == f"interrupted; resume with the same command and --checkpoint {path}"
+    assert err.value.exit_code == 130
+    first = path.read_text().splitlines()
+    done_before = {json.loads(line)["task"]: json.loads(line)["nodes"] for line in first[1:]}
+    assert len(done_before) >= 5
+
+    result = run_perft(Board(POS3), 6, scheduler=address, checkpoint=path)
+    assert result.nodes == 11030083
+    assert result.resumed == len(done_before)
+    assert result.computed_nodes == 11030083 - sum(done_before.values())
+    after = path.read_text().splitlines()
+    assert after[: len(first)] == first  # appended to, never rewritten
+    tasks = [json.loads(line)["task"] for line in after[1:]]
+    assert sorted(tasks) == list(range(result.tasks))  # each task computed exactly once
+
+    again = run_perft(Board(POS3), 6, scheduler=address, checkpoint=path)
+    assert (again.nodes, again.resumed, again.computed_nodes) == (11030083, result.tasks, 0)
+    assert path.read_text().splitlines() == after
