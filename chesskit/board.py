@@ -266,6 +266,16 @@ class Board:
         return {self.uci(int(moves[i])): int(counts[i]) for i in range(n)}
 
     @staticmethod
+    def warm_up(threads: int = 1) -> None:
+        """Load (or, the first time, compile) everything a perft with ``threads`` uses,
+        so that timings that follow measure only the counting."""
+        board = Board()
+        board.perft(1)
+        board.divide(1)
+        if threads > 1:
+            board.perft(4, hash_mb=0.001, threads=2)
+
+    @staticmethod
     def _check_threads(threads: int) -> int:
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise InputError(f"threads must be an integer >= 1, got {threads!r}")

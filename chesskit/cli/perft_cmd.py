@@ -20,7 +20,7 @@ from chesskit.timer import Timer
 
 # From this depth on a terminal, count the tree in parts to drive a progress bar.
 PROGRESS_DEPTH = 5
-DEFAULT_HASH_MB = 256
+DEFAULT_HASH_MB = 64
 
 
 def _default_threads() -> int:
@@ -85,7 +85,7 @@ def perft(
         stats_cmd.perft_stats(board, ident, depth_n, all_depths, as_json)
         return
     threads = threads or _default_threads()
-    board.perft(1)  # load (or compile) the move generator outside the timed run
+    board.warm_up(threads)  # load (or compile) the move generator outside the timed run
     timer = Timer()
     nodes = sum(_count(board, depth_n, hash_mb, threads, timer, f"perft {depth_n}", as_json).values())
     seconds = timer.elapsed_s
@@ -125,8 +125,7 @@ def divide(
         stats_cmd.divide_stats(board, ident, depth_n, as_json)
         return
     threads = threads or _default_threads()
-    board.divide(1)  # load (or compile) the move generator outside the timed run
-    board.perft(1)
+    board.warm_up(threads)  # load (or compile) the move generator outside the timed run
     timer = Timer()
     counts = _count(board, depth_n, hash_mb, threads, timer, f"divide {depth_n}", as_json, by_move=True)
     counts = dict(sorted(counts.items()))
