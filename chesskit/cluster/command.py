@@ -15,6 +15,7 @@ import click
 
 from chesskit.cluster.errors import BOTH_WAYS
 from chesskit.errors import InputError
+from chesskit.timer import format_seconds
 
 _NAMES = ("scheduler", "workers", "checkpoint", "split_depth")
 
@@ -44,6 +45,36 @@ class ClusterOptions:
                 progress=progress,
             )
 
+    def perft_command(self, board, ident, depth: int, hash_mb: float, as_json: bool, stats: bool = False):
+        """``chesskit perft`` with these options: run, then print like perft does (one
+        JSON object with "tasks" and "resumed" added; rich on a terminal; the three
+        Stockfish-style lines on a pipe)."""
+        from chesskit.cli import output
+
+        if stats:
+            raise InputError(
+                "--stats and --all-depths do not run on a cluster; drop them or the cluster options"
+            )
+        result = self.run(board, depth, show_progress=not as_json, hash_mb=hash_mb)
+        nps = nodes_per_second(result)
+        if as_json:
+            output.emit_json(
+                {
+                    "fen": board.fen(),
+                    "depth": depth,
+                    "nodes": result.nodes,
+                    "seconds": round(result.seconds, 6),
+                    "nps": nps,
+                    **json_fields(result),
+                }
+            )
+        elif output.stdout_is_terminal():
+            _table(board.fen(), ident, depth, result, nps)
+        else:
+            click.echo(
+                f"Nodes searched: {result.nodes}\nTime: {format_seconds(result.seconds)}\nNodes/second: {nps}"
+            )
+
 
 def json_fields(result) -> dict:
     """What ``--json`` adds for a cluster run."""
@@ -58,6 +89,26 @@ def json_fields(result) -> dict:
 def nodes_per_second(result) -> int:
     """This run's pace: nodes it computed (not those taken from the checkpoint) per second."""
     return int(result.computed_nodes / result.seconds) if result.seconds > 0 else 0
+
+
+def _table(fen: str, ident: str | None, depth: int, result, nps: int) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from chesskit.cli import output
+
+    con = output.console()
+    con.print(Text.assemble((f"perft {depth}", "bold"), "  ", (ident or "", "cyan")))
+    con.print(Text(fen, style="dim"))
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim")
+    grid.add_column(justify="right")
+    grid.add_row("nodes", f"[bold green]{result.nodes}[/]")
+    grid.add_row("time", format_seconds(result.seconds))
+    grid.add_row("nodes/second", f"{nps:,}")
+    grid.add_row("split", f"{result.positions:,} positions at depth {result.split_depth}")
+    grid.add_row("tasks", f"{result.tasks:,}" + (f" ({result.resumed:,} resumed)" if result.resumed else ""))
+    con.print(grid)
 
 
 def _positive(name: str, minimum: int):

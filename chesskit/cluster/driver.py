@@ -31,8 +31,8 @@ from chesskit.cluster.errors import (
 )
 from chesskit.errors import InputError
 
-# The per-worker transposition table, in MiB (for subtrees of at least 5 plies).
-DEFAULT_HASH_MB = 64
+# The largest hash table a worker uses for one position, in MiB (see worker.table_mb).
+DEFAULT_HASH_MB = 256
 CONNECT_TIMEOUT = 10.0
 
 
