@@ -7,6 +7,7 @@ import os
 import click
 
 from chesskit.cli import output, stats_cmd
+from chesskit.cluster.command import cluster_options  # the options only: Dask loads on use
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -62,6 +63,7 @@ stats_option = click.option(
 @click.option("--all-depths", is_flag=True, help="With --stats: one row per depth 1..DEPTH (implies --stats).")
 @hash_option
 @threads_option
+@cluster_options
 @json_option
 def perft(
     position: str,
@@ -72,6 +74,7 @@ def perft(
     all_depths: bool,
     hash_mb: int,
     threads: int | None,
+    cluster,
     as_json: bool,
 ) -> None:
     """Count the leaf nodes of the legal move tree of POSITION to DEPTH.
@@ -81,6 +84,9 @@ def perft(
     """
     depth_n = parse_depth(depth)
     board, ident = load_board(position, moves, chess960)
+    if cluster is not None:  # --scheduler, --workers, --checkpoint or --split-depth: docs/cluster.md
+        cluster.perft_command(board, ident, depth_n, hash_mb, as_json, stats=stats or all_depths)
+        return
     if stats or all_depths:
         stats_cmd.perft_stats(board, ident, depth_n, all_depths, as_json)
         return
