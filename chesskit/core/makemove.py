@@ -173,6 +173,55 @@ def unmake(bb, board, st, hist, hkeys):
             put_piece(bb, board, to, captured)
 
 
+@njit(inline="always", cache=True)
+def make_for_count(T, bb, board, st, move, nb, nst):
+    """Copy-make for the last ply of perft: write into ``nb``/``nst`` only what move
+    generation reads after ``move`` (bitboards, castling rooks, side to move, en-passant
+    square). No square array, key, clocks or history: the copy is thrown away, so there is
+    nothing to unmake. Bulk counting then counts the replies on the copy."""
+    for i in range(CASTLE):
+        nb[i] = bb[i]
+    us = st[STM]
+    them = us ^ 1
+    frm = move & 63
+    to = (move >> 6) & 63
+    pc = board[frm]
+    fb = ONE << np.uint64(frm)
+    tb = ONE << np.uint64(to)
+    nst[STM] = them
+    nst[EP] = NO_SQ
+    if move & CASTLING:
+        kto, rto = castle_squares(us, frm, to)
+        kb = ONE << np.uint64(kto)
+        rb = ONE << np.uint64(rto)
+        nb[pc] ^= fb ^ kb
+        nb[board[to]] ^= tb ^ rb
+        nb[occ_of(us)] ^= fb ^ tb ^ kb ^ rb
+    else:
+        if move & EN_PASSANT:
+            cb = ONE << np.uint64(to - 8 if us == WHITE else to + 8)
+            nb[(them << 3) | PAWN] ^= cb
+            nb[occ_of(them)] ^= cb
+        elif board[to] != 0:
+            nb[board[to]] ^= tb
+            nb[occ_of(them)] ^= tb
+        promo = (move >> PROMO_SHIFT) & 7
+        nb[pc] ^= fb
+        nb[pc if promo == 0 else (promo | (us << 3))] ^= tb
+        nb[occ_of(us)] ^= fb | tb
+        if move & DOUBLE:
+            ep = (frm + to) >> 1
+            if T[P_ATT + us * 64 + ep] & nb[(them << 3) | PAWN]:
+                nst[EP] = ep
+    nb[OCC] = nb[7] | nb[15]
+    rights = bb[CASTLE]
+    if rights:
+        rights &= ~(fb | tb)
+        if (pc & 7) == KING:
+            rights &= ~(RANK_1 if us == WHITE else RANK_8)
+    nb[CASTLE] = rights
+
+
 @njit(cache=True)
 def make_move(T, bb, board, st, hist, hkeys, move):
     """make, compiled once for every caller outside the perft loop (which inlines it)."""

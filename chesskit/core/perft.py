@@ -10,7 +10,7 @@ looked up in and stored to the transposition table ``tt`` (an empty array disabl
 import numpy as np
 from numba import njit, prange
 
-from .makemove import make, make_move, unmake, unmake_move
+from .makemove import make, make_for_count, make_move, unmake, unmake_move
 from .movegen import _generate, count_legal, generate
 from .position import KEY
 from .tt import probe, store
@@ -23,18 +23,21 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt):
     nmoves = np.zeros(depth, dtype=np.int64)
     index = np.zeros(depth, dtype=np.int64)
     acc = np.zeros(depth, dtype=np.int64)
+    leaf_bb = np.empty_like(bb)
+    leaf_st = st.copy()
     nmoves[0] = generate(T, bb, board, st, moves[0])
     level = 0
     while level >= 0:
         i = index[level]
         if i < nmoves[level]:
             index[level] = i + 1
-            make(T, bb, board, st, hist, hkeys, moves[level, i])
             remaining = depth - level - 1
             if remaining == 1:
-                acc[level] += _generate(T, bb, board, st, moves[level + 1], True)
-                unmake(bb, board, st, hist, hkeys)
+                # the last ply: copy-make on scratch arrays, count the replies in bulk
+                make_for_count(T, bb, board, st, moves[level, i], leaf_bb, leaf_st)
+                acc[level] += _generate(T, leaf_bb, board, leaf_st, moves[level + 1], True)
                 continue
+            make(T, bb, board, st, hist, hkeys, moves[level, i])
             hit = probe(tt, bb[KEY], remaining)
             if hit >= 0:
                 acc[level] += hit
