@@ -155,3 +155,41 @@ def test_an_interrupted_run_resumes_without_recomputing(cluster, tmp_path):
     again = run_perft(Board(POS3), 6, scheduler=address, checkpoint=path)
     assert (again.nodes, again.resumed, again.computed_nodes) == (11030083, result.tasks, 0)
     assert path.read_text().splitlines() == after
+
+
+def test_the_perft_command_on_the_scheduler(cluster, cli):
+    address, _, _ = cluster
+    result = cli("perft", "kiwipete", "4", "--scheduler", address, "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["nodes"] == 4085603 and data["depth"] == 4 and data["fen"] == KIWIPETE
+    assert data["resumed"] == 0 and data["tasks"] > 1 and data["split_depth"] == 2
+    assert result.stderr == ""
+
+    result = cli("perft", "kiwipete", "4", "--scheduler", address, "--split-depth", "1")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "Nodes searched: 4085603"
+    assert [line.split(":")[0] for line in result.stdout.splitlines()] == [
+        "Nodes searched",
+        "Time",
+        "Nodes/second",
+    ]
+
+
+def test_a_terminal_gets_a_progress_bar_and_a_table(cluster, cli, monkeypatch):
+    from chesskit.cli import output
+
+    address, _, _ = cluster
+    monkeypatch.setattr(output, "stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(output, "stderr_is_terminal", lambda: True)
+
+    def console(stderr=False):
+        from rich.console import Console
+
+        return Console(file=sys.stderr if stderr else sys.stdout, force_terminal=True, width=200)
+
+    monkeypatch.setattr(output, "console", console)
+    result = cli("perft", "pos3", "5", "--scheduler", address)
+    assert result.exit_code == 0, result.stderr
+    assert "674624" in result.stdout and "positions at depth" in result.stdout
+    assert "tasks" in result.stderr and "Mnps" in result.stderr and "ETA" in result.stderr  # the bar

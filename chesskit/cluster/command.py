@@ -178,11 +178,9 @@ class _progress_bar:
         self._enabled = enabled and output.stderr_is_terminal()
         self._depth = depth
         if options.scheduler:
-            self._where = options.scheduler
-        elif options.workers:
-            self._where = f"{options.workers} local workers"
+            self._waiting = f"connecting to {options.scheduler}"
         else:
-            self._where = "local workers"
+            self._waiting = f"starting {options.workers or 'the'} local workers"
         self._bar = None
 
     def __enter__(self):
@@ -205,7 +203,7 @@ class _progress_bar:
         )
         self._bar.__enter__()
         self._task = self._bar.add_task(
-            f"perft {self._depth}: connecting to {self._where}",
+            f"perft {self._depth}: {self._waiting}",
             total=None,
             tasks="",
             nodes="",
