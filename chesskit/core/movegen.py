@@ -70,6 +70,31 @@ def attackers_to(T, bb, sq, occ, by):
 
 
 @njit(cache=True)
+def attacked_by(T, bb, by, occ):
+    """Every square that pieces of colour ``by`` attack, with occupancy ``occ``."""
+    base = by << 3
+    pawns = bb[base | PAWN]
+    if by == WHITE:
+        att = ((pawns & NOT_FILE_A) << np.uint64(7)) | ((pawns & NOT_FILE_H) << np.uint64(9))
+    else:
+        att = ((pawns & NOT_FILE_A) >> np.uint64(9)) | ((pawns & NOT_FILE_H) >> np.uint64(7))
+    att |= T[K_ATT + lsb(bb[base | KING])]
+    pcs = bb[base | KNIGHT]
+    while pcs:
+        att |= T[N_ATT + lsb(pcs)]
+        pcs &= pcs - ONE
+    pcs = bb[base | BISHOP] | bb[base | QUEEN]
+    while pcs:
+        att |= bishop_attacks(T, lsb(pcs), occ)
+        pcs &= pcs - ONE
+    pcs = bb[base | ROOK] | bb[base | QUEEN]
+    while pcs:
+        att |= rook_attacks(T, lsb(pcs), occ)
+        pcs &= pcs - ONE
+    return att
+
+
+@njit(cache=True)
 def checkers_of(T, bb, st):
     """Enemy pieces giving check to the side to move."""
     us = st[STM]
@@ -142,17 +167,28 @@ def _generate(T, bb, board, st, out, count_only):
     ksq = lsb(bb[ub | KING])
     n = 0
 
-    # king moves: each target tested with the king lifted off the board
+    # king moves, with the king lifted off the board so a checking slider still sees
+    # through its square: with one or two targets each is tested, with more it is cheaper
+    # to draw every square the enemy attacks once
     occ_noking = occ ^ (ONE << np.uint64(ksq))
     kt = T[K_ATT + ksq] & ~own
-    while kt:
-        to = lsb(kt)
-        kt &= kt - ONE
-        if attackers_to(T, bb, to, occ_noking, them) == ZERO:
-            if not count_only:
-                flag = CAPTURE if (opp >> np.uint64(to)) & ONE else 0
-                out[n] = ksq | (to << 6) | flag
-            n += 1
+    few = kt & (kt - ONE)
+    if few & (few - ONE):
+        kt &= ~attacked_by(T, bb, them, occ_noking)
+        if count_only:
+            n += popcount(kt)
+        else:
+            n = _emit(out, n, ksq, kt & opp, CAPTURE)
+            n = _emit(out, n, ksq, kt & ~opp, 0)
+    else:
+        while kt:
+            to = lsb(kt)
+            kt &= kt - ONE
+            if attackers_to(T, bb, to, occ_noking, them) == ZERO:
+                if not count_only:
+                    flag = CAPTURE if (opp >> np.uint64(to)) & ONE else 0
+                    out[n] = ksq | (to << 6) | flag
+                n += 1
 
     checkers = attackers_to(T, bb, ksq, occ, them)
     if checkers & (checkers - ONE):
