@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from .attacks import P_ATT
-from .bitboard import ONE, RANK_1, RANK_8, ZERO
+from .bitboard import ONE, RANK_1, RANK_8
 from .move import CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT
 from .position import (
     CASTLE,

@@ -103,21 +103,28 @@ def checkers_of(T, bb, st):
 
 
 @njit(cache=True)
-def pinned_of(T, bb, us, ksq):
-    """Our pieces that stand alone between our king and an enemy slider."""
-    tb = (us ^ 1) << 3
+def slider_blockers(T, bb, ksq, by):
+    """Pieces of either colour that stand alone between the king on ``ksq`` and a bishop,
+    rook or queen of colour ``by`` on the same line."""
+    base = by << 3
     occ = bb[OCC]
-    snipers = (rook_attacks(T, ksq, ZERO) & (bb[tb | ROOK] | bb[tb | QUEEN])) | (
-        bishop_attacks(T, ksq, ZERO) & (bb[tb | BISHOP] | bb[tb | QUEEN])
+    snipers = (rook_attacks(T, ksq, ZERO) & (bb[base | ROOK] | bb[base | QUEEN])) | (
+        bishop_attacks(T, ksq, ZERO) & (bb[base | BISHOP] | bb[base | QUEEN])
     )
-    pinned = ZERO
+    blockers = ZERO
     while snipers:
         s = lsb(snipers)
         snipers &= snipers - ONE
         b = between(T, ksq, s) & occ
         if b != ZERO and (b & (b - ONE)) == ZERO:
-            pinned |= b
-    return pinned & bb[occ_of(us)]
+            blockers |= b
+    return blockers
+
+
+@njit(cache=True)
+def pinned_of(T, bb, us, ksq):
+    """Our pieces pinned to our king by an enemy slider."""
+    return slider_blockers(T, bb, ksq, us ^ 1) & bb[occ_of(us)]
 
 
 @njit(cache=True)
@@ -160,7 +167,6 @@ def _generate(T, bb, board, st, out, count_only):
     us = st[STM]
     them = us ^ 1
     ub = us << 3
-    tb = them << 3
     occ = bb[OCC]
     own = bb[occ_of(us)]
     opp = bb[occ_of(them)]

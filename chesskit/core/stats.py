@@ -21,11 +21,11 @@ it is a promotion, en passant or castling. Every other move cannot give check.
 import numpy as np
 from numba import njit
 
-from .attacks import N_ATT, P_ATT, between, bishop_attacks, rook_attacks
+from .attacks import N_ATT, P_ATT, bishop_attacks, rook_attacks
 from .bitboard import ONE, ZERO, lsb
 from .makemove import castle_squares, make, make_move, unmake, unmake_move
 from .move import CAPTURE, CASTLING, EN_PASSANT, PROMO_SHIFT
-from .movegen import _generate, checkers_of, count_legal, generate
+from .movegen import _generate, checkers_of, count_legal, generate, slider_blockers
 from .position import BISHOP, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM, occ_of
 
 NODES, CAPTURES, EN_PASSANTS, CASTLES, PROMOTIONS, CHECKS, DISCOVERY, DOUBLE, MATES = range(9)
@@ -72,7 +72,6 @@ def _check_squares(T, bb, us, out):
     """``out[pt]``: squares from which our piece of type pt attacks the enemy king;
     ``out[0]``: our pieces that alone block a line from one of our sliders to that king."""
     them = us ^ 1
-    ub = us << 3
     eksq = lsb(bb[(them << 3) | KING])
     occ = bb[OCC]
     diag = bishop_attacks(T, eksq, occ)
@@ -83,17 +82,7 @@ def _check_squares(T, bb, us, out):
     out[ROOK] = straight
     out[QUEEN] = diag | straight
     out[KING] = ZERO
-    snipers = (rook_attacks(T, eksq, ZERO) & (bb[ub | ROOK] | bb[ub | QUEEN])) | (
-        bishop_attacks(T, eksq, ZERO) & (bb[ub | BISHOP] | bb[ub | QUEEN])
-    )
-    blockers = ZERO
-    while snipers:
-        s = lsb(snipers)
-        snipers &= snipers - ONE
-        b = between(T, eksq, s) & occ
-        if b != ZERO and (b & (b - ONE)) == ZERO:
-            blockers |= b
-    out[0] = blockers & bb[occ_of(us)]
+    out[0] = slider_blockers(T, bb, eksq, us) & bb[occ_of(us)]
 
 
 @njit(inline="always", cache=True)
