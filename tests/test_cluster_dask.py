@@ -17,7 +17,7 @@ distributed = pytest.importorskip("distributed")
 
 from chesskit.board import Board  # noqa: E402
 from chesskit.cluster import run_perft  # noqa: E402
-from chesskit.cluster.errors import ClusterInterrupted  # noqa: E402
+from chesskit.cluster.errors import ClusterError, ClusterInterrupted  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -25,22 +25,22 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 
 
-def env() -> dict[str, str]:
-    """The working copy on the path of every process we start."""
+def env(pythonpath: str | None = None) -> dict[str, str]:
+    """The working copy (or ``pythonpath``) on the path of every process we start."""
     out = dict(os.environ)
-    out["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), out.get("PYTHONPATH")]))
+    out["PYTHONPATH"] = os.pathsep.join(filter(None, [pythonpath or str(REPO), out.get("PYTHONPATH")]))
     out.pop("CHESSKIT_DEBUG", None)
     return out
 
 
-def dask_cli(*args: str, log: Path) -> subprocess.Popen:
+def dask_cli(*args: str, log: Path, pythonpath: str | None = None) -> subprocess.Popen:
     """``dask ...`` in its own session (so it and its children can be killed as a group)."""
     beside = Path(sys.executable).with_name("dask")
     return subprocess.Popen(
         [str(beside) if beside.exists() else shutil.which("dask") or "dask", *args],
         stdout=subprocess.DEVNULL,
         stderr=open(log, "wb"),
-        env=env(),
+        env=env(pythonpath),
         start_new_session=True,
     )
 
@@ -58,9 +58,25 @@ def stop(process: subprocess.Popen, sig=signal.SIGTERM) -> None:
             process.wait(timeout=20)
 
 
-def start_worker(address: str, name: str, tmp: Path) -> subprocess.Popen:
+def start_worker(address: str, name: str, tmp: Path, pythonpath: str | None = None) -> subprocess.Popen:
     options = "--nthreads 1 --nworkers 1 --host 127.0.0.1 --no-dashboard --memory-limit 0".split()
-    return dask_cli("worker", address, "--name", name, *options, log=tmp / f"{name}.log")
+    return dask_cli(
+        "worker", address, "--name", name, *options, log=tmp / f"{name}.log", pythonpath=pythonpath
+    )
+
+
+def start_scheduler(tmp: Path) -> tuple[subprocess.Popen, str]:
+    """A scheduler on a free port of 127.0.0.1, and its address."""
+    info = tmp / "scheduler.json"
+    options = "--host 127.0.0.1 --port 0 --no-dashboard".split()
+    process = dask_cli("scheduler", *options, "--scheduler-file", str(info), log=tmp / "scheduler.log")
+    deadline = time.monotonic() + 60
+    while not info.exists() or not info.read_text().strip():
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop(process)
+            pytest.fail("the scheduler did not start: " + (tmp / "scheduler.log").read_text()[-2000:])
+        time.sleep(0.2)
+    return process, json.loads(info.read_text())["address"]
 
 
 @pytest.fixture(scope="module")
@@ -68,17 +84,10 @@ def cluster(tmp_path_factory):
     """A scheduler and two one-thread workers on 127.0.0.1; yields (address, monitor client)."""
     Board(STARTPOS).perft(3)  # load the compiled core here before any worker needs it
     tmp = tmp_path_factory.mktemp("dask")
-    info = tmp / "scheduler.json"
-    options = "--host 127.0.0.1 --port 0 --no-dashboard".split()
-    processes = [dask_cli("scheduler", *options, "--scheduler-file", str(info), log=tmp / "scheduler.log")]
+    scheduler, address = start_scheduler(tmp)
+    processes = [scheduler]
     monitor = None
     try:
-        deadline = time.monotonic() + 60
-        while not info.exists() or not info.read_text().strip():
-            assert processes[0].poll() is None, (tmp / "scheduler.log").read_text()
-            assert time.monotonic() < deadline, "the scheduler did not start"
-            time.sleep(0.2)
-        address = json.loads(info.read_text())["address"]
         processes += [start_worker(address, f"w{i}", tmp) for i in (1, 2)]
         monitor = distributed.Client(address, set_as_default=False)
         monitor.wait_for_workers(2, timeout=120)
@@ -193,3 +202,32 @@ def test_a_terminal_gets_a_progress_bar_and_a_table(cluster, cli, monkeypatch):
     assert result.exit_code == 0, result.stderr
     assert "674624" in result.stdout and "positions at depth" in result.stdout
     assert "tasks" in result.stderr and "Mnps" in result.stderr and "ETA" in result.stderr  # the bar
+
+
+def test_waits_for_a_worker_and_refuses_one_without_chesskit(tmp_path):
+    """A private scheduler: the run waits until a worker joins; then a worker whose
+    chesskit cannot be imported is named before any task is sent (exit 3)."""
+    scheduler, address = start_scheduler(tmp_path)
+    workers: list[subprocess.Popen] = []
+    try:
+
+        def start_one_when_waiting(status):
+            if status.waiting and not workers:
+                workers.append(start_worker(address, "late", tmp_path))
+
+        result = run_perft(Board(POS3), 4, scheduler=address, progress=start_one_when_waiting)
+        assert workers and result.nodes == 43238
+        stop(workers[0])
+
+        fake = tmp_path / "fake"
+        (fake / "chesskit").mkdir(parents=True)
+        (fake / "chesskit" / "__init__.py").write_text("")  # a chesskit without the cluster package
+        workers.append(start_worker(address, "broken", tmp_path, pythonpath=str(fake)))
+        with pytest.raises(ClusterError) as err:
+            run_perft(Board(POS3), 4, scheduler=address)
+        assert err.value.exit_code == 3
+        assert str(err.value).startswith("worker tcp://127.0.0.1:")
+        assert "cannot import chesskit (ModuleNotFoundError" in str(err.value)
+    finally:
+        for process in workers + [scheduler]:
+            stop(process)

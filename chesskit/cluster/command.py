@@ -213,6 +213,9 @@ class _progress_bar:
         return self._update
 
     def _update(self, status) -> None:
+        if status.waiting:
+            self._bar.update(self._task, description=f"perft {self._depth}: waiting for workers to join")
+            return
         eta = status.eta
         self._bar.update(
             self._task,

@@ -60,6 +60,7 @@ class Status:
     seconds: float  # since the tasks were submitted
     resumed: int  # tasks taken from the checkpoint
     resumed_estimate: int = 0  # their estimated nodes: not part of this run's pace
+    waiting: bool = False  # connected, but no worker has joined the scheduler yet
 
     @property
     def rate(self) -> float:
@@ -153,10 +154,7 @@ def run_perft(
         status.resumed_estimate = status.estimate_done
         if pending:
             client = stack.enter_context(_connect(scheduler, workers, connect_timeout))
-            submitted = time.monotonic()
-            if progress:
-                progress(status)
-            _compute(client, plan, pending, hash_mb, status, record, progress, submitted, checkpoint)
+            _compute(client, plan, pending, hash_mb, status, record, progress, checkpoint)
         elif progress:
             progress(status)
         return ClusterResult(
@@ -170,8 +168,9 @@ def run_perft(
         )
 
 
-def _compute(client, plan, pending, hash_mb, status, record, progress, submitted, checkpoint) -> None:
-    """Submit ``pending`` (largest first) and fold each result into ``status``."""
+def _compute(client, plan, pending, hash_mb, status, record, progress, checkpoint) -> None:
+    """Wait for a worker, check the workers, submit ``pending`` (largest first) and fold
+    each result into ``status``."""
     from distributed import as_completed
 
     from chesskit.cluster.worker import run_batch
@@ -179,6 +178,16 @@ def _compute(client, plan, pending, hash_mb, status, record, progress, submitted
     run = uuid.uuid4().hex[:8]
     futures = {}
     try:
+        if not client.scheduler_info()["workers"]:
+            status.waiting = True
+            if progress:
+                progress(status)
+            client.wait_for_workers(1)
+            status.waiting = False
+        _check_workers(client)
+        if progress:
+            progress(status)
+        submitted = time.monotonic()
         for rank, task in enumerate(sorted(pending, key=lambda t: -t.estimate)):
             future = client.submit(
                 run_batch,
@@ -208,6 +217,32 @@ def _compute(client, plan, pending, hash_mb, status, record, progress, submitted
         with contextlib.suppress(Exception):
             client.cancel(list(futures), force=True)
         raise ClusterInterrupted(str(checkpoint) if checkpoint is not None else None) from None
+
+
+# Evaluated on every worker by the builtin eval, so that the probe itself needs nothing of
+# chesskit to reach the worker: imports the task function's module, returns the version.
+_WORKER_PROBE = "__import__('chesskit.cluster.worker').__version__"
+
+
+def _check_workers(client) -> None:
+    """Every worker present must import the same chesskit as this process.
+
+    A worker without chesskit cannot even unpack a task: Dask drops it and the run would
+    wait for ever, so this is checked before anything is submitted."""
+    from chesskit import __version__
+
+    answers = client.run(eval, _WORKER_PROBE, on_error="return")
+    for address, answer in sorted(answers.items()):
+        if isinstance(answer, BaseException):
+            raise ClusterError(
+                f"worker {address} cannot import chesskit ({type(answer).__name__}: {answer}); "
+                f'install "chesskit[cluster]" {__version__} on every worker'
+            )
+        if answer != __version__:
+            raise ClusterError(
+                f"worker {address} has chesskit {answer}, this is {__version__}; "
+                "install the same version on every worker"
+            )
 
 
 def _result(future, task) -> int:
