@@ -167,6 +167,7 @@ def _generate(T, bb, board, st, out, count_only):
     us = st[STM]
     them = us ^ 1
     ub = us << 3
+    tb = them << 3
     occ = bb[OCC]
     own = bb[occ_of(us)]
     opp = bb[occ_of(them)]
@@ -179,8 +180,12 @@ def _generate(T, bb, board, st, out, count_only):
     occ_noking = occ ^ (ONE << np.uint64(ksq))
     kt = T[K_ATT + ksq] & ~own
     few = kt & (kt - ONE)
+    have_danger = False
+    danger = ZERO
     if few & (few - ONE):
-        kt &= ~attacked_by(T, bb, them, occ_noking)
+        danger = attacked_by(T, bb, them, occ_noking)
+        have_danger = True
+        kt &= ~danger
         if count_only:
             n += popcount(kt)
         else:
@@ -325,33 +330,48 @@ def _generate(T, bb, board, st, out, count_only):
 
     # castling: never out of check
     if not checkers:
+        back_rank = RANK_1 if us == WHITE else RANK_8
         back = 0 if us == WHITE else 56
-        rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
+        rights = bb[CASTLE] & back_rank
         kbb = ONE << np.uint64(ksq)
+        enemy_rq = bb[tb | ROOK] | bb[tb | QUEEN]
         while rights:
             r = lsb(rights)
             rights &= rights - ONE
+            rbb = ONE << np.uint64(r)
             if r > ksq:
                 kto, rto = back + 6, back + 5
+                beyond = back_rank & ~(rbb | (rbb - ONE))
             else:
                 kto, rto = back + 2, back + 3
-            rbb = ONE << np.uint64(r)
+                beyond = back_rank & (rbb - ONE)
             kpath = between(T, ksq, kto) | (ONE << np.uint64(kto))
             span = kpath | between(T, r, rto) | (ONE << np.uint64(rto))
             if occ & span & ~(kbb | rbb):
                 continue
-            occ2 = occ ^ kbb ^ rbb
-            safe = True
-            while kpath:
-                s = lsb(kpath)
-                kpath &= kpath - ONE
-                if attackers_to(T, bb, s, occ2, them):
-                    safe = False
-                    break
-            if safe:
-                if not count_only:
-                    out[n] = ksq | (r << 6) | CASTLING
-                n += 1
+            if beyond & enemy_rq:
+                # a rook or queen behind the castling rook on the back rank: once the rook
+                # moves it may see along the rank, so test each square without both pieces
+                occ2 = occ ^ kbb ^ rbb
+                safe = True
+                while kpath:
+                    s = lsb(kpath)
+                    kpath &= kpath - ONE
+                    if attackers_to(T, bb, s, occ2, them):
+                        safe = False
+                        break
+                if not safe:
+                    continue
+            else:
+                # the rook blocks nothing that reaches the path: one attack map serves
+                if not have_danger:
+                    danger = attacked_by(T, bb, them, occ_noking)
+                    have_danger = True
+                if kpath & danger:
+                    continue
+            if not count_only:
+                out[n] = ksq | (r << 6) | CASTLING
+            n += 1
     return n
 
 
