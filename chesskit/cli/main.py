@@ -2,7 +2,8 @@
 
 Every command runs inside ``ChesskitGroup.main``: a ChesskitError, a click usage error
 or Ctrl-C ends the process with one ``chesskit: <message>`` line on stderr and the
-error's exit code (1 mismatch, 2 bad input, 3 engine failure, 130 interrupted).
+error's exit code (1 mismatch, 2 bad input, 3 engine failure, 130 interrupted). When
+the reader of stdout goes away (``chesskit suite | head -1``) it stops quietly with 141.
 """
 
 from __future__ import annotations
@@ -30,14 +31,19 @@ class ChesskitGroup(click.Group):
         except KeyboardInterrupt:
             # caught here, before click turns it into Abort and prints a blank line
             raise output.Interrupted() from None
+        except BrokenPipeError:
+            # caught here, before click's own handler exits 1 (our "mismatch" code)
+            raise output.OutputClosed() from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
-            code = super().main(
-                args, prog_name or output.PROG, complete_var, standalone_mode=False, **extra
-            )
+            with output.interrupt_guard():
+                code = super().main(
+                    args, prog_name or output.PROG, complete_var, standalone_mode=False, **extra
+                )
+                sys.stdout.flush()  # a closed pipe shows here, inside the boundary
         except SystemExit:
             raise
         except BaseException as err:  # noqa: BLE001 - this is the boundary
