@@ -107,8 +107,12 @@ def resolve_position(arg: str, folder: Path | None = None) -> tuple[str, str | N
 
 
 def _unknown_message(arg: str, index: dict[str, SuiteLine]) -> str:
-    known = ["startpos", *index]
+    # the standard positions first: they are the ones a newcomer knows by name
+    standard = [i for i, line in index.items() if line.path.stem == "standard"]
+    known = list(dict.fromkeys(["startpos", *standard, *index]))
     close = difflib.get_close_matches(arg, known, n=3, cutoff=0.6)
+    if not close:  # 'Kiwipete', 'STARTPOS'
+        close = [k for k in known if k.lower() == arg.lower()]
     if close:
         hint = "did you mean " + " or ".join(repr(c) for c in close) + "?"
     else:

@@ -22,15 +22,26 @@ chess960_option = click.option(
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
 
+# The deepest DEPTH argument accepted. Far beyond any tree that can be counted (perft 15
+# of the start position is about 2e21 nodes), and small enough that the move stacks
+# sized by the depth always fit in memory.
+MAX_DEPTH = 100
+
+
 def parse_depth(text: str, minimum: int = 0, why: str = "", name: str = "DEPTH") -> int:
-    """A depth as an int >= ``minimum``; InputError (exit 2) otherwise."""
+    """A depth as an int >= ``minimum`` (and, for the DEPTH argument, <= MAX_DEPTH);
+    InputError (exit 2) otherwise. Options such as --max-depth are limits, not unbounded."""
     try:
         depth = int(text.strip())
     except ValueError:
         depth = None
+    label = "depth" if name == "DEPTH" else name
     if depth is None or depth < minimum:
-        label = "depth" if name == "DEPTH" else name
         raise InputError(f"bad {label} {text!r}: {name} must be an integer >= {minimum}{why}")
+    if name == "DEPTH" and depth > MAX_DEPTH:
+        raise InputError(
+            f"bad {label} {text!r}: DEPTH must be at most {MAX_DEPTH} (no deeper tree could ever be counted)"
+        )
     return depth
 
 
