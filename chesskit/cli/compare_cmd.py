@@ -59,12 +59,14 @@ def engine_options(fn):
 
 
 def parse_timeout(text: str) -> float:
+    from chesskit.engines.base import MAX_TIMEOUT
+
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value > 0:
-        raise InputError(f"bad --timeout {text!r}: must be a positive number of seconds")
+    if not 0 < value <= MAX_TIMEOUT:  # also refuses nan and inf
+        raise InputError(f"bad --timeout {text!r}: must be a positive number of seconds up to {MAX_TIMEOUT:g}")
     return value
 
 

@@ -9,9 +9,10 @@ that names the engine and what went wrong.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 
-from chesskit.engines.base import Engine
+from chesskit.engines.base import MAX_TIMEOUT, Engine
 from chesskit.engines.proc import find_stockfish
 from chesskit.engines.pyadapter import PythonEngine
 from chesskit.engines.script import ScriptEngine
@@ -34,12 +35,16 @@ def open_engine(
     `setoption`.  Nothing is started until the first `divide`, except that a
     Python adapter is imported at once.
     """
-    chosen = [flag for flag, value in (("--engine", engine), ("--script", script), ("--python", python)) if value]
+    flags = (("--engine", engine), ("--script", script), ("--python", python))
+    chosen = [flag for flag, value in flags if value is not None]
     if len(chosen) != 1:
         given = " and ".join(chosen) if chosen else "none"
         raise InputError(f"give exactly one of --engine, --script, --python (got {given})")
-    if timeout is not None and timeout <= 0:
-        raise InputError(f"--timeout must be positive, got {timeout:g}")
+    for flag, value in flags:
+        if value is not None and not (value if isinstance(value, list) else str(value).strip()):
+            raise InputError(f"{flag} is empty: give the engine's {'command' if flag == '--engine' else flag[2:]}")
+    if timeout is not None and not (0 < timeout <= MAX_TIMEOUT and math.isfinite(timeout)):
+        raise InputError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}, got {timeout:g}")
     parsed = parse_options(options)
     if parsed and engine is None:
         raise InputError("--engine-option only applies to --engine (a UCI engine)")

@@ -14,6 +14,9 @@ from abc import ABC, abstractmethod
 
 from chesskit.errors import EngineError
 
+# The longest --timeout: about 11 days, well inside what thread and timer waits accept.
+MAX_TIMEOUT = 1e6
+
 # A UCI move as engines print it: from, to, optional promotion.  Chess960
 # castling (king takes own rook, `e1h1`) has the same shape.  Upper-case
 # promotion letters (perftree's `a7b8Q`) are accepted and lower-cased.

@@ -9,6 +9,10 @@ script prints::
                      a blank line
     400              the total
 
+For a Chess960 position the FEN's castling field is given in Shredder-FEN (the
+castling rooks' files, `HAha`), so the script can tell Chess960 from standard chess
+without a flag (X-FEN's `KQkq` reads the same in both).
+
 The total must equal the sum of the lines.  A script that is missing, not
 executable, exits non-zero, runs past `timeout` seconds or prints anything else
 is an `EngineError`; its whole process group is killed on a timeout.
@@ -33,6 +37,8 @@ class ScriptEngine(Engine):
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
         check_depth(depth)
         program = resolve_program(self.path, self.name)
+        if chess960:
+            fen = shredder_fen(fen)
         argv = [program, str(depth), fen, " ".join(moves)]
         call = f"depth {depth} on {fen!r}" + (f" moves {' '.join(moves)!r}" if moves else "")
         proc = spawn(argv, self.name, stdin=subprocess.DEVNULL)
@@ -73,6 +79,24 @@ class ScriptEngine(Engine):
         if sum(result.values()) != total:
             raise self.error(f"printed divide lines summing to {sum(result.values())} but a total of {total} for {call}")
         return result
+
+
+def shredder_fen(fen: str) -> str:
+    """``fen`` with its castling field in Shredder-FEN: the files of the castling rooks,
+    white's upper-case, each side's king-side rook first (``HAha``, ``GEge``)."""
+    from chesskit.fen import FILE_NAMES, parse_fen
+
+    fields = fen.split()
+    if len(fields) < 3 or fields[2] == "-":
+        return fen
+    setup = parse_fen(fen, chess960=True)
+    letters = ""
+    for color in (0, 1):
+        rooks = sorted((sq for sq in setup.castling if sq >> 3 == 7 * color), reverse=True)
+        files = "".join(FILE_NAMES[sq & 7] for sq in rooks)
+        letters += files.upper() if color == 0 else files
+    fields[2] = letters or "-"
+    return " ".join(fields)
 
 
 def _drain(proc: subprocess.Popen) -> None:

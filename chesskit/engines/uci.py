@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from chesskit.engines.base import Engine, add_divide_entry, check_depth, one_line, parse_divide_line
 from chesskit.engines.proc import describe_exit, kill_group, resolve_program, spawn
-from chesskit.errors import EngineError
+from chesskit.errors import EngineError, InputError
 
 _NODES = re.compile(r"Nodes searched\s*:\s*(\d+)")
 
@@ -46,9 +46,12 @@ class UciEngine(Engine):
     """An external UCI engine driven through `go perft`."""
 
     def __init__(self, cmd: str | list[str], options: dict[str, str] | None = None, timeout: float | None = 30.0):
-        self.argv = shlex.split(cmd) if isinstance(cmd, str) else [str(part) for part in cmd]
+        try:
+            self.argv = shlex.split(cmd) if isinstance(cmd, str) else [str(part) for part in cmd]
+        except ValueError as err:  # an unbalanced quote
+            raise InputError(f"bad --engine command {cmd!r}: {str(err).lower()}") from None
         if not self.argv:
-            raise EngineError("engine command is empty")
+            raise InputError("--engine is empty: give the engine's command")
         self.name = cmd if isinstance(cmd, str) else shlex.join(self.argv)
         self.options = dict(options or {})
         self.timeout = timeout
