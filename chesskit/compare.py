@@ -133,7 +133,15 @@ class Report:
         if state.field == "walk":
             return f"{self.engine} counts {where} differently when reached by make/unmake ({self.fen})"
         after = f" after {state.op} {state.move}" if state.move else f" after {state.op}"
-        return f"{self.engine} state differs{after} at {where}: {state.field} ours {state.ours!r}, theirs {state.theirs!r}"
+        return (
+            f"{self.engine} state differs{after} at {where}: {state.field} "
+            f"ours {_shown(state.ours)}, theirs {_shown(state.theirs)}"
+        )
+
+
+def _shown(value: object) -> str:
+    """A state field's value as the FEN writes it: ``-`` for none (no Python reprs)."""
+    return "-" if value is None else str(value)
 
 
 def descend(

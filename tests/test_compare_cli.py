@@ -263,7 +263,9 @@ def test_plain_report(cli):
     assert "  e5f6   capture, en passant\n         hint: en-passant capture not generated" in text
     assert "counts at each step:\ndepth 3 after (start):\n" in text
     assert "\ndepth 2 after f7f5:\n" in text
-    assert "\n  e5f6           29         -  <\n  total         707       678\n" in text
+    # rows sorted by UCI as in divide; the missing move between its neighbours, marked
+    assert "\n  e5e6           21        21\n  e5f6           29         -  <\n  f1a6  " in text
+    assert "\n  total         707       678\n" in text
     assert result.stderr.startswith(f"chesskit: {NO_EP} misses e5f6 after f7f5")
 
 

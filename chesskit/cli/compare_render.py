@@ -28,6 +28,11 @@ def _value(value) -> str:
     return "-" if value is None else str(value)
 
 
+def _rows(step) -> list[str]:
+    """The moves of a step's count table: both sides' moves, sorted by UCI like divide."""
+    return sorted(set(step.ours) | set(step.theirs))
+
+
 def headline(report) -> str:
     if report.agree:
         return f"agree: {report.engine} and chesskit give the same divide at depth {report.depth}"
@@ -44,7 +49,7 @@ def descent_lines(report) -> list[str]:
     lines = []
     for step in report.steps:
         ours, theirs = sum(step.ours.values()), sum(step.theirs.values())
-        diff = step.differing()
+        diff = sorted(step.differing())
         shown = ", ".join(f"{m} {_value(step.ours.get(m))} vs {_value(step.theirs.get(m))}" for m in diff[:4])
         more = f" (+{len(diff) - 4} more)" if len(diff) > 4 else ""
         verdict = f"differ: {shown}{more}" if diff else "same"
@@ -110,7 +115,7 @@ def count_table_lines(report) -> list[str]:
     for step in report.steps:
         lines.append(f"depth {step.depth} after {_where(step.path)}:")
         lines.append(f"  {'move':<7}{'chesskit':>10}{'engine':>10}")
-        for move in list(step.ours) + [m for m in step.theirs if m not in step.ours]:
+        for move in _rows(step):
             a, b = step.ours.get(move), step.theirs.get(move)
             flag = "  <" if a != b else ""
             lines.append(f"  {move:<7}{_value(a):>10}{_value(b):>10}{flag}")
@@ -169,7 +174,7 @@ def render_terminal(report, con) -> None:
     ):
         steps.add_column(name, justify=justify, overflow="fold")
     for step in report.steps:
-        diff = step.differing()
+        diff = sorted(step.differing())
         shown = ", ".join(f"{m} {_value(step.ours.get(m))}/{_value(step.theirs.get(m))}" for m in diff[:4])
         steps.add_row(
             str(step.depth),
@@ -228,7 +233,7 @@ def render_terminal(report, con) -> None:
         table.add_column("move")
         table.add_column("chesskit", justify="right")
         table.add_column("engine", justify="right")
-        for move in list(step.ours) + [m for m in step.theirs if m not in step.ours]:
+        for move in _rows(step):
             a, b = step.ours.get(move), step.theirs.get(move)
             row_style = "red" if a != b else None
             table.add_row(move, _value(a), _value(b), style=row_style)
