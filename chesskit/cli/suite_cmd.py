@@ -8,7 +8,7 @@ import click
 
 from chesskit.cli import output
 from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_timeout
-from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, report_text, write_junit
+from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suite import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run, run_engine
@@ -28,6 +28,11 @@ from chesskit.timer import Timer, format_seconds
 @engine_options
 @click.option("--junit", metavar="FILE", help="Also write JUnit XML: one testcase per position and depth.")
 @click.option(
+    "--skip-chess960",
+    is_flag=True,
+    help="Leave out the Chess960 positions (for an engine that does not play Chess960).",
+)
+@click.option(
     "--stats",
     is_flag=True,
     help='Also check the leaf counters of S<n> "captures=.. checks=.." opcodes where a suite has them.',
@@ -43,6 +48,7 @@ def suite(
     engine_options: tuple[str, ...],
     timeout: str,
     junit: str | None,
+    skip_chess960: bool,
     stats: bool,
     as_json: bool,
 ) -> None:
@@ -56,16 +62,23 @@ def suite(
     """
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
+    if junit is not None:
+        check_writable(junit)
     records = load_suites(paths)
+    if skip_chess960:
+        records = [record for record in records if not record.chess960]
+        if not records:
+            raise InputError("nothing to run: every position is a Chess960 one and --skip-chess960 leaves them out")
     tasks = plan(records, depth_limit, node_limit)
     if not tasks:
         limits = f"--max-nodes {node_limit}" + (
             f" and --max-depth {depth_limit}" if depth_limit is not None else ""
         )
-        raise InputError(f"nothing to run: no expected count of {len(records)} positions is within {limits}")
+        raise InputError(f"nothing to run: no expected count of {_plural(len(records), 'position')} is within {limits}")
 
     eng = None
-    if engine or script or python_spec or engine_options:
+    using_engine = any(flag is not None for flag in (engine, script, python_spec)) or engine_options
+    if using_engine:
         if stats:
             raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
         eng = open_user_engine(engine, script, python_spec, engine_options, parse_timeout(timeout))
@@ -87,8 +100,11 @@ def suite(
                         position.clear()
                     position.append(result)
     except EngineError as err:
+        broken = tasks[len(results)]
         if junit:
-            write_junit(junit, results, _mismatch_lines, tasks[len(results)], str(err))
+            write_junit(junit, results, _mismatch_lines, broken, str(err))
+        if broken.record.chess960 and not skip_chess960:
+            raise EngineError(f"{err} (at Chess960 position {broken.record.id}; --skip-chess960 leaves those out)") from None
         raise
     finally:
         if eng is not None:
@@ -129,14 +145,18 @@ def _depth_span(results: list[SuiteResult]) -> str:
     return f"D{min(depths)}" if len(depths) == 1 else f"D{min(depths)}-D{max(depths)}"
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _summary(results, failed, timer: Timer) -> str:
     positions = len({id(r.task.record) for r in results})
     verdict = "all match" if not failed else f"{len(failed)} FAILED"
     counters = sum(r.stats is not None for r in results)
     with_counters = f" ({counters} with leaf counters)" if counters else ""
     return (
-        f"{len(results)} counts{with_counters} of {positions} positions checked in {timer.display()}: "
-        f"{len(results) - len(failed)} passed, {verdict}"
+        f"{_plural(len(results), 'count')}{with_counters} of {_plural(positions, 'position')} checked in "
+        f"{timer.display()}: {len(results) - len(failed)} passed, {verdict}"
     )
 
 

@@ -19,6 +19,22 @@ def report_text(report) -> str:
     return (EXPECTED_IN_DOUBT + "\n" if report.agree else "") + plain_text(report)
 
 
+def check_writable(path: str) -> None:
+    """Fail at once (exit 2), not after a long run, when ``--junit FILE`` cannot be written."""
+    import os
+
+    if not path.strip():
+        raise InputError("--junit needs a file name")
+    if os.path.isdir(path):
+        raise InputError(f"cannot write --junit {path}: it is a directory")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InputError(f"cannot write --junit {path}: no such folder {folder}")
+    target = path if os.path.exists(path) else folder
+    if not os.access(target, os.W_OK):
+        raise InputError(f"cannot write --junit {path}: permission denied")
+
+
 def write_junit(path: str, results: list, mismatch_lines, broken=None, error: str | None = None) -> None:
     """One testcase per result (and an errored one for the task the engine failed on).
 
