@@ -103,28 +103,26 @@ def checkers_of(T, bb, st):
 
 
 @njit(cache=True)
-def slider_blockers(T, bb, ksq, by):
-    """Pieces of either colour that stand alone between the king on ``ksq`` and a bishop,
-    rook or queen of colour ``by`` on the same line."""
+def king_lines(T, bb, ksq, by):
+    """For the king on ``ksq`` and the bishops, rooks and queens of colour ``by`` on its
+    lines: those with nothing in between (they give check), and the pieces of either
+    colour that stand alone in between (pinned, or ready to give discovered check)."""
     base = by << 3
     occ = bb[OCC]
     snipers = (rook_attacks(T, ksq, ZERO) & (bb[base | ROOK] | bb[base | QUEEN])) | (
         bishop_attacks(T, ksq, ZERO) & (bb[base | BISHOP] | bb[base | QUEEN])
     )
+    checking = ZERO
     blockers = ZERO
     while snipers:
         s = lsb(snipers)
         snipers &= snipers - ONE
         b = between(T, ksq, s) & occ
-        if b != ZERO and (b & (b - ONE)) == ZERO:
+        if b == ZERO:
+            checking |= ONE << np.uint64(s)
+        elif (b & (b - ONE)) == ZERO:
             blockers |= b
-    return blockers
-
-
-@njit(cache=True)
-def pinned_of(T, bb, us, ksq):
-    """Our pieces pinned to our king by an enemy slider."""
-    return slider_blockers(T, bb, ksq, us ^ 1) & bb[occ_of(us)]
+    return checking, blockers
 
 
 @njit(cache=True)
@@ -201,14 +199,17 @@ def _generate(T, bb, board, st, out, count_only):
                     out[n] = ksq | (to << 6) | flag
                 n += 1
 
-    checkers = attackers_to(T, bb, ksq, occ, them)
+    # one pass over the enemy sliders on the king's lines finds both the sliders that
+    # give check and our pinned pieces; pawns and knights check by table
+    slider_checks, blockers = king_lines(T, bb, ksq, them)
+    checkers = slider_checks | (T[P_ATT + us * 64 + ksq] & bb[tb | PAWN]) | (T[N_ATT + ksq] & bb[tb | KNIGHT])
+    pinned = blockers & own
     if checkers & (checkers - ONE):
         return n  # double check: only the king may move
     if checkers:
         target = between(T, ksq, lsb(checkers)) | checkers
     else:
         target = ALL
-    pinned = pinned_of(T, bb, us, ksq)
     movable = ~own & target
 
     # knights: a pinned knight can never move

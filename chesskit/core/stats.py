@@ -25,7 +25,7 @@ from .attacks import N_ATT, P_ATT, bishop_attacks, rook_attacks
 from .bitboard import ONE, ZERO, lsb
 from .makemove import castle_squares, make, make_move, unmake, unmake_move
 from .move import CAPTURE, CASTLING, EN_PASSANT, PROMO_SHIFT
-from .movegen import _generate, checkers_of, count_legal, generate, slider_blockers
+from .movegen import _generate, checkers_of, count_legal, generate, king_lines
 from .position import BISHOP, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM, occ_of
 
 NODES, CAPTURES, EN_PASSANTS, CASTLES, PROMOTIONS, CHECKS, DISCOVERY, DOUBLE, MATES = range(9)
@@ -82,7 +82,7 @@ def _check_squares(T, bb, us, out):
     out[ROOK] = straight
     out[QUEEN] = diag | straight
     out[KING] = ZERO
-    out[0] = slider_blockers(T, bb, eksq, us) & bb[occ_of(us)]
+    out[0] = king_lines(T, bb, eksq, us)[1] & bb[occ_of(us)]
 
 
 @njit(inline="always", cache=True)
