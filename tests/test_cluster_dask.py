@@ -231,3 +231,33 @@ def test_waits_for_a_worker_and_refuses_one_without_chesskit(tmp_path):
     finally:
         for process in workers + [scheduler]:
             stop(process)
+
+
+def test_a_lost_scheduler_ends_the_run_and_another_one_resumes_it(tmp_path):
+    path = tmp_path / "pos3.ck"
+    (tmp_path / "one").mkdir()
+    first_scheduler, address = start_scheduler(tmp_path / "one")
+    processes = [first_scheduler, start_worker(address, "one", tmp_path)]
+    try:
+
+        def kill_scheduler(status):
+            if status.done >= 5 and first_scheduler.poll() is None:
+                os.killpg(first_scheduler.pid, signal.SIGKILL)
+
+        with pytest.raises(ClusterError) as err:
+            run_perft(Board(POS3), 6, scheduler=address, checkpoint=path, progress=kill_scheduler)
+        assert str(err.value) == (
+            f"lost the connection to the Dask scheduler at {address}; "
+            f"resume with the same command and --checkpoint {path}"
+        )
+        saved = len(path.read_text().splitlines()) - 1
+        assert saved >= 5
+
+        (tmp_path / "two").mkdir()
+        second_scheduler, address = start_scheduler(tmp_path / "two")
+        processes += [second_scheduler, start_worker(address, "two", tmp_path)]
+        result = run_perft(Board(POS3), 6, scheduler=address, checkpoint=path)
+        assert (result.nodes, result.resumed) == (11030083, saved)
+    finally:
+        for process in reversed(processes):
+            stop(process, signal.SIGKILL)

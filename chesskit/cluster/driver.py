@@ -154,7 +154,7 @@ def run_perft(
         status.resumed_estimate = status.estimate_done
         if pending:
             client = stack.enter_context(_connect(scheduler, workers, connect_timeout))
-            _compute(client, plan, pending, hash_mb, status, record, progress, checkpoint)
+            _compute(client, plan, pending, hash_mb, status, record, progress, scheduler, checkpoint)
         elif progress:
             progress(status)
         return ClusterResult(
@@ -168,7 +168,7 @@ def run_perft(
         )
 
 
-def _compute(client, plan, pending, hash_mb, status, record, progress, checkpoint) -> None:
+def _compute(client, plan, pending, hash_mb, status, record, progress, scheduler, checkpoint) -> None:
     """Wait for a worker, check the workers, submit ``pending`` (largest first) and fold
     each result into ``status``."""
     from distributed import as_completed
@@ -202,7 +202,7 @@ def _compute(client, plan, pending, hash_mb, status, record, progress, checkpoin
             futures[future] = task
         for future in as_completed(list(futures), loop=client.loop):
             task = futures[future]
-            nodes = _result(future, task)
+            nodes = _result(future, task, scheduler, checkpoint)
             if record:
                 record(task.index, nodes)
             status.done += 1
@@ -245,17 +245,20 @@ def _check_workers(client) -> None:
             )
 
 
-def _result(future, task) -> int:
+def _result(future, task, scheduler: str | None, checkpoint) -> int:
     try:
         return int(future.result())
     except Exception as err:  # noqa: BLE001 - a worker's failure, reported as one line
         name = type(err).__name__
+        resume = f"; resume with the same command and --checkpoint {checkpoint}" if checkpoint else ""
+        # the futures are cancelled, or fetching the result fails (CommClosedError)
+        if "scheduler-connection-lost" in str(err) or isinstance(err, OSError):
+            where = f" at {scheduler}" if scheduler else ""
+            raise ClusterError(f"lost the connection to the Dask scheduler{where}{resume}") from None
         hint = ""
         if name == "KilledWorker":
-            hint = " (it was running on every worker that died; is the depth too large for their memory?)"
-        elif isinstance(err, ImportError):
-            hint = " (install chesskit, the same version, on every worker)"
-        raise ClusterError(f"task {task.index} failed on the cluster: {name}: {err}{hint}") from None
+            hint = " (every worker that ran it died: out of memory?)"
+        raise ClusterError(f"task {task.index} failed on the cluster: {name}: {err}{hint}{resume}") from None
 
 
 # --------------------------------------------------------------------------- connecting
@@ -367,16 +370,23 @@ def _probe(scheduler: str, timeout: float) -> str:
 
 
 class _quiet_logs:
-    """Silence distributed's log lines (lost workers, retries) while the run lasts: the
-    run reports its own outcome in one line."""
+    """Silence Dask's (and its tornado's) log lines while the run lasts: lost workers,
+    reconnection attempts and their tracebacks. The run reports its own outcome in one
+    line. Some of these loggers have a level of their own, so each is set."""
+
+    PREFIXES = ("distributed", "tornado")
 
     def __init__(self):
-        self._logger = logging.getLogger("distributed")
-        self._level = self._logger.level
-        self._logger.setLevel(logging.CRITICAL)
+        names = [n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] in self.PREFIXES]
+        self._saved = {}
+        for name in set(names) | set(self.PREFIXES):
+            logger = logging.getLogger(name)
+            self._saved[name] = logger.level
+            logger.setLevel(logging.CRITICAL + 1)
 
     def close(self) -> None:
-        self._logger.setLevel(self._level)
+        for name, level in self._saved.items():
+            logging.getLogger(name).setLevel(level)
 
 
 def _check_int(name: str, value, minimum: int) -> int:
