@@ -207,9 +207,15 @@ def _parse_turn(text: str) -> int:
     raise FenError("side to move", f"side to move {text!r} is neither 'w' nor 'b'")
 
 
+# The largest clock accepted: the board keeps clocks in fixed-width integers.
+MAX_CLOCK = 2**31 - 1
+
+
 def _parse_count(text: str, name: str) -> int:
     if not re.fullmatch(r"[0-9]+", text):
         raise FenError(name, f"{name} {text!r} is not a non-negative integer")
+    if int(text) > MAX_CLOCK:
+        raise FenError(name, f"{name} {text} is too large (at most {MAX_CLOCK})")
     return int(text)
 
 

@@ -52,6 +52,9 @@ def one_line(result, code: int, *words: str) -> str:
         (["divide", "startpos", "101"], ["bad depth '101'", "at most 100"]),
         (["debug", "startpos", "5000"], ["at most 100"]),
         (["compare", "startpos", "200", "--engine", "stockfish"], ["at most 100"]),
+        # clocks beyond the board's integers overflowed (exit 70) or wrapped negative
+        (["perft", "4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999999", "1"], ["fullmove number", "too large"]),
+        (["show", "4k3/8/8/8/8/8/8/4K3 w - - 9223372036854775808 1"], ["halfmove clock", "too large"]),
         # click's IntRange said "'abc' is not a valid integer range"
         (["perft", "startpos", "1", "--threads", "abc"], ["--threads", "'abc' is not an integer"]),
         (["bench", "--depth-offset", "x"], ["--depth-offset", "'x' is not an integer"]),
