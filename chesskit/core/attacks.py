@@ -10,7 +10,9 @@ Layout of ``T`` (offsets are module constants):
   N_ATT[sq], K_ATT[sq], P_ATT[color*64+sq]      knight, king, pawn captures
   BETWEEN[a*64+b]   squares strictly between a and b on a line, else 0
   LINE[a*64+b]      the whole line through a and b (edge to edge), else 0
-  R_MASK/R_MAGIC/R_SHIFT/R_BASE[sq], B_* alike, then the slider attack slices.
+  R_MASK/R_MAGIC/R_SHIFT/R_BASE[sq], B_* alike,
+  R_EMPTY/B_EMPTY[sq]  rook and bishop attacks on an empty board,
+  then the slider attack slices.
 """
 
 import os
@@ -35,7 +37,9 @@ B_MASK = R_BASE + 64
 B_MAGIC = B_MASK + 64
 B_SHIFT = B_MAGIC + 64
 B_BASE = B_SHIFT + 64
-SLIDE = B_BASE + 64
+R_EMPTY = B_BASE + 64
+B_EMPTY = R_EMPTY + 64
+SLIDE = B_EMPTY + 64
 
 ROOK_DIRS = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=np.int64)
 BISHOP_DIRS = np.array([[1, 1], [1, -1], [-1, 1], [-1, -1]], dtype=np.int64)
@@ -136,6 +140,8 @@ def _build(T, rook_magics, bishop_magics):
                 b |= ONE << np.uint64(sq - 7)
         T[P_ATT + sq] = w
         T[P_ATT + 64 + sq] = b
+        T[R_EMPTY + sq] = ray_attacks(sq, ZERO, ROOK_DIRS)
+        T[B_EMPTY + sq] = ray_attacks(sq, ZERO, BISHOP_DIRS)
     for a in range(64):
         a_bb = ONE << np.uint64(a)
         for b in range(64):

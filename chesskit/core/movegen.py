@@ -24,7 +24,7 @@ code, and numba inlines the flag away.
 import numpy as np
 from numba import njit
 
-from .attacks import K_ATT, N_ATT, P_ATT, between, bishop_attacks, line, rook_attacks
+from .attacks import B_EMPTY, K_ATT, N_ATT, P_ATT, R_EMPTY, between, bishop_attacks, line, rook_attacks
 from .bitboard import (
     ALL,
     NOT_FILE_A,
@@ -109,8 +109,8 @@ def king_lines(T, bb, ksq, by):
     colour that stand alone in between (pinned, or ready to give discovered check)."""
     base = by << 3
     occ = bb[OCC]
-    snipers = (rook_attacks(T, ksq, ZERO) & (bb[base | ROOK] | bb[base | QUEEN])) | (
-        bishop_attacks(T, ksq, ZERO) & (bb[base | BISHOP] | bb[base | QUEEN])
+    snipers = (T[R_EMPTY + ksq] & (bb[base | ROOK] | bb[base | QUEEN])) | (
+        T[B_EMPTY + ksq] & (bb[base | BISHOP] | bb[base | QUEEN])
     )
     checking = ZERO
     blockers = ZERO
