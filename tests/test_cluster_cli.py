@@ -22,6 +22,17 @@ REPO = Path(__file__).resolve().parents[1]
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
+def need_dask() -> None:
+    """Skip without Dask; in CI (which should install the [cluster] extra) fail instead,
+    as conftest does for every missing tool."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail('dask[distributed] is missing in CI: pip install -e ".[test,cluster]"')
+        pytest.skip("dask[distributed] is not installed")
+
+
 def chesskit_process(*args: str) -> subprocess.Popen:
     """``python -m chesskit ...`` in its own session, so that a signal can go to its whole
     process group (the driver and its local workers) as a terminal's Ctrl-C does."""
@@ -54,7 +65,7 @@ def free_port() -> int:
 
 
 def test_local_workers_ctrl_c_then_resume(tmp_path):
-    pytest.importorskip("distributed")
+    need_dask()
     path = tmp_path / "startpos6.ck"
     command = ("perft", "startpos", "6", "--workers", "2", "--checkpoint", str(path), "--json")
     run = chesskit_process(*command)
@@ -81,7 +92,7 @@ def test_local_workers_ctrl_c_then_resume(tmp_path):
 
 
 def test_unreachable_scheduler_names_the_address(cli):
-    pytest.importorskip("distributed")
+    need_dask()
     address = f"tcp://127.0.0.1:{free_port()}"
     result = cli("perft", "startpos", "3", "--scheduler", address)
     assert result.exit_code == 3
@@ -90,7 +101,7 @@ def test_unreachable_scheduler_names_the_address(cli):
 
 
 def test_a_checkpoint_of_another_position_is_refused(cli, tmp_path):
-    pytest.importorskip("distributed")
+    need_dask()
     path = tmp_path / "kiwipete.ck"
     with Checkpoint(path, make_plan(Board(KIWIPETE), 4)) as ck:
         ck.record(0, 123)
@@ -125,7 +136,7 @@ def test_missing_dask_says_how_to_install(cli, monkeypatch):
     ids=["both", "zero-workers", "word-workers", "split-too-deep", "negative-split", "address", "stats"],
 )
 def test_bad_cluster_options(cli, args, message):
-    pytest.importorskip("distributed")
+    need_dask()
     result = cli("perft", "startpos", "3", *args)
     assert result.exit_code == 2, result.stderr
     assert result.stderr.startswith("chesskit: ") and message in result.stderr
