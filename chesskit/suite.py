@@ -111,6 +111,8 @@ def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
             found = sorted(p for p in path.glob("*.epd") if p.is_file())
         elif path.is_file():
             found = [path]
+        elif path.exists():  # a FIFO or a device: reading it could block forever
+            raise InputError(f"not a suite file or folder: {path} (not a regular file)")
         else:
             raise InputError(f"no such suite file or folder: {path}")
         for file in found:

@@ -105,6 +105,12 @@ def test_junit_to_a_directory_fails_before_running(cli, tmp_path):
     assert result.stdout == ""  # nothing was run
 
 
+def test_a_fifo_is_not_taken_for_a_missing_suite_file(cli, tmp_path):
+    fifo = tmp_path / "pipe.epd"
+    os.mkfifo(fifo)
+    one_line(cli("suite", str(fifo)), 2, "not a regular file")
+
+
 def test_out_of_memory_is_bad_input_not_a_bug(cli, monkeypatch):
     from chesskit.cli import perft_cmd
 
