@@ -273,7 +273,10 @@ def _connect(scheduler: str | None, workers: int | None, timeout: float) -> Iter
     try:
         if scheduler is not None:
             address = _probe(scheduler, timeout)
-            client = Client(address, timeout=timeout, set_as_default=False)
+            try:
+                client = Client(address, timeout=timeout, set_as_default=False)
+            except (OSError, TimeoutError) as err:  # it answered the probe, then went away
+                raise SchedulerUnreachable(scheduler, str(err) or type(err).__name__) from None
             try:
                 yield client
             finally:
