@@ -82,6 +82,14 @@ def test_bad_input_is_one_line_exit_2(cli, args, words):
     assert result.stdout == ""
 
 
+def test_no_arguments_prints_the_help(cli):
+    """`chesskit` alone printed the whole help squeezed into one error line, exit 2."""
+    result = cli()
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: chesskit [OPTIONS] COMMAND")
+    assert "perft" in result.stdout and result.stderr == ""
+
+
 def test_unknown_id_suggests_each_name_once(cli):
     line = one_line(cli("perft", "Startpos", "1"), 2)
     assert line.endswith("(did you mean 'startpos'?)")

@@ -46,6 +46,12 @@ class ChesskitGroup(click.Group):
                 sys.stdout.flush()  # a closed pipe shows here, inside the boundary
         except SystemExit:
             raise
+        except click.UsageError as err:
+            if type(err).__name__ != "NoArgsIsHelpError" or err.ctx is None:
+                output.fail(err)
+            # `chesskit` alone asks what there is: the help, as for --help
+            click.echo(err.ctx.get_help())
+            code = 0
         except BaseException as err:  # noqa: BLE001 - this is the boundary
             output.fail(err)
         # with standalone_mode=False click returns the command's value, or the code of
