@@ -200,29 +200,34 @@ class Board:
             raise InputError(f"depth must be an integer >= {minimum}, got {depth!r}")
         return int(depth)
 
-    def perft(self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None, check: bool = False) -> int:
+    def perft(
+        self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None, check: bool = False, table=None
+    ) -> int:
         """The number of leaf nodes of the legal move tree ``depth`` plies deep.
 
         ``hash_mb`` sizes a transposition table (0: none); ``threads`` > 1 splits the tree
         two plies down and walks the pieces in parallel. ``progress(done, total, nodes)``
         is called as parts of the tree finish. ``check=True`` (test runs) counts with the
         consistency checker instead, raising ``chesskit.debug.InvariantError`` on a violation.
+        ``table`` is a transposition table from ``chesskit.core.tt.allocate`` to use instead
+        of a fresh one, so that what one call learns serves the next (it must only ever be
+        used for standard chess or only for Chess960, as the keys do not tell them apart).
         """
         if check:
             return self.debug(depth).raise_for_violation().nodes
-        return sum(self._run(self._check_depth(depth, 0), hash_mb, threads, progress).values())
+        return sum(self._run(self._check_depth(depth, 0), hash_mb, threads, progress, tt=table).values())
 
-    def divide(self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None) -> dict[str, int]:
+    def divide(self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None, table=None) -> dict[str, int]:
         """perft(depth - 1) below each legal move, in generation order."""
-        return self._run(self._check_depth(depth, 1), hash_mb, threads, progress, by_move=True)
+        return self._run(self._check_depth(depth, 1), hash_mb, threads, progress, by_move=True, tt=table)
 
-    def _run(self, depth, hash_mb, threads, progress, by_move=False) -> dict:
+    def _run(self, depth, hash_mb, threads, progress, by_move=False, tt=None) -> dict:
         from chesskit.core.tt import allocate
 
         self._reserve(depth + 2)
         _, _, perft = _core()
         T, state = table(), (self._bb, self._board, self._st, self._hist, self._hkeys)
-        tt = allocate(hash_mb)
+        tt = allocate(hash_mb) if tt is None else tt
         if depth == 0:
             return {"": 1}
         threads = self._check_threads(threads)

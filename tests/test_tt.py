@@ -86,3 +86,15 @@ def test_progress_reports_every_part_and_the_total():
 def test_a_table_reused_across_depths_stays_exact():
     board = Board(FENS[1])
     assert [board.perft(d, hash_mb=1) for d in range(1, 5)] == [48, 2039, 97862, 4085603]
+
+
+def test_a_table_passed_in_serves_later_calls_and_other_positions():
+    from chesskit.core.tt import allocate
+
+    table = allocate(2)
+    start, kiwi = Board(), Board(FENS[1])
+    assert start.perft(5, table=table) == 4865609
+    assert int(np.count_nonzero(table)) > 0  # the first call filled it
+    assert start.perft(5, table=table) == 4865609  # answered from what it stored
+    assert kiwi.divide(3, table=table) == kiwi.divide(3)
+    assert kiwi.perft(4, threads=2, table=table) == 4085603

@@ -12,22 +12,38 @@ HASH_MIN_DEPTH = 5
 
 
 def table_mb(remaining: int, hash_mb: float) -> float:
-    """The hash table for one subtree: 8 MiB at 5 plies, 4x per further ply, at most
-    ``hash_mb``. Board.perft allocates a fresh table for every position, and a table far
-    bigger than the subtree costs more in page faults than it saves (measured: a 256 MiB
-    table made 5-ply subtrees 4x slower than an 8 MiB one)."""
+    """The hash table for subtrees of ``remaining`` plies: 8 MiB at 5 plies, 4x per
+    further ply, at most ``hash_mb``. A table far bigger than the work costs more in page
+    faults than it saves (measured: a 256 MiB table made 5-ply subtrees 4x slower than an
+    8 MiB one)."""
     if remaining < HASH_MIN_DEPTH:
         return 0
     return min(hash_mb, 8 << 2 * (remaining - HASH_MIN_DEPTH))
+
+
+# One table per worker process, kept across batches: positions of one run share most of
+# their subtrees, so what one batch stores serves the next. Keyed by size and variant,
+# since Zobrist keys do not tell standard chess from Chess960 castling.
+_TABLES: dict[tuple[float, bool], object] = {}
+
+
+def worker_table(size_mb: float, chess960: bool):
+    from chesskit.core.tt import allocate
+
+    key = (size_mb, chess960)
+    if key not in _TABLES:
+        _TABLES.clear()  # a new run's sizes: drop the old table rather than hold both
+        _TABLES[key] = allocate(size_mb)
+    return _TABLES[key]
 
 
 def run_batch(positions: list[tuple[str, int]], remaining: int, chess960: bool, hash_mb: float) -> int:
     """sum(multiplicity * perft(position, remaining)) over the batch, on one thread."""
     from chesskit.board import Board
 
-    size = table_mb(remaining, hash_mb)
+    table = worker_table(table_mb(remaining, hash_mb), chess960)
     total = 0
     for fen, multiplicity in positions:
         board = Board(fen, chess960=True if chess960 else None)
-        total += multiplicity * board.perft(remaining, hash_mb=size, threads=1)
+        total += multiplicity * board.perft(remaining, threads=1, table=table)
     return total
