@@ -125,6 +125,7 @@ def run_bench(vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None
         if path is None:
             raise EngineError("stockfish not found on PATH or at /usr/games/stockfish (apt-get install stockfish)")
         engine = UciEngine(path, options={"Threads": "1"}, timeout=None)
+        engine.divide(WORKLOAD[0][1], 1, [])  # start it now: its start-up is not part of any timing
     if "python-chess" in vs:
         try:
             import chess  # noqa: F401

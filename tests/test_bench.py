@@ -54,3 +54,21 @@ def test_bench_rejects_bad_options(cli):
     result = cli("bench", "--vs", "crafty")
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_stockfish_is_started_before_its_first_timing(stockfish_path, monkeypatch):
+    """The UCI engine starts on its first divide: that used to be inside the first timed
+    run, counting Stockfish's start-up (~0.1 s) against it on the startpos row."""
+    from chesskit import bench
+
+    monkeypatch.setenv("PATH", stockfish_path.rsplit("/", 1)[0] + ":" + __import__("os").environ["PATH"])
+    running = []
+    timed = bench._stockfish
+
+    def check(engine, fen, depth):
+        running.append(engine._proc is not None)
+        return timed(engine, fen, depth)
+
+    monkeypatch.setattr(bench, "_stockfish", check)
+    bench.run_bench(vs=("stockfish",), depth_offset=-5)
+    assert running == [True] * len(WORKLOAD)
