@@ -218,6 +218,13 @@ def test_state_mismatch_line_shows_values_as_the_fen_writes_them(cli):
     assert "None" not in line and "'" not in line.split("state differs")[1]
 
 
+def test_state_sweep_line_in_the_singular(cli):
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 20"
+    result = cli("compare", fen, "2", "--python", f"{ENGINES / 'bug_halfmove_not_restored.py'}:Adapter")
+    assert result.exit_code == 1
+    assert "\nfull state compared after 1 push and its pop\n" in result.stdout
+
+
 def test_shredder_fen_names_the_castling_rooks_files():
     assert shredder_fen("bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1").split()[2] == "GEge"
     assert shredder_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1").split()[2] == "Ha"

@@ -28,6 +28,11 @@ def _value(value) -> str:
     return "-" if value is None else str(value)
 
 
+def state_checked_line(report) -> str:
+    n = report.state_checked
+    return f"full state compared after {n} push{'' if n == 1 else 'es'} and {'its pop' if n == 1 else 'their pops'}"
+
+
 def _rows(step) -> list[str]:
     """The moves of a step's count table: both sides' moves, sorted by UCI like divide."""
     return sorted(set(step.ours) | set(step.theirs))
@@ -130,7 +135,7 @@ def plain_text(report) -> str:
         lines.append("descent:")
         lines += descent_lines(report)
     if report.state_checked:
-        lines.append(f"full state compared after {report.state_checked} pushes and their pops")
+        lines.append(state_checked_line(report))
     if report.agree:
         return "\n".join(lines) + "\n"
     lines += ["", f"path: {_where(report.path)}", f"fen: {report.fen}", ""]
@@ -191,7 +196,7 @@ def render_terminal(report, con) -> None:
         con.print(steps)
     if report.state_checked:
         con.print(
-            Text(f"full state compared after {report.state_checked} pushes and their pops", style="dim")
+            Text(state_checked_line(report), style="dim")
         )
     if report.agree:
         return
