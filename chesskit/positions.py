@@ -106,6 +106,14 @@ def resolve_position(arg: str, folder: Path | None = None) -> tuple[str, str | N
     return record.fen, arg
 
 
+def is_chess960_id(arg: str, folder: Path | None = None) -> bool:
+    """True when POSITION is the id of a line in a Chess960 suite file (a name with
+    ``960`` in it, the rule the suite loader follows), so it is played as Chess960 even
+    when its castling field looks standard (the 518th start array is the usual one)."""
+    found = id_index(folder).get(arg.strip()) if "/" not in arg and arg.strip() != "startpos" else None
+    return found is not None and "960" in found.path.stem
+
+
 def _unknown_message(arg: str, index: dict[str, SuiteLine]) -> str:
     # the standard positions first: they are the ones a newcomer knows by name
     standard = [i for i, line in index.items() if line.path.stem == "standard"]

@@ -265,3 +265,10 @@ def test_summary_counts_in_the_singular(cli, tmp_path):
     result = cli("suite", str(tmp_path / "s.epd"), "--max-depth", "1")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[-1].startswith("1 count of 1 position checked in ")
+
+
+def test_chess960_suite_id_is_played_as_chess960(cli):
+    # c960-518 is the usual start array written with KQkq; from chess960.epd it is Chess960
+    result = cli("show", "c960-518", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["chess960"] is True

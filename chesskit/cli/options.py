@@ -67,10 +67,10 @@ def load_board(position: str, moves: str = "", chess960: bool = False):
     an illegal move (all exit 2).
     """
     from chesskit.board import Board  # deferred: loads the compiled move generator
-    from chesskit.positions import resolve_position
+    from chesskit.positions import is_chess960_id, resolve_position
 
     fen, ident = resolve_position(position)
-    board = Board(fen, chess960=True if chess960 else None)
+    board = Board(fen, chess960=True if chess960 or is_chess960_id(position) else None)
     for move in moves.replace(",", " ").split():
         board.push(move)
     return board, ident

@@ -56,7 +56,7 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt):
     return acc[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def perft(T, bb, board, st, hist, hkeys, depth, tt):
     """Leaf count of the tree of depth ``depth`` (``perft(0) == 1``)."""
     if depth == 0:
@@ -72,7 +72,7 @@ def perft(T, bb, board, st, hist, hkeys, depth, tt):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def split(T, bb, board, st, hist, hkeys, plies, tasks):
     """Write every move sequence of ``plies`` (1 or 2) plies from the position as a row
     of ``tasks`` (-1 pads a sequence cut short by mate or stalemate); return how many."""
@@ -100,7 +100,7 @@ def split(T, bb, board, st, hist, hkeys, plies, tasks):
     return n
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def run_tasks(T, bb, board, st, hist, hkeys, tasks, ntasks, depth, tt, results):
     """In parallel: for each task row, make its moves on a private copy of the position
     and store perft of what is left of ``depth`` in ``results``. A sequence cut short
@@ -115,7 +115,7 @@ def run_tasks(T, bb, board, st, hist, hkeys, tasks, ntasks, depth, tt, results):
         results[t] = perft(T, b2, q2, s2, h2, k2, left, tt)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def divide(T, bb, board, st, hist, hkeys, depth, tt, root_moves, counts):
     """Write the root moves and the perft(depth - 1) below each; return how many (depth >= 1)."""
     n = generate(T, bb, board, st, root_moves)
