@@ -7,6 +7,8 @@ Chess960 as king-takes-rook ``e1h1`` (``push`` accepts either form in both).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
 import numpy as np
 
 from chesskit.core import position as P
@@ -222,53 +224,74 @@ class Board:
         return self._run(self._check_depth(depth, 1), hash_mb, threads, progress, by_move=True, tt=table)
 
     def _run(self, depth, hash_mb, threads, progress, by_move=False, tt=None) -> dict:
+        """perft as ``{"": nodes}``, or divide as ``{move: nodes}``.
+
+        With one thread and no progress report the compiled walk runs once (per root move
+        for divide). Otherwise the tree is cut into tasks, the move sequences of the first
+        two plies, and a pool of Python threads runs the compiled walk on private copies of
+        the position; the walk releases the GIL, so the threads run on all cores at once,
+        taking the next task as they finish (the table, if any, is shared: its entries are
+        safe against concurrent writers)."""
         from chesskit.core.tt import allocate
 
-        self._reserve(depth + 2)
-        _, _, perft = _core()
-        T, state = table(), (self._bb, self._board, self._st, self._hist, self._hkeys)
-        tt = allocate(hash_mb) if tt is None else tt
         if depth == 0:
             return {"": 1}
         threads = self._check_threads(threads)
+        self._reserve(depth + 2)
+        tt = allocate(hash_mb) if tt is None else tt
         if depth < 4:
-            threads = 1  # not worth waking the thread pool
+            threads = 1  # not worth a thread pool
         if threads == 1 and progress is None:
             if by_move:
-                return self._divide_serial(depth, tt)
-            return {"": int(perft.perft(T, *state, depth, tt))}
-        plies = 2 if depth >= 3 else 1
-        tasks = np.empty((P.MAX_MOVES * P.MAX_MOVES if plies == 2 else P.MAX_MOVES, 2), dtype=np.int64)
-        ntasks = perft.split(T, *state, plies, tasks)
-        tasks = tasks[:ntasks]
-        results = np.zeros(ntasks, dtype=np.int64)
-        if threads > 1:
-            import numba
-
-            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-        batch = max(threads, ntasks // 40) if progress else ntasks
-        done = 0
-        while done < ntasks:
-            part = tasks[done : done + batch]
-            out = np.zeros(len(part), dtype=np.int64)
-            perft.run_tasks(T, *state, part, len(part), depth, tt, out)
-            results[done : done + len(part)] = out
-            done += len(part)
-            if progress:
-                progress(done, ntasks, int(results[:done].sum()))
+                return {self.uci(int(m)): self._walk(depth - 1, tt, (int(m),)) for m in self._legal_packed()}
+            return {"": self._walk(depth, tt, ())}
+        tasks = self._tasks(plies=2)
         totals: dict[str, int] = {}
-        for (first, _), count in zip(tasks, results):
-            name = self.uci(int(first)) if by_move else ""
-            totals[name] = totals.get(name, 0) + int(count)
+        nodes = 0
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            futures = {pool.submit(self.copy()._walk, depth - len(t), tt, t): t for t in tasks}
+            try:
+                for done, future in enumerate(as_completed(futures), 1):
+                    count = future.result()
+                    first = futures[future][0]
+                    name = self.uci(first) if by_move else ""
+                    totals[name] = totals.get(name, 0) + count
+                    nodes += count
+                    if progress:
+                        progress(done, len(tasks), nodes)
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+        if by_move:  # in generation order, as the serial divide gives them
+            return {self.uci(int(m)): totals[self.uci(int(m))] for m in self._legal_packed()}
         return totals
 
-    def _divide_serial(self, depth, tt) -> dict[str, int]:
-        _, _, perft = _core()
-        moves = np.empty(P.MAX_MOVES, dtype=np.int64)
-        counts = np.empty(P.MAX_MOVES, dtype=np.int64)
-        state = (self._bb, self._board, self._st, self._hist, self._hkeys)
-        n = perft.divide(table(), *state, depth, tt, moves, counts)
-        return {self.uci(int(moves[i])): int(counts[i]) for i in range(n)}
+    def _walk(self, depth: int, tt, moves: tuple[int, ...]) -> int:
+        """perft(depth) after making the packed ``moves`` (then taken back)."""
+        makemove, _, perft = _core()
+        T, state = table(), (self._bb, self._board, self._st, self._hist, self._hkeys)
+        for move in moves:
+            makemove.make_move(T, *state, move)
+        try:
+            return int(perft.perft(T, *state, depth, tt))
+        finally:
+            for _ in moves:
+                makemove.unmake_move(*state)
+
+    def _tasks(self, plies: int) -> list[tuple[int, ...]]:
+        """Every sequence of ``plies`` legal moves, shorter where the game ends first."""
+        if plies == 0:
+            return [()]
+        makemove, _, _ = _core()
+        T, state = table(), (self._bb, self._board, self._st, self._hist, self._hkeys)
+        tasks = []
+        for move in self._legal_packed():
+            move = int(move)
+            makemove.make_move(T, *state, move)
+            tasks += [(move, *rest) for rest in self._tasks(plies - 1)]
+            makemove.unmake_move(*state)
+        return tasks
 
     @staticmethod
     def warm_up(threads: int = 1) -> None:
@@ -276,9 +299,7 @@ class Board:
         so that timings that follow measure only the counting."""
         board = Board()
         board.perft(1)
-        board.divide(1)
-        if threads > 1:
-            board.perft(4, hash_mb=0.001, threads=2)
+        board.divide(2)
 
     @staticmethod
     def _check_threads(threads: int) -> int:

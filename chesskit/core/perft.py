@@ -1,4 +1,4 @@
-"""perft and divide in the compiled core.
+"""perft in the compiled core (divide and the parallel split are in Board, in Python).
 
 The tree walk uses an explicit stack (per level: a move-buffer row, the move count, the
 next index and the running subtotal) instead of recursion: numba cannot cache a
@@ -8,9 +8,9 @@ looked up in and stored to the transposition table ``tt`` (an empty array disabl
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from .makemove import make, make_for_count, make_move, unmake, unmake_move
+from .makemove import make, make_for_count, unmake
 from .movegen import _generate, count_legal, generate
 from .position import KEY
 from .tt import probe, store
@@ -70,57 +70,3 @@ def perft(T, bb, board, st, hist, hkeys, depth, tt):
     total = _walk(T, bb, board, st, hist, hkeys, depth, tt)
     store(tt, bb[KEY], depth, total)
     return total
-
-
-@njit(cache=True, nogil=True)
-def split(T, bb, board, st, hist, hkeys, plies, tasks):
-    """Write every move sequence of ``plies`` (1 or 2) plies from the position as a row
-    of ``tasks`` (-1 pads a sequence cut short by mate or stalemate); return how many."""
-    first = np.empty(256, dtype=np.int64)
-    second = np.empty(256, dtype=np.int64)
-    n1 = generate(T, bb, board, st, first)
-    n = 0
-    for i in range(n1):
-        if plies == 1:
-            tasks[n, 0] = first[i]
-            tasks[n, 1] = -1
-            n += 1
-            continue
-        make_move(T, bb, board, st, hist, hkeys, first[i])
-        n2 = generate(T, bb, board, st, second)
-        if n2 == 0:
-            tasks[n, 0] = first[i]
-            tasks[n, 1] = -1
-            n += 1
-        for j in range(n2):
-            tasks[n, 0] = first[i]
-            tasks[n, 1] = second[j]
-            n += 1
-        unmake_move(bb, board, st, hist, hkeys)
-    return n
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def run_tasks(T, bb, board, st, hist, hkeys, tasks, ntasks, depth, tt, results):
-    """In parallel: for each task row, make its moves on a private copy of the position
-    and store perft of what is left of ``depth`` in ``results``. A sequence cut short
-    ends in a position with no moves, whose perft at any depth >= 1 is 0."""
-    for t in prange(ntasks):
-        b2, q2, s2, h2, k2 = bb.copy(), board.copy(), st.copy(), hist.copy(), hkeys.copy()
-        left = depth
-        for j in range(2):
-            if tasks[t, j] >= 0:
-                make_move(T, b2, q2, s2, h2, k2, tasks[t, j])
-                left -= 1
-        results[t] = perft(T, b2, q2, s2, h2, k2, left, tt)
-
-
-@njit(cache=True, nogil=True)
-def divide(T, bb, board, st, hist, hkeys, depth, tt, root_moves, counts):
-    """Write the root moves and the perft(depth - 1) below each; return how many (depth >= 1)."""
-    n = generate(T, bb, board, st, root_moves)
-    for i in range(n):
-        make_move(T, bb, board, st, hist, hkeys, root_moves[i])
-        counts[i] = perft(T, bb, board, st, hist, hkeys, depth - 1, tt)
-        unmake_move(bb, board, st, hist, hkeys)
-    return n
