@@ -7,18 +7,18 @@ gives the same count, so Dask may run it again on another worker after a loss.
 
 from __future__ import annotations
 
-# Below this remaining depth a subtree is too small to repay allocating a hash table.
-HASH_MIN_DEPTH = 5
+# Below this remaining depth a subtree is too small for a hash table to pay.
+HASH_MIN_DEPTH = 3
 
 
 def table_mb(remaining: int, hash_mb: float) -> float:
-    """The hash table for subtrees of ``remaining`` plies: 8 MiB at 5 plies, 4x per
-    further ply, at most ``hash_mb``. A table far bigger than the work costs more in page
-    faults than it saves (measured: a 256 MiB table made 5-ply subtrees 4x slower than an
-    8 MiB one)."""
+    """The worker's hash table for subtrees of ``remaining`` plies: ``hash_mb`` (the
+    ``--hash`` of the run) from 3 plies on. It is allocated once per worker process and
+    kept across batches, so its page faults are paid once (a fresh table per position
+    made 5-ply subtrees 4x slower with 256 MiB than with 8 MiB)."""
     if remaining < HASH_MIN_DEPTH:
         return 0
-    return min(hash_mb, 8 << 2 * (remaining - HASH_MIN_DEPTH))
+    return hash_mb
 
 
 # One table per worker process, kept across batches: positions of one run share most of
