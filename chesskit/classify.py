@@ -18,15 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chesskit.fen import square_name
+from chesskit.fen import attackers, square_name
 
 WHITE, BLACK = 0, 1
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 PROMOTIONS = {"q": QUEEN, "r": ROOK, "b": BISHOP, "n": KNIGHT}
 
-_KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-_KING = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 _ROOK_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 _BISHOP_DIRS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
 
@@ -57,26 +55,6 @@ def _name(board: list[int], sq: int) -> str:
     return (
         f"the {PIECE_NAMES[code & 7]} on {square_name(sq)}" if code else f"the empty square {square_name(sq)}"
     )
-
-
-def attackers(board: list[int], sq: int, by: int) -> list[int]:
-    """Squares of ``by``'s pieces attacking ``sq`` on ``board`` (64 piece codes)."""
-    found = []
-    side = by << 3
-    behind = -1 if by == WHITE else 1  # a white pawn attacks upwards, so it stands below
-    for steps, ptype in (((-1, behind), (1, behind)), PAWN), (_KNIGHT, KNIGHT), (_KING, KING):
-        for df, dr in steps:
-            s = _step(sq, df, dr)
-            if s is not None and board[s] == ptype | side:
-                found.append(s)
-    for dirs, slider in ((_ROOK_DIRS, ROOK), (_BISHOP_DIRS, BISHOP)):
-        for df, dr in dirs:
-            s = _step(sq, df, dr)
-            while s is not None and not board[s]:
-                s = _step(s, df, dr)
-            if s is not None and board[s] in (slider | side, QUEEN | side):
-                found.append(s)
-    return sorted(found)
 
 
 def king_square(board: list[int], color: int) -> int | None:

@@ -400,7 +400,7 @@ def _offset(sq: int, df: int, dr: int) -> int | None:
     return r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else None
 
 
-def _attackers(board: list[int], sq: int, color: int) -> list[int]:
+def attackers(board: list[int], sq: int, color: int) -> list[int]:
     """Sorted squares of ``color``'s pieces that attack ``sq``."""
     found = []
     side = color << 3
@@ -455,12 +455,12 @@ def _check_checks(setup: Setup) -> None:
         raise FenError(
             "position", f"the kings stand next to each other on {square_name(king)} and {square_name(their_king)}"
         )
-    wrong = _attackers(board, their_king, us)
+    wrong = attackers(board, their_king, us)
     if wrong:
         raise FenError(
             "position", f"{COLOR_NAMES[them]} (not to move) is in check from {_describe(board, wrong[0])}"
         )
-    checkers = _attackers(board, king, them)
+    checkers = attackers(board, king, them)
     name = COLOR_NAMES[us]
     listed = ", ".join(square_name(sq) for sq in checkers)
     if len(checkers) > 2:
@@ -494,7 +494,7 @@ def _check_checks(setup: Setup) -> None:
             )
         before = list(board)
         before[pawn_sq], before[origin] = 0, board[pawn_sq]
-        if _attackers(before, king, them):
+        if attackers(before, king, them):
             raise FenError(
                 "position",
                 f"{name} would already have been in check before {push}, which the en-passant square "
