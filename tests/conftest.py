@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,27 @@ def run_entry_point(entry_point):
         )
 
     return run
+
+
+@pytest.fixture
+def no_leftover_children():
+    """The test must leave no child process behind, running or zombie (engine tests use it
+    through ``pytestmark``)."""
+    yield
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil comes with the [cluster] extra
+        psutil = None
+    deadline = time.monotonic() + 3
+    while True:
+        if psutil is not None:
+            left = psutil.Process().children(recursive=True)
+        else:  # pragma: no cover
+            try:
+                left = [os.waitpid(-1, os.WNOHANG)[0] or "running child"]
+            except ChildProcessError:
+                left = []
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert not left, f"child processes left behind: {left}"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -32,16 +31,7 @@ C960_CPW = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
 EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
 
 
-@pytest.fixture(autouse=True)
-def no_leftover_children():
-    """No engine process may outlive a compare, whatever happened."""
-    yield
-    if psutil is None:  # pragma: no cover
-        return
-    deadline = time.monotonic() + 3
-    while psutil.Process().children(recursive=True) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not psutil.Process().children(recursive=True)
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
 
 def engine_args(kind: str, bug: str) -> list[str]:

@@ -25,15 +25,7 @@ BEFORE_EP = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
 NO_EP = str(ENGINES / "bug_no_ep.py")
 
 
-@pytest.fixture(autouse=True)
-def no_leftover_children():
-    yield
-    if psutil is None:  # pragma: no cover
-        return
-    deadline = time.monotonic() + 3
-    while psutil.Process().children(recursive=True) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not psutil.Process().children(recursive=True), "an engine process was left behind"
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
 
 @pytest.fixture

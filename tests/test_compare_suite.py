@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -25,15 +24,7 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 QUIET = "4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1"
 
 
-@pytest.fixture(autouse=True)
-def no_leftover_children():
-    yield
-    if psutil is None:  # pragma: no cover
-        return
-    deadline = time.monotonic() + 3
-    while psutil.Process().children(recursive=True) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not psutil.Process().children(recursive=True)
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
 
 def perft(fen: str, depth: int) -> int:

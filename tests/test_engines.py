@@ -98,23 +98,7 @@ def gone(pid: int) -> bool:
         return True
 
 
-@pytest.fixture(autouse=True)
-def no_leftover_children():
-    """Every test must leave no child process behind, running or zombie."""
-    yield
-    deadline = time.monotonic() + 3
-    while True:
-        if psutil is not None:
-            left = psutil.Process().children(recursive=True)
-        else:  # pragma: no cover
-            try:
-                left = [os.waitpid(-1, os.WNOHANG)[0] or "running child"]
-            except ChildProcessError:
-                left = []
-        if not left or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
-    assert not left, f"child processes left behind: {left}"
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
 
 def back_ends(name: str):
