@@ -7,6 +7,7 @@ Chess960 as king-takes-rook ``e1h1`` (``push`` accepts either form in both).
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
@@ -18,6 +19,14 @@ from chesskit.fen import STARTING_FEN, Setup, format_fen, parse_fen, square_name
 
 _PROMO_LETTERS = {P.KNIGHT: "n", P.BISHOP: "b", P.ROOK: "r", P.QUEEN: "q"}
 _CASTLING = 1 << 18
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: the default for threads and local workers."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 def _core():

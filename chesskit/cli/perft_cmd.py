@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
 from chesskit.cli import output, stats_cmd
@@ -25,7 +23,9 @@ DEFAULT_HASH_MB = 64
 
 
 def _default_threads() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    from chesskit.board import usable_cores  # deferred: loads numpy
+
+    return usable_cores()
 
 
 hash_option = click.option(

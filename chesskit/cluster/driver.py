@@ -22,6 +22,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from chesskit.board import usable_cores
 from chesskit.cluster.errors import (
     BOTH_WAYS,
     ClusterError,
@@ -83,14 +84,6 @@ def require_dask():
     except ImportError:
         raise ExtraMissing() from None
     return distributed
-
-
-def local_worker_count() -> int:
-    """The default for a local cluster: the cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 def run_perft(
@@ -283,7 +276,7 @@ def _connect(scheduler: str | None, workers: int | None, timeout: float) -> Iter
                 with contextlib.suppress(Exception):
                     client.close(timeout=timeout)
         else:
-            with _local_cluster(workers or local_worker_count()) as cluster:
+            with _local_cluster(workers or usable_cores()) as cluster:
                 client = Client(cluster, set_as_default=False)
                 try:
                     yield client
