@@ -3,12 +3,18 @@
 numba's on-disk cache only checks the source file of the function it caches, so a change
 to a callee in another module would leave a caller's stale machine code in place. We key
 the cache directory by a hash of every source file of the core, so any edit gets a fresh
-cache. This must run before numba is first imported.
+cache. The folder also names the slider lookup chosen for this processor (see
+``cpu.py``), which the compiled code and the saved attack table depend on. This must run
+before numba is first imported.
 """
 
 import hashlib
 import os
 from pathlib import Path
+
+from .cpu import slider_mode
+
+SLIDERS = slider_mode()
 
 
 def _core_hash() -> str:
@@ -23,7 +29,7 @@ def cache_dir() -> Path:
     base = os.environ.get("CHESSKIT_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "chesskit"
     )
-    return Path(base) / f"numba-{_core_hash()}"
+    return Path(base) / f"numba-{_core_hash()}-{SLIDERS}"
 
 
 if "NUMBA_CACHE_DIR" not in os.environ:

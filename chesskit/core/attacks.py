@@ -1,10 +1,12 @@
 """Attack tables, built once into one uint64 array ``T`` that jitted code takes as an argument.
 
-Sliders use fancy magic bitboards: for a square, the occupancy bits that can block it
-(``mask``, board edges excluded) are multiplied by a magic number, and the top ``bits``
-bits of the product index that square's slice of the table. The magic numbers below were
-found once by ``tools/find_magics.py`` (a seeded random search); searching at start-up
-would cost ~0.6 s on every run.
+Sliders look their attacks up by the occupancy of the squares that can block them
+(``mask``, board edges excluded), in one table slice of ``2**bits`` entries per square.
+Where PEXT is fast (``cpu.py``) it packs those ``bits`` occupancy bits into the index;
+elsewhere fancy magic bitboards do: the masked occupancy times a magic number, whose top
+``bits`` bits are the index. The magic numbers were found once by
+``tools/find_magics.py`` (a seeded random search); searching at start-up would cost
+~0.6 s on every run.
 
 Layout of ``T`` (offsets are module constants):
   N_ATT[sq], K_ATT[sq], P_ATT[color*64+sq]      knight, king, pawn captures
@@ -12,6 +14,10 @@ Layout of ``T`` (offsets are module constants):
   LINE[a*64+b]      the whole line through a and b (edge to edge), else 0
   R_MASK/R_MAGIC/R_SHIFT/R_BASE[sq], B_* alike,
   R_EMPTY/B_EMPTY[sq]  rook and bishop attacks on an empty board,
+  CASTLE_SPAN/PATH/BEYOND[color*64 + king_file*8 + rook_file]  castling with king and
+      rook on those files of the back rank: the squares that must be empty (king and
+      rook excepted), the king's path that must be unattacked (landing square included),
+      and the back rank beyond the rook,
   then the slider attack slices.
 """
 
@@ -21,8 +27,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .bitboard import ONE, ZERO
+from . import SLIDERS
+from .bitboard import ONE, ZERO, pext
 from .magics import BISHOP_MAGICS, ROOK_MAGICS
+
+PEXT = SLIDERS == "pext"
 
 N_ATT = 0
 K_ATT = 64
@@ -39,7 +48,10 @@ B_SHIFT = B_MAGIC + 64
 B_BASE = B_SHIFT + 64
 R_EMPTY = B_BASE + 64
 B_EMPTY = R_EMPTY + 64
-SLIDE = B_EMPTY + 64
+CASTLE_SPAN = B_EMPTY + 64
+CASTLE_PATH = CASTLE_SPAN + 128
+CASTLE_BEYOND = CASTLE_PATH + 128
+SLIDE = CASTLE_BEYOND + 128
 
 ROOK_DIRS = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=np.int64)
 BISHOP_DIRS = np.array([[1, 1], [1, -1], [-1, 1], [-1, -1]], dtype=np.int64)
@@ -94,7 +106,7 @@ def step_attacks(sq, steps):
 
 
 @njit(cache=True)
-def _fill_sliders(T, mask_off, magic_off, shift_off, base_off, start, dirs, magics):
+def _fill_sliders(T, mask_off, magic_off, shift_off, base_off, start, dirs, magics, use_pext):
     """Fill one slider's magic slices from ``start``; return the next free index."""
     base = start
     for sq in range(64):
@@ -108,12 +120,18 @@ def _fill_sliders(T, mask_off, magic_off, shift_off, base_off, start, dirs, magi
         T[magic_off + sq] = magics[sq]
         T[shift_off + sq] = np.uint64(64 - bits)
         T[base_off + sq] = np.uint64(base)
-        # enumerate every subset of mask (carry-rippler) and store its attack set
+        # enumerate every subset of mask (carry-rippler) and store its attack set; the
+        # subsets come in the order of their packed bits, so the k-th is PEXT's index k
         sub = ZERO
+        k = 0
         while True:
-            idx = ((sub * magics[sq]) >> np.uint64(64 - bits))
-            T[base + np.int64(idx)] = ray_attacks(sq, sub, dirs)
+            if use_pext:
+                idx = k
+            else:
+                idx = np.int64((sub * magics[sq]) >> np.uint64(64 - bits))
+            T[base + idx] = ray_attacks(sq, sub, dirs)
             sub = (sub - mask) & mask
+            k += 1
             if sub == ZERO:
                 break
         base += 1 << bits
@@ -121,7 +139,34 @@ def _fill_sliders(T, mask_off, magic_off, shift_off, base_off, start, dirs, magi
 
 
 @njit(cache=True)
-def _build(T, rook_magics, bishop_magics):
+def _fill_castling(T):
+    """The castling masks, for every king file and rook file of either back rank (the
+    king lands on g/c and the rook on f/d, as in standard chess and Chess960)."""
+    for color in range(2):
+        back = 56 * color
+        rank = np.uint64(0xFF) << np.uint64(back)
+        for kf in range(8):
+            for rf in range(8):
+                if kf == rf:
+                    continue
+                ksq, r = back + kf, back + rf
+                k_bb, r_bb = ONE << np.uint64(ksq), ONE << np.uint64(r)
+                if rf > kf:
+                    kto, rto = back + 6, back + 5
+                    beyond = rank & ~(r_bb | (r_bb - ONE))
+                else:
+                    kto, rto = back + 2, back + 3
+                    beyond = rank & (r_bb - ONE)
+                path = T[BETWEEN + ksq * 64 + kto] | (ONE << np.uint64(kto))
+                span = path | T[BETWEEN + r * 64 + rto] | (ONE << np.uint64(rto))
+                i = color * 64 + kf * 8 + rf
+                T[CASTLE_SPAN + i] = span & ~(k_bb | r_bb)
+                T[CASTLE_PATH + i] = path
+                T[CASTLE_BEYOND + i] = beyond
+
+
+@njit(cache=True)
+def _build(T, rook_magics, bishop_magics, use_pext):
     for sq in range(64):
         T[N_ATT + sq] = step_attacks(sq, KNIGHT_STEPS)
         T[K_ATT + sq] = step_attacks(sq, KING_STEPS)
@@ -154,8 +199,9 @@ def _build(T, rook_magics, bishop_magics):
                         (ray_attacks(a, ZERO, dirs) & ray_attacks(b, ZERO, dirs)) | a_bb | b_bb
                     )
                     T[BETWEEN + a * 64 + b] = ray_attacks(a, b_bb, dirs) & ray_attacks(b, a_bb, dirs)
-    end = _fill_sliders(T, R_MASK, R_MAGIC, R_SHIFT, R_BASE, SLIDE, ROOK_DIRS, rook_magics)
-    end = _fill_sliders(T, B_MASK, B_MAGIC, B_SHIFT, B_BASE, end, BISHOP_DIRS, bishop_magics)
+    _fill_castling(T)
+    end = _fill_sliders(T, R_MASK, R_MAGIC, R_SHIFT, R_BASE, SLIDE, ROOK_DIRS, rook_magics, use_pext)
+    end = _fill_sliders(T, B_MASK, B_MAGIC, B_SHIFT, B_BASE, end, BISHOP_DIRS, bishop_magics, use_pext)
     return end
 
 
@@ -181,7 +227,7 @@ def tables() -> np.ndarray:
             _TABLES = np.load(saved)
         except (OSError, ValueError):
             T = np.zeros(table_size(), dtype=np.uint64)
-            _build(T, ROOK_MAGICS, BISHOP_MAGICS)
+            _build(T, ROOK_MAGICS, BISHOP_MAGICS, PEXT)
             _TABLES = T
             try:
                 saved.parent.mkdir(parents=True, exist_ok=True)
@@ -193,16 +239,27 @@ def tables() -> np.ndarray:
     return _TABLES
 
 
-@njit(cache=True)
-def rook_attacks(T, sq, occ):
-    idx = ((occ & T[R_MASK + sq]) * T[R_MAGIC + sq]) >> T[R_SHIFT + sq]
-    return T[np.int64(T[R_BASE + sq] + idx)]
+if PEXT:
 
+    @njit(cache=True)
+    def rook_attacks(T, sq, occ):
+        return T[np.int64(T[R_BASE + sq] + pext(occ, T[R_MASK + sq]))]
 
-@njit(cache=True)
-def bishop_attacks(T, sq, occ):
-    idx = ((occ & T[B_MASK + sq]) * T[B_MAGIC + sq]) >> T[B_SHIFT + sq]
-    return T[np.int64(T[B_BASE + sq] + idx)]
+    @njit(cache=True)
+    def bishop_attacks(T, sq, occ):
+        return T[np.int64(T[B_BASE + sq] + pext(occ, T[B_MASK + sq]))]
+
+else:
+
+    @njit(cache=True)
+    def rook_attacks(T, sq, occ):
+        idx = ((occ & T[R_MASK + sq]) * T[R_MAGIC + sq]) >> T[R_SHIFT + sq]
+        return T[np.int64(T[R_BASE + sq] + idx)]
+
+    @njit(cache=True)
+    def bishop_attacks(T, sq, occ):
+        idx = ((occ & T[B_MASK + sq]) * T[B_MAGIC + sq]) >> T[B_SHIFT + sq]
+        return T[np.int64(T[B_BASE + sq] + idx)]
 
 
 @njit(cache=True)

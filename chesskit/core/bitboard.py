@@ -1,8 +1,8 @@
 """uint64 bitboard helpers: constants, popcount and bit scans, square masks.
 
 Squares run a1 = 0 ... h8 = 63. Every bitboard is a numpy uint64; never start one from a
-bare ``0`` (numba would make it a signed int64 and ``x >> 63`` would be -1). popcount
-and bit scans compile to one instruction through llvmlite intrinsics; with
+bare ``0`` (numba would make it a signed int64 and ``x >> 63`` would be -1). popcount,
+bit scans and PEXT compile to one instruction through llvmlite intrinsics; with
 ``NUMBA_DISABLE_JIT=1`` plain Python stand-ins run instead.
 """
 
@@ -37,6 +37,16 @@ if config.DISABLE_JIT:
     def msb(x):
         return int(x).bit_length() - 1
 
+    def pext(x, mask):
+        x, mask, out, k = int(x), int(mask), 0, 0
+        while mask:
+            low = mask & -mask
+            if x & low:
+                out |= 1 << k
+            mask ^= low
+            k += 1
+        return np.uint64(out)
+
 else:
     from llvmlite import ir
 
@@ -64,6 +74,18 @@ else:
             return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
 
         return types.int64(types.uint64), codegen
+
+    @intrinsic
+    def pext(typingctx, x, mask):
+        """The bits of ``x`` under ``mask``, packed to the bottom (BMI2's PEXT). Only for
+        processors that have it: see ``chesskit/core/cpu.py``."""
+
+        def codegen(context, builder, signature, args):
+            fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+            fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=fnty)
+            return builder.call(fn, args)
+
+        return types.uint64(types.uint64, types.uint64), codegen
 
     @njit(cache=True)
     def msb(x):

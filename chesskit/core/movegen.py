@@ -14,7 +14,7 @@ Per node we find the checkers of our king and our pinned pieces once:
 * castling (Chess960 too): the squares the king and rook pass over and land on must be
   empty apart from themselves, and the king's path, its landing square included, must be
   unattacked with both castling pieces taken off (a castling rook can shield the king
-  from an attacker on the back rank).
+  from an attacker on the back rank); the masks come from tables by king and rook file.
 
 ``_generate`` runs in two modes: writing moves to a buffer, or only counting them by
 popcount of target sets (bulk counting for perft's last ply). Both modes share the
@@ -24,7 +24,20 @@ code, and numba inlines the flag away.
 import numpy as np
 from numba import njit
 
-from .attacks import B_EMPTY, K_ATT, N_ATT, P_ATT, R_EMPTY, between, bishop_attacks, line, rook_attacks
+from .attacks import (
+    B_EMPTY,
+    CASTLE_BEYOND,
+    CASTLE_PATH,
+    CASTLE_SPAN,
+    K_ATT,
+    N_ATT,
+    P_ATT,
+    R_EMPTY,
+    between,
+    bishop_attacks,
+    line,
+    rook_attacks,
+)
 from .bitboard import (
     ALL,
     NOT_FILE_A,
@@ -329,46 +342,30 @@ def _generate(T, bb, board, st, out, count_only):
                     out[n] = frm | (ep << 6) | CAPTURE | EN_PASSANT
                 n += 1
 
-    # castling: never out of check
+    # castling: never out of check; the squares it needs empty and unattacked are tabled
+    # by the files of king and rook
     if not checkers:
-        back_rank = RANK_1 if us == WHITE else RANK_8
-        back = 0 if us == WHITE else 56
-        rights = bb[CASTLE] & back_rank
-        kbb = ONE << np.uint64(ksq)
-        enemy_rq = bb[tb | ROOK] | bb[tb | QUEEN]
+        rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
         while rights:
             r = lsb(rights)
             rights &= rights - ONE
-            rbb = ONE << np.uint64(r)
-            if r > ksq:
-                kto, rto = back + 6, back + 5
-                beyond = back_rank & ~(rbb | (rbb - ONE))
-            else:
-                kto, rto = back + 2, back + 3
-                beyond = back_rank & (rbb - ONE)
-            kpath = between(T, ksq, kto) | (ONE << np.uint64(kto))
-            span = kpath | between(T, r, rto) | (ONE << np.uint64(rto))
-            if occ & span & ~(kbb | rbb):
+            ci = us * 64 + ((ksq & 7) << 3) + (r & 7)
+            if occ & T[CASTLE_SPAN + ci]:
                 continue
-            if beyond & enemy_rq:
-                # a rook or queen behind the castling rook on the back rank: once the rook
-                # moves it may see along the rank, so test each square without both pieces
-                occ2 = occ ^ kbb ^ rbb
-                safe = True
-                while kpath:
-                    s = lsb(kpath)
-                    kpath &= kpath - ONE
-                    if attackers_to(T, bb, s, occ2, them):
-                        safe = False
-                        break
-                if not safe:
+            kpath = T[CASTLE_PATH + ci]
+            if have_danger and not (T[CASTLE_BEYOND + ci] & (bb[tb | ROOK] | bb[tb | QUEEN])):
+                # the rook shields nothing that reaches the path: the king's map serves
+                if kpath & danger:
                     continue
             else:
-                # the rook blocks nothing that reaches the path: one attack map serves
-                if not have_danger:
-                    danger = attacked_by(T, bb, them, occ_noking)
-                    have_danger = True
-                if kpath & danger:
+                # test each square with king and rook lifted: a rook or queen behind the
+                # castling rook on the back rank sees along it once the rook moves
+                occ2 = occ_noking ^ (ONE << np.uint64(r))
+                hits = ZERO
+                while kpath:
+                    hits |= attackers_to(T, bb, lsb(kpath), occ2, them)
+                    kpath &= kpath - ONE
+                if hits:
                     continue
             if not count_only:
                 out[n] = ksq | (r << 6) | CASTLING
