@@ -16,6 +16,17 @@ from .position import KEY
 from .tt import probe, store
 
 
+@njit(inline="always", cache=True)
+def _count_below(T, bb, board, st, moves, n, leaf_bb, leaf_st, scratch):
+    """perft(2) of the position whose ``n`` legal moves are in ``moves``: copy-make each
+    on scratch arrays and count the replies in bulk."""
+    total = 0
+    for j in range(n):
+        make_for_count(T, bb, board, st, moves[j], leaf_bb, leaf_st)
+        total += _generate(T, leaf_bb, board, leaf_st, scratch, True)
+    return total
+
+
 @njit(cache=True)
 def _walk(T, bb, board, st, hist, hkeys, depth, tt):
     """perft for depth >= 2."""
@@ -23,30 +34,35 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt):
     nmoves = np.zeros(depth, dtype=np.int64)
     index = np.zeros(depth, dtype=np.int64)
     acc = np.zeros(depth, dtype=np.int64)
+    scratch = np.empty(256, dtype=np.int64)
     leaf_bb = np.empty_like(bb)
     leaf_st = st.copy()
     nmoves[0] = generate(T, bb, board, st, moves[0])
+    if depth == 2:
+        return _count_below(T, bb, board, st, moves[0], nmoves[0], leaf_bb, leaf_st, scratch)
     level = 0
     while level >= 0:
         i = index[level]
         if i < nmoves[level]:
             index[level] = i + 1
             remaining = depth - level - 1
-            if remaining == 1:
-                # the last ply: copy-make on scratch arrays, count the replies in bulk
-                make_for_count(T, bb, board, st, moves[level, i], leaf_bb, leaf_st)
-                acc[level] += _generate(T, leaf_bb, board, leaf_st, moves[level + 1], True)
-                continue
             make(T, bb, board, st, hist, hkeys, moves[level, i])
             hit = probe(tt, bb[KEY], remaining)
             if hit >= 0:
                 acc[level] += hit
-                unmake(bb, board, st, hist, hkeys)
+            elif remaining == 2:
+                # the node above the last ply: its subtree is counted in one go
+                n = _generate(T, bb, board, st, moves[level + 1], False)
+                sub = _count_below(T, bb, board, st, moves[level + 1], n, leaf_bb, leaf_st, scratch)
+                store(tt, bb[KEY], 2, sub)
+                acc[level] += sub
+            else:
+                level += 1
+                acc[level] = 0
+                index[level] = 0
+                nmoves[level] = _generate(T, bb, board, st, moves[level], False)
                 continue
-            level += 1
-            acc[level] = 0
-            index[level] = 0
-            nmoves[level] = _generate(T, bb, board, st, moves[level], False)
+            unmake(bb, board, st, hist, hkeys)
         else:
             if level > 0:
                 store(tt, bb[KEY], depth - level, acc[level])
