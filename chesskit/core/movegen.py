@@ -190,27 +190,32 @@ def _generate(T, bb, board, st, out, count_only):
     # to draw every square the enemy attacks once
     occ_noking = occ ^ (ONE << np.uint64(ksq))
     kt = T[K_ATT + ksq] & ~own
+    # what is known of the squares around the king, for castling below: which were
+    # tested, and which of those are attacked
+    tested = kt
     few = kt & (kt - ONE)
-    have_danger = False
-    danger = ZERO
     if few & (few - ONE):
-        danger = attacked_by(T, bb, them, occ_noking)
-        have_danger = True
-        kt &= ~danger
+        unsafe = attacked_by(T, bb, them, occ_noking)
+        tested = ALL
+        kt &= ~unsafe
         if count_only:
             n += popcount(kt)
         else:
             n = _emit(out, n, ksq, kt & opp, CAPTURE)
             n = _emit(out, n, ksq, kt & ~opp, 0)
     else:
+        unsafe = ZERO
         while kt:
             to = lsb(kt)
+            to_bb = ONE << np.uint64(to)
             kt &= kt - ONE
             if attackers_to(T, bb, to, occ_noking, them) == ZERO:
                 if not count_only:
-                    flag = CAPTURE if (opp >> np.uint64(to)) & ONE else 0
+                    flag = CAPTURE if opp & to_bb else 0
                     out[n] = ksq | (to << 6) | flag
                 n += 1
+            else:
+                unsafe |= to_bb
 
     # one pass over the enemy sliders on the king's lines finds both the sliders that
     # give check and our pinned pieces; pawns and knights check by table
@@ -353,20 +358,23 @@ def _generate(T, bb, board, st, out, count_only):
             if occ & T[CASTLE_SPAN + ci]:
                 continue
             kpath = T[CASTLE_PATH + ci]
-            if have_danger and not (T[CASTLE_BEYOND + ci] & (bb[tb | ROOK] | bb[tb | QUEEN])):
-                # the rook shields nothing that reaches the path: the king's map serves
-                if kpath & danger:
-                    continue
-            else:
-                # test each square with king and rook lifted: a rook or queen behind the
-                # castling rook on the back rank sees along it once the rook moves
+            if T[CASTLE_BEYOND + ci] & (bb[tb | ROOK] | bb[tb | QUEEN]):
+                # a rook or queen behind the castling rook on the back rank sees along it
+                # once the rook moves: test the path with king and rook lifted
                 occ2 = occ_noking ^ (ONE << np.uint64(r))
-                hits = ZERO
-                while kpath:
-                    hits |= attackers_to(T, bb, lsb(kpath), occ2, them)
-                    kpath &= kpath - ONE
-                if hits:
+            else:
+                # the rook shields nothing that reaches the path, so what the king's moves
+                # found holds; test only the rest of the path
+                if kpath & unsafe:
                     continue
+                kpath &= ~tested
+                occ2 = occ_noking
+            hits = ZERO
+            while kpath:
+                hits |= attackers_to(T, bb, lsb(kpath), occ2, them)
+                kpath &= kpath - ONE
+            if hits:
+                continue
             if not count_only:
                 out[n] = ksq | (r << 6) | CASTLING
             n += 1
