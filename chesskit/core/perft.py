@@ -5,6 +5,10 @@ next index and the running subtotal) instead of recursion: numba cannot cache a
 recursive function, and the loop is faster. The last ply is counted in bulk (popcounts
 of target sets, no moves made). Interior nodes two or more plies above the leaves are
 looked up in and stored to the transposition table ``tt`` (an empty array disables it).
+
+The walk borrows every array it touches (``noref.borrow``): without that, numba's
+reference counting costs a third of the time in the bulk-counting loop. The entry point
+allocates the walk's buffers and holds them until the walk returns, as borrowing needs.
 """
 
 import numpy as np
@@ -12,6 +16,7 @@ from numba import njit
 
 from .makemove import make, make_for_count, unmake
 from .movegen import _generate, count_legal, generate
+from .noref import borrow
 from .position import KEY
 from .tt import probe, store
 
@@ -28,15 +33,22 @@ def _count_below(T, bb, board, st, moves, n, leaf_bb, leaf_st, scratch):
 
 
 @njit(cache=True)
-def _walk(T, bb, board, st, hist, hkeys, depth, tt):
-    """perft for depth >= 2."""
-    moves = np.empty((depth, 256), dtype=np.int64)
-    nmoves = np.zeros(depth, dtype=np.int64)
-    index = np.zeros(depth, dtype=np.int64)
-    acc = np.zeros(depth, dtype=np.int64)
-    scratch = np.empty(256, dtype=np.int64)
-    leaf_bb = np.empty_like(bb)
-    leaf_st = st.copy()
+def _walk(T, bb, board, st, hist, hkeys, depth, tt, moves, nmoves, index, acc, scratch, leaf_bb, leaf_st):
+    """perft for depth >= 2, with the buffers ``perft`` allocates."""
+    T = borrow(T)
+    bb = borrow(bb)
+    board = borrow(board)
+    st = borrow(st)
+    hist = borrow(hist)
+    hkeys = borrow(hkeys)
+    tt = borrow(tt)
+    moves = borrow(moves)
+    nmoves = borrow(nmoves)
+    index = borrow(index)
+    acc = borrow(acc)
+    scratch = borrow(scratch)
+    leaf_bb = borrow(leaf_bb)
+    leaf_st = borrow(leaf_st)
     nmoves[0] = generate(T, bb, board, st, moves[0])
     if depth == 2:
         return _count_below(T, bb, board, st, moves[0], nmoves[0], leaf_bb, leaf_st, scratch)
@@ -83,6 +95,13 @@ def perft(T, bb, board, st, hist, hkeys, depth, tt):
     hit = probe(tt, bb[KEY], depth)
     if hit >= 0:
         return hit
-    total = _walk(T, bb, board, st, hist, hkeys, depth, tt)
+    moves = np.empty((depth, 256), dtype=np.int64)
+    nmoves = np.zeros(depth, dtype=np.int64)
+    index = np.zeros(depth, dtype=np.int64)
+    acc = np.zeros(depth, dtype=np.int64)
+    scratch = np.empty(256, dtype=np.int64)
+    leaf_bb = np.empty_like(bb)
+    leaf_st = st.copy()
+    total = _walk(T, bb, board, st, hist, hkeys, depth, tt, moves, nmoves, index, acc, scratch, leaf_bb, leaf_st)
     store(tt, bb[KEY], depth, total)
     return total
