@@ -26,6 +26,7 @@ from .bitboard import ONE, ZERO, lsb
 from .makemove import castle_squares, make, make_move, unmake, unmake_move
 from .move import CAPTURE, CASTLING, EN_PASSANT, PROMO_SHIFT
 from .movegen import _generate, checkers_of, count_legal, generate, king_lines
+from .noref import borrow
 from .position import BISHOP, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM, occ_of
 
 NODES, CAPTURES, EN_PASSANTS, CASTLES, PROMOTIONS, CHECKS, DISCOVERY, DOUBLE, MATES = range(9)
@@ -116,6 +117,24 @@ def stats_walk(T, bb, board, st, hist, hkeys, depth, rows):
     index = np.zeros(depth, dtype=np.int64)
     scratch = np.empty(256, dtype=np.int64)
     squares = np.empty(8, dtype=np.uint64)
+    _stats_walk(T, bb, board, st, hist, hkeys, depth, rows, moves, nmoves, index, scratch, squares)
+
+
+@njit(cache=True)
+def _stats_walk(T, bb, board, st, hist, hkeys, depth, rows, moves, nmoves, index, scratch, squares):
+    """stats_walk with its buffers, every array borrowed (see ``noref``)."""
+    T = borrow(T)
+    bb = borrow(bb)
+    board = borrow(board)
+    st = borrow(st)
+    hist = borrow(hist)
+    hkeys = borrow(hkeys)
+    rows = borrow(rows)
+    moves = borrow(moves)
+    nmoves = borrow(nmoves)
+    index = borrow(index)
+    scratch = borrow(scratch)
+    squares = borrow(squares)
     last = depth - 1
     nmoves[0] = generate(T, bb, board, st, moves[0])
     level = 0
