@@ -21,17 +21,6 @@ from .position import KEY
 from .tt import probe, store
 
 
-@njit(inline="always", cache=True)
-def _count_below(T, bb, board, st, moves, n, leaf_bb, leaf_st, scratch):
-    """perft(2) of the position whose ``n`` legal moves are in ``moves``: copy-make each
-    on scratch arrays and count the replies in bulk."""
-    total = 0
-    for j in range(n):
-        make_for_count(T, bb, board, st, moves[j], leaf_bb, leaf_st)
-        total += _generate(T, leaf_bb, board, leaf_st, scratch, True)
-    return total
-
-
 @njit(cache=True)
 def _walk(T, bb, board, st, hist, hkeys, depth, tt, moves, nmoves, index, acc, scratch, leaf_bb, leaf_st):
     """perft for depth >= 2, with the buffers ``perft`` allocates."""
@@ -50,8 +39,6 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt, moves, nmoves, index, acc, s
     leaf_bb = borrow(leaf_bb)
     leaf_st = borrow(leaf_st)
     nmoves[0] = generate(T, bb, board, st, moves[0])
-    if depth == 2:
-        return _count_below(T, bb, board, st, moves[0], nmoves[0], leaf_bb, leaf_st, scratch)
     level = 0
     while level >= 0:
         i = index[level]
@@ -62,18 +49,26 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt, moves, nmoves, index, acc, s
             hit = probe(tt, bb[KEY], remaining)
             if hit >= 0:
                 acc[level] += hit
-            elif remaining == 2:
-                # the node above the last ply: its subtree is counted in one go
-                n = _generate(T, bb, board, st, moves[level + 1], False)
-                sub = _count_below(T, bb, board, st, moves[level + 1], n, leaf_bb, leaf_st, scratch)
-                store(tt, bb[KEY], 2, sub)
-                acc[level] += sub
             else:
-                level += 1
-                acc[level] = 0
-                index[level] = 0
-                nmoves[level] = _generate(T, bb, board, st, moves[level], False)
-                continue
+                # one call site each for the generator's two modes: each is inlined here
+                # whole, and a second copy would cost compile time, not speed
+                n = _generate(T, bb, board, st, moves[level + 1], False)
+                if remaining > 2:
+                    level += 1
+                    acc[level] = 0
+                    index[level] = 0
+                    nmoves[level] = n
+                    continue
+                sub = n  # a child one ply above the leaves (perft 2 only): its move count
+                if remaining == 2:
+                    # the node above the last ply: copy-make each of its moves on scratch
+                    # arrays and count the replies in bulk
+                    sub = 0
+                    for j in range(n):
+                        make_for_count(T, bb, board, st, moves[level + 1, j], leaf_bb, leaf_st)
+                        sub += _generate(T, leaf_bb, board, leaf_st, scratch, True)
+                    store(tt, bb[KEY], 2, sub)
+                acc[level] += sub
             unmake(bb, board, st, hist, hkeys)
         else:
             if level > 0:
