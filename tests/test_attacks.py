@@ -117,3 +117,26 @@ def test_the_other_slider_lookup_counts_the_same(tmp_path):
     result = json.loads(done.stdout)
     assert result["mode"] == other
     assert result["counts"] == [8902, 97862, 2812, 9467, 62379, 89890, 12189]
+
+
+def test_slider_mode_override_and_fallbacks(monkeypatch):
+    from llvmlite import binding
+
+    from chesskit.core.cpu import slider_mode
+
+    monkeypatch.setattr(binding, "get_host_cpu_name", lambda: "znver4")
+    monkeypatch.setattr(binding, "get_host_cpu_features", lambda: {"bmi2": True})
+    monkeypatch.delenv("CHESSKIT_SLIDERS", raising=False)
+    assert slider_mode() == "pext"
+    monkeypatch.setenv("CHESSKIT_SLIDERS", "magic")
+    assert slider_mode() == "magic"
+    # asking for PEXT where the processor lacks it would crash: the request is ignored
+    monkeypatch.setenv("CHESSKIT_SLIDERS", "pext")
+    monkeypatch.setattr(binding, "get_host_cpu_features", lambda: {"bmi2": False})
+    assert slider_mode() == "magic"
+
+    def unknown():
+        raise RuntimeError("failed to get host cpu features")
+
+    monkeypatch.setattr(binding, "get_host_cpu_features", unknown)
+    assert slider_mode() == "magic"

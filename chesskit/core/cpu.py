@@ -28,7 +28,10 @@ def slider_mode() -> str:
     """``"pext"`` or ``"magic"`` for this machine (and the environment's override)."""
     from llvmlite import binding
 
-    features = dict(binding.get_host_cpu_features())
+    try:
+        features = dict(binding.get_host_cpu_features())
+    except RuntimeError:  # LLVM cannot tell on some platforms: no PEXT then
+        features = {}
     wanted = os.environ.get("CHESSKIT_SLIDERS", "").strip().lower()
     if wanted == "magic":
         return "magic"
