@@ -30,6 +30,7 @@ from numba import njit
 from . import SLIDERS
 from .bitboard import ONE, ZERO, pext
 from .magics import BISHOP_MAGICS, ROOK_MAGICS
+from .move import castle_squares
 
 PEXT = SLIDERS == "pext"
 
@@ -151,11 +152,10 @@ def _fill_castling(T):
                     continue
                 ksq, r = back + kf, back + rf
                 k_bb, r_bb = ONE << np.uint64(ksq), ONE << np.uint64(r)
+                kto, rto = castle_squares(color, ksq, r)
                 if rf > kf:
-                    kto, rto = back + 6, back + 5
                     beyond = rank & ~(r_bb | (r_bb - ONE))
                 else:
-                    kto, rto = back + 2, back + 3
                     beyond = rank & (r_bb - ONE)
                 path = T[BETWEEN + ksq * 64 + kto] | (ONE << np.uint64(kto))
                 span = path | T[BETWEEN + r * 64 + rto] | (ONE << np.uint64(rto))

@@ -44,8 +44,8 @@ from numba import njit
 
 from .attacks import P_ATT
 from .bitboard import ONE, RANK_1, RANK_8, ZERO, lsb, popcount
-from .makemove import castle_squares, make_move, unmake_move
-from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT
+from .makemove import make_move, unmake_move
+from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, castle_squares
 from .movegen import attackers_to, count_legal, generate
 from .position import (
     BLACK,

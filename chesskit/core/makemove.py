@@ -11,7 +11,7 @@ from numba import njit
 
 from .attacks import P_ATT
 from .bitboard import ONE, RANK_1, RANK_8
-from .move import CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT
+from .move import CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, castle_squares
 from .position import (
     CASTLE,
     EP,
@@ -55,15 +55,6 @@ def remove_piece(bb, board, sq, pc):
     bb[occ_of(pc >> 3)] ^= b
     bb[OCC] ^= b
     board[sq] = 0
-
-
-@njit(cache=True)
-def castle_squares(us, king_sq, rook_sq):
-    """Where king and rook land: g/f files for the rook east of the king, else c/d."""
-    back = 0 if us == WHITE else 56
-    if rook_sq > king_sq:
-        return back + 6, back + 5
-    return back + 2, back + 3
 
 
 @njit(inline="always", cache=True)

@@ -36,5 +36,15 @@ def promotion(move):
     return (move >> PROMO_SHIFT) & 7
 
 
+@njit(cache=True)
+def castle_squares(us, king_sq, rook_sq):
+    """Where king and rook of colour ``us`` (0 white, 1 black) land when castling: g/f
+    files for the rook east of the king, else c/d (standard chess and Chess960 alike)."""
+    back = 56 * us
+    if rook_sq > king_sq:
+        return back + 6, back + 5
+    return back + 2, back + 3
+
+
 def encode(frm: int, to: int, promo: int = 0, flags: int = 0) -> int:
     return frm | (to << 6) | (promo << PROMO_SHIFT) | flags

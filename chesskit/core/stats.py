@@ -23,8 +23,8 @@ from numba import njit
 
 from .attacks import N_ATT, P_ATT, bishop_attacks, rook_attacks
 from .bitboard import ONE, ZERO, lsb
-from .makemove import castle_squares, make, make_move, unmake, unmake_move
-from .move import CAPTURE, CASTLING, EN_PASSANT, PROMO_SHIFT
+from .makemove import make, make_move, unmake, unmake_move
+from .move import CAPTURE, CASTLING, EN_PASSANT, PROMO_SHIFT, castle_squares
 from .movegen import _generate, checkers_of, count_legal, generate, king_lines
 from .noref import borrow
 from .position import BISHOP, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM, occ_of
