@@ -234,6 +234,17 @@ def _ep_plausible(T, bb, board, st):
 
 
 @njit(cache=True)
+def _check_mover_safe(T, bb, mover, info, uvals):
+    """The side that just moved (``mover``) is not left in check."""
+    info[I_CHECKS] += 1
+    ksq = lsb(bb[(mover << 3) | KING])
+    attackers = attackers_to(T, bb, ksq, bb[OCC], mover ^ 1)
+    if attackers != ZERO:
+        return _fail_bb(info, uvals, MOVER_NOT_IN_CHECK, ksq, ZERO, attackers)
+    return OK
+
+
+@njit(cache=True)
 def _check_rules(T, bb, board, st, homes, info, uvals):
     """The side to move, castling rights placement, the en-passant square, the clocks, the
     side not to move not in check."""
@@ -253,13 +264,7 @@ def _check_rules(T, bb, board, st, homes, info, uvals):
     info[I_CHECKS] += 1
     if st[FULL] < 1:
         return _fail(info, FULLMOVE_NUMBER, DETAIL_STATE + FULL, 1, st[FULL])
-    info[I_CHECKS] += 1
-    mover = st[STM] ^ 1
-    ksq = lsb(bb[(mover << 3) | KING])
-    attackers = attackers_to(T, bb, ksq, bb[OCC], mover ^ 1)
-    if attackers != ZERO:
-        return _fail_bb(info, uvals, MOVER_NOT_IN_CHECK, ksq, ZERO, attackers)
-    return OK
+    return _check_mover_safe(T, bb, st[STM] ^ 1, info, uvals)
 
 
 # ---------------------------------------------------------------- after make / unmake
@@ -337,12 +342,7 @@ def _check_made(T, bb, board, st, move, sv_bb, sv_board, sv_st, homes, info, uva
     if st[FULL] != sv_st[FULL] + us:
         return _fail(info, FULLMOVE_NUMBER, DETAIL_STATE + FULL, sv_st[FULL] + us, st[FULL])
 
-    info[I_CHECKS] += 1
-    ksq = lsb(bb[(us << 3) | KING])
-    attackers = attackers_to(T, bb, ksq, bb[OCC], us ^ 1)
-    if attackers != ZERO:
-        return _fail_bb(info, uvals, MOVER_NOT_IN_CHECK, ksq, ZERO, attackers)
-    return OK
+    return _check_mover_safe(T, bb, us, info, uvals)
 
 
 @njit(cache=True)
