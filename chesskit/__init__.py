@@ -11,7 +11,7 @@ __all__ = ["Board", "__version__"]
 
 def __getattr__(name: str):
     if name == "Board":
-        from chesskit.board import Board
+        from chesskit.board.board import Board
 
         return Board
     raise AttributeError(f"module 'chesskit' has no attribute {name!r}")

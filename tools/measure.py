@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from chesskit.engines import find_stockfish
+from chesskit.compare.engines import find_stockfish
 
 CHESSKIT = [sys.executable, "-m", "chesskit"]
 

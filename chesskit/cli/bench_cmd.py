@@ -34,7 +34,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, as_json) -> None:
     `go perft`. With --vs the other program runs the same positions back to back, and
     the ratio is chesskit's nodes/second over theirs.
     """
-    from chesskit.bench import run_bench, totals
+    from chesskit.suites.bench import run_bench, totals
 
     with output.progress(6, "bench") as advance:
         rows = run_bench(

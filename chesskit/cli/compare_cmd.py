@@ -59,7 +59,7 @@ def engine_options(fn):
 
 
 def parse_timeout(text: str) -> float:
-    from chesskit.engines.base import MAX_TIMEOUT
+    from chesskit.compare.engines.base import MAX_TIMEOUT
 
     try:
         value = float(text)
@@ -72,7 +72,7 @@ def parse_timeout(text: str) -> float:
 
 def open_user_engine(engine, script, python_spec, engine_options, timeout):
     """The engine back end for the flags (InputError unless exactly one is given)."""
-    from chesskit.engines import open_engine
+    from chesskit.compare.engines import open_engine
 
     return open_engine(
         engine=engine, script=script, python=python_spec, options=engine_options, timeout=timeout
@@ -116,7 +116,7 @@ def compare(
 
     Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed.
     """
-    from chesskit.compare import descend
+    from chesskit.compare.descent import descend
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
     limit = parse_timeout(timeout)
@@ -149,18 +149,18 @@ def compare(
 
 def _position_fen(position: str, board) -> str:
     """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves."""
-    from chesskit.positions import resolve_position
+    from chesskit.suites.positions import resolve_position
 
     fen, _ = resolve_position(position)
     return " ".join(fen.split())
 
 
 def _state_checker(eng, position_fen, prefix, chess960, budget):
-    from chesskit.engines import PythonEngine
+    from chesskit.compare.engines import PythonEngine
 
     if not isinstance(eng, PythonEngine) or not eng.has_fen():
         return None
-    from chesskit.statecmp import StateChecker
+    from chesskit.compare.statecmp import StateChecker
 
     return StateChecker(eng, position_fen, prefix, chess960, budget)
 

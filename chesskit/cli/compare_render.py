@@ -1,8 +1,8 @@
-"""Drawing a ``chesskit.compare.Report``: plain text for pipes (and JUnit messages), rich for terminals."""
+"""Drawing a ``chesskit.compare.descent.Report``: plain text for pipes (and JUnit messages), rich for terminals."""
 
 from __future__ import annotations
 
-from chesskit.classify import FIELD_LABELS
+from chesskit.compare.classify import FIELD_LABELS
 from chesskit.cli.show_cmd import FIGURINES, FILES, SQUARES, ranks
 
 # square highlights (truecolor, basic): chesskit-only moves, engine-only moves, both

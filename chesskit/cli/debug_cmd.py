@@ -16,7 +16,7 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
 )
-from chesskit.debug import FAULTS, DebugResult, InvariantError, run_checks
+from chesskit.board.debug import FAULTS, DebugResult, InvariantError, run_checks
 from chesskit.timer import Timer
 
 

@@ -66,8 +66,8 @@ def load_board(position: str, moves: str = "", chess960: bool = False):
     Raises FenError for a bad FEN, InputError for an unknown id and IllegalMoveError for
     an illegal move (all exit 2).
     """
-    from chesskit.board import Board  # deferred: loads the compiled move generator
-    from chesskit.positions import is_chess960_id, resolve_position
+    from chesskit.board.board import Board  # deferred: loads the compiled move generator
+    from chesskit.suites.positions import is_chess960_id, resolve_position
 
     fen, ident = resolve_position(position)
     board = Board(fen, chess960=True if chess960 or is_chess960_id(position) else None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output, stats_cmd
-from chesskit.cluster.command import cluster_options  # the options only: Dask loads on use
+from chesskit.cli.cluster_cmd import cluster_options  # the options only: Dask loads on use
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -23,7 +23,7 @@ DEFAULT_HASH_MB = 64
 
 
 def _default_threads() -> int:
-    from chesskit.board import usable_cores  # deferred: loads numpy
+    from chesskit.board.board import usable_cores  # deferred: loads numpy
 
     return usable_cores()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output
-from chesskit.stats import COUNTERS, HEADINGS, only_stats, stats_by_depth, total
+from chesskit.board.counters import COUNTERS, HEADINGS, only_stats, stats_by_depth, total
 from chesskit.timer import Timer
 
 

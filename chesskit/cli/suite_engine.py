@@ -40,8 +40,8 @@ def write_junit(path: str, results: list, mismatch_lines, broken=None, error: st
 
     ``mismatch_lines(result)`` gives the suite's three lines about a mismatch.
     """
-    from chesskit import junit
-    from chesskit.positions import display_path
+    from chesskit.suites import junit
+    from chesskit.suites.positions import display_path
 
     cases = []
     for result in results:

@@ -10,10 +10,12 @@ Modules, one concern each:
 - ``split``      the unique positions at the split depth, and choosing that depth
 - ``plan``       estimating each position's work, batching, the task list's hash
 - ``checkpoint`` the append-only JSON-lines record of finished tasks
-- ``worker``     the function a Dask worker runs (imports only ``chesskit.board``)
+- ``worker``     the function a Dask worker runs (imports only ``chesskit.board.board``)
 - ``driver``     the Dask client: connect, submit, collect, Ctrl-C, lost workers
-- ``command``    the glue for ``chesskit perft --scheduler/--workers/--checkpoint``
 - ``errors``     the one-line errors and their exit codes
+
+The command-line glue (``perft --scheduler/--workers/--checkpoint``) lives in
+``chesskit.cli.cluster_cmd``; nothing here imports the CLI.
 
 Importing this package does not import Dask; ``run_perft`` does, and says how to
 install the ``[cluster]`` extra when it is missing.

@@ -39,7 +39,7 @@ def worker_table(size_mb: float, chess960: bool):
 
 def run_batch(positions: list[tuple[str, int]], remaining: int, chess960: bool, hash_mb: float) -> int:
     """sum(multiplicity * perft(position, remaining)) over the batch, on one thread."""
-    from chesskit.board import Board
+    from chesskit.board.board import Board
 
     table = worker_table(table_mb(remaining, hash_mb), chess960)
     total = 0

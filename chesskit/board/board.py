@@ -1,0 +1,341 @@
+"""The Python-facing Board: FEN in, UCI moves, push/pop, perft and divide.
+
+It owns the core's state arrays (see ``chesskit/core/position.py``) and calls the compiled
+functions on them. Moves are UCI strings here; standard chess castles as ``e1g1`` and
+Chess960 as king-takes-rook ``e1h1`` (``push`` accepts either form in both).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+import numpy as np
+
+from chesskit.core import position as P
+from chesskit.core.api import table
+from chesskit.errors import IllegalMoveError, InputError
+from chesskit.board.fen import STARTING_FEN, Setup, format_fen, parse_fen, square_name
+
+_PROMO_LETTERS = {P.KNIGHT: "n", P.BISHOP: "b", P.ROOK: "r", P.QUEEN: "q"}
+_CASTLING = 1 << 18
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: the default for threads and local workers."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _core():
+    """The compiled functions, imported on first use (importing numba costs ~0.3 s)."""
+    from chesskit.core import makemove, movegen, perft
+
+    return makemove, movegen, perft
+
+
+class Board:
+    """A chess position (standard or Chess960) backed by the compiled core."""
+
+    def __init__(self, fen: str = STARTING_FEN, chess960: bool | None = None):
+        self._load(parse_fen(fen, chess960))
+
+    @classmethod
+    def from_fen(cls, fen: str, chess960: bool | None = None) -> "Board":
+        return cls(fen, chess960)
+
+    @classmethod
+    def from_setup(cls, setup: Setup) -> "Board":
+        board = cls.__new__(cls)
+        board._load(setup)
+        return board
+
+    # ------------------------------------------------------------ state
+
+    def _load(self, setup: Setup) -> None:
+        bb, board, st, hist, hkeys = P.new_state()
+        board[:] = setup.board
+        st[P.STM] = setup.turn
+        st[P.EP] = self._normalise_ep(setup, bb)
+        st[P.HALF] = setup.halfmove
+        st[P.FULL] = setup.fullmove
+        # plain numpy here: a Board can be made without waking the compiled core
+        squares = np.flatnonzero(board)
+        codes = board[squares]
+        one = np.uint64(1)
+        for code in np.unique(codes):
+            bits = np.bitwise_or.reduce(one << squares[codes == code].astype(np.uint64))
+            bb[code] = bits
+            bb[7 + 8 * (int(code) >> 3)] |= bits  # occ_of(colour), without waking numba
+        bb[P.OCC] = bb[7] | bb[15]
+        rights = [int(sq) for sq in setup.castling]
+        bb[P.CASTLE] = np.uint64(sum(1 << sq for sq in rights))
+        key = np.bitwise_xor.reduce(P.Z_PIECE[codes * 64 + squares]) if len(squares) else np.uint64(0)
+        key ^= np.bitwise_xor.reduce(P.Z_CASTLE[rights]) if rights else np.uint64(0)
+        if setup.turn == P.BLACK:
+            key ^= P.Z_SIDE
+        if st[P.EP] != P.NO_SQ:
+            key ^= P.Z_EP[st[P.EP] & 7]
+        bb[P.KEY] = key
+        self._bb, self._board, self._st, self._hist, self._hkeys = bb, board, st, hist, hkeys
+        self.chess960 = setup.chess960
+        self._stack: list[int] = []
+
+    @staticmethod
+    def _normalise_ep(setup: Setup, bb) -> int:
+        """Keep the en-passant square only if a pawn of the side to move attacks it."""
+        if setup.ep is None:
+            return P.NO_SQ
+        ep, us = setup.ep, setup.turn
+        file = ep & 7
+        rank_of_capturers = ep - 8 if us == P.WHITE else ep + 8
+        pawn = (us << 3) | P.PAWN
+        for df in (-1, 1):
+            if 0 <= file + df < 8 and setup.board[rank_of_capturers + df] == pawn:
+                return ep
+        return P.NO_SQ
+
+    def setup(self) -> Setup:
+        ep = int(self._st[P.EP])
+        rights = int(self._bb[P.CASTLE])
+        return Setup(
+            board=[int(x) for x in self._board],
+            turn=int(self._st[P.STM]),
+            castling=[sq for sq in range(64) if rights >> sq & 1],
+            ep=None if ep == P.NO_SQ else ep,
+            halfmove=int(self._st[P.HALF]),
+            fullmove=int(self._st[P.FULL]),
+            chess960=self.chess960,
+        )
+
+    def fen(self) -> str:
+        return format_fen(self.setup())
+
+    def copy(self) -> "Board":
+        other = Board.__new__(Board)
+        other._bb, other._board, other._st = self._bb.copy(), self._board.copy(), self._st.copy()
+        other._hist, other._hkeys = self._hist.copy(), self._hkeys.copy()
+        other.chess960 = self.chess960
+        other._stack = list(self._stack)
+        return other
+
+    @property
+    def turn(self) -> int:
+        return int(self._st[P.STM])
+
+    @property
+    def key(self) -> int:
+        """The Zobrist key."""
+        return int(self._bb[P.KEY])
+
+    @property
+    def move_stack(self) -> list[str]:
+        return [self.uci(m) for m in self._stack]
+
+    def piece_at(self, sq: int) -> int:
+        return int(self._board[sq])
+
+    def king_square(self, color: int) -> int:
+        return int(self._bb[(color << 3) | P.KING]).bit_length() - 1
+
+    def is_check(self) -> bool:
+        _, movegen, _ = _core()
+        return bool(movegen.checkers_of(table(), self._bb, self._st))
+
+    # ------------------------------------------------------------ moves
+
+    def uci(self, move: int) -> str:
+        """The UCI string of a packed move in this position's notation."""
+        frm, to = move & 63, (move >> 6) & 63
+        if move & _CASTLING and not self.chess960:
+            to = (frm & 56) + (6 if to > frm else 2)
+        promo = (move >> 12) & 7
+        return square_name(frm) + square_name(to) + _PROMO_LETTERS.get(promo, "")
+
+    def _legal_packed(self) -> np.ndarray:
+        _, movegen, _ = _core()
+        out = np.empty(P.MAX_MOVES, dtype=np.int64)
+        n = movegen.generate(table(), self._bb, self._board, self._st, out)
+        return out[:n]
+
+    def legal_moves(self) -> list[str]:
+        return [self.uci(int(m)) for m in self._legal_packed()]
+
+    def _find(self, uci: str) -> int:
+        for move in self._legal_packed():
+            move = int(move)
+            if self.uci(move) == uci:
+                return move
+            if move & _CASTLING:  # accept both castling notations
+                frm, to = move & 63, (move >> 6) & 63
+                king_to = (frm & 56) + (6 if to > frm else 2)
+                if uci in (square_name(frm) + square_name(to), square_name(frm) + square_name(king_to)):
+                    return move
+        raise IllegalMoveError(uci, self.fen(), self.legal_moves())
+
+    def _reserve(self, plies: int) -> None:
+        """Grow the history stack so ``plies`` more moves fit."""
+        need = int(self._st[P.PLY]) + plies + 1
+        if need > self._hist.shape[0]:
+            size = max(need, 2 * self._hist.shape[0])
+            self._hist = np.resize(self._hist, (size, self._hist.shape[1]))
+            self._hkeys = np.resize(self._hkeys, (size, self._hkeys.shape[1]))
+
+    def push(self, uci: str) -> None:
+        """Make a legal move given in UCI; IllegalMoveError lists the legal ones."""
+        move = self._find(uci.strip())
+        self._reserve(1)
+        makemove, _, _ = _core()
+        makemove.make_move(table(), self._bb, self._board, self._st, self._hist, self._hkeys, move)
+        self._stack.append(move)
+
+    def push_moves(self, moves: str | list[str]) -> None:
+        for uci in moves.split() if isinstance(moves, str) else moves:
+            self.push(uci)
+
+    def pop(self) -> str:
+        if not self._stack:
+            raise InputError("no move to take back")
+        move = self._stack.pop()
+        makemove, _, _ = _core()
+        makemove.unmake_move(self._bb, self._board, self._st, self._hist, self._hkeys)
+        return self.uci(move)
+
+    # ------------------------------------------------------------ perft
+
+    @staticmethod
+    def _check_depth(depth: int, minimum: int) -> int:
+        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < minimum:
+            raise InputError(f"depth must be an integer >= {minimum}, got {depth!r}")
+        return int(depth)
+
+    def perft(
+        self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None, check: bool = False, table=None
+    ) -> int:
+        """The number of leaf nodes of the legal move tree ``depth`` plies deep.
+
+        ``hash_mb`` sizes a transposition table (0: none); ``threads`` > 1 splits the tree
+        two plies down and walks the pieces in parallel. ``progress(done, total, nodes)``
+        is called as parts of the tree finish. ``check=True`` (test runs) counts with the
+        consistency checker instead, raising ``chesskit.board.debug.InvariantError`` on a violation.
+        ``table`` is a transposition table from ``chesskit.core.tt.allocate`` to use instead
+        of a fresh one, so that what one call learns serves the next (it must only ever be
+        used for standard chess or only for Chess960, as the keys do not tell them apart).
+        """
+        if check:
+            return self.debug(depth).raise_for_violation().nodes
+        return sum(self._run(self._check_depth(depth, 0), hash_mb, threads, progress, tt=table).values())
+
+    def divide(self, depth: int, hash_mb: float = 0, threads: int = 1, progress=None, table=None) -> dict[str, int]:
+        """perft(depth - 1) below each legal move, in generation order."""
+        return self._run(self._check_depth(depth, 1), hash_mb, threads, progress, by_move=True, tt=table)
+
+    def _run(self, depth, hash_mb, threads, progress, by_move=False, tt=None) -> dict:
+        """perft as ``{"": nodes}``, or divide as ``{move: nodes}``.
+
+        With one thread and no progress report the compiled walk runs once (per root move
+        for divide). Otherwise the tree is cut into tasks, the move sequences of the first
+        two plies, and a pool of Python threads runs the compiled walk on private copies of
+        the position; the walk releases the GIL, so the threads run on all cores at once,
+        taking the next task as they finish (the table, if any, is shared: its entries are
+        safe against concurrent writers)."""
+        from chesskit.core.tt import allocate
+
+        if depth == 0:
+            return {"": 1}
+        threads = self._check_threads(threads)
+        self._reserve(depth + 2)
+        tt = allocate(hash_mb) if tt is None else tt
+        if depth < 4:
+            threads = 1  # not worth a thread pool
+        if threads == 1 and progress is None:
+            if by_move:
+                return {self.uci(int(m)): self._walk(depth - 1, tt, (int(m),)) for m in self._legal_packed()}
+            return {"": self._walk(depth, tt, ())}
+        tasks = self._tasks(plies=2)
+        totals: dict[str, int] = {}
+        nodes = 0
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            futures = {pool.submit(self.copy()._walk, depth - len(t), tt, t): t for t in tasks}
+            try:
+                for done, future in enumerate(as_completed(futures), 1):
+                    count = future.result()
+                    first = futures[future][0]
+                    name = self.uci(first) if by_move else ""
+                    totals[name] = totals.get(name, 0) + count
+                    nodes += count
+                    if progress:
+                        progress(done, len(tasks), nodes)
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+        if by_move:  # in generation order, as the serial divide gives them
+            return {self.uci(int(m)): totals[self.uci(int(m))] for m in self._legal_packed()}
+        return totals
+
+    def _walk(self, depth: int, tt, moves: tuple[int, ...]) -> int:
+        """perft(depth) after making the packed ``moves`` (then taken back)."""
+        makemove, _, perft = _core()
+        T, state = table(), (self._bb, self._board, self._st, self._hist, self._hkeys)
+        for move in moves:
+            makemove.make_move(T, *state, move)
+        try:
+            return int(perft.perft(T, *state, depth, tt))
+        finally:
+            for _ in moves:
+                makemove.unmake_move(*state)
+
+    def _tasks(self, plies: int) -> list[tuple[int, ...]]:
+        """Every sequence of ``plies`` legal moves, shorter where the game ends first."""
+        if plies == 0:
+            return [()]
+        makemove, _, _ = _core()
+        T, state = table(), (self._bb, self._board, self._st, self._hist, self._hkeys)
+        tasks = []
+        for move in self._legal_packed():
+            move = int(move)
+            makemove.make_move(T, *state, move)
+            tasks += [(move, *rest) for rest in self._tasks(plies - 1)]
+            makemove.unmake_move(*state)
+        return tasks
+
+    @staticmethod
+    def warm_up(threads: int = 1) -> None:
+        """Load (or, the first time, compile) everything a perft with ``threads`` uses,
+        so that timings that follow measure only the counting."""
+        board = Board()
+        board.perft(1)
+        board.divide(2)
+
+    @staticmethod
+    def _check_threads(threads: int) -> int:
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise InputError(f"threads must be an integer >= 1, got {threads!r}")
+        return threads
+
+    # ------------------------------------------------------------ counters and checks
+
+    def stats(self, depth: int) -> dict[str, int]:
+        """perft(depth) as "nodes" and the eight leaf-move counters (see ``chesskit.board.counters``)."""
+        from chesskit.board.counters import perft_stats
+
+        return perft_stats(self, depth)
+
+    def divide_stats(self, depth: int) -> dict[str, dict[str, int]]:
+        """``stats`` below each legal root move, in generation order (depth >= 1)."""
+        from chesskit.board.counters import divide_stats
+
+        return divide_stats(self, depth)
+
+    def debug(self, depth: int):
+        """Walk the tree to ``depth`` checking every invariant after every make and unmake;
+        returns a ``chesskit.board.debug.DebugResult`` (``.ok``, ``.violation``)."""
+        from chesskit.board.debug import run_checks
+
+        return run_checks(self, depth)
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"

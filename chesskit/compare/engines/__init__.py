@@ -1,0 +1,68 @@
+"""External engines for `compare`: UCI (`go perft`), perftree scripts, Python adapters.
+
+    with open_engine(engine="stockfish", options=["Threads=2"]) as eng:
+        eng.divide(fen, 3, ["e2e4"], chess960=False)   # {'e7e5': 600, ...}
+
+Every back end raises `chesskit.errors.EngineError` (exit code 3) with one line
+that names the engine and what went wrong.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+from chesskit.compare.engines.base import MAX_TIMEOUT, Engine
+from chesskit.compare.engines.proc import find_stockfish
+from chesskit.compare.engines.pyadapter import PythonEngine
+from chesskit.compare.engines.script import ScriptEngine
+from chesskit.compare.engines.uci import UciEngine
+from chesskit.errors import InputError
+
+__all__ = ["Engine", "PythonEngine", "ScriptEngine", "UciEngine", "find_stockfish", "open_engine", "parse_options"]
+
+
+def open_engine(
+    engine: str | list[str] | None = None,
+    script: str | None = None,
+    python: str | None = None,
+    options: Iterable[str] | Mapping[str, str] = (),
+    timeout: float | None = 30.0,
+) -> Engine:
+    """The back end for exactly one of `engine` (UCI command), `script` (path) or `python` (spec).
+
+    `options` are `NAME=VALUE` strings (or a mapping) sent to a UCI engine with
+    `setoption`.  Nothing is started until the first `divide`, except that a
+    Python adapter is imported at once.
+    """
+    flags = (("--engine", engine), ("--script", script), ("--python", python))
+    chosen = [flag for flag, value in flags if value is not None]
+    if len(chosen) != 1:
+        given = " and ".join(chosen) if chosen else "none"
+        raise InputError(f"give exactly one of --engine, --script, --python (got {given})")
+    for flag, value in flags:
+        if value is not None and not (value if isinstance(value, list) else str(value).strip()):
+            raise InputError(f"{flag} is empty: give the engine's {'command' if flag == '--engine' else flag[2:]}")
+    if timeout is not None and not (0 < timeout <= MAX_TIMEOUT and math.isfinite(timeout)):
+        raise InputError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}, got {timeout:g}")
+    parsed = parse_options(options)
+    if parsed and engine is None:
+        raise InputError("--engine-option only applies to --engine (a UCI engine)")
+    if engine:
+        return UciEngine(engine, parsed, timeout)
+    if script:
+        return ScriptEngine(script, timeout)
+    return PythonEngine(python, timeout)
+
+
+def parse_options(options: Iterable[str] | Mapping[str, str]) -> dict[str, str]:
+    """`["Hash=64", "Skill Level=3"]` -> `{"Hash": "64", "Skill Level": "3"}`."""
+    if isinstance(options, Mapping):
+        return {str(name): str(value) for name, value in options.items()}
+    parsed: dict[str, str] = {}
+    for item in options:
+        name, sep, value = str(item).partition("=")
+        if not sep or not name.strip():
+            raise InputError(f"--engine-option must be NAME=VALUE, got {item!r}")
+        parsed[name.strip()] = value.strip()
+    return parsed

@@ -1,0 +1,114 @@
+"""perftree's script protocol: one process per divide.
+
+chesskit runs ``PATH "$depth" "$fen" "$moves"`` where `$moves` is the
+space-separated list of UCI moves played from `$fen` (possibly empty), and the
+script prints::
+
+    e2e4 20          one `move count` line per legal move (`e2e4: 20` is also accepted)
+    ...
+                     a blank line
+    400              the total
+
+For a Chess960 position the FEN's castling field is given in Shredder-FEN (the
+castling rooks' files, `HAha`), so the script can tell Chess960 from standard chess
+without a flag (X-FEN's `KQkq` reads the same in both).
+
+The total must equal the sum of the lines.  A script that is missing, not
+executable, exits non-zero, runs past `timeout` seconds or prints anything else
+is an `EngineError`; its whole process group is killed on a timeout.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+from chesskit.compare.engines.base import Engine, add_divide_entry, check_depth, one_line, parse_divide_line
+from chesskit.compare.engines.proc import describe_exit, kill_group, resolve_program, spawn
+
+
+class ScriptEngine(Engine):
+    """A perftree-style perft script."""
+
+    def __init__(self, path: str, timeout: float | None = 30.0):
+        self.path = str(path)
+        self.name = self.path
+        self.timeout = timeout
+
+    def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
+        check_depth(depth)
+        program = resolve_program(self.path, self.name)
+        if chess960:
+            fen = shredder_fen(fen)
+        argv = [program, str(depth), fen, " ".join(moves)]
+        call = f"depth {depth} on {fen!r}" + (f" moves {' '.join(moves)!r}" if moves else "")
+        proc = spawn(argv, self.name, stdin=subprocess.DEVNULL)
+        try:
+            out, err = proc.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            _drain(proc)
+            raise self.error(f"did not answer {call} within {self.timeout:g} s") from None
+        except BaseException:
+            kill_group(proc)
+            raise
+        kill_group(proc)  # helpers it left running in its group
+        stdout = out.decode("utf-8", "replace")
+        if proc.returncode != 0:
+            last = _last_line(err.decode("utf-8", "replace")) or _last_line(stdout)
+            shown = f"last output: {one_line(last)!r}" if last else "it printed nothing"
+            raise self.error(f"{describe_exit(proc.returncode)} for {call}; {shown}")
+        return self._parse(stdout, call)
+
+    def _parse(self, stdout: str, call: str) -> dict[str, int]:
+        """Read `move count` lines, a blank line, then the total."""
+        result: dict[str, int] = {}
+        total: int | None = None
+        for line in stdout.splitlines():
+            text = line.strip()
+            if not text:
+                continue
+            if total is None and text.isdigit():
+                total = int(text)
+                continue
+            entry = None if total is not None else parse_divide_line(text)
+            if entry is None:
+                raise self.error(f"printed a line chesskit cannot parse for {call}: {one_line(line)!r}")
+            add_divide_entry(self, result, *entry)
+        if total is None:
+            raise self.error(f"printed no total line for {call} (expected moves, a blank line, then the total)")
+        if sum(result.values()) != total:
+            raise self.error(f"printed divide lines summing to {sum(result.values())} but a total of {total} for {call}")
+        return result
+
+
+def shredder_fen(fen: str) -> str:
+    """``fen`` with its castling field in Shredder-FEN: the files of the castling rooks,
+    white's upper-case, each side's king-side rook first (``HAha``, ``GEge``)."""
+    from chesskit.board.fen import FILE_NAMES, parse_fen
+
+    fields = fen.split()
+    if len(fields) < 3 or fields[2] == "-":
+        return fen
+    setup = parse_fen(fen, chess960=True)
+    letters = ""
+    for color in (0, 1):
+        rooks = sorted((sq for sq in setup.castling if sq >> 3 == 7 * color), reverse=True)
+        files = "".join(FILE_NAMES[sq & 7] for sq in rooks)
+        letters += files.upper() if color == 0 else files
+    fields[2] = letters or "-"
+    return " ".join(fields)
+
+
+def _drain(proc: subprocess.Popen) -> None:
+    """Collect what is left in the pipes of a killed process (so they are closed)."""
+    try:
+        proc.communicate(timeout=2)
+    except (subprocess.TimeoutExpired, OSError, ValueError):
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""

@@ -1,0 +1,275 @@
+"""A UCI engine that understands `go perft` (Stockfish and most modern engines).
+
+One process serves the whole run.  It is started on the first `divide`:
+
+    > uci                      < id name ... / option name ... / uciok
+    > setoption name N value V (for each --engine-option)
+    > isready                  < readyok
+    > ucinewgame
+    > setoption name UCI_Chess960 value true|false   (only when that changes)
+    > position fen F moves M1 M2 ...
+    > isready                  < readyok
+    > go perft D               < e2e4: 600 ... <blank> Nodes searched: 8902
+
+Stockfish prints its divide as ``move: count`` lines, then ``Nodes searched: N``;
+`info` lines and blank lines are skipped, anything else is an error that quotes
+the line.  Output is read by a thread into a queue, so every wait has a deadline
+(`timeout` seconds per command) and a hung engine cannot hang chesskit.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import shlex
+import subprocess
+import threading
+import time
+import weakref
+from collections import deque
+from dataclasses import dataclass
+
+from chesskit.compare.engines.base import Engine, add_divide_entry, check_depth, one_line, parse_divide_line
+from chesskit.compare.engines.proc import describe_exit, kill_group, resolve_program, spawn
+from chesskit.errors import EngineError, InputError
+
+_NODES = re.compile(r"Nodes searched\s*:\s*(\d+)")
+
+
+@dataclass
+class UciOption:
+    name: str
+    type: str
+
+
+class UciEngine(Engine):
+    """An external UCI engine driven through `go perft`."""
+
+    def __init__(self, cmd: str | list[str], options: dict[str, str] | None = None, timeout: float | None = 30.0):
+        try:
+            self.argv = shlex.split(cmd) if isinstance(cmd, str) else [str(part) for part in cmd]
+        except ValueError as err:  # an unbalanced quote
+            raise InputError(f"bad --engine command {cmd!r}: {str(err).lower()}") from None
+        if not self.argv:
+            raise InputError("--engine is empty: give the engine's command")
+        self.name = cmd if isinstance(cmd, str) else shlex.join(self.argv)
+        self.options = dict(options or {})
+        self.timeout = timeout
+        self.id_name: str | None = None
+        self.uci_options: dict[str, UciOption] = {}  # lower-cased name -> option
+        self._proc: subprocess.Popen | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stdout_tail: deque[str] = deque(maxlen=10)
+        self._stderr_tail: deque[str] = deque(maxlen=10)
+        self._threads: list[threading.Thread] = []
+        self._finalizer: weakref.finalize | None = None
+        self._chess960 = False
+        self._last_command = "(start)"
+
+    # -- the Engine interface -------------------------------------------------
+
+    def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
+        check_depth(depth)
+        self._ensure_started()
+        if chess960 != self._chess960:
+            self._set_chess960(chess960)
+        self._send(f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else ""))
+        self._sync()
+        go = f"go perft {depth}"
+        self._send(go)
+        return self._read_divide(go)
+
+    def close(self) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        try:
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+            proc.stdin.close()
+            proc.wait(timeout=1)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            pass
+        self._kill()
+
+    # -- process and pipes ----------------------------------------------------
+
+    def _ensure_started(self) -> None:
+        if self._proc is not None:
+            return
+        program = resolve_program(self.argv[0], self.name)
+        proc = spawn(
+            [program, *self.argv[1:]],
+            self.name,
+            stdin=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            bufsize=1,
+        )
+        self._proc = proc
+        self._lines = queue.Queue()
+        self._stdout_tail.clear()
+        self._stderr_tail.clear()
+        self._finalizer = weakref.finalize(self, kill_group, proc)
+        self._threads = [
+            threading.Thread(target=_pump, args=(proc.stdout, self._lines.put), daemon=True),
+            threading.Thread(target=_pump, args=(proc.stderr, self._stderr_tail.append, False), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+        try:
+            self._handshake()
+        except BaseException:
+            self._kill()
+            raise
+
+    def _handshake(self) -> None:
+        self._send("uci")
+        deadline = self._deadline()
+        while True:
+            text = self._readline(deadline).strip()
+            if text == "uciok":
+                break
+            if text.startswith("id name "):
+                self.id_name = text[len("id name ") :].strip()
+            elif text.startswith("option name "):
+                option = _parse_option(text)
+                if option is not None:
+                    self.uci_options[option.name.lower()] = option
+            # anything else before uciok (banners, copyright lines) is ignored
+        for name, value in self.options.items():
+            self._setoption(name, value)
+        self._sync()
+        self._send("ucinewgame")
+
+    def _setoption(self, name: str, value: str) -> None:
+        option = self.uci_options.get(name.lower())
+        if option is None:
+            offered = ", ".join(sorted(opt.name for opt in self.uci_options.values())) or "none"
+            raise self.error(f"has no option {name!r} (it offers: {offered})")
+        if option.type == "button":
+            self._send(f"setoption name {option.name}")
+        else:
+            self._send(f"setoption name {option.name} value {value}")
+        if option.name.lower() == "uci_chess960":
+            self._chess960 = str(value).strip().lower() == "true"
+
+    def _set_chess960(self, chess960: bool) -> None:
+        if "uci_chess960" not in self.uci_options:
+            if chess960:
+                raise self.error("cannot play Chess960 (it does not offer the UCI_Chess960 option)")
+        else:
+            self._send(f"setoption name UCI_Chess960 value {'true' if chess960 else 'false'}")
+            self._send("ucinewgame")
+        self._chess960 = chess960
+
+    def _sync(self) -> None:
+        """`isready` / `readyok`; whatever the engine says meanwhile is skipped."""
+        self._send("isready")
+        deadline = self._deadline()
+        while self._readline(deadline).strip() != "readyok":
+            pass
+
+    def _read_divide(self, go: str) -> dict[str, int]:
+        deadline = self._deadline()
+        result: dict[str, int] = {}
+        while True:
+            line = self._readline(deadline)
+            text = line.strip()
+            if not text or text.split()[0] == "info":
+                continue
+            nodes = _NODES.fullmatch(text)
+            if nodes is not None:
+                total = int(nodes.group(1))
+                break
+            entry = parse_divide_line(text)
+            if entry is None:
+                self._kill()
+                raise self.error(f"printed a line chesskit cannot parse after {go!r}: {one_line(line)!r}")
+            add_divide_entry(self, result, *entry)
+        if sum(result.values()) != total:
+            raise self.error(
+                f"answered {go!r} with divide lines summing to {sum(result.values())} "
+                f"but 'Nodes searched: {total}'"
+            )
+        return result
+
+    def _deadline(self) -> float | None:
+        return None if self.timeout is None else time.monotonic() + self.timeout
+
+    def _send(self, command: str) -> None:
+        self._last_command = command
+        try:
+            self._proc.stdin.write(command + "\n")
+            self._proc.stdin.flush()
+        except (OSError, ValueError):
+            raise self._exited() from None
+
+    def _readline(self, deadline: float | None) -> str:
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            line = self._lines.get(timeout=remaining)
+        except queue.Empty:
+            self._kill()
+            raise self.error(f"did not answer {self._last_command!r} within {self.timeout:g} s") from None
+        if line is None:
+            raise self._exited()
+        self._stdout_tail.append(line)
+        return line
+
+    def _exited(self) -> EngineError:
+        """The error for an engine whose output ended (it exited or crashed)."""
+        proc = self._proc
+        try:
+            what = describe_exit(proc.wait(timeout=1))
+        except subprocess.TimeoutExpired:
+            what = "closed its output"
+        self._kill()
+        return self.error(f"{what} after {self._last_command!r}; {self._last_output()}")
+
+    def _last_output(self) -> str:
+        for tail in (self._stderr_tail, self._stdout_tail):
+            lines = [line for line in tail if line.strip()]
+            if lines:
+                return f"last output: {one_line(lines[-1])!r}"
+        return "it printed nothing"
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        kill_group(proc)
+        for thread in self._threads:
+            thread.join(timeout=1)
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        self._chess960 = False
+
+
+def _pump(stream, put, mark_end: bool = True) -> None:
+    """Copy `stream` line by line into `put`; then None marks the end (if `mark_end`)."""
+    try:
+        for line in stream:
+            put(line.rstrip("\r\n"))
+    except (OSError, ValueError):
+        pass
+    finally:
+        if mark_end:
+            put(None)
+
+
+def _parse_option(text: str) -> UciOption | None:
+    """`option name Skill Level type spin default 20 ...` -> UciOption('Skill Level', 'spin')."""
+    tokens = text.split()
+    if "type" not in tokens[2:]:
+        return None
+    at = tokens.index("type", 2)
+    name = " ".join(tokens[2:at])
+    kind = tokens[at + 1] if at + 1 < len(tokens) else ""
+    return UciOption(name, kind) if name else None

@@ -1,0 +1,283 @@
+"""Full-state comparison with a Python adapter that has ``fen()``.
+
+Perft counts cannot see a halfmove clock or a castling right that unmake forgets
+to restore; comparing the adapter's ``fen()`` with ours after every push and pop
+can.  Six fields are compared, in this order, and the first that differs is
+reported:
+
+``placement``  the 64 squares (FEN placement, digits expanded)
+``turn``       side to move
+``castling``   the set of castling rooks: ``K``/``Q`` (outermost rook on that side
+               of the king), Shredder file letters and X-FEN all mean rook squares,
+               so the notations engines differ on compare equal
+``ep``         the en-passant square, normalised to "only when an en-passant
+               capture is legal" (the convention on which engines differ): ours is
+               kept only if our Board has a legal en-passant capture; theirs counts
+               only if it would make a legal en-passant capture possible in our
+               position (or names a square a pawn of the side to move attacks but
+               that no double push can have produced)
+``halfmove``   halfmove clock       } skipped when the adapter's fen() has 4 fields
+``fullmove``   fullmove number      }
+
+Where it is checked (each comparison costs a push, two FENs and a move generation
+on both sides, ~0.3 ms, so not every node of a deep perft):
+
+1. a sweep from the start node over the adapter's own walk: its own legal moves,
+   iteratively deepened up to the compare depth, comparing after the start
+   ``set_fen``, every push and every pop, until ``budget`` pushes (default 2000);
+2. at every node the descent visits: after ``set_fen``, each push along the path
+   and each of the node's moves pushed and popped.
+
+Moves the adapter lists that are not legal for us are not played (the count
+descent reports them).
+"""
+
+from __future__ import annotations
+
+from chesskit.board.board import Board
+from chesskit.compare.descent import StateMismatch
+from chesskit.errors import FenError
+from chesskit.board.fen import parse_square, square_name
+
+SWEEP_PUSHES = 2000
+FIELDS = ("placement", "turn", "castling", "ep", "halfmove", "fullmove")
+
+_PAWN, _ROOK, _KING = 1, 4, 6
+
+
+class _Budget(Exception):
+    """The sweep has used its pushes."""
+
+
+def legal_ep_square(board: Board) -> int | None:
+    """The en-passant square if an en-passant capture is legal in ``board``, else None."""
+    ep = board.setup().ep
+    if ep is None:
+        return None
+    for move in board.legal_moves():
+        frm, to = parse_square(move[0:2]), parse_square(move[2:4])
+        if to == ep and frm & 7 != to & 7 and board.piece_at(frm) & 7 == _PAWN:
+            return ep
+    return None
+
+
+def _expand(placement: str) -> str | None:
+    """64 characters, a8..h8 first, '.' empty; None when malformed."""
+    rows = placement.split("/")
+    if len(rows) != 8:
+        return None
+    out = []
+    for row in rows:
+        text = "".join("." * int(c) if c.isdigit() else c for c in row)
+        if len(text) != 8:
+            return None
+        out.append(text)
+    return "".join(out)
+
+
+def _square_of(index: int) -> int:
+    """The square of character ``index`` in an expanded placement (a8 first)."""
+    return (7 - index // 8) * 8 + index % 8
+
+
+def _rights(field: str, cells: str) -> set[int] | None:
+    """The castling rook squares a castling field means; None when it is malformed."""
+    if field == "-":
+        return set()
+    rights = set()
+    for ch in field:
+        white = ch.isupper()
+        back = 0 if white else 56
+        rook, king = ("R", "K") if white else ("r", "k")
+        rank = [cells[_index(back + f)] for f in range(8)]
+        low = ch.lower()
+        if low in "kq":
+            king_file = rank.index(king) if king in rank else 4
+            files = range(7, king_file, -1) if low == "k" else range(0, king_file)
+            found = next((f for f in files if rank[f] == rook), 7 if low == "k" else 0)
+            rights.add(back + found)
+        elif low in "abcdefgh":
+            rights.add(back + "abcdefgh".index(low))
+        else:
+            return None
+    return rights
+
+
+def _index(sq: int) -> int:
+    return (7 - (sq >> 3)) * 8 + (sq & 7)
+
+
+def _normalise_their_ep(board: Board, ours_fen: list[str], theirs: str) -> int | None:
+    """Their ep square if it would allow a legal en-passant capture in our position, else None."""
+    try:
+        sq = parse_square(theirs)
+    except Exception:  # noqa: BLE001 - garbage counts as a (wrong) square
+        return -1
+    hypothetical = " ".join([*ours_fen[:3], theirs, *ours_fen[4:]])
+    try:
+        other = Board(hypothetical, chess960=board.chess960 or None)
+    except FenError:
+        # no double push can have left this square; it matters if a pawn could capture onto it
+        us = board.turn
+        pawn = _PAWN | us << 3
+        behind = sq - 8 if us == 0 else sq + 8
+        if 0 <= behind < 64:
+            for df in (-1, 1):
+                f = (behind & 7) + df
+                if 0 <= f < 8 and board.piece_at((behind & 56) + f) == pawn:
+                    return sq
+        return None
+    return sq if legal_ep_square(other) == sq else None
+
+
+def diff_state(board: Board, their_fen: str) -> tuple[str, object, object] | None:
+    """``(field, ours, theirs)`` for the first field where ``their_fen`` differs from ``board``.
+
+    Raises ValueError when ``their_fen`` has fewer than 4 fields.
+    """
+    ours = board.fen().split()
+    theirs = their_fen.split()
+    if len(theirs) < 4:
+        raise ValueError(f"{their_fen!r} is not a FEN (it needs at least 4 fields)")
+    cells = _expand(ours[0])
+    if _expand(theirs[0]) != cells:
+        return ("placement", ours[0], theirs[0])
+    if theirs[1].lower() != ours[1]:
+        return ("turn", ours[1], theirs[1])
+    if _rights(theirs[2], cells) != set(board.setup().castling):
+        return ("castling", ours[2], theirs[2])
+    ep = legal_ep_square(board)
+    their_ep = None if theirs[3] == "-" else theirs[3]
+    if their_ep != (None if ep is None else square_name(ep)):
+        normal = None if their_ep is None else _normalise_their_ep(board, ours, their_ep)
+        if normal != ep:
+            return ("ep", None if ep is None else square_name(ep), their_ep)
+    if len(theirs) >= 6:
+        for name, our_text, their_text in (
+            ("halfmove", ours[4], theirs[4]),
+            ("fullmove", ours[5], theirs[5]),
+        ):
+            if their_text != our_text:
+                value = int(their_text) if their_text.isdigit() else their_text
+                return (name, int(our_text), value)
+    return None
+
+
+def _placement_detail(ours: str, theirs: str) -> str:
+    a, b = _expand(ours), _expand(theirs)
+    if a is None or b is None:
+        return f"fen() gave a malformed placement {theirs!r}"
+    shown = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            shown.append(
+                f"{square_name(_square_of(i))} ours {'empty' if x == '.' else x}, theirs {'empty' if y == '.' else y}"
+            )
+    return "; ".join(shown[:4]) + ("; ..." if len(shown) > 4 else "")
+
+
+class StateChecker:
+    """Compares a ``PythonEngine``'s ``fen()`` with our Board as both play the same moves."""
+
+    def __init__(
+        self, engine, position_fen: str, prefix: list[str], chess960: bool, budget: int = SWEEP_PUSHES
+    ):
+        self.engine = engine
+        self.position_fen = position_fen
+        self.prefix = list(prefix)
+        self.chess960 = bool(chess960)
+        self.budget = budget
+        self.pushes = 0  # pushes compared so far, sweep and descent together
+        self._left: int | None = None  # pushes the running sweep may still make
+
+    # -- the two walks -----------------------------------------------------------
+
+    def sweep(self, max_depth: int) -> StateMismatch | None:
+        """The adapter's own walk from the start node, deepening until the budget is used."""
+        self._left = self.budget
+        try:
+            for depth in range(1, max_depth + 1):
+                board, found = self._start(self.prefix)
+                if found is not None:
+                    return found
+                found = self._walk(board, list(self.prefix), depth)
+                if found is not None:
+                    return found
+        except _Budget:
+            pass
+        finally:
+            self._left = None
+        return None
+
+    def check_node(self, path: list[str]) -> StateMismatch | None:
+        """Every push along ``prefix + path``, then each move of that node pushed and popped."""
+        board, found = self._start(self.prefix + list(path))
+        if found is not None:
+            return found
+        return self._walk(board, self.prefix + list(path), 1)
+
+    # -- helpers ---------------------------------------------------------------
+
+    def _start(self, moves: list[str]) -> tuple[Board, StateMismatch | None]:
+        board = Board(self.position_fen, chess960=self.chess960 or None)
+        self.engine.set_fen(self.position_fen, self.chess960)
+        found = self._compare(board, [], "set_fen", None)
+        for i, move in enumerate(moves):
+            if found is not None:
+                break
+            found = self._push(board, moves[:i], move)
+        return board, found
+
+    def _walk(self, board: Board, path: list[str], depth: int) -> StateMismatch | None:
+        ours = set(board.legal_moves())
+        for move in self.engine.legal_moves():
+            if move not in ours:
+                continue
+            if self._left is not None:
+                if self._left <= 0:
+                    raise _Budget()
+                self._left -= 1
+            found = self._push(board, path, move)
+            if found is None and depth > 1:
+                found = self._walk(board, path + [move], depth - 1)
+            if found is not None:
+                return found
+            board.pop()
+            self.engine.pop()
+            found = self._compare(board, path, "pop", move)
+            if found is not None:
+                return found
+        return None
+
+    def _push(self, board: Board, path: list[str], move: str) -> StateMismatch | None:
+        """Push ``move`` on both sides and compare; both stay pushed."""
+        before = board.piece_at(parse_square(move[2:4]))
+        rights = set(board.setup().castling)
+        board.push(move)
+        self.engine.push(move)
+        self.pushes += 1
+        found = self._compare(board, path + [move], "push", move)
+        if found is not None and found.field == "castling":
+            to = parse_square(move[2:4])
+            if before & 7 == _ROOK and to in rights and before >> 3 == board.turn:
+                found.hint = (
+                    f"castling right kept after {move} captured the rook on {square_name(to)}: "
+                    "rights not cleared when a rook is captured on its home square"
+                )
+        return found
+
+    def _compare(self, board: Board, path: list[str], op: str, move: str | None) -> StateMismatch | None:
+        text = self.engine.fen()
+        try:
+            diff = diff_state(board, text)
+        except ValueError as err:
+            raise self.engine.error(f"fen() returned {err}") from None
+        if diff is None:
+            return None
+        field, ours, theirs = diff
+        mismatch = StateMismatch(list(path), board.fen(), op, move, field, ours, theirs)
+        if field == "placement":
+            from chesskit.compare.classify import state_hint
+
+            mismatch.hint = f"{state_hint(mismatch)}: {_placement_detail(ours, theirs)}"
+        return mismatch

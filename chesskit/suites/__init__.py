@@ -1,0 +1,7 @@
+"""Suites: resolving POSITION arguments and finding the bundled ``positions/``
+(``positions``), running suites with chesskit or an engine (``runner``), JUnit XML
+(``junit``) and the fixed benchmark workload (``bench``).
+
+May import: ``chesskit.vocab``, ``chesskit.errors``, ``chesskit.timer``, ``chesskit.core``,
+``chesskit.board`` and ``chesskit.compare``. Never the cluster or the CLI.
+"""

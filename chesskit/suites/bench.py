@@ -1,0 +1,181 @@
+"""The benchmark: a fixed perft workload, optionally raced against Stockfish and python-chess.
+
+Speed is only ever reported as measured here, back to back on the same machine: our
+nodes/second over theirs on the same positions. Stockfish is timed from sending
+``go perft`` to reading ``Nodes searched`` on an engine process that is already running,
+so its start-up is not counted (nor is ours: the core is warmed first). python-chess is
+about 300 times slower, so it runs the same positions three plies shallower and the
+ratio compares rates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from chesskit.timer import Timer
+
+# the six positions of the chessprogramming wiki's Perft Results page
+WORKLOAD = [
+    ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
+    ("pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
+    ("pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 5),
+    ("pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5),
+    ("pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 5),
+]
+PYTHON_CHESS_SHALLOWER = 3
+COMPETITORS = ("stockfish", "python-chess")
+
+
+@dataclass
+class Run:
+    nodes: int
+    seconds: float
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass
+class Row:
+    id: str
+    fen: str
+    depth: int
+    ours: Run
+    theirs: dict[str, Run] = field(default_factory=dict)
+
+    def ratio(self, name: str) -> float:
+        """Our nodes/second over theirs."""
+        other = self.theirs[name].nps
+        return self.ours.nps / other if other else 0.0
+
+    def as_dict(self) -> dict:
+        out = {
+            "id": self.id,
+            "fen": self.fen,
+            "depth": self.depth,
+            "nodes": self.ours.nodes,
+            "seconds": round(self.ours.seconds, 6),
+            "mnps": round(self.ours.nps / 1e6, 3),
+        }
+        for name, run in self.theirs.items():
+            out[name] = {
+                "nodes": run.nodes,
+                "seconds": round(run.seconds, 6),
+                "mnps": round(run.nps / 1e6, 3),
+                "ratio": round(self.ratio(name), 3),
+            }
+        return out
+
+
+def _best(runs: list[Run]) -> Run:
+    return min(runs, key=lambda r: r.seconds)
+
+
+def _ours(fen: str, depth: int, hash_mb: float, threads: int) -> Run:
+    from chesskit.board.board import Board
+
+    board = Board(fen)
+    with Timer() as timer:
+        nodes = board.perft(depth, hash_mb=hash_mb, threads=threads)
+    return Run(nodes, timer.elapsed_s)
+
+
+def _stockfish(engine, fen: str, depth: int) -> Run:
+    with Timer() as timer:
+        nodes = sum(engine.divide(fen, depth, []).values())
+    return Run(nodes, timer.elapsed_s)
+
+
+def _python_chess(fen: str, depth: int) -> Run:
+    import chess
+
+    board = chess.Board(fen)
+
+    def walk(d: int) -> int:
+        if d == 1:
+            return board.legal_moves.count()
+        total = 0
+        for move in board.legal_moves:
+            board.push(move)
+            total += walk(d - 1)
+            board.pop()
+        return total
+
+    with Timer() as timer:
+        nodes = walk(depth) if depth > 0 else 1
+    return Run(nodes, timer.elapsed_s)
+
+
+def run_bench(vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None) -> list[Row]:
+    """Run the workload; ``vs`` names competitors from COMPETITORS. Each measurement is
+    the best of ``repeat`` runs, ours and theirs alternating."""
+    from chesskit.board.board import Board
+    from chesskit.errors import EngineError, InputError
+
+    for name in vs:
+        if name not in COMPETITORS:
+            raise InputError(f"unknown competitor {name!r}: choose from {', '.join(COMPETITORS)}")
+    engine = None
+    if "stockfish" in vs:
+        from chesskit.compare.engines import UciEngine, find_stockfish
+
+        path = find_stockfish()
+        if path is None:
+            raise EngineError("stockfish not found on PATH or at /usr/games/stockfish (apt-get install stockfish)")
+        engine = UciEngine(path, options={"Threads": "1"}, timeout=None)
+        engine.divide(WORKLOAD[0][1], 1, [])  # start it now: its start-up is not part of any timing
+    if "python-chess" in vs:
+        try:
+            import chess  # noqa: F401
+        except ImportError:
+            raise InputError("python-chess is not installed (pip install chess)") from None
+    Board().perft(3, hash_mb=hash_mb, threads=threads)  # warm the compiled core
+    rows = []
+    try:
+        for ident, fen, depth in WORKLOAD:
+            depth = max(1, depth + depth_offset)
+            ours, sf, pc = [], [], []
+            pc_depth = max(1, depth - PYTHON_CHESS_SHALLOWER)
+            for _ in range(max(1, repeat)):
+                ours.append(_ours(fen, depth, hash_mb, threads))
+                if engine is not None:
+                    sf.append(_stockfish(engine, fen, depth))
+                if "python-chess" in vs:
+                    pc.append(_python_chess(fen, pc_depth))
+            row = Row(ident, fen, depth, _best(ours))
+            if sf:
+                row.theirs["stockfish"] = _best(sf)
+            if pc:
+                row.theirs["python-chess"] = _best(pc)
+            for name, run in row.theirs.items():
+                if name == "stockfish" and run.nodes != row.ours.nodes:
+                    raise EngineError(
+                        f"stockfish counted {run.nodes} nodes for {ident} at depth {depth}, chesskit {row.ours.nodes}"
+                    )
+            rows.append(row)
+            if on_row:
+                on_row(row)
+    finally:
+        if engine is not None:
+            engine.close()
+    return rows
+
+
+def totals(rows: list[Row]) -> dict:
+    """Aggregate rates over the whole workload (sum of nodes over sum of seconds)."""
+    nodes = sum(r.ours.nodes for r in rows)
+    seconds = sum(r.ours.seconds for r in rows)
+    out = {"nodes": nodes, "seconds": round(seconds, 6), "mnps": round(nodes / seconds / 1e6, 3) if seconds else 0}
+    for name in COMPETITORS:
+        if rows and all(name in r.theirs for r in rows):
+            their_nodes = sum(r.theirs[name].nodes for r in rows)
+            their_seconds = sum(r.theirs[name].seconds for r in rows)
+            their_nps = their_nodes / their_seconds if their_seconds else 0
+            out[name] = {
+                "nodes": their_nodes,
+                "seconds": round(their_seconds, 6),
+                "ratio": round((nodes / seconds) / their_nps, 3) if their_nps and seconds else 0,
+            }
+    return out

@@ -1,0 +1,137 @@
+"""Resolving a POSITION argument: ``startpos``, a FEN, or an id from the suite files.
+
+The suite files are the ``*.epd`` files of the positions folder: ``positions/`` in a
+source checkout, ``chesskit/_positions`` inside an installed wheel (pyproject
+force-includes it there). Ids are found with a light scan of each line (no FEN
+validation), so one bad line elsewhere never stops ``chesskit perft kiwipete 3``;
+only the line that is asked for gets parsed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from chesskit.errors import InputError
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+_ID_OP = re.compile(r'(?:^|[;\s])id\s+(?:"([^"]*)"|([^\s;"]+))')
+
+
+class SuiteLine(NamedTuple):
+    """Where a suite id was found."""
+
+    path: Path
+    lineno: int
+    text: str
+
+
+def positions_dir() -> Path:
+    """The folder holding the bundled ``*.epd`` suites."""
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "_positions"
+    if installed.is_dir():
+        return installed
+    return package.parent / "positions"
+
+
+def suite_files(folder: Path | None = None) -> list[Path]:
+    """The ``*.epd`` files of ``folder`` (default: the positions folder), sorted by name."""
+    folder = positions_dir() if folder is None else folder
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("*.epd") if p.is_file())
+
+
+def scan_id(text: str) -> str | None:
+    """The value of the ``id "..."`` opcode of one EPD line, or None.
+
+    >>> scan_id('4k3/8/8/8/8/8/8/4K3 w - - id "bare kings"; D1 5;')
+    'bare kings'
+    >>> scan_id('4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5 ;id kings')
+    'kings'
+    """
+    fields = text.split(None, 4)
+    if len(fields) < 5:
+        return None
+    match = _ID_OP.search(fields[4])
+    if match is None:
+        return None
+    return match.group(1) if match.group(1) is not None else match.group(2)
+
+
+@functools.lru_cache(maxsize=None)
+def id_index(folder: Path | None = None) -> dict[str, SuiteLine]:
+    """Map every suite id to the first line that defines it (cached per folder)."""
+    index: dict[str, SuiteLine] = {}
+    for path in suite_files(folder):
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            for lineno, raw in enumerate(handle, start=1):
+                text = raw.strip()
+                if not text or text.startswith("#"):
+                    continue
+                ident = scan_id(text)
+                if ident is not None and ident not in index:
+                    index[ident] = SuiteLine(path, lineno, text)
+    return index
+
+
+def resolve_position(arg: str, folder: Path | None = None) -> tuple[str, str | None]:
+    """Turn a POSITION argument into ``(fen, id)``.
+
+    ``startpos`` gives the start FEN and id ``"startpos"``; anything containing a
+    ``/`` is taken as a FEN (validated later, by ``Board``) with id None; anything
+    else must be an id of the suite files. Raises InputError for an unknown id and,
+    naming ``file:line``, for an id whose suite line does not parse.
+    """
+    arg = arg.strip()
+    if arg == "startpos":
+        return STARTING_FEN, "startpos"
+    if "/" in arg:
+        return arg, None
+    index = id_index(folder)
+    found = index.get(arg)
+    if found is None:
+        raise InputError(_unknown_message(arg, index))
+    from chesskit.board.fen import parse_epd  # deferred: only ids need the EPD parser
+
+    try:
+        record = parse_epd(found.text)
+    except InputError as err:
+        raise InputError(f"{display_path(found.path)}:{found.lineno}: {err}") from err
+    return record.fen, arg
+
+
+def is_chess960_id(arg: str, folder: Path | None = None) -> bool:
+    """True when POSITION is the id of a line in a Chess960 suite file (a name with
+    ``960`` in it, the rule the suite loader follows), so it is played as Chess960 even
+    when its castling field looks standard (the 518th start array is the usual one)."""
+    found = id_index(folder).get(arg.strip()) if "/" not in arg and arg.strip() != "startpos" else None
+    return found is not None and "960" in found.path.stem
+
+
+def _unknown_message(arg: str, index: dict[str, SuiteLine]) -> str:
+    # the standard positions first: they are the ones a newcomer knows by name
+    standard = [i for i, line in index.items() if line.path.stem == "standard"]
+    known = list(dict.fromkeys(["startpos", *standard, *index]))
+    close = difflib.get_close_matches(arg, known, n=3, cutoff=0.6)
+    if not close:  # 'Kiwipete', 'STARTPOS'
+        close = [k for k in known if k.lower() == arg.lower()]
+    if close:
+        hint = "did you mean " + " or ".join(repr(c) for c in close) + "?"
+    else:
+        shown = known[:6]
+        hint = "try: " + ", ".join(shown) + (", ..." if len(known) > len(shown) else "")
+    return f"unknown position {arg!r}: not a FEN, 'startpos', or a suite id ({hint})"
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when it is below it, else as is."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,248 @@
+"""The consistency checker: it passes on correct code, and every invariant can fail."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from chesskit.board import debug
+from chesskit.board.board import Board
+from chesskit.core import position as P
+from chesskit.board.debug import FAULTS, INVARIANT_NAMES, InvariantError, run_checks
+from chesskit.suites.runner import load_suites
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+# white to move may take en passant on f6 at once
+EP_NOW = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+CHESS960 = "1rk3r1/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1"
+
+STANDARD = {
+    "startpos": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "kiwipete": KIWIPETE,
+    "pos3": "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "pos4": "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "pos5": "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "pos6": "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+}
+
+
+# ------------------------------------------------------------------ it passes
+
+
+@pytest.mark.parametrize("name", STANDARD)
+def test_standard_positions_pass(name):
+    board = Board(STANDARD[name])
+    result = board.debug(3)
+    assert result.ok, result.violation and result.violation.describe()
+    assert result.nodes == board.perft(3)
+    assert result.checks > result.nodes
+
+
+def test_chess960_position_passes():
+    board = Board(CHESS960, chess960=True)
+    result = board.debug(3)
+    assert result.ok, result.violation and result.violation.describe()
+    assert result.nodes == board.perft(3) == 13518
+
+
+def test_en_passant_position_passes():
+    result = Board(EP_NOW).debug(3)
+    assert result.ok, result.violation and result.violation.describe()
+
+
+def test_every_suite_position_passes_at_depth_2():
+    for record in load_suites():
+        board = Board(record.fen, chess960=record.chess960 or None)
+        result = run_checks(board, 2, fen_depth=1)
+        assert result.ok, f"{record.id}: {result.violation.describe()}"
+        assert result.nodes == record.depths[2]
+
+
+@pytest.mark.slow
+def test_every_suite_position_passes_at_depth_3():
+    for record in load_suites():
+        board = Board(record.fen, chess960=record.chess960 or None)
+        result = run_checks(board, 3, fen_depth=1)
+        assert result.ok, f"{record.id}: {result.violation.describe()}"
+        assert result.nodes == record.depths[3]
+
+
+def test_depth_zero_checks_the_root_only():
+    result = Board().debug(0)
+    assert result.ok and result.nodes == 1 and result.checks > 0
+
+
+def test_board_is_unchanged_after_a_violation():
+    board = Board(KIWIPETE)
+    board.push("a2a4")
+    before = (board.fen(), board._bb.copy(), board._board.copy(), board._st.copy())
+    assert not run_checks(board, 2, inject="corrupt-key").ok
+    assert board.fen() == before[0]
+    assert (board._bb == before[1]).all() and (board._board == before[2]).all()
+    assert (board._st == before[3]).all()
+    assert board.move_stack == ["a2a4"]
+
+
+# ------------------------------------------------------------------ every invariant can fail
+
+EXPECTED = {
+    "drop-square": "bitboards-match-squares",
+    "colour-overlap": "colours-disjoint",
+    "occupancy-extra": "occupancy-union",
+    "extra-king": "one-king-each",
+    "corrupt-key": "zobrist-key",
+    "keep-castling": "castling-rights-placement",
+    "lose-castling": "castling-rights-update",
+    "keep-ep": "ep-square",
+    "halfmove-not-reset": "halfmove-clock",
+    "fullmove-not-advanced": "fullmove-number",
+    "side-not-flipped": "side-to-move",
+    "illegal-move": "mover-not-in-check",
+    "drop-move": "movegen-matches-oracle",
+    "bulk-count-off": "bulk-count",
+    "ply-not-popped": "history-depth",
+    "unmake-forgets-clock": "unmake-restores-state",
+    "ep-pawn-stays": "move-applied",
+}
+
+
+def test_every_fault_and_every_invariant_is_covered():
+    assert set(EXPECTED) == set(FAULTS)
+    assert set(EXPECTED.values()) | {"fen-round-trip"} == set(INVARIANT_NAMES)
+
+
+@pytest.mark.parametrize("fault", list(EXPECTED))
+def test_injected_fault_is_named(fault):
+    board = Board(EP_NOW if fault == "ep-pawn-stays" else KIWIPETE)
+    result = run_checks(board, 3, inject=fault)
+    assert not result.ok
+    assert result.violation.check == EXPECTED[fault]
+
+
+def test_forgotten_castling_right_is_reported_with_its_values():
+    result = run_checks(Board(KIWIPETE), 2, inject="keep-castling")
+    v = result.violation
+    assert (v.check, v.path, v.move) == ("castling-rights-placement", [], "e1d1")
+    assert v.fen == KIWIPETE
+    assert v.expected == "castling rights: a8 h8"
+    assert v.actual == "castling rights: a1 h1 a8 h8"
+
+
+def test_unmake_forgetting_the_clock_is_reported_with_its_values():
+    v = run_checks(Board(KIWIPETE), 3, inject="unmake-forgets-clock").violation
+    assert v.check == "unmake-restores-state"
+    assert (v.expected, v.actual) == ("halfmove clock 2", "halfmove clock 3")
+    # the FEN is the one before the move, reached by the path
+    board = Board(KIWIPETE)
+    board.push_moves(v.path)
+    assert v.fen == board.fen()
+    assert v.move in board.legal_moves()
+
+
+def test_fault_at_the_root_has_an_empty_path():
+    board = Board(KIWIPETE)
+    board._bb[P.KEY] ^= 1  # a corrupted field, before any move
+    v = board.debug(2).violation
+    assert (v.check, v.path, v.move) == ("zobrist-key", [], None)
+
+
+def test_corrupted_square_array_at_the_root():
+    board = Board(KIWIPETE)
+    board._board[4] = 0  # the white king vanishes from the squares, not the bitboards
+    v = board.debug(1).violation
+    assert v.check == "bitboards-match-squares"
+    assert (v.expected, v.actual) == ("white kings: (none)", "white kings: e1")
+
+
+def test_fen_round_trip_can_fail(monkeypatch):
+    # a FEN writer that forgets the en-passant square: found at the first node that has one
+    real = debug.format_fen
+    monkeypatch.setattr(debug, "format_fen", lambda setup: real(dataclasses.replace(setup, ep=None)))
+    v = Board(KIWIPETE).debug(3).violation
+    assert v.check == "fen-round-trip"
+    assert v.path == ["e1d1", "c7c5"]  # d5 may take on c6
+    assert v.move is None
+    assert (v.expected, v.actual) == ("en-passant square c6", "en-passant square -")
+
+
+def test_fen_round_trip_depth():
+    # at fen_depth 0 only the root's FEN is read back
+    real = debug.format_fen
+    result = run_checks(Board(KIWIPETE), 2, fen_depth=0)
+    assert result.ok
+    assert run_checks(Board(KIWIPETE), 2).checks > result.checks
+    assert real is debug.format_fen
+
+
+def test_json_schema():
+    ok = Board().debug(1).to_json()
+    assert set(ok) == {"ok", "nodes", "checks"} and ok["ok"] is True and ok["nodes"] == 20
+    bad = run_checks(Board(KIWIPETE), 2, inject="corrupt-key").to_json()
+    assert set(bad) == {"ok", "path", "fen", "move", "check", "expected", "actual"}
+    assert bad["ok"] is False and bad["check"] == "zobrist-key"
+    json.dumps(bad)
+
+
+def test_raise_for_violation():
+    result = run_checks(Board(KIWIPETE), 2, inject="fullmove-not-advanced")
+    with pytest.raises(InvariantError) as err:
+        result.raise_for_violation()
+    assert err.value.exit_code == 1
+    assert "fullmove-number" in str(err.value)
+    assert Board().debug(1).raise_for_violation().ok
+
+
+# ------------------------------------------------------------------ the CLI
+
+
+def test_cli_debug_ok(cli):
+    result = cli("debug", "kiwipete", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["ok"] is True and data["nodes"] == 2039 and data["checks"] > 2039
+    plain = cli("debug", "startpos", "2")
+    assert plain.exit_code == 0
+    assert "Nodes: 400" in plain.stdout
+
+
+def test_cli_debug_violation_exits_1(cli):
+    result = cli("debug", "kiwipete", "3", "--moves", "a2a3", "--inject", "unmake-forgets-clock")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "violation: unmake-restores-state"
+    assert lines[1].startswith("path: a2a3 ")  # from POSITION, --moves included
+    assert any(line.startswith("fen: ") for line in lines)
+    assert "expected: halfmove clock" in result.stdout and "actual: halfmove clock" in result.stdout
+    assert "unmake-restores-state" in result.stderr
+
+
+def test_cli_debug_violation_json(cli):
+    result = cli("debug", "kiwipete", "2", "--inject", "keep-castling", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data == {
+        "ok": False,
+        "path": [],
+        "fen": KIWIPETE,
+        "move": "e1d1",
+        "check": "castling-rights-placement",
+        "expected": "castling rights: a8 h8",
+        "actual": "castling rights: a1 h1 a8 h8",
+    }
+
+
+def test_cli_debug_bad_depth(cli):
+    assert cli("debug", "startpos", "-x").exit_code == 2
+    assert cli("debug", "startpos", "2", "--fen-depth", "no").exit_code == 2
+
+
+def test_checker_switched_on_inside_perft():
+    board = Board(KIWIPETE)
+    assert board.perft(3, check=True) == board.perft(3) == 97862
+    board._st[P.HALF] = -5  # a corrupted clock, found at the root
+    with pytest.raises(InvariantError, match="halfmove-clock"):
+        board.perft(2, check=True)
+    v = board.debug(2).violation
+    assert (v.path, v.move, v.expected, v.actual) == ([], None, "halfmove clock >= 0", "halfmove clock -5")

@@ -1,0 +1,143 @@
+"""``chesskit perft`` with the cluster options: the local --workers mode with a real Ctrl-C
+and resume, and every one-line error (no Dask cluster needed for those)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from chesskit.board.board import Board
+from chesskit.cluster.checkpoint import Checkpoint
+from chesskit.cluster.plan import make_plan
+from helpers import REPO
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def need_dask() -> None:
+    """Skip without Dask; in CI (which should install the [cluster] extra) fail instead,
+    as conftest does for every missing tool."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail('dask[distributed] is missing in CI: pip install -e ".[test,cluster]"')
+        pytest.skip("dask[distributed] is not installed")
+
+
+def chesskit_process(*args: str) -> subprocess.Popen:
+    """``python -m chesskit ...`` in its own session, so that a signal can go to its whole
+    process group (the driver and its local workers) as a terminal's Ctrl-C does."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return subprocess.Popen(
+        [sys.executable, "-m", "chesskit", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+
+
+def finish(process: subprocess.Popen) -> tuple[int, str, str]:
+    try:
+        out, err = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    return process.returncode, out, err
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_local_workers_ctrl_c_then_resume(tmp_path):
+    need_dask()
+    path = tmp_path / "startpos6.ck"
+    command = ("perft", "startpos", "6", "--workers", "2", "--checkpoint", str(path), "--json")
+    run = chesskit_process(*command)
+    deadline = time.monotonic() + 240
+    while run.poll() is None and time.monotonic() < deadline:
+        if path.exists() and len(path.read_bytes().splitlines()) >= 3:  # the header and two tasks
+            break
+        time.sleep(0.02)
+    os.killpg(run.pid, signal.SIGINT)
+    code, out, err = finish(run)
+    assert code == 130, err
+    assert out == ""
+    assert err == f"chesskit: interrupted; resume with the same command and --checkpoint {path}\n"
+    finished = len(path.read_text().splitlines()) - 1
+    assert finished >= 2
+
+    code, out, err = finish(chesskit_process(*command))
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["nodes"] == 119060324
+    assert data["resumed"] == finished
+    assert data["tasks"] == len(path.read_text().splitlines()) - 1 > finished
+    assert data["split_depth"] == 2 and data["positions"] == 400
+
+
+def test_unreachable_scheduler_names_the_address(cli):
+    need_dask()
+    address = f"tcp://127.0.0.1:{free_port()}"
+    result = cli("perft", "startpos", "3", "--scheduler", address)
+    assert result.exit_code == 3
+    assert result.stderr.startswith(f"chesskit: cannot reach the Dask scheduler at {address}: ")
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+def test_a_checkpoint_of_another_position_is_refused(cli, tmp_path):
+    need_dask()
+    path = tmp_path / "kiwipete.ck"
+    with Checkpoint(path, make_plan(Board(KIWIPETE), 4)) as ck:
+        ck.record(0, 123)
+    before = path.read_bytes()
+    result = cli("perft", "startpos", "4", "--workers", "1", "--checkpoint", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"chesskit: checkpoint {path} belongs to another run (fen ")
+    assert "refusing to mix them" in result.stderr and result.stderr.count("\n") == 1
+    assert path.read_bytes() == before
+
+
+def test_missing_dask_says_how_to_install(cli, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    result = cli("perft", "startpos", "3", "--workers", "2")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        'chesskit: the cluster features need the [cluster] extra: pip install "chesskit[cluster]"\n'
+    )
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--scheduler", "tcp://127.0.0.1:8786", "--workers", "2"], "use either --scheduler"),
+        (["--workers", "0"], "bad worker count '0'"),
+        (["--workers", "two"], "bad worker count 'two'"),
+        (["--split-depth", "5"], "bad split depth 5: must be at most the depth (3)"),
+        (["--split-depth", "-1"], "bad split depth '-1'"),
+        (["--scheduler", "nonsense"], "bad scheduler address 'nonsense'"),
+        (["--workers", "1", "--stats"], "--stats and --all-depths do not run on a cluster"),
+    ],
+    ids=["both", "zero-workers", "word-workers", "split-too-deep", "negative-split", "address", "stats"],
+)
+def test_bad_cluster_options(cli, args, message):
+    need_dask()
+    result = cli("perft", "startpos", "3", *args)
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.startswith("chesskit: ") and message in result.stderr
+    assert result.stderr.count("\n") == 1

@@ -1,0 +1,302 @@
+"""``chesskit compare`` on the command line: output modes, JSON schema, --moves, bad input, failing engines."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from chesskit.cli import output
+from helpers import ENGINES
+
+try:
+    import psutil
+except ImportError:  # pragma: no cover
+    psutil = None
+
+PY = sys.executable
+FAKE_UCI = f"{PY} {ENGINES / 'fake_uci.py'}"
+EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+BEFORE_EP = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
+NO_EP = str(ENGINES / "bug_no_ep.py")
+
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    monkeypatch.setattr(output, "stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(output, "stderr_is_terminal", lambda: True)
+
+
+# ------------------------------------------------------------------ JSON
+
+
+def test_json_schema_on_disagreement(cli):
+    result = cli("compare", BEFORE_EP, "3", "--script", NO_EP, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    for key, kind in [
+        ("agree", bool),
+        ("kind", str),
+        ("path", list),
+        ("fen", str),
+        ("missing", list),
+        ("extra", list),
+        ("steps", list),
+    ]:
+        assert isinstance(report[key], kind), key
+    for key in ("field", "ours", "theirs"):
+        assert key in report
+    assert report["kind"] == "moves" and report["path"] == ["f7f5"] and report["missing"] == ["e5f6"]
+    for step in report["steps"]:
+        assert set(step) == {"path", "depth", "ours", "theirs"}
+        assert all(isinstance(m, str) and isinstance(n, int) for m, n in step["ours"].items())
+    # the first step is a real divide of the start position at depth 3
+    assert sum(report["steps"][0]["ours"].values()) == 27351 or sum(report["steps"][0]["ours"].values()) > 0
+    assert result.stderr.startswith("chesskit: ") and result.stderr.count("\n") == 1
+
+
+def test_json_on_agreement(cli):
+    result = cli("compare", "startpos", "2", "--python", f"{ENGINES / 'eng_correct.py'}:Adapter", "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["agree"] is True and report["kind"] is None
+    assert (
+        report["path"] == [] and report["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    )
+    assert report["missing"] == [] and report["extra"] == []
+    assert report["field"] is None and report["ours"] is None and report["theirs"] is None
+    assert len(report["steps"]) == 1 and sum(report["steps"][0]["ours"].values()) == 400
+    assert result.stderr == ""
+
+
+# ------------------------------------------------------------------ --moves
+
+
+def test_moves_prefix_is_part_of_the_path(cli, tmp_path, monkeypatch):
+    log = tmp_path / "uci.log"
+    monkeypatch.setenv("FAKE_UCI_LOG", str(log))
+    result = cli(
+        "compare",
+        "startpos",
+        "3",
+        "--engine",
+        f"{FAKE_UCI} --bug no_ep",
+        "--moves",
+        "e2e4 d7d5 e4e5",
+        "--json",
+    )
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["path"] == ["e2e4", "d7d5", "e4e5", "f7f5"]
+    assert report["fen"] == EP_FEN
+    assert report["steps"][0]["path"] == ["e2e4", "d7d5", "e4e5"]
+    sent = log.read_text().splitlines()
+    start = "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert f"{start} moves e2e4 d7d5 e4e5" in sent
+    assert f"{start} moves e2e4 d7d5 e4e5 f7f5" in sent
+
+
+def test_illegal_move_is_refused_before_the_engine_starts(cli, tmp_path, monkeypatch):
+    log = tmp_path / "uci.log"
+    monkeypatch.setenv("FAKE_UCI_LOG", str(log))
+    result = cli("compare", "startpos", "2", "--engine", FAKE_UCI, "--moves", "e2e4 e7e4")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("chesskit: illegal move 'e7e4' in ")
+    assert result.stdout == ""
+    assert not log.exists(), "the engine must not see an illegal move list"
+
+
+# ------------------------------------------------------------------ bad input (exit 2)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["startpos", "2"], "give exactly one of --engine, --script, --python (got none)"),
+        (["startpos", "2", "--engine", "x", "--script", "y"], "got --engine and --script"),
+        (
+            ["startpos", "2", "--script", NO_EP, "--engine-option", "Hash=1"],
+            "--engine-option only applies to --engine",
+        ),
+        (
+            ["startpos", "2", "--engine", FAKE_UCI, "--engine-option", "Hash"],
+            "--engine-option must be NAME=VALUE",
+        ),
+        (["startpos", "0", "--script", NO_EP], "bad depth '0'"),
+        (["startpos", "2", "--script", NO_EP, "--timeout", "0"], "bad --timeout '0'"),
+        (["nonsense-id", "2", "--script", NO_EP], "unknown position 'nonsense-id'"),
+        (["8/8/8/8/8/8/8/8 w - - 0 1", "2", "--script", NO_EP], "invalid FEN"),
+    ],
+)
+def test_bad_input(cli, args, message):
+    result = cli("compare", *args)
+    assert result.exit_code == 2, result.stderr
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+# ------------------------------------------------------------------ failing engines (exit 3)
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (
+            ["--engine", str(ENGINES / "fail_exit.py")],
+            r"exited with code 1 after 'uci'; last output: 'fail_exit: cannot open",
+        ),
+        (["--script", str(ENGINES / "fail_exit.py")], r"exited with code 1 for depth 2 on"),
+        (
+            ["--engine", str(ENGINES / "fail_garbage.py")],
+            r"printed a line chesskit cannot parse after 'go perft 2': 'e2e4 - 20'",
+        ),
+        (
+            ["--script", str(ENGINES / "fail_garbage.py")],
+            r"printed a line chesskit cannot parse for depth 2 .*: 'e2e4 - 20'",
+        ),
+        (["--engine", str(ENGINES / "fail_not_executable.py")], r"is not executable"),
+        (["--script", str(ENGINES / "no_such_engine")], r"was not found"),
+        (["--engine", "no-such-engine-xyz"], r"was not found \(no 'no-such-engine-xyz' on PATH\)"),
+        (
+            ["--engine", f"{FAKE_UCI} --crash-on-go"],
+            r"exited with code 2 after 'go perft 2'; last output: 'fake_uci: simulated crash'",
+        ),
+        (
+            ["--python", f"{ENGINES / 'fail_import.py'}:Adapter"],
+            r"could not be imported: ImportError: this adapter needs libfoo",
+        ),
+        (
+            ["--python", f"{ENGINES / 'fail_adapters.py'}:RaisesInPush"],
+            r"raised ValueError in push\('\w+'\): capture \w+ not implemented",
+        ),
+        (
+            ["--python", f"{ENGINES / 'fail_adapters.py'}:BadMoves"],
+            r"legal_moves\(\) returned 12, which is not a UCI move string",
+        ),
+    ],
+)
+def test_failing_engine_exit_3(cli, flags, message):
+    result = cli("compare", "kiwipete", "2", *flags)
+    assert result.exit_code == 3, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("chesskit: engine ")
+    assert re.search(message, lines[0]), lines[0]
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("flag", ["--engine", "--script"])
+def test_hanging_engine_is_killed_after_timeout(cli, flag, tmp_path, monkeypatch):
+    pidfile = tmp_path / "pids"
+    monkeypatch.setenv("CHESSKIT_HANG_PIDFILE", str(pidfile))
+    started = time.monotonic()
+    result = cli("compare", "startpos", "3", flag, str(ENGINES / "fail_hang.py"), "--timeout", "1")
+    assert result.exit_code == 3
+    assert time.monotonic() - started < 60  # generous: the first run may compile the move generator
+    assert "within 1 s" in result.stderr and result.stderr.count("\n") == 1
+    pids = [int(p) for p in pidfile.read_text().split()]
+    deadline = time.monotonic() + 3
+    while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(gone(pid) for pid in pids), "the engine or a helper it started is still running"
+
+
+def gone(pid: int) -> bool:
+    if psutil is None:  # pragma: no cover
+        return True
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def test_hanging_adapter_times_out(cli):
+    result = cli(
+        "compare",
+        "startpos",
+        "2",
+        "--python",
+        f"{ENGINES / 'fail_adapters.py'}:HangsInLegalMoves",
+        "--timeout",
+        "1",
+    )
+    assert result.exit_code == 3
+    assert "did not finish" in result.stderr and "within 1 s" in result.stderr
+
+
+# ------------------------------------------------------------------ human output
+
+
+def test_plain_report(cli):
+    result = cli("compare", BEFORE_EP, "3", "--script", NO_EP)
+    assert result.exit_code == 1
+    text = result.stdout
+    assert text.startswith("DISAGREE: the move lists differ after f7f5\n")
+    assert "\npath: f7f5\n" in text
+    assert f"\nfen: {EP_FEN}\n" in text
+    board = "\n".join(
+        [
+            "  8  r  n  b  q  k  b  n  r",
+            "  7  p  p  p  .  p  .  p  p",
+            "  6  .  .  .  .  . (.) .  .",
+            "  5  .  .  .  p (P) p  .  .",
+            "  4  .  .  .  .  .  .  .  .",
+        ]
+    )
+    assert board in text  # the failing node, e5 and f6 marked
+    assert "missing (1): chesskit generates, the engine does not" in text
+    assert "  e5f6   capture, en passant\n         hint: en-passant capture not generated" in text
+    assert "counts at each step:\ndepth 3 after (start):\n" in text
+    assert "\ndepth 2 after f7f5:\n" in text
+    # rows sorted by UCI as in divide; the missing move between its neighbours, marked
+    assert "\n  e5e6           21        21\n  e5f6           29         -  <\n  f1a6  " in text
+    assert "\n  total         707       678\n" in text
+    assert result.stderr.startswith(f"chesskit: {NO_EP} misses e5f6 after f7f5")
+
+
+def test_plain_state_report(cli):
+    result = cli("compare", EP_FEN, "2", "--python", f"{ENGINES / 'bug_ep_not_restored.py'}:Adapter")
+    assert result.exit_code == 1
+    text = result.stdout
+    assert text.startswith("DISAGREE: the en-passant square differs after pop g1h3\n")
+    assert "after: pop g1h3\nfield: ep\nours: f6\ntheirs: -\n" in text
+    assert "hint: unmake (pop g1h3) does not restore the en-passant square" in text
+
+
+def test_terminal_report(cli, terminal):
+    result = cli("compare", BEFORE_EP, "3", "--script", NO_EP, env={"COLUMNS": "200"})
+    assert result.exit_code == 1
+    text = result.stdout
+    for needle in (
+        "DISAGREE",
+        "descent",
+        "path f7f5",
+        EP_FEN,
+        "missing",
+        "e5f6",
+        "en passant",
+        "en-passant capture not generated",
+        "♙",
+    ):
+        assert needle in text, needle
+
+
+def test_terminal_agreement(cli, terminal):
+    result = cli("compare", "kiwipete", "1", "--script", str(ENGINES / "eng_correct.py"))
+    assert result.exit_code == 0, result.stderr
+    assert "agree" in result.stdout
+
+
+def test_as_a_real_process(run_module):
+    proc = run_module("compare", BEFORE_EP, "2", "--engine", f"{FAKE_UCI} --bug no_ep", "--json")
+    assert proc.returncode == 1, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["path"] == ["f7f5"] and report["missing"] == ["e5f6"]
+    assert proc.stderr.count("\n") == 1

@@ -1,0 +1,233 @@
+"""``chesskit suite --engine/--script/--python [--junit FILE]``: the user's engine over EPD suites, in CI."""
+
+from __future__ import annotations
+
+import json
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import chess
+import pytest
+
+from chesskit.suites import junit
+from helpers import ENGINES
+
+try:
+    import psutil
+except ImportError:  # pragma: no cover
+    psutil = None
+
+FAKE_UCI = f"{sys.executable} {ENGINES / 'fake_uci.py'}"
+BEFORE_EP = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+QUIET = "4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1"
+
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+
+def perft(fen: str, depth: int) -> int:
+    """python-chess's count: the expected numbers come from outside chesskit."""
+    board = chess.Board(fen)
+
+    def count(d: int) -> int:
+        if d == 0:
+            return 1
+        total = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            total += count(d - 1)
+            board.pop()
+        return total
+
+    return count(depth)
+
+
+def epd(tmp_path: Path, rows: list[tuple[str, str, int]], wrong: dict[str, int] | None = None) -> Path:
+    """An EPD file of (id, fen, max depth) with python-chess's counts (``wrong`` overrides D1)."""
+    lines = []
+    for ident, fen, depth in rows:
+        counts = {d: perft(fen, d) for d in range(1, depth + 1)}
+        if wrong and ident in wrong:
+            counts[1] = wrong[ident]
+        ops = " ".join(f"D{d} {n};" for d, n in counts.items())
+        lines.append(f'{" ".join(fen.split()[:4])} id "{ident}"; {ops}')
+    path = tmp_path / "mine.epd"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+ROWS = [("quiet", QUIET, 2), ("before-ep", BEFORE_EP, 3), ("kiwipete", KIWIPETE, 2)]
+
+
+def junit_cases(path: Path) -> list[ET.Element]:
+    root = ET.parse(path).getroot()
+    assert root.tag == "testsuites"
+    return root.findall("./testsuite/testcase")
+
+
+def test_buggy_script_over_a_suite(cli, tmp_path):
+    suite = epd(tmp_path, ROWS)
+    out = tmp_path / "junit.xml"
+    result = cli(
+        "suite", str(suite), "--script", str(ENGINES / "bug_no_ep.py"), "--junit", str(out), "--json"
+    )
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    failing = {(r["id"], r["depth"]) for r in data["results"] if not r["ok"]}
+    # no_ep: before-ep goes wrong from D2 (after f7f5), kiwipete at D2 (after a2a4, bxa3 e.p.)
+    assert failing == {("before-ep", 2), ("before-ep", 3), ("kiwipete", 2)}
+    reports = {r["id"]: r["compare"] for r in data["results"] if "compare" in r}
+    assert set(reports) == {"before-ep", "kiwipete"}
+    assert (reports["before-ep"]["path"], reports["before-ep"]["missing"]) == (["f7f5"], ["e5f6"])
+    assert (reports["kiwipete"]["path"], reports["kiwipete"]["missing"]) == (["a2a4"], ["b4a3"])
+    assert reports["kiwipete"]["notes"][0]["kinds"] == ["capture", "en passant"]
+
+    cases = junit_cases(out)
+    assert [c.get("name") for c in cases] == [
+        "quiet D1",
+        "quiet D2",
+        "before-ep D1",
+        "before-ep D2",
+        "before-ep D3",
+        "kiwipete D1",
+        "kiwipete D2",
+    ]
+    failures = {c.get("name"): c.find("failure") for c in cases if c.find("failure") is not None}
+    assert set(failures) == {"before-ep D2", "before-ep D3", "kiwipete D2"}
+    first = failures["before-ep D2"]
+    assert first.get("message").startswith("depth 2: expected 806, got 805 (-1); ")
+    assert "misses e5f6 after f7f5" in first.get("message")
+    assert "DISAGREE: the move lists differ after f7f5" in first.text
+    assert "hint: en-passant capture not generated" in first.text
+    later = failures["before-ep D3"]  # only the shallowest mismatch of a position is chased
+    assert later.get("message").startswith(f"depth 3: expected {perft(BEFORE_EP, 3)}, got ")
+    assert "DISAGREE" not in later.text
+    root = ET.parse(out).getroot()
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("7", "3", "0")
+
+
+@pytest.mark.parametrize("kind", ["--script", "--engine", "--python"])
+def test_correct_engine_passes(cli, tmp_path, kind):
+    suite = epd(tmp_path, ROWS)
+    out = tmp_path / "junit.xml"
+    target = {
+        "--script": str(ENGINES / "eng_correct.py"),
+        "--engine": FAKE_UCI,
+        "--python": f"{ENGINES / 'eng_correct.py'}:Adapter",
+    }[kind]
+    result = cli("suite", str(suite), kind, target, "--junit", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert "7 counts of 3 positions checked" in result.stdout
+    cases = junit_cases(out)
+    assert len(cases) == 7 and all(c.find("failure") is None for c in cases)
+
+
+def test_wrong_expected_count_is_flagged(cli, tmp_path):
+    suite = epd(tmp_path, [("quiet", QUIET, 1)], wrong={"quiet": 99})
+    out = tmp_path / "junit.xml"
+    result = cli("suite", str(suite), "--script", str(ENGINES / "eng_correct.py"), "--junit", str(out))
+    assert result.exit_code == 1
+    assert "chesskit agrees with the engine here: the suite's expected count is in doubt" in result.stdout
+    [case] = junit_cases(out)
+    assert case.find("failure").get("message").endswith("the suite's expected count is in doubt")
+
+
+def test_state_bug_in_a_python_adapter(cli, tmp_path):
+    fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+    suite = epd(tmp_path, [("ep", fen, 3)])
+    result = cli("suite", str(suite), "--python", f"{ENGINES / 'bug_ep_not_restored.py'}:Adapter", "--json")
+    assert result.exit_code == 1
+    [report] = [r["compare"] for r in json.loads(result.stdout)["results"] if "compare" in r]
+    assert (report["kind"], report["field"], report["op"], report["ours"], report["theirs"]) == (
+        "state",
+        "ep",
+        "pop",
+        "f6",
+        None,
+    )
+
+
+def test_limits_apply_to_the_engine(cli, tmp_path, monkeypatch):
+    log = tmp_path / "uci.log"
+    monkeypatch.setenv("FAKE_UCI_LOG", str(log))
+    suite = epd(tmp_path, ROWS)
+    out = tmp_path / "junit.xml"
+    result = cli(
+        "suite",
+        str(suite),
+        "--engine",
+        FAKE_UCI,
+        "--max-depth",
+        "2",
+        "--max-nodes",
+        "1000",
+        "--junit",
+        str(out),
+    )
+    assert result.exit_code == 0, result.stderr
+    sent = log.read_text().splitlines()
+    assert "go perft 3" not in sent
+    assert sent.count("uci") == 1  # one engine process for the whole run
+    names = [c.get("name") for c in junit_cases(out)]
+    assert names == ["quiet D1", "quiet D2", "before-ep D1", "before-ep D2", "kiwipete D1"]
+
+
+def test_engine_failure_exit_3_and_an_error_testcase(cli, tmp_path):
+    suite = epd(tmp_path, [("quiet", QUIET, 2)])
+    out = tmp_path / "junit.xml"
+    result = cli("suite", str(suite), "--engine", str(ENGINES / "fail_exit.py"), "--junit", str(out))
+    assert result.exit_code == 3
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "exited with code 1 after 'uci'" in lines[0]
+    [case] = junit_cases(out)
+    assert case.get("name") == "quiet D1"
+    assert "exited with code 1" in case.find("error").get("message")
+
+
+def test_junit_without_an_engine(cli, tmp_path):
+    suite = epd(tmp_path, [("quiet", QUIET, 2)], wrong={"quiet": 3})
+    out = tmp_path / "junit.xml"
+    result = cli("suite", str(suite), "--junit", str(out))
+    assert result.exit_code == 1
+    cases = junit_cases(out)
+    assert [c.get("name") for c in cases] == ["quiet D1", "quiet D2"]
+    failure = cases[0].find("failure")
+    assert failure.get("message") == f"depth 1: expected 3, got {perft(QUIET, 1)} ({perft(QUIET, 1) - 3:+d})"
+    assert "divide at depth 1:" in failure.text
+
+
+def test_engine_flags_need_exactly_one(cli, tmp_path):
+    suite = epd(tmp_path, [("quiet", QUIET, 1)])
+    result = cli("suite", str(suite), "--engine-option", "Hash=1")
+    assert result.exit_code == 2
+    assert "give exactly one of --engine, --script, --python" in result.stderr
+
+
+def test_junit_unwritable(cli, tmp_path):
+    suite = epd(tmp_path, [("quiet", QUIET, 1)])
+    result = cli("suite", str(suite), "--junit", str(tmp_path / "no" / "such" / "dir.xml"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("chesskit: cannot write --junit ")
+
+
+def test_junit_xml_shape():
+    cases = [
+        junit.Case("a.epd", "a", "x D1", 0.5),
+        junit.Case("a.epd", "a", "x D2", 0.25, failure='expected 1 < 2 & "3"', details="long\ntext"),
+        junit.Case("b.epd", "b", "y D1", error="engine died"),
+    ]
+    root = ET.fromstring(junit.to_xml(cases))
+    assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("time")) == (
+        "3",
+        "1",
+        "1",
+        "0.750",
+    )
+    a, b = root.findall("testsuite")
+    assert (a.get("name"), a.get("tests"), a.get("failures")) == ("a.epd", "2", "1")
+    assert (b.get("name"), b.get("errors")) == ("b.epd", "1")
+    failure = a.findall("testcase")[1].find("failure")
+    assert failure.get("message") == 'expected 1 < 2 & "3"' and failure.text == "long\ntext"
+    assert b.find("testcase/error").get("message") == "engine died"

@@ -1,0 +1,375 @@
+"""compare: the descent against the real Stockfish and against each buggy engine of tests/engines.
+
+Every buggy engine is driven in each of its forms - perftree script, fake UCI engine
+(``fake_uci.py --bug``), Python adapter with fen() (full-state comparison on) and the
+same adapter with fen() hidden (counts only) - and the test pins the exact failing
+node, the exact missing/extra moves with their classification and hint, or the
+exact state field.  Each trigger position sits a move or two before the bug bites,
+so the descent really has to walk down to it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from chesskit.compare.engines import PythonEngine
+from helpers import ENGINES
+
+try:
+    import psutil
+except ImportError:  # pragma: no cover
+    psutil = None
+
+PY = sys.executable
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+C960_CPW = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+
+def engine_args(kind: str, bug: str) -> list[str]:
+    """The compare flags that run ``bug`` (``correct`` for eng_correct.py) in form ``kind``."""
+    name = "eng_correct.py" if bug == "correct" else f"bug_{bug}.py"
+    if kind == "script":
+        return ["--script", str(ENGINES / name)]
+    if kind == "uci":
+        extra = "" if bug == "correct" else f" --bug {bug}"
+        return ["--engine", f"{PY} {ENGINES / 'fake_uci.py'}{extra}"]
+    return ["--python", f"{ENGINES / name}:Adapter"]  # "python" and "python-nofen"
+
+
+def run_compare(cli, monkeypatch, kind: str, bug: str, fen: str, depth: int, *more: str):
+    if kind == "python-nofen":
+        monkeypatch.setattr(PythonEngine, "has_fen", lambda self: False)
+    result = cli("compare", fen, str(depth), *engine_args(kind, bug), "--json", *more)
+    assert result.exit_code in (0, 1), result.stderr
+    return result, json.loads(result.stdout)
+
+
+# ------------------------------------------------------------------ the real Stockfish
+
+
+@pytest.mark.stockfish
+@pytest.mark.parametrize(
+    "position, depth, moves",
+    [
+        ("startpos", 3, ""),
+        ("kiwipete", 3, ""),
+        (KIWIPETE, 2, "e1c1 h3g2"),
+        (C960_CPW, 3, ""),
+        ("c960-959", 2, ""),
+    ],
+)
+def test_stockfish_agrees(cli, stockfish_path, position, depth, moves):
+    result = cli("compare", position, str(depth), "--engine", stockfish_path, "--moves", moves, "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["agree"] is True and report["kind"] is None
+    assert report["missing"] == [] and report["extra"] == []
+    [step] = report["steps"]
+    assert step["depth"] == depth and step["path"] == moves.split()
+    assert step["ours"] == step["theirs"]
+
+
+@pytest.mark.stockfish
+def test_stockfish_agrees_plain(cli, stockfish_path):
+    result = cli("compare", C960_CPW, "2", "--engine", stockfish_path, "--engine-option", "Hash=16")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(f"agree: {stockfish_path} and chesskit give the same divide at depth 2\n")
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("kind", ["python", "script", "uci"])
+@pytest.mark.parametrize("fen", [KIWIPETE, C960_CPW])
+def test_correct_engine_agrees(cli, monkeypatch, kind, fen):
+    result, report = run_compare(cli, monkeypatch, kind, "correct", fen, 2)
+    assert result.exit_code == 0
+    assert report["agree"] is True
+    assert sum(report["steps"][0]["ours"].values()) == (2039 if fen == KIWIPETE else 528)
+
+
+# ------------------------------------------------------------------ move-generation bugs
+
+# bug -> (position, depth, failing path, failing FEN, missing, extra, {move: (kinds, hint)})
+MOVE_BUGS = {
+    "no_ep": (
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
+        3,
+        ["f7f5"],
+        EP_FEN,
+        ["e5f6"],
+        [],
+        {
+            "e5f6": (
+                ["capture", "en passant"],
+                "en-passant capture not generated: the double push did not set the en-passant square, or it is ignored",
+            )
+        },
+    ),
+    "ep_rank_pin": (
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+        3,
+        ["d6d5", "e2e4"],
+        "8/2p5/8/KP1p3r/1R2Pp1k/8/6P1/8 b - e3 0 2",
+        [],
+        ["f4e3"],
+        {
+            "f4e3": (
+                ["capture", "en passant"],
+                "en-passant capture that exposes the king along the rank (both pawns leave it)",
+            )
+        },
+    ),
+    "castle_through_check": (
+        "2b1k3/8/8/8/8/8/8/4K2R b K - 0 1",
+        2,
+        ["c8h3"],
+        "4k3/8/8/8/8/7b/8/4K2R w K - 1 2",
+        [],
+        ["e1g1"],
+        {"e1g1": (["castle"], "castling through an attacked square (f1)")},
+    ),
+    "castle_rights_kept": (
+        "4k3/8/8/8/8/8/6b1/4K2R b K - 0 1",
+        3,
+        ["g2h1"],
+        "4k3/8/8/8/8/8/8/4K2b w - - 0 2",
+        [],
+        ["e1g1"],
+        {
+            "e1g1": (
+                ["castle"],
+                "castling after the rook was captured on h1: rights not cleared when a rook is captured on its home square",
+            )
+        },
+    ),
+    "queen_promo_only": (
+        "8/8/P7/8/8/8/8/k6K w - - 0 1",
+        3,
+        ["a6a7", "a1b1"],
+        "8/P7/8/8/8/8/8/1k5K w - - 1 2",
+        ["a7a8r", "a7a8b", "a7a8n"],
+        [],
+        {
+            "a7a8r": (["promotion to rook"], "underpromotion to rook missing"),
+            "a7a8b": (["promotion to bishop"], "underpromotion to bishop missing"),
+            "a7a8n": (["promotion to knight"], "underpromotion to knight missing"),
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "bug, kind",
+    [
+        (bug, kind)
+        for bug in sorted(MOVE_BUGS)
+        for kind in ("script", "uci", "python", "python-nofen")
+        # with fen() the state comparison finds this one first: test_castle_rights_kept_state
+        if (bug, kind) != ("castle_rights_kept", "python")
+    ],
+)
+def test_move_bug_found(cli, monkeypatch, kind, bug):
+    fen, depth, path, failing_fen, missing, extra, notes = MOVE_BUGS[bug]
+    result, report = run_compare(cli, monkeypatch, kind, bug, fen, depth)
+    assert result.exit_code == 1
+    assert report["agree"] is False and report["kind"] == "moves"
+    assert report["path"] == path
+    assert report["fen"] == failing_fen
+    assert report["missing"] == missing
+    assert report["extra"] == extra
+    assert {n["move"]: (n["kinds"], n["hint"]) for n in report["notes"]} == notes
+    assert [n["side"] for n in report["notes"]] == ["missing"] * len(missing) + ["extra"] * len(extra)
+    # one step per node from the start down to the failing one; the last one holds the differing lists
+    assert [s["depth"] for s in report["steps"]] == list(range(depth, depth - len(path) - 1, -1))
+    assert [s["path"] for s in report["steps"]] == [path[:i] for i in range(len(path) + 1)]
+    last = report["steps"][-1]
+    assert set(last["ours"]) - set(last["theirs"]) == set(missing)
+    assert set(last["theirs"]) - set(last["ours"]) == set(extra)
+    assert report["field"] is None and report["ours"] is None and report["theirs"] is None
+    summary = result.stderr.strip().splitlines()
+    assert len(summary) == 1 and summary[0].startswith("chesskit: ")
+
+
+# ------------------------------------------------------------------ state bugs
+
+
+def test_castle_rights_kept_state(cli, monkeypatch):
+    """With fen(), the right kept after g2xh1 shows right after the push, before any count differs."""
+    fen = MOVE_BUGS["castle_rights_kept"][0]
+    result, report = run_compare(cli, monkeypatch, "python", "castle_rights_kept", fen, 3)
+    assert result.exit_code == 1
+    assert report["kind"] == "state"
+    assert report["path"] == ["g2h1"]
+    assert report["fen"] == "4k3/8/8/8/8/8/8/4K2b w - - 0 2"
+    assert (report["op"], report["move"], report["field"], report["ours"], report["theirs"]) == (
+        "push",
+        "g2h1",
+        "castling",
+        "-",
+        "K",
+    )
+    assert report["hint"] == (
+        "castling right kept after g2h1 captured the rook on h1: rights not cleared when a rook is captured on its home square"
+    )
+    assert report["missing"] == [] and report["extra"] == [] and report["steps"] == []
+
+
+# bug -> (position, failing path, failing FEN, op, move, field, ours, theirs, hint)
+STATE_BUGS = {
+    "halfmove_not_restored": (
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 20",
+        [],
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 20",
+        "pop",
+        "h1h8",
+        "halfmove",
+        5,
+        0,
+        "unmake (pop h1h8) does not restore the halfmove clock",
+    ),
+    "fullmove_not_restored": (
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 5 20",
+        [],
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 5 20",
+        "pop",
+        "h8g8",
+        "fullmove",
+        20,
+        21,
+        "unmake (pop h8g8) does not restore the fullmove number",
+    ),
+    "ep_not_restored": (
+        EP_FEN,
+        [],
+        EP_FEN,
+        "pop",
+        "g1h3",
+        "ep",
+        "f6",
+        None,
+        "unmake (pop g1h3) does not restore the en-passant square",
+    ),
+}
+
+
+@pytest.mark.parametrize("bug", sorted(STATE_BUGS))
+def test_state_bug_found(cli, monkeypatch, bug):
+    fen, path, failing_fen, op, move, field, ours, theirs, hint = STATE_BUGS[bug]
+    result, report = run_compare(cli, monkeypatch, "python", bug, fen, 2)
+    assert result.exit_code == 1
+    assert report["agree"] is False and report["kind"] == "state"
+    assert report["path"] == path and report["fen"] == failing_fen
+    assert (report["op"], report["move"]) == (op, move)
+    assert (report["field"], report["ours"], report["theirs"]) == (field, ours, theirs)
+    assert report["hint"] == hint
+
+
+@pytest.mark.parametrize("kind", ["script", "uci", "python-nofen"])
+@pytest.mark.parametrize("bug", ["halfmove_not_restored", "fullmove_not_restored"])
+def test_clock_bugs_invisible_to_counts(cli, monkeypatch, kind, bug):
+    """Without fen() the clocks cannot be seen: the counts agree."""
+    fen = STATE_BUGS[bug][0]
+    result, report = run_compare(cli, monkeypatch, kind, bug, fen, 2)
+    assert result.exit_code == 0 and report["agree"] is True
+
+
+@pytest.mark.parametrize("kind", ["script", "uci", "python-nofen"])
+def test_unmake_bug_without_fen_is_a_walk_mismatch(cli, monkeypatch, kind):
+    """ep_not_restored counts e5f6 wrongly only when reached from the root by make/unmake."""
+    result, report = run_compare(cli, monkeypatch, kind, "ep_not_restored", EP_FEN, 3)
+    assert result.exit_code == 1
+    assert report["kind"] == "state" and report["field"] == "walk"
+    assert report["path"] == ["e5f6"]
+    assert report["fen"] == "rnbqkbnr/ppp1p1pp/5P2/3p4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
+    assert (report["ours"], report["theirs"]) == (908, 847)
+    assert report["steps"][0]["theirs"]["e5f6"] == 847
+    assert sum(report["steps"][1]["theirs"].values()) == 908
+    assert "unmake that does not restore the state" in report["hint"]
+
+
+def test_state_checked_along_the_descent_when_the_sweep_is_off(cli, monkeypatch):
+    """--state-pushes 0: only the nodes the descent visits are compared, and that still finds g2h1."""
+    fen = MOVE_BUGS["castle_rights_kept"][0]
+    result, report = run_compare(
+        cli, monkeypatch, "python", "castle_rights_kept", fen, 3, "--state-pushes", "0"
+    )
+    assert report["kind"] == "state" and report["field"] == "castling"
+    assert report["path"] == ["g2h1"] and report["op"] == "push"
+    # the descent had divided the start node before it went down g2h1
+    assert [s["path"] for s in report["steps"]] == [[]]
+
+
+# ------------------------------------------------------------------ the descent as a library
+
+
+class _Fixed:
+    """Answers with chesskit's own divide, plus ``delta`` on the way to ``at`` (but not at ``at``)."""
+
+    def __init__(self, at: list[str], delta: int):
+        self.at, self.delta = at, delta
+
+    def divide(self, fen, depth, moves, chess960=False):
+        from chesskit.board.board import Board
+
+        board = Board(fen)
+        for m in moves:
+            board.push(m)
+        result = board.divide(depth)
+        moves = list(moves)
+        if len(moves) < len(self.at) and moves == self.at[: len(moves)]:
+            result[self.at[len(moves)]] += self.delta
+        return result
+
+
+class _Twos:
+    """The right moves, but one of them counted twice at depth 1."""
+
+    def divide(self, fen, depth, moves, chess960=False):
+        from chesskit.board.board import Board
+
+        result = Board(fen).divide(depth)
+        result["e1g1"] = 2
+        return result
+
+
+def test_descend_follows_the_counts_and_leaves_the_board_alone():
+    from chesskit.board.board import Board
+    from chesskit.compare.descent import descend
+
+    board = Board(KIWIPETE)
+    steps = []
+    report = descend(board, _Fixed(["e1g1", "h3g2"], 0), 3, KIWIPETE, on_step=steps.append)
+    assert board.fen() == KIWIPETE and board.move_stack == []
+    assert report.agree  # no change: the same numbers everywhere
+    assert len(steps) == 1 and steps[0].depth == 3
+
+
+def test_descend_reports_an_inconsistent_engine_as_a_walk_mismatch():
+    from chesskit.board.board import Board
+    from chesskit.compare.descent import descend
+
+    report = descend(Board(KIWIPETE), _Fixed(["e1g1", "h3g2"], 5), 3, KIWIPETE, engine_name="fixed")
+    assert report.kind == "state" and report.state.field == "walk"
+    assert report.path == ["e1g1", "h3g2"]
+    assert [s.path for s in report.steps] == [[], ["e1g1"], ["e1g1", "h3g2"]]
+    assert report.state.theirs == report.state.ours + 5
+
+
+def test_depth_one_counts_other_than_one_are_an_engine_error():
+    from chesskit.board.board import Board
+    from chesskit.compare.descent import descend
+    from chesskit.errors import EngineError
+
+    board = Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    with pytest.raises(
+        EngineError, match=r"^engine 'fixed' answered a depth-1 divide with counts other than 1"
+    ):
+        descend(board, _Twos(), 1, board.fen(), engine_name="fixed")

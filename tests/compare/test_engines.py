@@ -1,0 +1,505 @@
+"""The engine back ends: UCI (`go perft`), perftree scripts and Python adapters.
+
+The engines they drive live in tests/engines/: a correct one and one per classic
+bug (each usable as a Python adapter and as a perftree script), a fake UCI
+engine, and engines that fail on purpose.  python-chess is the reference.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import chess
+import pytest
+
+from chesskit.compare.engines import (
+    PythonEngine,
+    ScriptEngine,
+    UciEngine,
+    find_stockfish,
+    open_engine,
+    parse_options,
+)
+from chesskit.errors import EngineError, InputError
+from helpers import ENGINES
+
+try:
+    import psutil
+except ImportError:  # pragma: no cover
+    psutil = None
+
+PY = sys.executable
+
+STARTPOS = chess.STARTING_FEN
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+PROMO_FEN = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"
+C960_CPW = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+C960_CASTLE = "rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1"  # b1a1 castles
+STOCKFISH = find_stockfish()
+
+# bug -> (position, depth, the root moves whose counts differ from the correct ones)
+BUG_TRIGGERS = {
+    "no_ep": (EP_FEN, 1, {"e5f6"}),  # the capture is missing
+    "ep_rank_pin": ("8/8/3p4/KPp4r/1R3p1k/8/4P1P1/8 w - c6 0 2", 1, {"b5c6"}),  # illegal capture added
+    "castle_through_check": ("4k3/8/b7/8/8/8/8/4K2R w K - 0 1", 1, {"e1g1"}),  # f1 is attacked
+    "castle_rights_kept": ("4k3/8/8/8/8/8/6b1/4K2R b K - 0 1", 2, {"g2h1"}),  # then e1g1 without a rook
+    "queen_promo_only": ("8/P7/8/8/8/8/8/k6K w - - 0 1", 1, {"a7a8r", "a7a8b", "a7a8n"}),
+    "ep_not_restored": (EP_FEN, 3, {"e5f6"}),  # f6 is forgotten after the first reply is popped
+}
+
+
+def engine_file(name: str) -> str:
+    return str(ENGINES / name)
+
+
+def reference(fen: str, depth: int, moves=(), chess960: bool = False) -> dict[str, int]:
+    """python-chess's divide (in chesskit's move notation)."""
+    board = chess.Board(fen, chess960=chess960)
+    for move in moves:
+        board.push_uci(move)
+
+    def count(d: int) -> int:
+        if d == 1:
+            return board.legal_moves.count()
+        total = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            total += count(d - 1)
+            board.pop()
+        return total
+
+    result = {}
+    for move in list(board.legal_moves):
+        uci = board.uci(move)
+        if depth == 1:
+            result[uci] = 1
+        else:
+            board.push(move)
+            result[uci] = count(depth - 1)
+            board.pop()
+    return result
+
+
+def gone(pid: int) -> bool:
+    """True once `pid` has exited (a zombie left to init counts as exited)."""
+    if psutil is None:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+
+def back_ends(name: str):
+    """The ways to run engine file `name`: Python adapter, perftree script, fake UCI."""
+    return {
+        "python": lambda **kw: PythonEngine(f"{engine_file(name)}:Adapter", **kw),
+        "script": lambda **kw: ScriptEngine(engine_file(name), **kw),
+    }
+
+
+# -- correct engines agree with python-chess -----------------------------------
+
+AGREEMENT = [
+    (STARTPOS, 2, ["e2e4"], False),
+    (KIWIPETE, 2, [], False),
+    (EP_FEN, 2, [], False),
+    (PROMO_FEN, 2, ["d7c6"], False),
+    (C960_CASTLE, 2, [], True),
+]
+
+
+@pytest.mark.parametrize("fen, depth, moves, chess960", AGREEMENT)
+@pytest.mark.parametrize("kind", ["python", "script", "uci"])
+def test_correct_engine_agrees_with_python_chess(kind, fen, depth, moves, chess960):
+    if kind == "uci":
+        engine = UciEngine([PY, engine_file("fake_uci.py"), "--chatty"], timeout=30)
+    else:
+        engine = back_ends("eng_correct.py")[kind](timeout=30)
+    with engine:
+        assert engine.divide(fen, depth, moves, chess960) == reference(fen, depth, moves, chess960)
+
+
+def test_chess960_castling_is_king_takes_rook():
+    with PythonEngine(f"{engine_file('eng_correct.py')}:Adapter") as engine:
+        assert "b1a1" in engine.divide(C960_CASTLE, 1, [], chess960=True)
+
+
+def test_plain_adapter_without_fen_or_chess960_keyword():
+    engine = PythonEngine(f"{engine_file('fail_adapters.py')}:Plain")
+    assert not engine.has_fen()
+    assert engine.divide(KIWIPETE, 2, ["e1g1"]) == reference(KIWIPETE, 2, ["e1g1"])
+    with pytest.raises(EngineError, match="has no fen"):
+        engine.fen()
+
+
+def test_adapter_loaded_by_module_name(monkeypatch):
+    monkeypatch.syspath_prepend(str(ENGINES))
+    engine = open_engine(python="eng_correct:Adapter")
+    assert engine.divide(STARTPOS, 1, []) == reference(STARTPOS, 1)
+
+
+# -- the real Stockfish ----------------------------------------------------------
+
+needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="no stockfish binary")
+
+
+@pytest.mark.stockfish
+@needs_stockfish
+@pytest.mark.parametrize(
+    "fen, depth, moves, chess960",
+    [
+        (STARTPOS, 3, [], False),
+        (KIWIPETE, 3, [], False),
+        (KIWIPETE, 3, ["e1c1", "h3g2"], False),
+        (C960_CPW, 3, [], True),
+        (C960_CASTLE, 3, [], True),
+        (STARTPOS, 3, ["e2e4", "d7d5", "e4e5", "f7f5"], False),
+    ],
+)
+def test_stockfish_agrees_with_python_chess(fen, depth, moves, chess960):
+    with UciEngine("stockfish", {"Threads": "1", "Hash": "16"}) as engine:
+        assert engine.divide(fen, depth, moves, chess960) == reference(fen, depth, moves, chess960)
+
+
+@pytest.mark.stockfish
+@needs_stockfish
+def test_stockfish_one_process_for_the_run():
+    with open_engine(engine="stockfish", options=["Hash=16"]) as engine:
+        engine.divide(STARTPOS, 1, [])
+        pid = engine._proc.pid
+        assert engine.divide(C960_CASTLE, 1, [], chess960=True) == reference(C960_CASTLE, 1, [], True)
+        assert engine.divide(KIWIPETE, 2, []) == reference(KIWIPETE, 2)
+        assert engine._proc.pid == pid
+        assert engine.id_name.startswith("Stockfish")
+
+
+@pytest.mark.stockfish
+@needs_stockfish
+def test_stockfish_unknown_option():
+    with pytest.raises(EngineError, match=r"^engine 'stockfish' has no option 'Nonsense' \(it offers: .*Hash"):
+        with open_engine(engine="stockfish", options=["Nonsense=1"]) as engine:
+            engine.divide(STARTPOS, 1, [])
+
+
+# -- buggy engines differ from the correct one where their bug bites ------------
+
+
+@pytest.mark.parametrize("bug", sorted(BUG_TRIGGERS))
+@pytest.mark.parametrize("kind", ["python", "script", "uci"])
+def test_buggy_engine_differs_on_its_trigger(kind, bug):
+    fen, depth, moves = BUG_TRIGGERS[bug]
+    if kind == "uci":
+        engine = UciEngine([PY, engine_file("fake_uci.py"), "--bug", bug])
+    else:
+        engine = back_ends(f"bug_{bug}.py")[kind]()
+    good = reference(fen, depth)
+    with engine:
+        bad = engine.divide(fen, depth, [])
+    assert {m for m in good.keys() | bad.keys() if good.get(m) != bad.get(m)} == moves
+
+
+@pytest.mark.parametrize("bug", sorted(BUG_TRIGGERS))
+def test_buggy_engine_is_right_elsewhere(bug):
+    """The bug needs its trigger: on a quiet position the counts are right."""
+    fen = "4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1"
+    with PythonEngine(f"{engine_file(f'bug_{bug}.py')}:Adapter") as engine:
+        assert engine.divide(fen, 3, []) == reference(fen, 3)
+
+
+@pytest.mark.parametrize("bug", ["halfmove_not_restored", "fullmove_not_restored"])
+def test_counter_bugs_keep_perft_counts(bug):
+    with PythonEngine(f"{engine_file(f'bug_{bug}.py')}:Adapter") as engine:
+        assert engine.divide(KIWIPETE, 2, []) == reference(KIWIPETE, 2)
+
+
+# bug -> (position, move to push and pop, the fen() the buggy adapter reports after the pop)
+STATE_TRIGGERS = {
+    "halfmove_not_restored": ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 20", "e1e2", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 6 20"),
+    "fullmove_not_restored": ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 5 20", "e8e7", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 5 21"),
+    "ep_not_restored": (EP_FEN, "a2a3", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"),
+}
+
+
+@pytest.mark.parametrize("bug", sorted(STATE_TRIGGERS))
+def test_state_bugs_show_in_fen_after_pop(bug):
+    fen, move, after_pop = STATE_TRIGGERS[bug]
+    good = PythonEngine(f"{engine_file('eng_correct.py')}:Adapter")
+    bad = PythonEngine(f"{engine_file(f'bug_{bug}.py')}:Adapter")
+    for engine in (good, bad):
+        assert engine.has_fen()
+        engine.set_fen(fen)
+        assert engine.fen() == fen
+        engine.push(move)
+        engine.pop()
+    assert good.fen() == fen
+    assert bad.fen() == after_pop
+
+
+def test_castle_rights_bug_shows_in_fen():
+    fen, _, _ = BUG_TRIGGERS["castle_rights_kept"]
+    engine = PythonEngine(f"{engine_file('bug_castle_rights_kept.py')}:Adapter")
+    engine.set_fen(fen)
+    engine.push("g2h1")
+    assert engine.fen() == "4k3/8/8/8/8/8/8/4K2b w K - 0 2"
+    assert "e1g1" in engine.legal_moves()
+
+
+def test_hooks_follow_python_chess():
+    engine = PythonEngine(f"{engine_file('eng_correct.py')}:Adapter")
+    board = chess.Board(KIWIPETE)
+    engine.set_fen(KIWIPETE)
+    for move in ["e1g1", "a6e2", "d5d6"]:
+        engine.push(move)
+        board.push_uci(move)
+        assert engine.fen() == board.fen()
+        assert sorted(engine.legal_moves()) == sorted(m.uci() for m in board.legal_moves)
+    for _ in range(3):
+        engine.pop()
+        board.pop()
+        assert engine.fen() == board.fen()
+
+
+# -- engines that fail: one clear EngineError, nothing left running --------------
+
+
+def uci(name: str, *args: str, **kw) -> UciEngine:
+    return UciEngine([engine_file(name), *args], **kw)
+
+
+def failing(kind: str, name: str, **kw):
+    return uci(name, **kw) if kind == "uci" else ScriptEngine(engine_file(name), **kw)
+
+
+@pytest.mark.parametrize(
+    "kind, expected",
+    [
+        ("uci", r"exited with code 1 after 'uci'; last output: 'fail_exit: cannot open network file nn-0000.nnue'$"),
+        ("script", r"exited with code 1 for depth 2 on '.*'; last output: 'fail_exit: cannot open network file"),
+    ],
+)
+def test_engine_that_exits(kind, expected):
+    with pytest.raises(EngineError, match=r"^engine '.*fail_exit.py' " + expected) as info:
+        with failing(kind, "fail_exit.py") as engine:
+            engine.divide(STARTPOS, 2, [])
+    assert info.value.exit_code == 3
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("kind, asked", [("uci", "'go perft 3'"), ("script", "depth 3 on '.*' moves 'e2e4'")])
+def test_engine_that_hangs_is_killed_with_its_helpers(kind, asked, tmp_path, monkeypatch):
+    pidfile = tmp_path / "pids"
+    monkeypatch.setenv("CHESSKIT_HANG_PIDFILE", str(pidfile))
+    started = time.monotonic()
+    with pytest.raises(EngineError, match=rf"^engine '.*fail_hang.py' did not answer {asked} within 1 s$"):
+        with failing(kind, "fail_hang.py", timeout=1) as engine:
+            engine.divide(STARTPOS, 3, ["e2e4"])
+    assert time.monotonic() - started < 10
+    pids = [int(pid) for pid in pidfile.read_text().split()]
+    deadline = time.monotonic() + 3
+    while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(gone(pid) for pid in pids), "the engine or its helper is still running"
+
+
+@pytest.mark.parametrize("kind", ["uci", "script"])
+def test_engine_that_prints_garbage(kind):
+    with pytest.raises(EngineError, match=r"^engine '.*fail_garbage.py' printed a line chesskit cannot parse .*: 'e2e4 - 20'$"):
+        with failing(kind, "fail_garbage.py") as engine:
+            engine.divide(STARTPOS, 1, [])
+
+
+@pytest.mark.parametrize("kind", ["uci", "script"])
+def test_engine_that_is_not_executable(kind):
+    with pytest.raises(EngineError, match=r"^engine '.*fail_not_executable.py' is not executable"):
+        failing(kind, "fail_not_executable.py").divide(STARTPOS, 1, [])
+
+
+@pytest.mark.parametrize("kind", ["uci", "script"])
+def test_engine_that_does_not_exist(kind):
+    with pytest.raises(EngineError, match=r"^engine '.*no_such_engine' was not found"):
+        failing(kind, "no_such_engine").divide(STARTPOS, 1, [])
+    with pytest.raises(EngineError, match=r"^engine 'no-such-engine-xyz' was not found \(no 'no-such-engine-xyz' on PATH\)"):
+        open_engine(**{"engine" if kind == "uci" else "script": "no-such-engine-xyz"}).divide(STARTPOS, 1, [])
+
+
+def test_directory_is_not_executable():
+    with pytest.raises(EngineError, match="is not executable .*is a directory"):
+        ScriptEngine(str(ENGINES)).divide(STARTPOS, 1, [])
+
+
+def test_uci_engine_that_crashes_mid_divide():
+    with pytest.raises(
+        EngineError,
+        match=r"exited with code 2 after 'go perft 2'; last output: 'fake_uci: simulated crash'$",
+    ):
+        with uci("fake_uci.py", "--crash-on-go") as engine:
+            engine.divide(STARTPOS, 2, [])
+
+
+def test_uci_divide_must_add_up():
+    with pytest.raises(EngineError, match=r"divide lines summing to 400 but 'Nodes searched: 401'"):
+        with uci("fake_uci.py", "--bad-sum") as engine:
+            engine.divide(STARTPOS, 2, [])
+
+
+def test_script_total_must_add_up(tmp_path):
+    script = tmp_path / "perft.sh"
+    script.write_text("#!/bin/sh\necho 'e2e4 20'\necho 'd2d4 20'\necho\necho 41\n")
+    script.chmod(0o755)
+    with pytest.raises(EngineError, match=r"divide lines summing to 40 but a total of 41"):
+        ScriptEngine(str(script)).divide(STARTPOS, 2, [])
+    script.write_text("#!/bin/sh\necho 'e2e4 20'\n")
+    with pytest.raises(EngineError, match=r"printed no total line"):
+        ScriptEngine(str(script)).divide(STARTPOS, 2, [])
+    script.write_text("#!/bin/sh\necho 'e2e4 20'\necho 'e2e4 20'\necho\necho 40\n")
+    with pytest.raises(EngineError, match=r"listed move 'e2e4' twice"):
+        ScriptEngine(str(script)).divide(STARTPOS, 2, [])
+
+
+def test_script_gets_perftree_arguments(tmp_path):
+    log = tmp_path / "args"
+    script = tmp_path / "perft.sh"
+    script.write_text(f'#!/bin/sh\nprintf "%s|" "$@" > {log}\necho "a7b8Q: 3"\necho\necho 3\n')
+    script.chmod(0o755)
+    assert ScriptEngine(str(script)).divide(STARTPOS, 4, []) == {"a7b8q": 3}
+    assert log.read_text() == f"4|{STARTPOS}||"
+    ScriptEngine(str(script)).divide(STARTPOS, 2, ["e2e4", "e7e5"])
+    assert log.read_text() == f"2|{STARTPOS}|e2e4 e7e5|"
+
+
+def test_uci_engine_without_chess960():
+    with uci("fake_uci.py", "--no-960") as engine:
+        assert engine.divide(STARTPOS, 1, []) == reference(STARTPOS, 1)
+        with pytest.raises(EngineError, match="cannot play Chess960 .*UCI_Chess960"):
+            engine.divide(C960_CASTLE, 1, [], chess960=True)
+
+
+def test_uci_conversation(tmp_path, monkeypatch):
+    log = tmp_path / "uci.log"
+    monkeypatch.setenv("FAKE_UCI_LOG", str(log))
+    engine = open_engine(engine=f"{engine_file('fake_uci.py')} --chatty", options=["Hash=32", "clear hash="])
+    assert engine._proc is None  # started lazily
+    with engine:
+        engine.divide(STARTPOS, 1, ["e2e4"])
+        pid = engine._proc.pid
+        engine.divide(C960_CASTLE, 1, [], chess960=True)
+        engine.divide(C960_CASTLE, 1, ["b1a1"], chess960=True)
+        engine.divide(STARTPOS, 1, [])
+        assert engine._proc.pid == pid
+        assert engine.id_name == "FakeUCI"
+    assert engine._proc is None and gone(pid)
+    sent = log.read_text().splitlines()
+    assert sent[:5] == ["uci", "setoption name Hash value 32", "setoption name Clear Hash", "isready", "ucinewgame"]
+    assert sent.count("uci") == 1
+    assert sent.count("setoption name UCI_Chess960 value true") == 1
+    assert sent.count("setoption name UCI_Chess960 value false") == 1
+    assert f"position fen {STARTPOS} moves e2e4" in sent
+    assert f"position fen {C960_CASTLE} moves b1a1" in sent
+    assert f"position fen {STARTPOS}" in sent
+    assert sent[-1] == "quit"
+
+
+def test_uci_unknown_option_stops_the_engine():
+    with pytest.raises(EngineError, match=r"has no option 'Threads' \(it offers: Clear Hash, Hash, UCI_Chess960\)"):
+        uci("fake_uci.py", options={"Threads": "4"}).divide(STARTPOS, 1, [])
+
+
+# -- Python adapters that fail -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("fail_import.py:Adapter", r"could not be imported: ImportError: this adapter needs libfoo$"),
+        ("fail_adapters.py:Missing", r"was not found: module '.*fail_adapters.py' has no attribute 'Missing'$"),
+        ("fail_adapters.py:NOT_CALLABLE", r"is not callable \(NOT_CALLABLE is of type int\)$"),
+        ("fail_adapters.py:NoPop", r"returned an object without pop\(\) \(type NoPop\)$"),
+        ("fail_adapters.py:factory_raises", r"raised RuntimeError in factory_raises\(\): license key missing$"),
+        ("nowhere.py:Adapter", r"was not found \(no such file 'nowhere.py'\)$"),
+    ],
+)
+def test_adapter_that_cannot_load(spec, expected):
+    full = spec if spec.startswith("nowhere") else engine_file(spec)
+    with pytest.raises(EngineError, match=r"^engine '.*' " + expected):
+        open_engine(python=full)
+
+
+def test_adapter_module_that_does_not_exist():
+    with pytest.raises(EngineError, match=r"^engine 'no_such_module:X' could not be imported: ModuleNotFoundError"):
+        PythonEngine("no_such_module:X")
+    with pytest.raises(EngineError, match="must be MODULE:ATTR"):
+        PythonEngine("no_colon")
+
+
+@pytest.mark.parametrize(
+    "attr, expected",
+    [
+        ("RaisesInPush", r"raised ValueError in push\('(\w+)'\): capture \1 not implemented \| second line$"),
+        ("BadMoves", r"legal_moves\(\) returned 12, which is not a UCI move string$"),
+        ("ExitsInSetFen", r"raised SystemExit in set_fen\('.*'\): 4$"),
+        ("HangsInLegalMoves", r"did not finish the divide within 1 s$"),
+    ],
+)
+def test_adapter_that_fails_in_divide(attr, expected):
+    engine = PythonEngine(f"{engine_file('fail_adapters.py')}:{attr}", timeout=1)
+    started = time.monotonic()
+    with pytest.raises(EngineError, match=r"^engine '.*fail_adapters.py:" + attr + "' " + expected):
+        engine.divide(KIWIPETE, 2, [])
+    assert time.monotonic() - started < 5
+
+
+def test_adapter_hook_timeout_outside_divide():
+    engine = PythonEngine(f"{engine_file('fail_adapters.py')}:HangsInLegalMoves", timeout=0.5)
+    engine.set_fen(STARTPOS)
+    with pytest.raises(EngineError, match=r"did not finish legal_moves\(\) within 0.5 s$"):
+        engine.legal_moves()
+
+
+# -- the factory -------------------------------------------------------------------------
+
+
+def test_open_engine_picks_exactly_one_back_end():
+    assert isinstance(open_engine(engine="stockfish"), UciEngine)
+    assert isinstance(open_engine(script=engine_file("eng_correct.py")), ScriptEngine)
+    assert isinstance(open_engine(python=f"{engine_file('eng_correct.py')}:Adapter"), PythonEngine)
+    with pytest.raises(InputError, match="exactly one of"):
+        open_engine()
+    with pytest.raises(InputError, match="got --engine and --script"):
+        open_engine(engine="stockfish", script="x.sh")
+    with pytest.raises(InputError, match="only applies to --engine"):
+        open_engine(script="x.sh", options=["Hash=1"])
+    with pytest.raises(InputError, match="positive"):
+        open_engine(engine="stockfish", timeout=0)
+
+
+def test_parse_options():
+    assert parse_options(["Hash=64", " Skill Level = 3 ", "Clear Hash="]) == {
+        "Hash": "64",
+        "Skill Level": "3",
+        "Clear Hash": "",
+    }
+    assert parse_options({"Threads": 2}) == {"Threads": "2"}
+    with pytest.raises(InputError, match="NAME=VALUE"):
+        parse_options(["Hash"])
+
+
+def test_find_stockfish():
+    found = find_stockfish()
+    assert found is None or os.access(found, os.X_OK)
+
+
+def test_depth_must_be_positive():
+    with pytest.raises(ValueError):
+        PythonEngine(f"{engine_file('eng_correct.py')}:Adapter").divide(STARTPOS, 0, [])

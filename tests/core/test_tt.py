@@ -1,0 +1,100 @@
+"""The transposition table: hits only on the full key and depth; tiny tables stay exact."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from chesskit.board.board import Board
+from chesskit.core.tt import allocate, probe, store
+from chesskit.suites.runner import load_suites
+
+
+def test_allocate_rounds_to_power_of_two_entries():
+    tt = allocate(1)  # 1 MiB: 65536 entries of 16 bytes
+    assert tt.dtype == np.uint64 and tt.shape == (2 * 65536,)
+    assert allocate(0).shape == (0,)
+    assert allocate(0.0001).shape == (2 * 4,)  # 6 entries' worth rounds down to 4
+
+
+def test_probe_needs_the_full_key_and_the_depth():
+    tt = np.zeros(2, dtype=np.uint64)  # one entry: every key lands in the same slot
+    key_a = np.uint64(0x1234_5678_9ABC_DEF0)
+    key_b = np.uint64(0x1234_5678_9ABC_DEF1)  # differs in one low bit only
+    store(tt, key_a, 3, 100)
+    assert probe(tt, key_a, 3) == 100
+    assert probe(tt, key_b, 3) == -1  # same slot, other position: a miss, not a hit
+    assert probe(tt, key_a, 4) == -1  # same position, other depth
+    store(tt, key_b, 5, 7)  # always replace
+    assert probe(tt, key_b, 5) == 7
+    assert probe(tt, key_a, 3) == -1
+
+
+def test_disabled_table_never_hits():
+    tt = allocate(0)
+    store(tt, np.uint64(1), 2, 3)
+    assert probe(tt, np.uint64(1), 2) == -1
+
+
+def test_torn_entry_is_a_miss():
+    # a write interrupted between its two words must not read back as a hit
+    tt = np.zeros(2, dtype=np.uint64)
+    key = np.uint64(0xDEAD_BEEF_0000_0001)
+    store(tt, key, 4, 1000)
+    tt[1] = (np.uint64(999) << np.uint64(6)) | np.uint64(4)  # data from another writer
+    assert probe(tt, key, 4) == -1
+
+
+FENS = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", FENS)
+@pytest.mark.parametrize("hash_mb", [0.00002, 0.0001, 0.01, 4])  # 1, 4, 512 and 262144 entries
+def test_any_table_size_gives_the_plain_count(fen, hash_mb):
+    board = Board(fen)
+    plain = board.perft(4)
+    assert board.perft(4, hash_mb=hash_mb) == plain
+    assert board.divide(4, hash_mb=hash_mb) == board.divide(4)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("hash_mb", [0, 0.0001, 8])
+def test_threads_and_hash_equal_plain_on_suite_sample(threads, hash_mb):
+    # every 12th position of the suites, at its deepest depth of at most 300,000 nodes
+    records = load_suites()[::12]
+    assert len(records) >= 20
+    for record in records:
+        board = Board(record.fen, chess960=record.chess960 or None)
+        depth, expected = max((d, n) for d, n in record.depths.items() if n <= 300_000)
+        assert board.perft(depth, hash_mb=hash_mb, threads=threads) == expected, record.id
+        assert sum(board.divide(depth, hash_mb=hash_mb, threads=threads).values()) == expected, record.id
+
+
+def test_progress_reports_every_part_and_the_total():
+    board = Board()
+    seen = []
+    total = board.perft(5, hash_mb=1, threads=2, progress=lambda done, of, nodes: seen.append((done, of, nodes)))
+    assert total == 4865609
+    assert seen[-1] == (400, 400, 4865609)
+    assert [d for d, _, _ in seen] == sorted(d for d, _, _ in seen)
+
+
+def test_a_table_reused_across_depths_stays_exact():
+    board = Board(FENS[1])
+    assert [board.perft(d, hash_mb=1) for d in range(1, 5)] == [48, 2039, 97862, 4085603]
+
+
+def test_a_table_passed_in_serves_later_calls_and_other_positions():
+    from chesskit.core.tt import allocate
+
+    table = allocate(2)
+    start, kiwi = Board(), Board(FENS[1])
+    assert start.perft(5, table=table) == 4865609
+    assert int(np.count_nonzero(table)) > 0  # the first call filled it
+    assert start.perft(5, table=table) == 4865609  # answered from what it stored
+    assert kiwi.divide(3, table=table) == kiwi.divide(3)
+    assert kiwi.perft(4, threads=2, table=table) == 4085603

@@ -1,0 +1,243 @@
+"""Loading EPD suites, planning within limits, running, and the errors naming file:line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chesskit.errors import InputError
+from chesskit.suites.positions import positions_dir
+from chesskit.suites.runner import (
+    DEFAULT_MAX_NODES,
+    load_file,
+    load_suites,
+    plan,
+    run,
+    suite_paths,
+)
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -"
+
+SMALL_SUITE = f"""\
+# a small suite: counts from the Perft Results page
+{START} id "start"; D1 20; D2 400; D3 8902; D4 197281;
+
+{KIWIPETE} id "kiwi"; D1 48; D2 2039; D3 97862; S1 "captures=8 checks=0";
+{POS3} id "pos3"; D1 14; D2 191; D3 2812; hmvc 0; fmvn 1;
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------ loading
+
+
+def test_load_records(tmp_path):
+    path = write(tmp_path, "small.epd", SMALL_SUITE)
+    records = load_file(path)
+    assert [r.id for r in records] == ["start", "kiwi", "pos3"]
+    start, kiwi, pos3 = records
+    assert start.fen == START + " 0 1"
+    assert start.depths == {1: 20, 2: 400, 3: 8902, 4: 197281}
+    assert start.lineno == 2 and start.path == path
+    assert kiwi.lineno == 4
+    assert kiwi.stats == {1: "captures=8 checks=0"}
+    assert pos3.fen == POS3 + " 0 1"
+    assert not any(r.chess960 for r in records)
+
+
+def test_record_without_id_is_named_after_file_and_line(tmp_path):
+    path = write(tmp_path, "anon.epd", f"{START} D1 20;\n")
+    (record,) = load_file(path)
+    assert record.id == "anon:1"
+
+
+def test_six_field_perftsuite_style(tmp_path):
+    path = write(tmp_path, "six.epd", f"{START} 0 1 ;D1 20 ;D2 400\n")
+    (record,) = load_file(path)
+    assert record.depths == {1: 20, 2: 400}
+
+
+def test_folder_loads_every_epd_file_sorted(tmp_path):
+    write(tmp_path, "b.epd", f'{START} id "b"; D1 20;\n')
+    write(tmp_path, "a.epd", f'{KIWIPETE} id "a"; D1 48;\n')
+    write(tmp_path, "notes.txt", "not a suite\n")
+    assert [r.id for r in load_suites([tmp_path])] == ["a", "b"]
+
+
+def test_same_file_twice_loads_once(tmp_path):
+    path = write(tmp_path, "a.epd", f'{START} id "a"; D1 20;\n')
+    assert len(load_suites([path, tmp_path, str(path)])) == 1
+
+
+@pytest.mark.parametrize(
+    "line, why",
+    [
+        (f'{START} id "x"; D1 twenty;', "D1"),
+        (f'{START} id "x"; D1 -20;', "D1"),
+        (f'{START} id "x";', "no D<n>"),
+        ('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - id "x"; D1 20;', "invalid FEN"),
+        ('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - id "x"; D1 20;', "invalid FEN"),
+        (f'{START} id "x; D1 20;', "unterminated"),
+        ("just some words", "invalid FEN"),
+    ],
+)
+def test_unreadable_line_names_file_and_line(tmp_path, monkeypatch, line, why):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "bad.epd", f"# header\n{START} id \"fine\"; D1 20;\n{line}\n")
+    with pytest.raises(InputError) as info:
+        load_suites(["bad.epd"])
+    message = str(info.value)
+    assert message.startswith("bad.epd:3: ")
+    assert why in message
+    assert "\n" not in message
+
+
+def test_duplicate_ids_are_rejected_with_both_places(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "a.epd", f'{START} id "same"; D1 20;\n')
+    write(tmp_path, "b.epd", f'\n{KIWIPETE} id "same"; D1 48;\n')
+    with pytest.raises(InputError, match=r"b\.epd:2: duplicate id 'same' \(first at a\.epd:1\)"):
+        load_suites(["a.epd", "b.epd"])
+
+
+def test_missing_path(tmp_path):
+    with pytest.raises(InputError, match="no such suite file or folder"):
+        load_suites([tmp_path / "nope.epd"])
+
+
+def test_empty_folder(tmp_path):
+    with pytest.raises(InputError, match="no suite positions found"):
+        load_suites([tmp_path])
+
+
+def test_undecodable_file(tmp_path):
+    path = tmp_path / "binary.epd"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(InputError, match="cannot read"):
+        load_suites([path])
+
+
+def test_default_is_the_positions_folder():
+    files = suite_paths()
+    assert files, "positions/ should hold the bundled suites"
+    assert all(f.parent == positions_dir() and f.suffix == ".epd" for f in files)
+
+
+def test_bundled_suites_load():
+    records = load_suites()
+    assert len(records) >= 6
+    ids = {r.id for r in records}
+    assert "kiwipete" in ids
+    assert all(r.depths for r in records)
+
+
+# ------------------------------------------------------------------ planning
+
+
+def test_plan_limits(tmp_path):
+    records = load_file(write(tmp_path, "s.epd", SMALL_SUITE))
+    everything = plan(records, max_depth=None, max_nodes=None)
+    assert len(everything) == 10
+    by_depth = plan(records, max_depth=2, max_nodes=None)
+    assert [(t.record.id, t.depth) for t in by_depth] == [
+        ("start", 1), ("start", 2), ("kiwi", 1), ("kiwi", 2), ("pos3", 1), ("pos3", 2),
+    ]
+    by_nodes = plan(records, max_depth=None, max_nodes=3000)
+    assert [(t.record.id, t.depth) for t in by_nodes] == [
+        ("start", 1), ("start", 2), ("kiwi", 1), ("kiwi", 2), ("pos3", 1), ("pos3", 2), ("pos3", 3),
+    ]
+    assert all(t.expected == t.record.depths[t.depth] for t in by_nodes)
+    assert plan(records, max_depth=0) == []
+
+
+def test_default_node_limit_keeps_the_default_run_short():
+    tasks = plan(load_suites())
+    assert tasks
+    assert all(t.expected <= DEFAULT_MAX_NODES for t in tasks)
+
+
+# ------------------------------------------------------------------ running
+
+
+def test_run_matches(tmp_path):
+    records = load_file(write(tmp_path, "s.epd", SMALL_SUITE))
+    results = list(run(plan(records, max_nodes=10_000)))
+    assert len(results) == 8
+    assert all(r.ok and r.divide is None for r in results), [r.to_json() for r in results]
+    assert results[0].to_json() == {
+        "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True,
+    }
+    assert all(r.seconds >= 0 for r in results)
+
+
+def test_run_mismatch_carries_the_divide_once(tmp_path):
+    wrong = f'{KIWIPETE} id "kiwi"; D1 48; D2 2040; D3 97863;\n'
+    records = load_file(write(tmp_path, "w.epd", wrong))
+    results = list(run(plan(records, max_nodes=None)))
+    assert [r.ok for r in results] == [True, False, False]
+    first, deeper = results[1], results[2]
+    assert first.nodes == 2039 and first.task.expected == 2040
+    assert first.divide is not None and len(first.divide) == 48
+    assert sum(first.divide.values()) == 2039
+    assert list(first.divide) == sorted(first.divide)
+    assert deeper.divide is None  # only the shallowest mismatch of a position
+
+
+# ------------------------------------------------------------------ resolving POSITION
+
+
+def test_resolve_startpos_and_fen():
+    from chesskit.suites.positions import STARTING_FEN, resolve_position
+
+    assert resolve_position("startpos") == (STARTING_FEN, "startpos")
+    assert resolve_position(f"  {KIWIPETE} 0 1 ") == (f"{KIWIPETE} 0 1", None)
+    # anything with a '/' is a FEN, validated later by Board, not here
+    assert resolve_position("not/a fen") == ("not/a fen", None)
+
+
+def test_resolve_suite_id(tmp_path):
+    from chesskit.suites.positions import resolve_position
+
+    write(tmp_path, "s.epd", SMALL_SUITE)
+    assert resolve_position("kiwi", folder=tmp_path) == (KIWIPETE + " 0 1", "kiwi")
+    assert resolve_position("pos3", folder=tmp_path) == (POS3 + " 0 1", "pos3")
+
+
+def test_resolve_bundled_kiwipete():
+    from chesskit.suites.positions import resolve_position
+
+    fen, ident = resolve_position("kiwipete")
+    assert ident == "kiwipete"
+    assert fen.split()[:4] == KIWIPETE.split()
+
+
+def test_resolve_unknown_id(tmp_path):
+    from chesskit.suites.positions import resolve_position
+
+    write(tmp_path, "s.epd", SMALL_SUITE)
+    with pytest.raises(InputError) as info:
+        resolve_position("nonesuch", folder=tmp_path)
+    assert str(info.value) == (
+        "unknown position 'nonesuch': not a FEN, 'startpos', or a suite id "
+        "(try: startpos, start, kiwi, pos3)"
+    )
+    with pytest.raises(InputError, match=r"did you mean 'kiwi'\?"):
+        resolve_position("kiwj", folder=tmp_path)
+
+
+def test_resolving_an_id_ignores_bad_lines_elsewhere_but_not_its_own(tmp_path, monkeypatch):
+    from chesskit.suites.positions import resolve_position
+
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "s.epd", SMALL_SUITE + '8/8/8/8/8/8/8/8 w - - id "empty"; D1 0;\n')
+    assert resolve_position("kiwi", folder=tmp_path)[1] == "kiwi"
+    with pytest.raises(InputError, match=r"^s\.epd:6: invalid FEN"):
+        resolve_position("empty", folder=tmp_path)
