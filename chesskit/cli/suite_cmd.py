@@ -11,7 +11,7 @@ from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_tim
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import EngineError, InputError, MismatchError
-from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run, run_engine
+from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run, run_engine, suite_paths
 from chesskit.timer import Timer, format_seconds
 
 
@@ -63,7 +63,7 @@ def suite(
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
     if junit is not None:
-        check_writable(junit)
+        check_writable(junit, suite_paths(paths))
     records = load_suites(paths)
     if skip_chess960:
         records = [record for record in records if not record.chess960]

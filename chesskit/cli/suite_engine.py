@@ -19,20 +19,12 @@ def report_text(report) -> str:
     return (EXPECTED_IN_DOUBT + "\n" if report.agree else "") + plain_text(report)
 
 
-def check_writable(path: str) -> None:
-    """Fail at once (exit 2), not after a long run, when ``--junit FILE`` cannot be written."""
-    import os
+def check_writable(path: str, inputs=()) -> None:
+    """Fail at once (exit 2), not after a long run, when ``--junit FILE`` cannot be written:
+    a directory, a FIFO, a device, a missing folder, no permission, or one of the ``inputs``."""
+    from chesskit.outpath import check_output
 
-    if not path.strip():
-        raise InputError("--junit needs a file name")
-    if os.path.isdir(path):
-        raise InputError(f"cannot write --junit {path}: it is a directory")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise InputError(f"cannot write --junit {path}: no such folder {folder}")
-    target = path if os.path.exists(path) else folder
-    if not os.access(target, os.W_OK):
-        raise InputError(f"cannot write --junit {path}: permission denied")
+    check_output(path, "--junit", inputs)
 
 
 def write_junit(path: str, results: list, mismatch_lines, broken=None, error: str | None = None) -> None:

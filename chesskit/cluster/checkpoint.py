@@ -21,6 +21,7 @@ from pathlib import Path
 
 from chesskit import __version__
 from chesskit.cluster.errors import CheckpointError
+from chesskit.outpath import fsync_folder
 
 FORMAT = 1
 MAGIC = "chesskit-perft"
@@ -65,7 +66,7 @@ def read_header(path: str | os.PathLike) -> dict | None:
 
 def _parse_header(path, line: bytes) -> dict:
     try:
-        header = json.loads(line)
+        header = _loads(line)
     except ValueError:
         header = None
     if not isinstance(header, dict) or header.get("checkpoint") != MAGIC:
@@ -74,6 +75,55 @@ def _parse_header(path, line: bytes) -> dict:
         found = header.get("format")
         raise CheckpointError(f"checkpoint {path} has format {found!r}; this chesskit writes {FORMAT}")
     return header
+
+
+def _same(found, wanted) -> bool:
+    """Equal and of the same JSON type (``true`` is not 1, ``8.0`` is not 8)."""
+    return type(found) is type(wanted) and found == wanted
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number chesskit writes")
+
+
+def _loads(line: bytes):
+    """JSON without the NaN/Infinity extensions Python's json otherwise accepts."""
+    return json.loads(line, parse_constant=_no_constant)
+
+
+# A task's node count: the perft of a subtree, never more than a signed 64-bit counter holds.
+MAX_NODES = 2**63 - 1
+
+
+def _parse_task(path, number: int, line: bytes, ntasks: int) -> tuple[int, int]:
+    """``(task, nodes)`` of task line ``number``, or CheckpointError naming the line."""
+    where = f"checkpoint {path} line {number}"
+    try:
+        entry = _loads(line)
+    except ValueError:
+        raise CheckpointError(f"{where} is corrupt: {line[:60]!r}") from None
+    if not isinstance(entry, dict) or set(entry) != {"task", "nodes"}:
+        raise CheckpointError(f"{where} is corrupt (expected {{\"task\": N, \"nodes\": N}}): {line[:60]!r}")
+    task, nodes = entry["task"], entry["nodes"]
+    for name, value in (("task", task), ("nodes", nodes)):
+        if type(value) is not int:
+            raise CheckpointError(f"{where} is corrupt: {name} {json.dumps(value)[:30]} is not an integer")
+    if not 0 <= task < ntasks:
+        raise CheckpointError(f"{where} names task {task}, but the run has tasks 0 to {ntasks - 1}")
+    if not 0 <= nodes <= MAX_NODES:
+        raise CheckpointError(f"{where} is corrupt: task {task} has {nodes} nodes")
+    return task, nodes
+
+
+def split_depth_of(path, header: dict, depth: int) -> int:
+    """The split depth a checkpoint's header records, checked against the run's ``depth``."""
+    value = header.get("split_depth")
+    if type(value) is not int or not 0 <= value <= depth:
+        raise CheckpointError(
+            f"checkpoint {path} line 1 is corrupt: split_depth {json.dumps(value)[:30]} "
+            f"must be an integer from 0 to the depth ({depth})"
+        )
+    return value
 
 
 def _show(value) -> str:
@@ -118,20 +168,18 @@ class Checkpoint:
             self._file.seek(0)
             self._file.truncate()
             self._append(self.header)
-            _fsync_directory(self.path)
+            fsync_folder(self.path.parent)
             return
         self._check_header(_parse_header(self.path, lines[0]))
         for number, line in enumerate(lines[1:], start=2):
-            try:
-                entry = json.loads(line)
-                task, nodes = int(entry["task"]), int(entry["nodes"])
-            except (ValueError, KeyError, TypeError):
+            task, nodes = _parse_task(self.path, number, line, ntasks)
+            known = self.finished.get(task)
+            if known is not None and known != nodes:
                 raise CheckpointError(
-                    f"checkpoint {self.path} line {number} is corrupt: {line[:60]!r}"
-                ) from None
-            if not 0 <= task < ntasks:
-                raise CheckpointError(f"checkpoint {self.path} line {number} names task {task} of {ntasks}")
-            self.finished.setdefault(task, nodes)
+                    f"checkpoint {self.path} line {number} gives task {task} {nodes} nodes, "
+                    f"an earlier line {known}: the file was edited or corrupted; delete it to start afresh"
+                )
+            self.finished[task] = nodes
         if end < len(data):  # a torn last line: drop it so the next line starts clean
             self._file.truncate(end)
             os.fsync(self._file.fileno())
@@ -139,7 +187,7 @@ class Checkpoint:
 
     def _check_header(self, found: dict) -> None:
         wanted = self.header
-        differing = [name for name in RUN_FIELDS if found.get(name) != wanted[name]]
+        differing = [name for name in RUN_FIELDS if not _same(found.get(name), wanted[name])]
         if differing:
             details = ", ".join(
                 f"{name} {_show(found.get(name))} not {_show(wanted[name])}" for name in differing[:3]
@@ -172,17 +220,3 @@ class Checkpoint:
 
 def _line(obj: dict) -> bytes:
     return json.dumps(obj, separators=(",", ":")).encode() + b"\n"
-
-
-def _fsync_directory(path: Path) -> None:
-    """Make the new file's directory entry durable too (best effort)."""
-    try:
-        fd = os.open(path.parent if str(path.parent) else ".", os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -31,6 +31,7 @@ from chesskit.cluster.errors import (
     SchedulerUnreachable,
 )
 from chesskit.errors import InputError
+from chesskit.outpath import check_output
 
 # The largest hash table a worker uses for one position, in MiB (see worker.table_mb).
 DEFAULT_HASH_MB = 256
@@ -102,11 +103,13 @@ def run_perft(
     (``tcp://host:port``), or on a local cluster of ``workers`` processes (default: one
     per core). ``checkpoint`` names a file that records finished tasks and is resumed
     from when it exists. ``progress(status)`` is called as tasks finish."""
-    from chesskit.cluster.checkpoint import Checkpoint, read_header
+    from chesskit.cluster.checkpoint import Checkpoint, read_header, split_depth_of
     from chesskit.cluster.plan import make_plan
     from chesskit.cluster.worker import run_batch
 
     require_dask()
+    if checkpoint is not None:  # a FIFO would block, a directory or device cannot hold it
+        check_output(checkpoint, "--checkpoint")
     depth = _check_int("depth", depth, 0)
     if scheduler is not None and workers is not None:
         raise InputError(BOTH_WAYS)
@@ -119,7 +122,7 @@ def run_perft(
     elif checkpoint is not None:
         header = read_header(checkpoint)
         if header and header.get("fen") == board.fen() and header.get("depth") == depth:
-            split_depth = header.get("split_depth")  # resume with the split it was made with
+            split_depth = split_depth_of(checkpoint, header, depth)  # resume with the split it was made with
 
     plan = make_plan(board, depth, split_depth)
     # Load (or compile) the core here, once, before any worker starts and needs it.

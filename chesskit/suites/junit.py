@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path  # noqa: F401 - in write's signature
 
 
 @dataclass
@@ -67,5 +67,8 @@ def to_xml(cases: list[Case], name: str = "chesskit suite") -> str:
 
 
 def write(path: str | Path, cases: list[Case], name: str = "chesskit suite") -> None:
-    """Write the XML to ``path`` (parent folders must exist)."""
-    Path(path).write_text(to_xml(cases, name), encoding="utf-8")
+    """Write the XML to ``path`` (parent folders must exist), atomically: a temporary file
+    renamed into place, so a crash or a full disk never leaves a truncated report."""
+    from chesskit.outpath import write_atomic
+
+    write_atomic(path, to_xml(cases, name))
