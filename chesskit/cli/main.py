@@ -30,7 +30,7 @@ class ChesskitGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             # caught here, before click turns it into Abort and prints a blank line
-            raise output.Interrupted() from None
+            raise output.Interrupted(output.interrupted_signal()) from None
         except BrokenPipeError:
             # caught here, before click's own handler exits 1 (our "mismatch" code)
             raise output.OutputClosed() from None

@@ -486,7 +486,7 @@ def _record(path, moves, index, level, info):
     info[I_LEVEL] = level
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # Ctrl-C: the CLI's watchdog thread must be able to run
 def check_walk(T, bb, board, st, hist, hkeys, depth, inject, path, info, uvals):
     """Check every node to ``depth``; return the first violated invariant's code, or OK.
 

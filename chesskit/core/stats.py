@@ -105,7 +105,7 @@ def _count_last_ply(T, bb, board, st, hist, hkeys, moves, n, rows, ply, squares,
             unmake(bb, board, st, hist, hkeys)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # Ctrl-C: the CLI's watchdog thread must be able to run
 def stats_walk(T, bb, board, st, hist, hkeys, depth, rows):
     """Add the counters of the moves made at ply k (1..depth) to ``rows[k - 1]`` (depth >= 1).
 
@@ -163,7 +163,7 @@ def _stats_walk(T, bb, board, st, hist, hkeys, depth, rows, moves, nmoves, index
                 unmake(bb, board, st, hist, hkeys)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # Ctrl-C: the CLI's watchdog thread must be able to run
 def divide_stats(T, bb, board, st, hist, hkeys, depth, root_moves, out):
     """Write the root moves, and in ``out[i]`` the counters of the leaf moves (ply ``depth``)
     below root move i; return how many root moves (depth >= 1)."""

@@ -50,10 +50,25 @@ def resolve_program(program: str, name: str) -> str:
     return program
 
 
+# Every engine process started and not yet killed, by pid (its process group's id): what
+# the CLI's signal watchdog kills when it has to end chesskit from another thread.
+_LIVE: dict[int, subprocess.Popen] = {}
+
+
+def kill_all_groups() -> None:
+    """SIGKILL the process group of every engine still running (no waiting: safe to call
+    from any thread, at any moment, before the process exits)."""
+    for pid in list(_LIVE):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+
+
 def spawn(argv: list[str], name: str, **kwargs) -> subprocess.Popen:
     """Start `argv` in a new session with piped stdout/stderr; OSError -> EngineError."""
     try:
-        return subprocess.Popen(
+        proc = subprocess.Popen(
             argv,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -63,10 +78,13 @@ def spawn(argv: list[str], name: str, **kwargs) -> subprocess.Popen:
     except OSError as exc:
         why = exc.strerror or str(exc)
         raise EngineError(f"engine {name!r} could not be started: {why}") from None
+    _LIVE[proc.pid] = proc
+    return proc
 
 
 def kill_group(proc: subprocess.Popen) -> None:
     """Kill `proc` and everything in its process group, then reap it."""
+    _LIVE.pop(proc.pid, None)
     if hasattr(os, "killpg"):
         try:
             os.killpg(proc.pid, signal.SIGKILL)
