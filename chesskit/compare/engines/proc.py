@@ -8,13 +8,53 @@ wrapper script started, and the child is reaped so no zombie is left.
 from __future__ import annotations
 
 import os
+import selectors
 import shutil
 import signal
 import subprocess
+import time
 
 from chesskit.errors import EngineError
 
 STOCKFISH_FALLBACK = "/usr/games/stockfish"
+
+# What chesskit reads from an engine is bounded, so an engine printing endless or huge
+# lines cannot exhaust memory: one line at most MAX_LINE characters, one answer (all the
+# lines of one divide) at most MAX_ANSWER. Past either, the engine failed (exit 3).
+MAX_LINE = 64 * 1024
+MAX_ANSWER = 64 * 1024 * 1024
+# How much of an engine's stderr is kept, for the "last output" of an error message.
+STDERR_TAIL = 4096
+
+
+class OutputLimit(Exception):
+    """An engine's output went past MAX_LINE or MAX_ANSWER; ``str()`` says which."""
+
+
+def too_long_line() -> OutputLimit:
+    return OutputLimit(f"printed a line longer than {MAX_LINE // 1024} KiB")
+
+
+def too_much_output(what: str) -> OutputLimit:
+    return OutputLimit(f"printed more than {MAX_ANSWER // (1024 * 1024)} MiB answering {what}")
+
+
+def read_lines(stream, limit: int = MAX_LINE, truncate: bool = False):
+    """The lines of a text ``stream`` without their line ends, each read with a cap: a line
+    longer than ``limit`` raises OutputLimit (or, with ``truncate``, is cut to ``limit``
+    and the rest of it skipped, for stderr that is only shown)."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith("\n"):
+            if not truncate:
+                raise too_long_line()
+            while line and not line.endswith("\n"):  # skip to the end of the line
+                line = stream.readline(limit)
+            yield "(a line longer than the limit)"
+            continue
+        yield line.rstrip("\r\n")
 
 
 def find_stockfish() -> str | None:
@@ -80,6 +120,42 @@ def spawn(argv: list[str], name: str, **kwargs) -> subprocess.Popen:
         raise EngineError(f"engine {name!r} could not be started: {why}") from None
     _LIVE[proc.pid] = proc
     return proc
+
+
+def communicate_bounded(proc: subprocess.Popen, timeout: float | None, what: str) -> tuple[bytes, bytes]:
+    """Like ``proc.communicate(timeout=...)`` for a child whose stdin is not a pipe, but
+    bounded: stdout up to MAX_ANSWER bytes (else OutputLimit), of stderr only the last
+    STDERR_TAIL bytes. Raises subprocess.TimeoutExpired past ``timeout`` seconds; the
+    caller kills the group either way."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    out = bytearray()
+    err = bytearray()
+    with selectors.DefaultSelector() as sel:
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                os.set_blocking(stream.fileno(), False)
+                sel.register(stream, selectors.EVENT_READ)
+        while sel.get_map():
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                raise subprocess.TimeoutExpired(proc.args, timeout)
+            for key, _ in sel.select(remaining):
+                try:
+                    chunk = os.read(key.fd, 65536)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                elif key.fileobj is proc.stdout:
+                    out += chunk
+                    if len(out) > MAX_ANSWER:
+                        raise too_much_output(what)
+                else:
+                    err += chunk
+                    del err[:-STDERR_TAIL]
+    remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+    proc.wait(timeout=remaining)
+    return bytes(out), bytes(err)
 
 
 def kill_group(proc: subprocess.Popen) -> None:

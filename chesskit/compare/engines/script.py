@@ -23,7 +23,16 @@ from __future__ import annotations
 import subprocess
 
 from chesskit.compare.engines.base import Engine, add_divide_entry, check_depth, one_line, parse_divide_line
-from chesskit.compare.engines.proc import describe_exit, kill_group, resolve_program, spawn
+from chesskit.compare.engines.proc import (
+    MAX_LINE,
+    OutputLimit,
+    communicate_bounded,
+    describe_exit,
+    kill_group,
+    resolve_program,
+    spawn,
+    too_long_line,
+)
 
 
 class ScriptEngine(Engine):
@@ -43,13 +52,18 @@ class ScriptEngine(Engine):
         call = f"depth {depth} on {fen!r}" + (f" moves {' '.join(moves)!r}" if moves else "")
         proc = spawn(argv, self.name, stdin=subprocess.DEVNULL)
         try:
-            out, err = proc.communicate(timeout=self.timeout)
+            out, err = communicate_bounded(proc, self.timeout, call)
         except subprocess.TimeoutExpired:
             kill_group(proc)
             _drain(proc)
             raise self.error(f"did not answer {call} within {self.timeout:g} s") from None
+        except OutputLimit as limit:
+            kill_group(proc)
+            _drain(proc)
+            raise self.error(str(limit)) from None
         except BaseException:
             kill_group(proc)
+            _drain(proc)
             raise
         kill_group(proc)  # helpers it left running in its group
         stdout = out.decode("utf-8", "replace")
@@ -64,6 +78,8 @@ class ScriptEngine(Engine):
         result: dict[str, int] = {}
         total: int | None = None
         for line in stdout.splitlines():
+            if len(line) > MAX_LINE:
+                raise self.error(f"{too_long_line()} for {call}")
             text = line.strip()
             if not text:
                 continue
@@ -100,13 +116,17 @@ def shredder_fen(fen: str) -> str:
 
 
 def _drain(proc: subprocess.Popen) -> None:
-    """Collect what is left in the pipes of a killed process (so they are closed)."""
-    try:
-        proc.communicate(timeout=2)
-    except (subprocess.TimeoutExpired, OSError, ValueError):
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
+    """Close the pipes of a killed process and reap it (what is left in them is dropped)."""
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            try:
                 stream.close()
+            except OSError:
+                pass
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:  # pragma: no cover - unkillable
+        pass
 
 
 def _last_line(text: str) -> str:

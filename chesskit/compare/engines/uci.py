@@ -30,10 +30,23 @@ from collections import deque
 from dataclasses import dataclass
 
 from chesskit.compare.engines.base import Engine, add_divide_entry, check_depth, one_line, parse_divide_line
-from chesskit.compare.engines.proc import describe_exit, kill_group, resolve_program, spawn
+from chesskit.compare.engines.proc import (
+    MAX_ANSWER,
+    OutputLimit,
+    describe_exit,
+    kill_group,
+    read_lines,
+    resolve_program,
+    spawn,
+    too_much_output,
+)
 from chesskit.errors import EngineError, InputError
 
 _NODES = re.compile(r"Nodes searched\s*:\s*(\d+)")
+
+# Lines read ahead of chesskit and not yet taken: past this the reader thread waits, and
+# so does the engine (its pipe fills), so unread output cannot pile up in memory.
+QUEUE_LINES = 4096
 
 
 @dataclass
@@ -58,7 +71,8 @@ class UciEngine(Engine):
         self.id_name: str | None = None
         self.uci_options: dict[str, UciOption] = {}  # lower-cased name -> option
         self._proc: subprocess.Popen | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue = queue.Queue(QUEUE_LINES)
+        self._answer_chars = 0  # read since the last command: at most MAX_ANSWER
         self._stdout_tail: deque[str] = deque(maxlen=10)
         self._stderr_tail: deque[str] = deque(maxlen=10)
         self._threads: list[threading.Thread] = []
@@ -108,7 +122,7 @@ class UciEngine(Engine):
             bufsize=1,
         )
         self._proc = proc
-        self._lines = queue.Queue()
+        self._lines = queue.Queue(QUEUE_LINES)
         self._stdout_tail.clear()
         self._stderr_tail.clear()
         self._finalizer = weakref.finalize(self, kill_group, proc)
@@ -200,6 +214,7 @@ class UciEngine(Engine):
 
     def _send(self, command: str) -> None:
         self._last_command = command
+        self._answer_chars = 0
         try:
             self._proc.stdin.write(command + "\n")
             self._proc.stdin.flush()
@@ -215,6 +230,13 @@ class UciEngine(Engine):
             raise self.error(f"did not answer {self._last_command!r} within {self.timeout:g} s") from None
         if line is None:
             raise self._exited()
+        if isinstance(line, OutputLimit):
+            self._kill()
+            raise self.error(f"{line} after {self._last_command!r}")
+        self._answer_chars += len(line) + 1
+        if self._answer_chars > MAX_ANSWER:
+            self._kill()
+            raise self.error(str(too_much_output(repr(self._last_command))))
         self._stdout_tail.append(line)
         return line
 
@@ -240,8 +262,15 @@ class UciEngine(Engine):
         if proc is None:
             return
         kill_group(proc)
+        until = time.monotonic() + 1
         for thread in self._threads:
-            thread.join(timeout=1)
+            while thread.is_alive() and time.monotonic() < until:  # a reader waiting for room: make some
+                try:
+                    while True:
+                        self._lines.get_nowait()
+                except queue.Empty:
+                    pass
+                thread.join(timeout=0.05)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             try:
                 stream.close()
@@ -253,10 +282,14 @@ class UciEngine(Engine):
 
 
 def _pump(stream, put, mark_end: bool = True) -> None:
-    """Copy `stream` line by line into `put`; then None marks the end (if `mark_end`)."""
+    """Copy `stream` line by line into `put`, each line capped (``proc.read_lines``); then
+    None marks the end (if `mark_end`). A line past the cap is put as its OutputLimit
+    (stdout) or cut short (stderr, only shown), and on stdout ends the reading."""
     try:
-        for line in stream:
-            put(line.rstrip("\r\n"))
+        for line in read_lines(stream, truncate=not mark_end):
+            put(line)
+    except OutputLimit as limit:
+        put(limit)
     except (OSError, ValueError):
         pass
     finally:
