@@ -1,4 +1,4 @@
-"""A move generator written in Python, loaded in-process through a small adapter.
+"""A move generator written in Python, run through a small adapter in a child process.
 
 ``--python MODULE:ATTR`` (or ``path/to/file.py:ATTR``) names a callable - usually
 a class - that returns an object with::
@@ -9,34 +9,48 @@ a class - that returns an object with::
     pop()
     fen()                  # optional: lets compare check the whole state
 
-`divide` is a plain perft over those four calls.  The hooks are also exposed
-one by one, so compare can check the adapter's `fen()` after every push and pop.
-Anything the adapter raises becomes an `EngineError` naming the adapter, the
-call and the exception; with a `timeout`, a call that runs too long is
-interrupted (SIGALRM, main thread on POSIX only; elsewhere the limit is checked
-between calls).
+`divide` is a plain perft over those four calls, run inside the child. The hooks are
+also exposed one by one, so compare can check the adapter's `fen()` after every push and
+pop.
+
+The adapter runs in its own process (``pyhost.py``) in its own process group, like a UCI
+engine: whatever it does - print (its stdout goes to its stderr, never to chesskit's
+stdout), raise any exception, call ``os._exit``, start processes, crash or hang - it
+is an `EngineError` naming the adapter and what happened (exit 3), and no process of it
+outlives the run. With a `timeout`, a call (or a whole divide) that runs too long has
+the process killed; the next call starts a fresh one.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import inspect
+import io
+import json
 import os
-import signal
+import selectors
+import subprocess
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from collections import deque
 
-from chesskit.compare.engines.base import UCI_MOVE, Engine, add_divide_entry, check_depth, normalise_move, one_line
+import chesskit
+from chesskit.compare.engines.base import UCI_MOVE, Engine, check_depth, one_line
+from chesskit.compare.engines.proc import (
+    MAX_ANSWER,
+    describe_exit,
+    kill_group,
+    read_lines,
+    spawn,
+    too_much_output,
+)
 from chesskit.errors import EngineError
 
-REQUIRED = ("set_fen", "legal_moves", "push", "pop")
-
-
-class _Timeout(BaseException):
-    """Raised by the alarm inside the adapter; BaseException so `except Exception` cannot eat it."""
+# The folder that holds the chesskit package: the child imports pyhost from there.
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(chesskit.__file__)))
+# How long starting the adapter (Python, its imports, its constructor) may take at least,
+# whatever --timeout says: a small --timeout is meant for the calls, not for the start.
+LOAD_TIMEOUT = 30.0
+_HOST = "import sys; sys.path.insert(0, sys.argv[1]); from chesskit.compare.engines.pyhost import serve; serve()"
 
 
 class PythonEngine(Engine):
@@ -45,179 +59,163 @@ class PythonEngine(Engine):
     def __init__(self, spec: str, timeout: float | None = None):
         self.name = spec
         self.timeout = timeout
-        factory = _load(spec)
-        self.adapter = self._call(factory, f"{spec.rpartition(':')[2]}()")
-        missing = [m for m in REQUIRED if not callable(getattr(self.adapter, m, None))]
-        if missing:
-            raise self.error(f"returned an object without {', '.join(missing)}() (type {type(self.adapter).__name__})")
-        self._fen_method = getattr(self.adapter, "fen", None)
-        self._takes_chess960 = _accepts_keyword(self.adapter.set_fen, "chess960")
+        self._proc: subprocess.Popen | None = None
+        self._buffer = bytearray()
+        self._stderr_tail: deque[str] = deque(maxlen=10)
+        self._stderr_thread: threading.Thread | None = None
+        where, sep, attr = spec.rpartition(":")
+        if not sep or not where or not attr:
+            raise self.error("must be MODULE:ATTR or path/to/file.py:ATTR")
+        try:
+            info = self._start()
+        except BaseException:
+            self._stop()
+            raise
+        self._has_fen = bool(info["has_fen"])
 
-    # -- the hooks, each turning the adapter's exceptions into EngineError -----
+    # -- the hooks ----------------------------------------------------------------
 
     def has_fen(self) -> bool:
-        return callable(self._fen_method)
+        return self._has_fen
 
     def set_fen(self, fen: str, chess960: bool = False) -> None:
-        if self._takes_chess960:
-            self._call(self.adapter.set_fen, f"set_fen({fen!r})", fen, chess960=chess960)
-        else:
-            self._call(self.adapter.set_fen, f"set_fen({fen!r})", fen)
+        self._request({"op": "set_fen", "fen": fen, "chess960": chess960}, "set_fen()")
 
     def legal_moves(self) -> list[str]:
-        moves = self._call(lambda: list(self.adapter.legal_moves()), "legal_moves()")
-        for move in moves:
-            if not isinstance(move, str) or not UCI_MOVE.fullmatch(move):
-                raise self.error(f"legal_moves() returned {move!r}, which is not a UCI move string")
-        return [normalise_move(move) for move in moves]
+        return self._request({"op": "legal_moves"}, "legal_moves()")
 
     def push(self, uci: str) -> None:
-        self._call(self.adapter.push, f"push({uci!r})", uci)
+        self._request({"op": "push", "uci": uci}, f"push({uci!r})")
 
     def pop(self) -> None:
-        self._call(self.adapter.pop, "pop()")
+        self._request({"op": "pop"}, "pop()")
 
     def fen(self) -> str:
         if not self.has_fen():
             raise self.error("has no fen() method")
-        text = self._call(self._fen_method, "fen()")
-        if not isinstance(text, str):
-            raise self.error(f"fen() returned {text!r}, not a string")
-        return text
-
-    # -- divide ---------------------------------------------------------------
+        return self._request({"op": "fen"}, "fen()")
 
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
         check_depth(depth)
-        self._deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        request = {"op": "divide", "fen": fen, "depth": depth, "moves": list(moves), "chess960": chess960}
+        return self._request(request, "the divide")
+
+    def close(self) -> None:
+        self._stop()
+
+    # -- the child process ---------------------------------------------------------
+
+    def _start(self) -> dict:
+        """Start the host process and load the adapter in it; its answer to ``load``."""
+        proc = spawn(
+            [sys.executable, "-c", _HOST, _ROOT],
+            self.name,
+            stdin=subprocess.PIPE,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self._proc = proc
+        self._buffer.clear()
+        self._stderr_tail.clear()
+        self._stderr_thread = threading.Thread(
+            target=_pump_stderr, args=(proc.stderr, self._stderr_tail), daemon=True
+        )
+        self._stderr_thread.start()
+        load = {"op": "load", "spec": self.name, "path": list(sys.path), "uci": UCI_MOVE.pattern}
+        # starting Python and importing the adapter's module get at least LOAD_TIMEOUT
+        return self._request(load, f"{self.name.rpartition(':')[2]}()", start=False, at_least=LOAD_TIMEOUT)
+
+    def _request(self, request: dict, label: str, start: bool = True, at_least: float = 0.0):
+        """Send one request and wait for its answer; every failure is an EngineError."""
+        if self._proc is None:
+            if not start:  # pragma: no cover - _start sets it
+                raise self.error("is not running")
+            self._start()
+        proc = self._proc
         try:
-            self.set_fen(fen, chess960)
-            for move in moves:
-                self.push(move)
-            result: dict[str, int] = {}
-            for move in self.legal_moves():
-                if depth == 1:
-                    add_divide_entry(self, result, move, 1)
+            proc.stdin.write(json.dumps(request).encode() + b"\n")
+            proc.stdin.flush()
+        except (OSError, ValueError):
+            raise self._died(label) from None
+        line = self._read_answer(label, at_least)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            self._stop()
+            raise self.error(f"answered {label} with something chesskit cannot read") from None
+        if "error" in reply:
+            raise self.error(str(reply["error"]))
+        return reply.get("ok")
+
+    def _read_answer(self, label: str, at_least: float = 0.0) -> bytes:
+        """One answer line from the host, within the timeout and MAX_ANSWER bytes."""
+        proc = self._proc
+        limit = None if self.timeout is None else max(self.timeout, at_least)
+        deadline = None if limit is None else time.monotonic() + limit
+        fd = proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while True:
+                end = self._buffer.find(b"\n")
+                if end >= 0:
+                    line = bytes(self._buffer[:end])
+                    del self._buffer[: end + 1]
+                    return line
+                if len(self._buffer) > MAX_ANSWER:
+                    self._stop()
+                    raise self.error(str(too_much_output(label)))
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    self._stop()
+                    raise self.error(f"did not finish {label} within {limit:g} s")
+                if not sel.select(remaining):
                     continue
-                self.push(move)
-                add_divide_entry(self, result, move, self._perft(depth - 1))
-                self.pop()
-            return result
-        finally:
-            self._deadline = None
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    raise self._died(label)
+                self._buffer += chunk
 
-    def _perft(self, depth: int) -> int:
-        moves = self.legal_moves()
-        if depth == 1:
-            return len(moves)
-        total = 0
-        for move in moves:
-            self.push(move)
-            total += self._perft(depth - 1)
-            self.pop()
-        return total
-
-    # -- calling into the adapter ---------------------------------------------
-
-    _deadline: float | None = None
-
-    def _call(self, fn, label: str, *args, **kwargs):
-        """`fn(*args, **kwargs)` with the adapter's failures turned into EngineError."""
-        limit = self.timeout
-        if self._deadline is not None:
-            limit = self._deadline - time.monotonic()
-            if limit <= 0:
-                raise self._timed_out("the divide")
+    def _died(self, label: str) -> EngineError:
+        """The error for a host that exited (the adapter called os._exit, crashed, ...)."""
+        proc = self._proc
         try:
-            with _alarm(limit):
-                return fn(*args, **kwargs)
-        except _Timeout:
-            raise self._timed_out("the divide" if self._deadline is not None else label) from None
-        except EngineError:
-            raise
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - any adapter failure is reported, not propagated
-            raise self.error(f"raised {type(exc).__name__} in {label}: {one_line(exc) or '(no message)'}") from None
+            what = describe_exit(proc.wait(timeout=2))
+        except subprocess.TimeoutExpired:
+            what = "closed its output"
+        self._stop()
+        tail = [line for line in self._stderr_tail if line.strip()]
+        shown = f"last output: {one_line(tail[-1])!r}" if tail else "it printed nothing"
+        return self.error(f"{what} during {label} (its Python process ended); {shown}")
 
-    def _timed_out(self, what: str) -> EngineError:
-        self._deadline = None
-        return self.error(f"did not finish {what} within {self.timeout:g} s")
+    def _stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        kill_group(proc)
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=1)
+        try:
+            proc.stderr.close()
+        except (OSError, ValueError):
+            pass
+
+    def __del__(self):  # a dropped engine does not leave its process running
+        try:
+            self._stop()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
 
 
-def _load(spec: str):
-    """The attribute named by `module:attr` or `path/to/file.py:attr`."""
-    where, sep, attr = spec.rpartition(":")
-    if not sep or not where or not attr:
-        raise EngineError(f"python engine {spec!r} must be MODULE:ATTR or path/to/file.py:ATTR")
+def _pump_stderr(stream, tail: deque) -> None:
+    """Keep the last lines of the host's stderr (the adapter's prints) in ``tail``; a
+    function, not a method, so the thread does not keep the engine alive."""
     try:
-        if where.endswith(".py") or os.sep in where or os.path.isfile(where):
-            module = _import_file(where, spec)
-        else:
-            if os.getcwd() not in sys.path:
-                sys.path.append(os.getcwd())
-            module = importlib.import_module(where)
-    except EngineError:
-        raise
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's module failed to import
-        raise EngineError(f"engine {spec!r} could not be imported: {type(exc).__name__}: {one_line(exc)}") from None
-    factory = getattr(module, attr, None)
-    if factory is None:
-        raise EngineError(f"engine {spec!r} was not found: module {where!r} has no attribute {attr!r}")
-    if not callable(factory):
-        raise EngineError(f"engine {spec!r} is not callable ({attr} is of type {type(factory).__name__})")
-    return factory
-
-
-def _import_file(path: str, spec: str):
-    """Import a .py file by path; its directory goes on sys.path for its own imports."""
-    if not os.path.isfile(path):
-        raise EngineError(f"engine {spec!r} was not found (no such file {path!r})")
-    path = os.path.abspath(path)
-    folder = os.path.dirname(path)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    loaded = sys.modules.get(stem)
-    if loaded is not None and os.path.abspath(getattr(loaded, "__file__", "") or "") == path:
-        return loaded
-    name = stem if loaded is None else f"_chesskit_adapter_{abs(hash(path))}_{stem}"
-    module_spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(module_spec)
-    sys.modules[name] = module
-    try:
-        module_spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
-def _accepts_keyword(fn, keyword: str) -> bool:
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == keyword or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
-
-
-@contextmanager
-def _alarm(seconds: float | None):
-    """Raise _Timeout in the running code after `seconds` (POSIX main thread only)."""
-    usable = (
-        seconds is not None
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
-        yield
-        return
-
-    def ring(signum, frame):
-        raise _Timeout()
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for line in read_lines(io.TextIOWrapper(stream, "utf-8", "replace"), truncate=True):
+            if line.strip():
+                tail.append(line)
+    except (OSError, ValueError):
+        pass
