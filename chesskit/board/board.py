@@ -15,7 +15,7 @@ import numpy as np
 from chesskit.core import position as P
 from chesskit.core.api import table
 from chesskit.errors import IllegalMoveError, InputError
-from chesskit.board.fen import STARTING_FEN, Setup, format_fen, parse_fen, square_name
+from chesskit.board.fen import MAX_CLOCK, STARTING_FEN, Setup, format_fen, parse_fen, square_name
 
 _PROMO_LETTERS = {P.KNIGHT: "n", P.BISHOP: "b", P.ROOK: "r", P.QUEEN: "q"}
 _CASTLING = 1 << 18
@@ -175,21 +175,41 @@ class Board:
                     return move
         raise IllegalMoveError(uci, self.fen(), self.legal_moves())
 
-    def _reserve(self, plies: int) -> None:
-        """Grow the history stack so ``plies`` more moves fit."""
+    def _reserve(self, plies: int, exact: bool = False) -> None:
+        """Grow the history stack so ``plies`` more moves fit, after checking that they
+        cannot take a clock past ``MAX_CLOCK`` (else no FEN of the tree would read back);
+        ``exact``: the caller checks the clocks itself, after the move."""
+        if not exact:
+            self._check_clocks(plies)
         need = int(self._st[P.PLY]) + plies + 1
         if need > self._hist.shape[0]:
             size = max(need, 2 * self._hist.shape[0])
             self._hist = np.resize(self._hist, (size, self._hist.shape[1]))
             self._hkeys = np.resize(self._hkeys, (size, self._hkeys.shape[1]))
 
+    def _check_clocks(self, plies: int = 0, move: str | None = None) -> None:
+        """InputError when ``plies`` more moves could take a clock past ``MAX_CLOCK``."""
+        for name, index in (("halfmove clock", P.HALF), ("fullmove number", P.FULL)):
+            value = int(self._st[index])
+            if value + plies > MAX_CLOCK:
+                if move:
+                    what = f"move {move} would take the {name}"
+                else:
+                    what = f"the moves of this tree would take the {name} {value}"
+                raise InputError(f"{what} past {MAX_CLOCK}, the largest a FEN may give")
+
     def push(self, uci: str) -> None:
         """Make a legal move given in UCI; IllegalMoveError lists the legal ones."""
         move = self._find(uci.strip())
-        self._reserve(1)
+        self._reserve(1, exact=True)
         makemove, _, _ = _core()
         makemove.make_move(table(), self._bb, self._board, self._st, self._hist, self._hkeys, move)
         self._stack.append(move)
+        try:
+            self._check_clocks(move=uci.strip())
+        except InputError:
+            self.pop()
+            raise
 
     def push_moves(self, moves: str | list[str]) -> None:
         for uci in moves.split() if isinstance(moves, str) else moves:

@@ -207,16 +207,23 @@ def _parse_turn(text: str) -> int:
     raise FenError("side to move", f"side to move {text!r} is neither 'w' nor 'b'")
 
 
-# The largest clock accepted: the board keeps clocks in fixed-width integers.
-MAX_CLOCK = 2**31 - 1
+# The largest clock accepted. The board keeps clocks in 64-bit integers; half of their
+# range is left as room for moves, and Board refuses a move or a tree walk that would take
+# a clock past this, so every FEN chesskit writes reads back (see Board._reserve).
+MAX_CLOCK = 2**62
 
 
 def _parse_count(text: str, name: str) -> int:
-    if not re.fullmatch(r"[0-9]+", text):
-        raise FenError(name, f"{name} {text!r} is not a non-negative integer")
-    if int(text) > MAX_CLOCK:
-        raise FenError(name, f"{name} {text} is too large (at most {MAX_CLOCK})")
+    if not re.fullmatch(r"[0-9]+", text, flags=re.ASCII):
+        raise FenError(name, f"{name} {_shown(text)} is not a non-negative integer")
+    if len(text.lstrip("0")) > len(str(MAX_CLOCK)) or int(text) > MAX_CLOCK:
+        raise FenError(name, f"{name} {_shown(text)} is too large (at most {MAX_CLOCK})")
     return int(text)
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted, cut short when it is long (a clock of thousands of digits)."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
 def _king_square(board: list[int], color: int) -> int:
