@@ -20,6 +20,7 @@ from chesskit.cli.debug_cmd import debug
 from chesskit.cli.perft_cmd import divide, perft
 from chesskit.cli.show_cmd import show
 from chesskit.cli.suite_cmd import suite
+from chesskit.errors import InputError
 
 
 class ChesskitGroup(click.Group):
@@ -38,6 +39,10 @@ class ChesskitGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        if sys.stdout is None:
+            # started with descriptor 1 closed (`chesskit ... >&-`): a file or pipe opened
+            # later could take its number and receive the output, so nothing runs (exit 2)
+            output.fail(InputError("stdout is closed: run chesskit with an open stdout (> /dev/null to drop it)"))
         try:
             with output.interrupt_guard():
                 code = super().main(

@@ -315,13 +315,13 @@ def error_line(err: BaseException) -> tuple[str, int]:
         return str(err), err.exit_code
     if _is_broken_pipe(err):
         return "", OutputClosed.exit_code
-    if isinstance(err, MemoryError):
-        # a --hash larger than this machine's memory, say: the request, not chesskit, is at fault
-        detail = f" ({err})" if str(err) else ""
+    if _out_of_memory(err):
         return (
-            f"out of memory{detail}: ask for less (a smaller --hash MiB or DEPTH)",
-            InputError.exit_code,
+            f"out of memory{_memory_limit()}: {_what(err)} (a smaller --hash or DEPTH needs less)",
+            OUT_OF_MEMORY,
         )
+    if isinstance(err, OSError) and err.errno in _UNWRITABLE:
+        return f"cannot write the output: {err.strerror or err}", InputError.exit_code
     if isinstance(err, click.exceptions.NoSuchOption) and _NUMBER_AS_OPTION.fullmatch(
         err.option_name
     ):
@@ -339,9 +339,15 @@ def error_line(err: BaseException) -> tuple[str, int]:
         return message, err.exit_code
     if isinstance(err, (KeyboardInterrupt, click.Abort)):
         return "interrupted", Interrupted.exit_code
+    if _memory_limit():
+        # under `ulimit -v`, an allocation that fails inside a library (numba's loader,
+        # numpy) surfaces as OSError or SystemError rather than MemoryError
+        return (
+            f"failed under the memory limit{_memory_limit()}, probably out of memory: {_what(err)}",
+            OUT_OF_MEMORY,
+        )
     return (
-        f"internal error: {type(err).__name__}: {err} "
-        f"(this is a bug; set CHESSKIT_DEBUG=1 for the traceback)",
+        f"internal error: {_what(err)} (this is a bug; set CHESSKIT_DEBUG=1 for the traceback)",
         INTERNAL_ERROR,
     )
 
@@ -355,6 +361,37 @@ def _looks_like_split_fen(ctx: click.Context | None) -> bool:
 
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug in chesskit, never a user's mistake
+OUT_OF_MEMORY = 4  # the machine (or `ulimit -v`) ran out of memory during the run
+
+# A write failed because of where the output goes, not because of chesskit: a full disk
+# (`> /dev/full`), a quota, a file too large, a read-only or failing device.
+_UNWRITABLE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO}
+
+
+def _what(err: BaseException) -> str:
+    """``Type: message`` on one line, even when ``str(err)`` raises."""
+    try:
+        text = str(err)
+    except Exception:  # noqa: BLE001 - a message is not worth a second error
+        text = ""
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _out_of_memory(err: BaseException) -> bool:
+    return isinstance(err, MemoryError) or (isinstance(err, OSError) and err.errno == errno.ENOMEM)
+
+
+def _memory_limit() -> str:
+    """`` (ulimit -v 512 MiB)`` when the process runs under an address-space limit, else ''."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError, AttributeError):
+        return ""
+    if soft == resource.RLIM_INFINITY:
+        return ""
+    return f" (ulimit -v {soft // (1024 * 1024)} MiB)"
 
 
 def fail(err: BaseException) -> None:

@@ -198,8 +198,11 @@ class Checkpoint:
             )
 
     def _append(self, obj: dict) -> None:
-        self._file.write(_line(obj))
-        os.fsync(self._file.fileno())
+        try:
+            self._file.write(_line(obj))
+            os.fsync(self._file.fileno())
+        except OSError as err:  # a full disk, say: the lines already written stay valid
+            raise CheckpointError(f"cannot write checkpoint {self.path}: {err.strerror or err}") from None
 
     def record(self, task: int, nodes: int) -> None:
         """Append a finished task: one whole line, on disk before this returns."""

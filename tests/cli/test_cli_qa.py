@@ -119,15 +119,30 @@ def test_a_fifo_is_not_taken_for_a_missing_suite_file(cli, tmp_path):
     one_line(cli("suite", str(fifo)), 2, "not a regular file")
 
 
-def test_out_of_memory_is_bad_input_not_a_bug(cli, monkeypatch):
+def test_out_of_memory_has_its_own_exit_code_not_a_bug(cli, monkeypatch):
+    """Running out of memory is neither a mismatch (1) nor a bug (70): exit 4 (issue 14)."""
     from chesskit.cli import perft_cmd
 
     def huge(*args):
         raise MemoryError("Unable to allocate 1.00 TiB for an array")
 
     monkeypatch.setattr(perft_cmd, "load_board", huge)
-    line = one_line(cli("perft", "startpos", "1", "--hash", "1048576"), 2, "out of memory", "--hash")
+    line = one_line(cli("perft", "startpos", "1", "--hash", "1048576"), 4, "out of memory", "--hash")
     assert "internal error" not in line
+
+
+def test_a_hash_table_larger_than_memory_is_bad_input(cli, monkeypatch):
+    from chesskit.core import tt
+
+    real = tt.allocate
+
+    def huge(megabytes):
+        if megabytes > 1000:
+            raise MemoryError("Unable to allocate 1.00 TiB for an array")
+        return real(megabytes)
+
+    monkeypatch.setattr(tt, "allocate", huge)
+    one_line(cli("perft", "startpos", "5", "--hash", "1048576"), 2, "hash table of 1048576 MiB does not fit")
 
 
 # ------------------------------------------------------------------ closed pipes
