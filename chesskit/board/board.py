@@ -271,7 +271,7 @@ class Board:
             try:
                 tt = allocate(hash_mb)
             except MemoryError:  # the request, not the machine, is at fault: exit 2
-                raise InputError(f"a hash table of {hash_mb:g} MiB does not fit in this machine's memory") from None
+                raise InputError(f"a hash table of {hash_mb} MiB does not fit in this machine's memory") from None
         if depth < 4:
             threads = 1  # not worth a thread pool
         if threads == 1 and progress is None:
