@@ -124,12 +124,14 @@ def spawn(argv: list[str], name: str, **kwargs) -> subprocess.Popen:
 
 def communicate_bounded(proc: subprocess.Popen, timeout: float | None, what: str) -> tuple[bytes, bytes]:
     """Like ``proc.communicate(timeout=...)`` for a child whose stdin is not a pipe, but
-    bounded: stdout up to MAX_ANSWER bytes (else OutputLimit), of stderr only the last
+    bounded: stdout up to MAX_ANSWER bytes in lines of at most MAX_LINE (else OutputLimit),
+    of stderr only the last
     STDERR_TAIL bytes. Raises subprocess.TimeoutExpired past ``timeout`` seconds; the
     caller kills the group either way."""
     deadline = None if timeout is None else time.monotonic() + timeout
     out = bytearray()
     err = bytearray()
+    partial = 0  # the length of stdout's unfinished last line
     with selectors.DefaultSelector() as sel:
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
@@ -147,6 +149,11 @@ def communicate_bounded(proc: subprocess.Popen, timeout: float | None, what: str
                 if not chunk:
                     sel.unregister(key.fileobj)
                 elif key.fileobj is proc.stdout:
+                    first = chunk.find(b"\n")
+                    if (first if first >= 0 else len(chunk)) + partial > MAX_LINE:
+                        raise too_long_line()
+                    last = chunk.rfind(b"\n")
+                    partial = partial + len(chunk) if last < 0 else len(chunk) - last - 1
                     out += chunk
                     if len(out) > MAX_ANSWER:
                         raise too_much_output(what)

@@ -60,7 +60,8 @@ class ScriptEngine(Engine):
         except OutputLimit as limit:
             kill_group(proc)
             _drain(proc)
-            raise self.error(str(limit)) from None
+            shown = str(limit) if call in str(limit) else f"{limit} for {call}"
+            raise self.error(shown) from None
         except BaseException:
             kill_group(proc)
             _drain(proc)

@@ -1,0 +1,355 @@
+"""Issue 14: no input, engine or signal makes chesskit lose data, hang, leak processes or
+exhaust memory; exit codes mean what the README says. One test per finding, named for
+what it guards. Memory bounds are checked under RLIMIT_AS in a subprocess, never by time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from helpers import ENGINES, REPO
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+GOOD_LINE = f'{STARTPOS[:-4]} id "s"; D1 20; D2 400;'
+
+
+def env(**extra) -> dict[str, str]:
+    out = dict(os.environ)
+    out["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), out.get("PYTHONPATH")]))
+    out.pop("CHESSKIT_DEBUG", None)
+    out.update(extra)
+    return out
+
+
+def chesskit(*args, memory_mb: int | None = None, extra_env=None, **kwargs) -> subprocess.CompletedProcess:
+    """``python -m chesskit ARGS`` as a process, optionally under an address-space limit."""
+
+    def limit():
+        if memory_mb is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+
+    return subprocess.run(
+        [sys.executable, "-m", "chesskit", *args],
+        capture_output=True,
+        text=True,
+        env=env(**(extra_env or {})),
+        preexec_fn=limit,
+        timeout=300,
+        **kwargs,
+    )
+
+
+def one_error_line(result, code: int, *words: str) -> str:
+    assert result.returncode == code, (result.returncode, result.stdout[-500:], result.stderr[-500:])
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("chesskit: "), result.stderr[-1000:]
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.fixture
+def suite_file(tmp_path):
+    path = tmp_path / "good.epd"
+    path.write_text(GOOD_LINE + "\n")
+    return path
+
+
+# ------------------------------------------------------------------ data loss
+
+
+def test_junit_naming_the_suite_file_is_refused_and_the_suite_kept(cli, suite_file):
+    before = suite_file.read_bytes()
+    result = cli("suite", str(suite_file), "--junit", str(suite_file))
+    assert result.exit_code == 2
+    assert "is the input file" in result.stderr
+    assert suite_file.read_bytes() == before
+
+
+def test_junit_naming_the_suite_through_a_link_is_refused(cli, suite_file, tmp_path):
+    link = tmp_path / "report.xml"
+    link.symlink_to(suite_file)
+    result = cli("suite", str(tmp_path), "--junit", str(link))
+    assert result.exit_code == 2
+    assert "is the input file" in result.stderr
+
+
+@pytest.mark.parametrize("target", ["directory", "/dev/null"])
+def test_junit_naming_a_directory_or_device_is_refused(cli, suite_file, tmp_path, target):
+    path = str(tmp_path) if target == "directory" else target
+    result = cli("suite", str(suite_file), "--junit", path)
+    assert result.exit_code == 2
+    assert "cannot write --junit" in result.stderr
+
+
+def test_junit_naming_a_fifo_is_refused_without_blocking(suite_file, tmp_path):
+    fifo = tmp_path / "report.fifo"
+    os.mkfifo(fifo)
+    one_error_line(chesskit("suite", str(suite_file), "--junit", str(fifo)), 2, "FIFO")
+
+
+def test_checkpoint_naming_a_fifo_is_refused_without_blocking(tmp_path):
+    pytest.importorskip("distributed")
+    fifo = tmp_path / "run.ck"
+    os.mkfifo(fifo)
+    one_error_line(chesskit("perft", "startpos", "3", "--checkpoint", str(fifo)), 2, "--checkpoint", "FIFO")
+
+
+def test_junit_report_is_replaced_whole_and_leaves_no_temporary_file(cli, suite_file, tmp_path):
+    report = tmp_path / "report.xml"
+    report.write_text("old report")
+    assert cli("suite", str(suite_file), "--junit", str(report)).exit_code == 0
+    assert report.read_text().startswith('<?xml version="1.0"')
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["good.epd", "report.xml"]
+
+
+def test_a_failed_atomic_write_keeps_the_old_file(tmp_path, monkeypatch):
+    from chesskit import outpath
+
+    target = tmp_path / "report.xml"
+    target.write_text("old report")
+
+    def full_disk(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(outpath.os, "replace", full_disk)
+    with pytest.raises(OSError):
+        outpath.write_atomic(target, "new report")
+    assert target.read_text() == "old report"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.xml"]
+
+
+def _checkpoint(tmp_path, fen: str, depth: int, split: int | None, *lines: str, **header_changes):
+    from chesskit.board.board import Board
+    from chesskit.cluster.checkpoint import header_for
+    from chesskit.cluster.plan import make_plan
+
+    header = header_for(make_plan(Board(fen), depth, split))
+    header.update(header_changes)
+    path = tmp_path / "run.ck"
+    path.write_text("\n".join([json.dumps(header), *lines]) + "\n")
+    return path
+
+
+def test_infinity_in_a_checkpoint_is_bad_input_naming_the_line(tmp_path):
+    pytest.importorskip("distributed")
+    path = _checkpoint(tmp_path, STARTPOS, 4, 1, '{"task": 0, "nodes": 10}', '{"task": 1, "nodes": Infinity}')
+    one_error_line(chesskit("perft", "startpos", "4", "--checkpoint", str(path)), 2, "line 3 is corrupt")
+
+
+def test_a_checkpoint_split_depth_deeper_than_the_run_is_refused_not_hanging(tmp_path):
+    pytest.importorskip("distributed")
+    path = _checkpoint(tmp_path, STARTPOS, 4, 1, split_depth=60)
+    one_error_line(chesskit("perft", "startpos", "4", "--checkpoint", str(path)), 2, "split_depth 60")
+
+
+# ------------------------------------------------------------------ memory
+
+
+@pytest.mark.parametrize("kind", ["uci", "script"])
+@pytest.mark.parametrize("mode", ["long", "endless"])
+def test_engine_flooding_output_is_exit_3_within_a_memory_limit(kind, mode):
+    """A 2 GiB line, or info lines for ever: refused at the cap, under a 1 GiB limit."""
+    flood = str(ENGINES / "fail_flood.py")
+    engine = ["--engine", f"{flood} {mode}"] if kind == "uci" else ["--script", flood]
+    result = chesskit(
+        "compare", "startpos", "1", *engine, "--timeout", "120",
+        memory_mb=1024, extra_env={"CHESSKIT_FLOOD": mode},
+    )
+    why = "longer than 64 KiB" if mode == "long" else "more than 64 MiB"
+    one_error_line(result, 3, why)
+
+
+def test_running_out_of_memory_is_its_own_exit_code():
+    """Under a tiny address-space limit: exit 4 and one line, never 1 (mismatch) or 70."""
+    one_error_line(chesskit("show", "startpos", memory_mb=200), 4, "memory")
+
+
+# ------------------------------------------------------------------ python adapters
+
+
+def adapter(name: str) -> str:
+    return f"{ENGINES / 'hostile_adapters.py'}:{name}"
+
+
+def test_prints_in_a_python_adapter_never_reach_stdout():
+    result = chesskit("compare", "startpos", "2", "--python", adapter("Prints"), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["agree"] is True  # the whole of stdout is the object
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("ExitsQuietly", ["exited with code 0"]),
+        ("RaisesBaseException", ["raised _Weird in legal_moves(): weird"]),
+        ("RaisesKeyboardInterrupt", ["raised KeyboardInterrupt in push("]),
+        ("RaisesUnprintable", ["raised _Unprintable in legal_moves()", "str() failed"]),
+        ("RaisesGeneratorExit", ["raised GeneratorExit in pop(): closing"]),
+        ("HugeMoveList", ["more than 1000 moves"]),
+    ],
+)
+def test_a_misbehaving_python_adapter_is_exit_3(name, words):
+    result = chesskit("compare", "startpos", "2", "--python", adapter(name))
+    one_error_line(result, 3, *words)
+    assert result.stdout == ""
+
+
+def _pids(pidfile) -> list[int]:
+    for _ in range(200):
+        if pidfile.exists() and pidfile.read_text().endswith("\n"):
+            return [int(p) for p in pidfile.read_text().split()]
+        time.sleep(0.05)
+    raise AssertionError("the engine never wrote its pids")
+
+
+def _gone(pid: int) -> bool:
+    """True when ``pid`` is dead (a zombie waiting for an init that does not reap counts)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+def test_a_python_adapters_child_processes_die_with_it(tmp_path):
+    pidfile = tmp_path / "pids"
+    result = chesskit(
+        "compare", "startpos", "2", "--python", adapter("StartsAHelper"), "--timeout", "2",
+        extra_env={"CHESSKIT_HANG_PIDFILE": str(pidfile)},
+    )
+    one_error_line(result, 3, "did not finish")
+    pids = _pids(pidfile)
+    deadline = time.monotonic() + 10
+    while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_gone(p) for p in pids), pids
+
+
+# ------------------------------------------------------------------ signals
+
+
+@pytest.mark.parametrize(
+    "sig, engine",
+    [
+        (signal.SIGTERM, ["--script", str(ENGINES / "fail_hang.py")]),
+        (signal.SIGHUP, ["--engine", str(ENGINES / "fail_hang.py")]),
+        (signal.SIGTERM, ["--python", f"{ENGINES / 'hostile_adapters.py'}:StartsAHelper"]),
+    ],
+)
+@pytest.mark.parametrize("command", ["compare", "suite"])
+def test_sigterm_and_sighup_kill_the_engine_and_exit_128_plus_signal(tmp_path, suite_file, sig, engine, command):
+    pidfile = tmp_path / "pids"
+    args = ["compare", "startpos", "2"] if command == "compare" else ["suite", str(suite_file)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chesskit", *args, *engine, "--timeout", "100"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(CHESSKIT_HANG_PIDFILE=str(pidfile)),
+    )
+    try:
+        pids = _pids(pidfile)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 128 + sig, err
+    assert err.count("\n") == 1 and err.startswith("chesskit: ") and "Traceback" not in err
+    deadline = time.monotonic() + 10
+    while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_gone(p) for p in pids), f"engine processes survived: {pids}"
+
+
+@pytest.mark.parametrize("args", [["perft", "startpos", "8", "--stats"], ["debug", "startpos", "7"]])
+def test_ctrl_c_stops_the_compiled_counting_and_checking_walks(args):
+    """The --stats and debug walks run compiled for minutes: Ctrl-C still ends the run
+    (exit 130, one line) because they release the GIL for the watchdog thread."""
+    chesskit(*args[:2], "1")  # load (or compile) the walks first
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chesskit", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(),
+    )
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"{' '.join(args)} ignored Ctrl-C for a minute")
+    assert proc.returncode == 130, err
+    assert err == "chesskit: interrupted\n"
+
+
+# ------------------------------------------------------------------ exit codes
+
+
+@pytest.mark.parametrize("field", ["halfmove", "fullmove"])
+def test_a_clock_of_thousands_of_digits_is_bad_input(cli, field):
+    digits = "9" * 5000
+    fen = f"4k3/8/8/8/8/8/8/4K3 w - - {digits} 1" if field == "halfmove" else f"4k3/8/8/8/8/8/8/4K3 w - - 0 {digits}"
+    result = cli("perft", fen, "1")
+    assert result.exit_code == 2, result.stderr
+    assert "too large" in result.stderr and len(result.stderr) < 300
+
+
+def test_stdout_on_a_full_device_is_one_line_exit_2():
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "chesskit", "perft", "startpos", "1"],
+            stdout=full, stderr=subprocess.PIPE, text=True, env=env(), timeout=300,
+        )
+    assert result.returncode == 2
+    assert result.stderr == "chesskit: cannot write the output: No space left on device\n"
+
+
+def test_a_closed_stdout_is_refused_before_running():
+    result = subprocess.run(
+        [sys.executable, "-m", "chesskit", "perft", "startpos", "1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env(), timeout=300,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("chesskit: stdout is closed")
+
+
+# ------------------------------------------------------------------ false alarms
+
+
+def test_debug_raises_no_round_trip_alarm_at_a_large_accepted_clock(cli):
+    result = cli("debug", "4k3/8/8/8/8/8/8/4K2R w K - 2147483647 2147483647", "2")
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.startswith("ok: no invariant violated")
+
+
+def test_every_fen_show_prints_reads_back(cli):
+    from chesskit.board.fen import MAX_CLOCK
+
+    fen = f"4k3/8/8/8/8/8/8/4K2R w K - {MAX_CLOCK - 2} {MAX_CLOCK - 1}"
+    shown = cli("show", fen, "--moves", "e1e2 e8e7", "--json")
+    assert shown.exit_code == 0, shown.stderr
+    printed = json.loads(shown.stdout)["fen"]
+    assert printed.endswith(f"{MAX_CLOCK} {MAX_CLOCK}")
+    assert cli("show", printed).exit_code == 0
+    # one move more would print a FEN chesskit refuses: the move is refused instead
+    refused = cli("show", fen, "--moves", "e1e2 e8e7 e2e1")
+    assert refused.exit_code == 2
+    assert "would take the halfmove clock past" in refused.stderr
