@@ -353,3 +353,14 @@ def test_every_fen_show_prints_reads_back(cli):
     refused = cli("show", fen, "--moves", "e1e2 e8e7 e2e1")
     assert refused.exit_code == 2
     assert "would take the halfmove clock past" in refused.stderr
+
+
+@pytest.mark.parametrize("count", ["9" * 5000, "\u00b2", "\u0661"])
+def test_an_engine_count_of_thousands_of_digits_or_odd_digits_is_exit_3(cli, tmp_path, monkeypatch, count):
+    """Found by the garbage test: int() of 5000 digits raised ValueError (exit 70)."""
+    answer = tmp_path / "answer.txt"
+    answer.write_text(f"e2e4 {count}\n\n{count}\n", encoding="utf-8")
+    monkeypatch.setenv("CHESSKIT_REPLAY", str(answer))
+    result = cli("compare", "startpos", "1", "--script", str(ENGINES / "fail_flood.py"))
+    assert result.exit_code == 3, result.stderr
+    assert "cannot parse" in result.stderr and result.stderr.count("\n") == 1

@@ -22,8 +22,12 @@ MAX_TIMEOUT = 1e6
 # promotion letters (perftree's `a7b8Q`) are accepted and lower-cased.
 UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][nbrqNBRQ]?")
 
+# A count as engines print it: ASCII digits, at most 19 (a 64-bit count), so a number of
+# thousands of digits or a superscript digit is a line chesskit cannot parse (exit 3).
+COUNT = r"[0-9]{1,19}"
+
 # `e2e4: 20` (Stockfish) or `e2e4 20` (perftree).
-_DIVIDE_LINE = re.compile(r"([a-h][1-8][a-h][1-8][nbrqNBRQ]?)(?::\s*|\s+)(\d+)")
+_DIVIDE_LINE = re.compile(r"([a-h][1-8][a-h][1-8][nbrqNBRQ]?)(?::\s*|\s+)(" + COUNT + ")")
 
 
 class Engine(ABC):

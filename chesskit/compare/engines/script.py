@@ -20,9 +20,10 @@ is an `EngineError`; its whole process group is killed on a timeout.
 
 from __future__ import annotations
 
+import re
 import subprocess
 
-from chesskit.compare.engines.base import Engine, add_divide_entry, check_depth, one_line, parse_divide_line
+from chesskit.compare.engines.base import COUNT, Engine, add_divide_entry, check_depth, one_line, parse_divide_line
 from chesskit.compare.engines.proc import (
     MAX_LINE,
     OutputLimit,
@@ -84,7 +85,7 @@ class ScriptEngine(Engine):
             text = line.strip()
             if not text:
                 continue
-            if total is None and text.isdigit():
+            if total is None and re.fullmatch(COUNT, text):
                 total = int(text)
                 continue
             entry = None if total is not None else parse_divide_line(text)

@@ -29,7 +29,7 @@ import weakref
 from collections import deque
 from dataclasses import dataclass
 
-from chesskit.compare.engines.base import Engine, add_divide_entry, check_depth, one_line, parse_divide_line
+from chesskit.compare.engines.base import COUNT, Engine, add_divide_entry, check_depth, one_line, parse_divide_line
 from chesskit.compare.engines.proc import (
     MAX_ANSWER,
     OutputLimit,
@@ -42,7 +42,7 @@ from chesskit.compare.engines.proc import (
 )
 from chesskit.errors import EngineError, InputError
 
-_NODES = re.compile(r"Nodes searched\s*:\s*(\d+)")
+_NODES = re.compile(r"Nodes searched\s*:\s*(" + COUNT + ")")
 
 # Lines read ahead of chesskit and not yet taken: past this the reader thread waits, and
 # so does the engine (its pipe fills), so unread output cannot pile up in memory.
