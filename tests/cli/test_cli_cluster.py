@@ -118,7 +118,7 @@ def test_missing_dask_says_how_to_install(cli, monkeypatch):
     result = cli("perft", "startpos", "3", "--workers", "2")
     assert result.exit_code == 2
     assert result.stderr == (
-        'chesskit: the cluster features need the [cluster] extra: pip install "chesskit[cluster]"\n'
+        'chesskit: the cluster features need the [cluster] extra: pip install "chesskit-perft[cluster]"\n'
     )
 
 
