@@ -12,10 +12,9 @@ import pytest
 from chesskit.board.board import Board
 from chesskit.errors import InputError
 from chesskit.board.counters import COUNTERS, STAT_NAMES, compare, parse_stat_opcode, stats_by_depth, total
-from helpers import REFERENCE as SHARED_REFERENCE
+from helpers import KIWIPETE, REFERENCE as SHARED_REFERENCE
 
 REFERENCE = SHARED_REFERENCE / "cpw-stats.json"
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
 def _reference() -> dict:
