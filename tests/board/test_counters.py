@@ -306,24 +306,3 @@ def test_cli_suite_stats_bad_opcode(cli, tmp_path):
     result = cli("suite", "--stats", str(path))
     assert result.exit_code == 2
     assert "bad.epd:1: S3" in result.stderr
-
-
-@pytest.mark.slow
-def test_counting_stays_within_ten_times_plain_perft():
-    import time
-
-    board = Board(KIWIPETE)
-    board.perft(1)
-    board.stats(1)
-
-    def best(fn) -> float:
-        times = []
-        for _ in range(5):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    plain = best(lambda: board.perft(4))
-    counted = best(lambda: board.stats(4))
-    assert counted < 10 * plain, f"perft 4: {plain:.4f} s, --stats: {counted:.4f} s"
