@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from pathlib import Path  # noqa: F401 - in write's signature
+from pathlib import Path
 
 
 @dataclass

@@ -12,11 +12,10 @@ import random
 
 import pytest
 
-from helpers import ENGINES
+from helpers import ENGINES, STARTPOS
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
-STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 SEEDS = [1, 2, 3]
 FENS = [
     STARTPOS,

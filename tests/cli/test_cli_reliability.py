@@ -15,20 +15,15 @@ import time
 
 import pytest
 
-from helpers import ENGINES, REPO
+from helpers import ENGINES, STARTPOS, gone, one_line, subprocess_env
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
-STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 GOOD_LINE = f'{STARTPOS[:-4]} id "s"; D1 20; D2 400;'
 
 
 def env(**extra) -> dict[str, str]:
-    out = dict(os.environ)
-    out["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), out.get("PYTHONPATH")]))
-    out.pop("CHESSKIT_DEBUG", None)
-    out.update(extra)
-    return out
+    return {**subprocess_env(), **extra}
 
 
 def chesskit(*args, memory_mb: int | None = None, extra_env=None, **kwargs) -> subprocess.CompletedProcess:
@@ -47,16 +42,6 @@ def chesskit(*args, memory_mb: int | None = None, extra_env=None, **kwargs) -> s
         timeout=300,
         **kwargs,
     )
-
-
-def one_error_line(result, code: int, *words: str) -> str:
-    assert result.returncode == code, (result.returncode, result.stdout[-500:], result.stderr[-500:])
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("chesskit: "), result.stderr[-1000:]
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.fixture
@@ -96,14 +81,14 @@ def test_junit_naming_a_directory_or_device_is_refused(cli, suite_file, tmp_path
 def test_junit_naming_a_fifo_is_refused_without_blocking(suite_file, tmp_path):
     fifo = tmp_path / "report.fifo"
     os.mkfifo(fifo)
-    one_error_line(chesskit("suite", str(suite_file), "--junit", str(fifo)), 2, "FIFO")
+    one_line(chesskit("suite", str(suite_file), "--junit", str(fifo)), 2, "FIFO")
 
 
 def test_checkpoint_naming_a_fifo_is_refused_without_blocking(tmp_path):
     pytest.importorskip("distributed")
     fifo = tmp_path / "run.ck"
     os.mkfifo(fifo)
-    one_error_line(chesskit("perft", "startpos", "3", "--checkpoint", str(fifo)), 2, "--checkpoint", "FIFO")
+    one_line(chesskit("perft", "startpos", "3", "--checkpoint", str(fifo)), 2, "--checkpoint", "FIFO")
 
 
 def test_junit_report_is_replaced_whole_and_leaves_no_temporary_file(cli, suite_file, tmp_path):
@@ -145,13 +130,13 @@ def _checkpoint(tmp_path, fen: str, depth: int, split: int | None, *lines: str, 
 def test_infinity_in_a_checkpoint_is_bad_input_naming_the_line(tmp_path):
     pytest.importorskip("distributed")
     path = _checkpoint(tmp_path, STARTPOS, 4, 1, '{"task": 0, "nodes": 10}', '{"task": 1, "nodes": Infinity}')
-    one_error_line(chesskit("perft", "startpos", "4", "--checkpoint", str(path)), 2, "line 3 is corrupt")
+    one_line(chesskit("perft", "startpos", "4", "--checkpoint", str(path)), 2, "line 3 is corrupt")
 
 
 def test_a_checkpoint_split_depth_deeper_than_the_run_is_refused_not_hanging(tmp_path):
     pytest.importorskip("distributed")
     path = _checkpoint(tmp_path, STARTPOS, 4, 1, split_depth=60)
-    one_error_line(chesskit("perft", "startpos", "4", "--checkpoint", str(path)), 2, "split_depth 60")
+    one_line(chesskit("perft", "startpos", "4", "--checkpoint", str(path)), 2, "split_depth 60")
 
 
 # ------------------------------------------------------------------ memory
@@ -168,12 +153,12 @@ def test_engine_flooding_output_is_exit_3_within_a_memory_limit(kind, mode):
         memory_mb=1024, extra_env={"CHESSKIT_FLOOD": mode},
     )
     why = "longer than 64 KiB" if mode == "long" else "more than 64 MiB"
-    one_error_line(result, 3, why)
+    one_line(result, 3, why)
 
 
 def test_running_out_of_memory_is_its_own_exit_code():
     """Under a tiny address-space limit: exit 4 and one line, never 1 (mismatch) or 70."""
-    one_error_line(chesskit("show", "startpos", memory_mb=200), 4, "memory")
+    one_line(chesskit("show", "startpos", memory_mb=200), 4, "memory")
 
 
 # ------------------------------------------------------------------ python adapters
@@ -202,7 +187,7 @@ def test_prints_in_a_python_adapter_never_reach_stdout():
 )
 def test_a_misbehaving_python_adapter_is_exit_3(name, words):
     result = chesskit("compare", "startpos", "2", "--python", adapter(name))
-    one_error_line(result, 3, *words)
+    one_line(result, 3, *words)
     assert result.stdout == ""
 
 
@@ -214,27 +199,18 @@ def _pids(pidfile) -> list[int]:
     raise AssertionError("the engine never wrote its pids")
 
 
-def _gone(pid: int) -> bool:
-    """True when ``pid`` is dead (a zombie waiting for an init that does not reap counts)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except FileNotFoundError:
-        return True
-
-
 def test_a_python_adapters_child_processes_die_with_it(tmp_path):
     pidfile = tmp_path / "pids"
     result = chesskit(
         "compare", "startpos", "2", "--python", adapter("StartsAHelper"), "--timeout", "2",
         extra_env={"CHESSKIT_HANG_PIDFILE": str(pidfile)},
     )
-    one_error_line(result, 3, "did not finish")
+    one_line(result, 3, "did not finish")
     pids = _pids(pidfile)
     deadline = time.monotonic() + 10
-    while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+    while not all(gone(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert all(_gone(p) for p in pids), pids
+    assert all(gone(p) for p in pids), pids
 
 
 # ------------------------------------------------------------------ signals
@@ -270,9 +246,9 @@ def test_sigterm_and_sighup_kill_the_engine_and_exit_128_plus_signal(tmp_path, s
     assert proc.returncode == 128 + sig, err
     assert err.count("\n") == 1 and err.startswith("chesskit: ") and "Traceback" not in err
     deadline = time.monotonic() + 10
-    while not all(_gone(p) for p in pids) and time.monotonic() < deadline:
+    while not all(gone(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert all(_gone(p) for p in pids), f"engine processes survived: {pids}"
+    assert all(gone(p) for p in pids), f"engine processes survived: {pids}"
 
 
 @pytest.mark.parametrize("args", [["perft", "startpos", "8", "--stats"], ["debug", "startpos", "7"]])
