@@ -40,7 +40,8 @@ def _rows(step) -> list[str]:
 
 def headline(report) -> str:
     if report.agree:
-        return f"agree: {report.engine} and chesskit give the same divide at depth {report.depth}"
+        same = "count" if report.total_only else "divide"
+        return f"agree: {report.engine} and chesskit give the same {same} at depth {report.depth}"
     if report.kind == "moves":
         return f"DISAGREE: the move lists differ after {_where(report.path)}"
     state = report.state

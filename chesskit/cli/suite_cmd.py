@@ -7,7 +7,7 @@ from collections import defaultdict
 import click
 
 from chesskit.cli import output
-from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_timeout
+from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_timeout, state_dialect
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import EngineError, InputError, MismatchError
@@ -43,6 +43,8 @@ def suite(
     max_depth: str | None,
     max_nodes: str,
     engine: str | None,
+    dialect: str | None,
+    engine_cmd: str | None,
     script: str | None,
     python_spec: str | None,
     engine_options: tuple[str, ...],
@@ -77,11 +79,21 @@ def suite(
         raise InputError(f"nothing to run: no expected count of {_plural(len(records), 'position')} is within {limits}")
 
     eng = None
-    using_engine = any(flag is not None for flag in (engine, script, python_spec)) or engine_options
+    spoken = None
+    using_engine = (
+        any(flag is not None for flag in (engine, script, python_spec, engine_cmd, dialect)) or engine_options
+    )
     if using_engine:
         if stats:
             raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
-        eng = open_user_engine(engine, script, python_spec, engine_options, parse_timeout(timeout))
+        eng = open_user_engine(
+            engine, script, python_spec, engine_options, parse_timeout(timeout), dialect, engine_cmd
+        )
+        try:
+            spoken = state_dialect(eng, as_json)
+        except BaseException:
+            eng.close()
+            raise
     results: list[SuiteResult] = []
     plain = not as_json and not output.stdout_is_terminal()
     position: list[SuiteResult] = []  # the current position's results, for streamed lines
@@ -116,13 +128,14 @@ def suite(
 
     failed = [r for r in results if not r.ok]
     if as_json:
-        output.emit_json(
-            {
-                "passed": len(results) - len(failed),
-                "failed": len(failed),
-                "results": [_result_json(r) for r in results],
-            }
-        )
+        data = {
+            "passed": len(results) - len(failed),
+            "failed": len(failed),
+            "results": [_result_json(r) for r in results],
+        }
+        if spoken is not None:
+            data["dialect"] = spoken
+        output.emit_json(data)
     elif output.stdout_is_terminal():
         _render_terminal(results, failed, timer)
     else:

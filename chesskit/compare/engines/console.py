@@ -17,6 +17,7 @@ after divide lines when the engine prints no total, and at the total in a consol
 from __future__ import annotations
 
 import queue
+import re
 import time
 
 from chesskit.compare.engines.base import check_depth, one_line, position_label
@@ -27,6 +28,8 @@ from chesskit.compare.engines.uci import UciEngine
 UCIOK_WAIT = 10.0
 # How long a probe waits for more output after the engine went quiet.
 PROBE_GRACE = 2.0
+# A reply to `uci` that says the engine does not know it.
+_REFUSED = re.compile(r"unknown|invalid|unrecogni[sz]ed|not recogni[sz]ed|illegal|not supported", re.IGNORECASE)
 
 
 class _NoUciok(Exception):
@@ -116,7 +119,7 @@ class PerftEngine(UciEngine):
         if not self._waiting_uciok:
             return super()._readline(deadline)
         line = self._poll(deadline)
-        if line is None:
+        if line is None or _REFUSED.search(line):  # silence, or `Unknown command: uci`
             raise _NoUciok()
         if line.strip() == "uciok":
             self._waiting_uciok = False
@@ -174,12 +177,12 @@ class PerftEngine(UciEngine):
         if not self._console:
             self._send("isready")
             self._last_command = command
-        ready, search, searching = self._console, False, False
+        ready, search, searching, refused = self._console, False, False, False
         deadline = self._deadline()
         quiet: float | None = None  # a probe's deadline for more output
         while True:
             if ready and not searching:
-                if answer.total is not None or (search and probe):
+                if answer.total is not None or (probe and (search or (refused and answer.empty))):
                     break
                 if probe:
                     quiet = quiet or time.monotonic() + _grace(self.timeout)
@@ -207,7 +210,8 @@ class PerftEngine(UciEngine):
                 continue
             if quiet is not None:  # a probe waits as long as the engine keeps talking
                 quiet = time.monotonic() + _grace(self.timeout)
-            reader.feed(line)
+            if reader.feed(line) == "skip" and _REFUSED.search(text):
+                refused = True  # `Unknown command: perft 1`
         return answer, search
 
     def _poll(self, deadline: float | None) -> str | None:
