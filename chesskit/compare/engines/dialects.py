@@ -164,20 +164,55 @@ class MoveNames:
     def __init__(self, board_factory):
         self._factory = board_factory  # () -> Board of the node; built only when SAN shows up
         self._table: list[tuple] | None = None
+        self._board = None
         self.san_seen = False
 
     def to_uci(self, token: str) -> str:
-        """UCI for `token`; a token no legal move matches is kept as written (an illegal move)."""
+        """UCI for `token`.  An illegal move (a buggy engine's) is matched by geometry
+        alone when exactly one piece could make it; failing that it is kept as written."""
         if UCI_MOVE.fullmatch(token):
             return token.lower()
         self.san_seen = True
         found = self._match(token)
+        if found is None:
+            found = self._pseudo(token)
         return found if found is not None else token
+
+    def _pseudo(self, token: str) -> str | None:
+        """The UCI of an illegal SAN move: the one piece of the side to move that could
+        reach the square if pins, checks and blocked castling were ignored."""
+        board = self._factory() if self._board is None else self._board
+        self._board = board
+        us = board.turn
+        m = _CASTLE.fullmatch(token)
+        if m is not None:
+            king = board.king_square(us)
+            if board.chess960 or king & 7 != 4:
+                return None
+            to = king + (-2 if m.group(2) else 2)
+            return _name(king) + _name(to)
+        m = _SAN.fullmatch(token)
+        if m is None:
+            return None
+        ptype = _PIECE_TYPES[m.group("piece") or "P"]
+        to = _square(m.group("to"))
+        found = []
+        for frm in range(64):
+            piece = board.piece_at(frm)
+            if not piece or piece & 7 != ptype or piece >> 3 != us:
+                continue
+            if m.group("file") and _name(frm)[0] != m.group("file"):
+                continue
+            if m.group("rank") and _name(frm)[1] != m.group("rank"):
+                continue
+            if _reaches(board, frm, to, ptype, us):
+                found.append(_name(frm) + _name(to) + (m.group("promo") or "").lower())
+        return found[0] if len(found) == 1 else None
 
     def _moves(self) -> list[tuple]:
         """(uci, piece type, from, to, promo, castle side) for every legal move of the node."""
         if self._table is None:
-            board = self._factory()
+            board = self._board = self._factory() if self._board is None else self._board
             table = []
             for uci in board.legal_moves():
                 frm, to = _square(uci[0:2]), _square(uci[2:4])
@@ -217,6 +252,35 @@ class MoveNames:
 
 def _square(name: str) -> int:
     return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+def _name(sq: int) -> str:
+    return "abcdefgh"[sq & 7] + str((sq >> 3) + 1)
+
+
+def _reaches(board, frm: int, to: int, ptype: int, us: int) -> bool:
+    """Whether a piece of type `ptype` on `frm` moves to `to` by its geometry (path clear)."""
+    df, dr = (to & 7) - (frm & 7), (to >> 3) - (frm >> 3)
+    if ptype == 1:  # pawn: pushes and captures (any capture: en passant included)
+        ahead = 1 if us == 0 else -1
+        if df == 0:
+            start = 1 if us == 0 else 6
+            return dr == ahead or (dr == 2 * ahead and frm >> 3 == start)
+        return abs(df) == 1 and dr == ahead
+    if ptype == 2:
+        return {abs(df), abs(dr)} == {1, 2}
+    if ptype == 6:
+        return max(abs(df), abs(dr)) == 1
+    straight, diagonal = df == 0 or dr == 0, abs(df) == abs(dr)
+    if (ptype == 3 and not diagonal) or (ptype == 4 and not straight) or not (straight or diagonal) or frm == to:
+        return False
+    step = (df > 0) - (df < 0) + 8 * ((dr > 0) - (dr < 0))
+    sq = frm + step
+    while sq != to:
+        if board.piece_at(sq):
+            return False
+        sq += step
+    return True
 
 
 @dataclass
