@@ -89,11 +89,6 @@ def suite(
         eng = open_user_engine(
             engine, script, python_spec, engine_options, parse_timeout(timeout), dialect, engine_cmd
         )
-        try:
-            spoken = state_dialect(eng, as_json)
-        except BaseException:
-            eng.close()
-            raise
     results: list[SuiteResult] = []
     plain = not as_json and not output.stdout_is_terminal()
     position: list[SuiteResult] = []  # the current position's results, for streamed lines
@@ -102,6 +97,8 @@ def suite(
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
     total = sum(task.expected + 1 for task in tasks)
     try:
+        if eng is not None:  # starts the engine and finds its dialect (an EngineError is the first task's)
+            spoken = state_dialect(eng, as_json)
         with timer, output.progress(total, "suite", counted=False) as advance:
             for result in run(tasks, stats) if eng is None else run_engine(tasks, eng):
                 results.append(result)
