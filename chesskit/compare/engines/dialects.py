@@ -108,7 +108,7 @@ _TOTALS = [
 ]
 # `[move N :] MOVE [:|-|=] COUNT [nodes]`; the move token is checked separately
 _DIVIDE = re.compile(
-    r"(?:move\s*:?\s*\d+\s*[:.]?\s*|\d+[.)]\s*)?(?P<move>[A-Za-z0-9=+#\-.]+?)\s*(?:[:=\-]|\s)\s*(?P<count>\d+)"
+    r"(?:move\s*:?\s*\d+\s*[:.]?\s*|\d+[.)]\s*)?(?P<move>[A-Za-z0-9=+#\-.]+?(?:\s*e\.p\.)?)\s*(?:[:=\-]|\s)\s*(?P<count>\d+)"
     r"(?:\s+(?:leaf\s+)?(?:nodes?|leaves))?",
     re.IGNORECASE,
 )
