@@ -99,18 +99,25 @@ def open_user_engine(engine, script, python_spec, engine_options, timeout, diale
     )
 
 
-def state_dialect(eng, as_json: bool):
-    """Start the engine and find its dialect; in text mode say which on stderr.
-
-    Returns the JSON value for the ``"dialect"`` key (None: not a perft-dialect engine).
-    """
+def engine_dialect(eng):
+    """Start the engine and find its dialect: the JSON value for the ``"dialect"`` key
+    (None for a --script or --python engine)."""
     info = eng.dialect_info()
     if info is None:
         return None
-    if not as_json:
-        how = "detected" if getattr(eng, "detected", True) else "as named"
-        click.echo(f"chesskit: engine dialect {info.name} ({how}): {info.describe()}", err=True)
-    return {**info.to_json(), "detected": bool(getattr(eng, "detected", True))}
+    return {**info.to_json(), "detected": bool(getattr(eng, "detected", True)), "about": info.describe()}
+
+
+def note_dialect(spoken, as_json: bool) -> None:
+    """In text mode, once the run is over, say on stderr which dialect the engine spoke.
+
+    Not for `go perft` (what chesskit always spoke: that output stays as it was), and not
+    when the engine failed (the one error line stays the only one).
+    """
+    if spoken is None or as_json or spoken["name"] == "uci-go-perft":
+        return
+    how = "detected" if spoken["detected"] else "as named"
+    click.echo(f"chesskit: engine dialect {spoken['name']} ({how}): {spoken['about']}", err=True)
 
 
 @click.command()
@@ -164,7 +171,7 @@ def compare(
     position_fen = _position_fen(position, board)
     eng = open_user_engine(engine, script, python_spec, engine_options, limit, dialect, engine_cmd)
     try:
-        spoken = state_dialect(eng, as_json)
+        spoken = engine_dialect(eng)
         checker = _state_checker(eng, position_fen, prefix, board.chess960, budget)
         with output.progress(depth_n, "compare") as advance:
             report = descend(
@@ -179,6 +186,7 @@ def compare(
             )
     finally:
         eng.close()
+    note_dialect(spoken, as_json)
     show(report, as_json, spoken)
     if not report.agree:
         raise MismatchError(report.summary())
@@ -208,7 +216,7 @@ def show(report, as_json: bool, dialect=None) -> None:
     if as_json:
         data = report.to_json()
         if dialect is not None:
-            data["dialect"] = dialect
+            data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
         output.emit_json(data)
     elif output.stdout_is_terminal():
         compare_render.render_terminal(report, output.console())

@@ -7,7 +7,7 @@ from collections import defaultdict
 import click
 
 from chesskit.cli import output
-from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_timeout, state_dialect
+from chesskit.cli.compare_cmd import engine_options, engine_dialect, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import EngineError, InputError, MismatchError
@@ -98,7 +98,7 @@ def suite(
     total = sum(task.expected + 1 for task in tasks)
     try:
         if eng is not None:  # starts the engine and finds its dialect (an EngineError is the first task's)
-            spoken = state_dialect(eng, as_json)
+            spoken = engine_dialect(eng)
         with timer, output.progress(total, "suite", counted=False) as advance:
             for result in run(tasks, stats) if eng is None else run_engine(tasks, eng):
                 results.append(result)
@@ -120,6 +120,7 @@ def suite(
             eng.close()
     if junit:
         write_junit(junit, results, _mismatch_lines)
+    note_dialect(spoken, as_json)
     if position:
         click.echo(_position_line(position, width))
 
@@ -131,7 +132,7 @@ def suite(
             "results": [_result_json(r) for r in results],
         }
         if spoken is not None:
-            data["dialect"] = spoken
+            data["dialect"] = {k: v for k, v in spoken.items() if k != "about"}
         output.emit_json(data)
     elif output.stdout_is_terminal():
         _render_terminal(results, failed, timer)

@@ -88,7 +88,10 @@ def test_real_engine_compare_agrees(cli, name, dialect):
 
     result = cli("compare", C960, "2", "--engine", engine, "--moves", "a3a4")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.startswith(f"chesskit: engine dialect {dialect} (detected): ")
+    if dialect == "uci-go-perft":  # what chesskit always spoke: the output stays as it was
+        assert result.stderr == ""
+    else:
+        assert result.stderr == f"chesskit: engine dialect {dialect} (detected): bare 'perft N' in the UCI loop, total only\n"
     assert result.stdout.startswith("agree: ")
 
 
@@ -195,3 +198,10 @@ def test_undetectable_engine_exit_3(cli):
     assert result.exit_code == 3
     assert result.stderr.startswith("chesskit: engine 'cat' answered no perft question chesskit knows")
     assert result.stderr.count("\n") == 1
+
+
+def test_failure_in_a_named_dialect_is_one_line(cli):
+    result = cli("compare", "startpos", "2", "--engine", str(ENGINES / "fail_exit.py"), "--dialect", "console-perft")
+    assert result.exit_code == 3
+    assert result.stderr.count("\n") == 1
+    assert "exited with code 1 after 'perft 2'; last output: 'fail_exit: cannot open" in result.stderr
