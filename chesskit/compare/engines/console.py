@@ -203,7 +203,7 @@ class PerftEngine(UciEngine):
             if not self._console and text.startswith("bestmove"):
                 search, searching = True, False
                 continue
-            if not self._console and text.startswith("info") and " pv " in f"{text} ":
+            if not self._console and text.startswith("info") and (" pv " in f"{text} " or " score " in text):
                 if not searching and not search:
                     searching = True
                     self._send("stop")

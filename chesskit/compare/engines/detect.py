@@ -35,6 +35,8 @@ def detect(engine) -> tuple[Dialect, bool]:
         engine._set_position(START, [], False)
         answer, search = engine._ask(verb, 1, lambda: node_board(START, [], False), probe=True)
         heard.append(_heard(verb, answer, search))
+        if command == "go-perft" and answer.empty and not search:
+            engine._send("stop")  # in case a plain `go` began a search that prints nothing
         if search:
             continue
         if _is_start_divide(answer) and (loop == "uci" or answer.total is not None):
