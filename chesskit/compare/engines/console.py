@@ -102,8 +102,8 @@ class PerftEngine(UciEngine):
         if self.dialect is not None:
             super()._handshake()
             return
-        saved = self.timeout
-        self.timeout = UCIOK_WAIT if saved is None else min(saved, UCIOK_WAIT)
+        self._full_timeout = self.timeout  # the wait for uciok is shorter; the rest has --timeout
+        self.timeout = UCIOK_WAIT if self.timeout is None else min(self.timeout, UCIOK_WAIT)
         self._waiting_uciok = True
         try:
             super()._handshake()
@@ -112,7 +112,7 @@ class PerftEngine(UciEngine):
             if self.options:
                 raise self.error("never said 'uciok', so --engine-option cannot be set") from None
         finally:
-            self.timeout = saved
+            self.timeout = self._full_timeout
             self._waiting_uciok = False
 
     def _readline(self, deadline: float | None) -> str:
@@ -123,6 +123,7 @@ class PerftEngine(UciEngine):
             raise _NoUciok()
         if line.strip() == "uciok":
             self._waiting_uciok = False
+            self.timeout = self._full_timeout
         return line
 
     @property
