@@ -246,6 +246,23 @@ def test_console_that_hangs_is_killed(tmp_path, monkeypatch):
         with open_engine(engine=str(ENGINES / "fail_hang.py"), timeout=1) as engine:
             engine.dialect_info()
     assert engine._proc is None
+    assert_gone([int(pid) for pid in pidfile.read_text().split()])
+
+
+def assert_gone(pids: list[int]) -> None:
+    """The engine and the helper it started are gone (a zombie left to init counts as gone)."""
+    import psutil
+
+    def gone(pid: int) -> bool:
+        try:
+            return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return True
+
+    deadline = time.monotonic() + 3
+    while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(gone(pid) for pid in pids), "the engine or its helper is still running"
 
 
 def test_console_that_crashes():
@@ -404,3 +421,15 @@ def test_oneshot_failures(tmp_path, monkeypatch):
     with pytest.raises(EngineError, match=r"did not answer depth 2 on .* within 1 s$"):
         open_engine(engine_cmd=f"{ENGINES / 'fail_hang.py'} {{depth}} {{fen}}", timeout=1).perft(STARTPOS, 2, [])
     assert time.monotonic() - started < 10
+    assert_gone([int(pid) for pid in pidfile.read_text().split()])
+
+
+@pytest.mark.parametrize("dialect", ["console-perft", "uci-perft-total"])
+def test_named_dialect_answer_times_out(dialect):
+    """fail_hang never answers a bare `perft`: each answer has its own --timeout."""
+    started = time.monotonic()
+    with pytest.raises(EngineError, match=r"did not answer 'perft 2' within 1 s$"):
+        with open_engine(engine=str(ENGINES / "fail_hang.py"), dialect=dialect, timeout=1) as engine:
+            engine.perft(STARTPOS, 2, [])
+    assert time.monotonic() - started < 10
+    assert engine._proc is None
