@@ -14,12 +14,10 @@ from pathlib import Path
 import chess
 import pytest
 
-from helpers import ENGINES
+from helpers import BEFORE_EP, ENGINES, KIWIPETE, pc_perft
 
 PY = sys.executable
 FAKE = f"{PY} {ENGINES / 'fake_perft.py'}"
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-BEFORE_EP = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
 C960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
 QUIET = "4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1"
 
@@ -36,26 +34,10 @@ def debian_engine(name: str) -> str:
     return path
 
 
-def perft(fen: str, depth: int, chess960: bool = False) -> int:
-    board = chess.Board(fen, chess960=chess960)
-
-    def count(d: int) -> int:
-        if d == 0:
-            return 1
-        total = 0
-        for move in list(board.legal_moves):
-            board.push(move)
-            total += count(d - 1)
-            board.pop()
-        return total
-
-    return count(depth)
-
-
 def epd(tmp_path: Path, rows: list[tuple[str, str, int]], wrong: dict[str, int] | None = None) -> Path:
     lines = []
     for ident, fen, depth in rows:
-        counts = {d: perft(fen, d) for d in range(1, depth + 1)}
+        counts = {d: pc_perft(chess.Board(fen), d) for d in range(1, depth + 1)}
         if wrong and ident in wrong:
             counts[depth] = wrong[ident]
         ops = " ".join(f"D{d} {n};" for d, n in counts.items())
@@ -85,7 +67,7 @@ def test_real_engine_compare_agrees(cli, name, dialect):
     # the engine's count is python-chess's
     step = report["steps"][0]
     theirs = step["theirs_total"] if dialect.endswith("total") else sum(step["theirs"].values())
-    assert theirs == sum(step["ours"].values()) == perft(KIWIPETE, 3) == 97862
+    assert theirs == sum(step["ours"].values()) == pc_perft(chess.Board(KIWIPETE), 3) == 97862
 
     result = cli("compare", C960, "2", "--engine", engine, "--moves", "a3a4")
     assert result.exit_code == 0, result.stderr

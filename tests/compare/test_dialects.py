@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 import time
 
-import chess
 import pytest
 
 from chesskit.board.board import Board
@@ -25,42 +24,14 @@ from chesskit.compare.engines.dialects import (
     parse_total,
 )
 from chesskit.errors import EngineError, InputError
-from helpers import ENGINES
+from helpers import BEFORE_EP, ENGINES, EP_FEN, KIWIPETE, STARTPOS, gone, pc_divide
 
 PY = sys.executable
 FAKE = f"{PY} {ENGINES / 'fake_perft.py'}"
-STARTPOS = chess.STARTING_FEN
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
 PROMO_FEN = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"
 C960_CASTLE = "rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1"
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
-
-
-def reference(fen: str, depth: int, moves=(), chess960: bool = False) -> dict[str, int]:
-    """python-chess's divide, in chesskit's notation."""
-    board = chess.Board(fen, chess960=chess960)
-    for move in moves:
-        board.push_uci(move)
-
-    def count(d: int) -> int:
-        if d == 0:
-            return 1
-        total = 0
-        for move in list(board.legal_moves):
-            board.push(move)
-            total += count(d - 1)
-            board.pop()
-        return total
-
-    result = {}
-    for move in list(board.legal_moves):
-        uci = board.uci(move)
-        board.push(move)
-        result[uci] = count(depth - 1)
-        board.pop()
-    return result
 
 
 # -- reading answers --------------------------------------------------------------
@@ -178,20 +149,20 @@ def test_detects_the_dialect_and_counts_right(flags, name, notation):
         dialect = engine.dialect_info()
         assert (dialect.name, dialect.moves) == (name, notation)
         assert engine.detected
-        assert engine.perft(KIWIPETE, 2, ["e1g1"]) == sum(reference(KIWIPETE, 2, ["e1g1"]).values())
+        assert engine.perft(KIWIPETE, 2, ["e1g1"]) == sum(pc_divide(KIWIPETE, 2, ["e1g1"]).values())
         # a total-only engine's divide is its count below each of chesskit's moves
-        assert engine.divide(PROMO_FEN, 2, ["d7c6"]) == reference(PROMO_FEN, 2, ["d7c6"])
+        assert engine.divide(PROMO_FEN, 2, ["d7c6"]) == pc_divide(PROMO_FEN, 2, ["d7c6"])
         if not dialect.total_only:
-            assert engine.divide(EP_FEN, 1, []) == reference(EP_FEN, 1)
+            assert engine.divide(EP_FEN, 1, []) == pc_divide(EP_FEN, 1)
         if dialect.loop == "uci":
-            assert engine.divide(C960_CASTLE, 2, [], chess960=True) == reference(C960_CASTLE, 2, [], True)
+            assert engine.divide(C960_CASTLE, 2, [], chess960=True) == pc_divide(C960_CASTLE, 2, [], True)
 
 
 def test_named_dialect_skips_detection(tmp_path, monkeypatch):
     log = tmp_path / "sent"
     monkeypatch.setenv("FAKE_PERFT_LOG", str(log))
     with open_engine(engine=f"{FAKE} --loop console --total-only", dialect="console-perft-total", timeout=10) as engine:
-        assert engine.perft(STARTPOS, 3, ["e2e4"]) == sum(reference(STARTPOS, 3, ["e2e4"]).values())
+        assert engine.perft(STARTPOS, 3, ["e2e4"]) == sum(pc_divide(STARTPOS, 3, ["e2e4"]).values())
         assert not engine.detected
     sent = log.read_text().splitlines()
     assert sent == [f"position fen {STARTPOS} moves e2e4", "perft 3", "quit"]
@@ -251,14 +222,6 @@ def test_console_that_hangs_is_killed(tmp_path, monkeypatch):
 
 def assert_gone(pids: list[int]) -> None:
     """The engine and the helper it started are gone (a zombie left to init counts as gone)."""
-    import psutil
-
-    def gone(pid: int) -> bool:
-        try:
-            return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-        except psutil.NoSuchProcess:
-            return True
-
     deadline = time.monotonic() + 3
     while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -289,7 +252,7 @@ def test_divide_and_total_must_agree(tmp_path):
 
 # bug -> (position, depth, path to the failing node, missing, extra): as for every other back end
 MOVE_BUGS = {
-    "no_ep": ("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2", 3, ["f7f5"], ["e5f6"], []),
+    "no_ep": (BEFORE_EP, 3, ["f7f5"], ["e5f6"], []),
     "ep_rank_pin": ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1", 3, ["d6d5", "e2e4"], [], ["f4e3"]),
     "castle_through_check": ("2b1k3/8/8/8/8/8/8/4K2R b K - 0 1", 2, ["c8h3"], [], ["e1g1"]),
     "castle_rights_kept": ("4k3/8/8/8/8/8/6b1/4K2R b K - 0 1", 3, ["g2h1"], [], ["e1g1"]),
@@ -364,7 +327,7 @@ def test_unmake_bug_is_a_walk_mismatch(flags, path, ours, theirs):
         report = run_descent(engine, EP_FEN, 3)
     assert report.kind == "state" and report.state.field == "walk"
     assert report.path == path and (report.state.ours, report.state.theirs) == (ours, theirs)
-    assert sum(reference(EP_FEN, 3).values()) == 21637 and reference(EP_FEN, 3)["e5f6"] == 908
+    assert sum(pc_divide(EP_FEN, 3).values()) == 21637 and pc_divide(EP_FEN, 3)["e5f6"] == 908
 
 
 # -- one-shot command lines ---------------------------------------------------------
@@ -385,8 +348,8 @@ def test_oneshot_agrees(template, total_only):
     assert isinstance(engine, OneShotEngine)
     assert engine.total_only is total_only
     assert engine.dialect_info().name == ("oneshot-total" if total_only else "oneshot")
-    assert engine.perft(KIWIPETE, 2, ["e1g1", "h3g2"]) == sum(reference(KIWIPETE, 2, ["e1g1", "h3g2"]).values())
-    assert engine.divide(C960_CASTLE, 2, ["b1a1"], chess960=True) == reference(C960_CASTLE, 2, ["b1a1"], True)
+    assert engine.perft(KIWIPETE, 2, ["e1g1", "h3g2"]) == sum(pc_divide(KIWIPETE, 2, ["e1g1", "h3g2"]).values())
+    assert engine.divide(C960_CASTLE, 2, ["b1a1"], chess960=True) == pc_divide(C960_CASTLE, 2, ["b1a1"], True)
 
 
 def test_buggy_oneshot_total_only():
