@@ -340,3 +340,22 @@ def test_an_engine_count_of_thousands_of_digits_or_odd_digits_is_exit_3(cli, tmp
     result = cli("compare", "startpos", "1", "--script", str(ENGINES / "fail_flood.py"))
     assert result.exit_code == 3, result.stderr
     assert "cannot parse" in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("mode", ["long", "endless"])
+def test_a_one_shot_template_engine_flooding_output_is_exit_3_within_a_memory_limit(mode):
+    """The dialects' one-shot runner reads through the same bounded reader as scripts."""
+    template = f"{sys.executable} {ENGINES / 'fail_flood.py'} {{depth}} {{fen}} {{moves}}"
+    result = chesskit(
+        "compare", "startpos", "1", "--engine-cmd", template, "--timeout", "120",
+        memory_mb=1024, extra_env={"CHESSKIT_FLOOD": mode},
+    )
+    one_line(result, 3, "longer than 64 KiB" if mode == "long" else "more than 64 MiB")
+
+
+def test_a_dialect_count_of_thousands_of_digits_is_no_count():
+    from chesskit.compare.engines.dialects import parse_divide_entry, parse_total
+
+    assert parse_total("Nodes searched: " + "9" * 5000) is None
+    assert parse_divide_entry("e2e4: " + "9" * 5000) is None
+    assert parse_total("Perft(3) = 8902", 3) == 8902

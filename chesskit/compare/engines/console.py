@@ -222,10 +222,7 @@ class PerftEngine(UciEngine):
             line = self._lines.get(timeout=remaining)
         except queue.Empty:
             return None
-        if line is None:
-            raise self._exited()
-        self._stdout_tail.append(line)
-        return line
+        return self._taken(line)  # the caps on line and answer size (uci.py)
 
     def _drain(self) -> None:
         """Drop what the console printed since the last answer (prompts, timings)."""
@@ -234,9 +231,7 @@ class PerftEngine(UciEngine):
                 line = self._lines.get_nowait()
             except queue.Empty:
                 return
-            if line is None:
-                raise self._exited()
-            self._stdout_tail.append(line)
+            self._taken(line)
 
 
 def node_board(fen: str, moves: list[str], chess960: bool):

@@ -94,21 +94,22 @@ def parse_dialect(name: str) -> Dialect | None:
 
 # -- reading answers -------------------------------------------------------------
 
-_NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+)"
+# at most 19 digits (a 64-bit count): a number of thousands of digits is no count
+_NUMBER = r"(\d{1,3}(?:,\d{3}){1,6}|\d{1,19})"
 _TOTALS = [
     re.compile(p, re.IGNORECASE)
     for p in (
         rf"nodes\s+searched\s*[:=]?\s*{_NUMBER}",
         rf"(?:total\s+|leaf\s+)?nodes(?:\s+visited|\s+count)?\s*[:=]?\s*{_NUMBER}",
         rf"total(?:\s+number\s+of\s+nodes|\s+nodes|\s+leaf\s+nodes|\s+leaves)?\s*[:=]?\s*{_NUMBER}",
-        rf"perft\s*\(?\s*(?P<depth>\d+)\s*\)?\s*[:=]\s*{_NUMBER}(?:\s+.*)?",
+        rf"perft\s*\(?\s*(?P<depth>\d{{1,3}})\s*\)?\s*[:=]\s*{_NUMBER}(?:\s+.*)?",
         rf"test\s+complete\s*:\s*{_NUMBER}\s+(?:leaf\s+)?nodes(?:\s+.*)?",
         rf"{_NUMBER}(?:\s+(?:leaf\s+)?nodes)?",
     )
 ]
 # `[move N :] MOVE [:|-|=] COUNT [nodes]`; the move token is checked separately
 _DIVIDE = re.compile(
-    r"(?:move\s*:?\s*\d+\s*[:.]?\s*|\d+[.)]\s*)?(?P<move>[A-Za-z0-9=+#\-.]+?(?:\s*e\.p\.)?)\s*(?:[:=\-]|\s)\s*(?P<count>\d+)"
+    r"(?:move\s*:?\s*\d+\s*[:.]?\s*|\d+[.)]\s*)?(?P<move>[A-Za-z0-9=+#\-.]+?(?:\s*e\.p\.)?)\s*(?:[:=\-]|\s)\s*(?P<count>\d{1,19})"
     r"(?:\s+(?:leaf\s+)?(?:nodes?|leaves))?",
     re.IGNORECASE,
 )

@@ -20,7 +20,7 @@ import subprocess
 
 from chesskit.compare.engines.base import Engine, check_depth, one_line, position_label
 from chesskit.compare.engines.dialects import AnswerReader, Dialect
-from chesskit.compare.engines.proc import describe_exit, kill_group, resolve_program, spawn
+from chesskit.compare.engines.proc import OutputLimit, communicate_bounded, describe_exit, kill_group, resolve_program, spawn
 from chesskit.errors import InputError
 
 PLACEHOLDERS = ("{fen}", "{depth}", "{moves}")
@@ -98,11 +98,16 @@ class OneShotEngine(Engine):
         call = f"depth {depth} on {position_label(fen, moves)!r}"
         proc = spawn(argv, self.name, stdin=subprocess.DEVNULL)
         try:
-            out, err = proc.communicate(timeout=self.timeout)
+            out, err = communicate_bounded(proc, self.timeout, call)
         except subprocess.TimeoutExpired:
             kill_group(proc)
             _drain(proc)
             raise self.error(f"did not answer {call} within {self.timeout:g} s") from None
+        except OutputLimit as limit:  # a line past MAX_LINE or an answer past MAX_ANSWER
+            kill_group(proc)
+            _drain(proc)
+            shown = str(limit) if call in str(limit) else f"{limit} for {call}"
+            raise self.error(shown) from None
         except BaseException:
             kill_group(proc)
             raise

@@ -228,6 +228,11 @@ class UciEngine(Engine):
         except queue.Empty:
             self._kill()
             raise self.error(f"did not answer {self._last_command!r} within {self.timeout:g} s") from None
+        return self._taken(line)
+
+    def _taken(self, line) -> str:
+        """An item taken from the line queue, checked: the end of the output (None), a line
+        past MAX_LINE, or an answer past MAX_ANSWER is an EngineError; else the line."""
         if line is None:
             raise self._exited()
         if isinstance(line, OutputLimit):
