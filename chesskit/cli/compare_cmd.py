@@ -11,6 +11,7 @@ from chesskit.cli.options import (
     json_option,
     load_board,
     moves_option,
+    strict_option,
     parse_count,
     parse_depth,
     position_argument,
@@ -92,6 +93,7 @@ def open_user_engine(engine, script, python_spec, engine_options, timeout):
     show_default=True,
     help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
 )
+@strict_option
 @json_option
 def compare(
     position: str,
@@ -104,6 +106,7 @@ def compare(
     moves: str,
     chess960: bool,
     state_pushes: str,
+    strict: bool,
     as_json: bool,
 ) -> None:
     """Find the first node where an engine's perft disagrees with chesskit's.
@@ -123,7 +126,7 @@ def compare(
     budget = parse_count(state_pushes, "--state-pushes")
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
-    board, ident = load_board(position, moves, chess960)
+    board, ident = load_board(position, moves, chess960, strict)
     prefix = board.move_stack
     position_fen = _position_fen(position, board)
     eng = open_user_engine(engine, script, python_spec, engine_options, limit)
@@ -142,16 +145,23 @@ def compare(
             )
     finally:
         eng.close()
-    show(report, as_json)
+    show(report, as_json, board.notes)
     if not report.agree:
         raise MismatchError(report.summary())
 
 
 def _position_fen(position: str, board) -> str:
-    """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves."""
+    """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves.
+
+    A position that cannot arise in a game goes as chesskit reads it, without the castling
+    rights it dropped and the en-passant square it ignored: engines read those in their
+    own ways (Stockfish looks for another rook for a right whose rook is missing)."""
+    from chesskit.board.fen import format_fen, parse_fen
     from chesskit.suites.positions import resolve_position
 
     fen, _ = resolve_position(position)
+    if board.notes:
+        fen = format_fen(parse_fen(fen, board.chess960))
     return " ".join(fen.split())
 
 
@@ -165,11 +175,12 @@ def _state_checker(eng, position_fen, prefix, chess960, budget):
     return StateChecker(eng, position_fen, prefix, chess960, budget)
 
 
-def show(report, as_json: bool) -> None:
+def show(report, as_json: bool, position_notes: list[str] = ()) -> None:
     from chesskit.cli import compare_render
 
     if as_json:
-        output.emit_json(report.to_json())
+        # "notes" already holds the missing and extra moves' classification
+        output.emit_json({**report.to_json(), "position_notes": list(position_notes)})
     elif output.stdout_is_terminal():
         compare_render.render_terminal(report, output.console())
     else:

@@ -45,6 +45,12 @@ def console(stderr: bool = False):
     return Console(file=sys.stderr if stderr else sys.stdout, highlight=False)
 
 
+def notes(lines: list[str]) -> None:
+    """One stderr line per reason the position cannot arise in a game (it is still counted)."""
+    for line in lines:
+        click.echo(f"{PROG}: note: this position cannot arise in a game: {line}", err=True)
+
+
 def emit_json(obj: dict) -> None:
     """Print ``obj`` as one JSON object on one line."""
     click.echo(json.dumps(obj))
