@@ -45,10 +45,12 @@ def console(stderr: bool = False):
     return Console(file=sys.stderr if stderr else sys.stdout, highlight=False)
 
 
-def notes(lines: list[str]) -> None:
-    """One stderr line per reason the position cannot arise in a game (it is still counted)."""
+def notes(lines, where: str = "") -> None:
+    """One stderr line per reason the position cannot arise in a game (it is still
+    counted); ``where`` (a suite's ``file:line``) goes in front of each."""
     for line in lines:
-        click.echo(f"{PROG}: note: this position cannot arise in a game: {line}", err=True)
+        prefix = f"{where}: " if where else ""
+        click.echo(f"{PROG}: note: {prefix}this position cannot arise in a game: {line}", err=True)
 
 
 def emit_json(obj: dict) -> None:

@@ -9,7 +9,7 @@ import click
 from chesskit.cli import output
 from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
-from chesskit.cli.options import json_option, parse_count, parse_depth
+from chesskit.cli.options import json_option, parse_count, parse_depth, strict_option
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run, run_engine
 from chesskit.timer import Timer, format_seconds
@@ -37,6 +37,7 @@ from chesskit.timer import Timer, format_seconds
     is_flag=True,
     help='Also check the leaf counters of S<n> "captures=.. checks=.." opcodes where a suite has them.',
 )
+@strict_option
 @json_option
 def suite(
     paths: tuple[str, ...],
@@ -50,6 +51,7 @@ def suite(
     junit: str | None,
     skip_chess960: bool,
     stats: bool,
+    strict: bool,
     as_json: bool,
 ) -> None:
     """Run the perft suites in PATH (EPD files or folders; default: the bundled positions/).
@@ -64,7 +66,9 @@ def suite(
     node_limit = parse_count(max_nodes, "--max-nodes")
     if junit is not None:
         check_writable(junit)
-    records = load_suites(paths)
+    records = load_suites(paths, strict)
+    for record in records:
+        output.notes(record.notes, record.location)
     if skip_chess960:
         records = [record for record in records if not record.chess960]
         if not records:
