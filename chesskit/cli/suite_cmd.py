@@ -67,8 +67,6 @@ def suite(
     if junit is not None:
         check_writable(junit)
     records = load_suites(paths, strict)
-    for record in records:
-        output.notes(record.notes, record.location)
     if skip_chess960:
         records = [record for record in records if not record.chess960]
         if not records:
@@ -113,6 +111,7 @@ def suite(
     finally:
         if eng is not None:
             eng.close()
+    _notes(results)
     if junit:
         write_junit(junit, results, _mismatch_lines)
     if position:
@@ -133,6 +132,18 @@ def suite(
         _render_plain(results, failed, timer)
     if failed:
         raise MismatchError(f"{len(failed)} of {len(results)} counts did not match")
+
+
+def _notes(results: list[SuiteResult]) -> None:
+    """The notes of the positions counted (why they cannot arise in a game), once each, after
+    the run: a progress bar on stderr is gone by then, and a run that fails prints only its
+    error."""
+    seen: set[int] = set()
+    for result in results:
+        record = result.task.record
+        if record.notes and id(record) not in seen:
+            seen.add(id(record))
+            output.notes(record.notes, record.location)
 
 
 def _result_json(result: SuiteResult) -> dict:
