@@ -160,7 +160,7 @@ def count(sf: Stockfish, entry: Entry) -> None:
         previous = entry.counts.get(depth - 1, 1) or 1
         if depth >= MIN_DEPTH and nodes * max(nodes / previous, 1) > NODE_CAP:
             break
-        if nodes == 0:
+        if nodes == 0 and depth >= MIN_DEPTH:
             break
         depth += 1
 
