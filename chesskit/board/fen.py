@@ -549,7 +549,8 @@ def _check_checks(setup: Setup, notes: _Notes) -> None:
         if len(checkers) >= 2:
             notes.add(
                 "position",
-                f"{name} is in double check, but the en-passant square {square_name(setup.ep)} says the last "
+                f"{name} is in {'double' if len(checkers) == 2 else 'multiple'} check, but the en-passant square "
+                f"{square_name(setup.ep)} says the last "
                 f"move was {push}, which gives at most one check",
             )
             return
