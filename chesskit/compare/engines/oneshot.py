@@ -20,7 +20,15 @@ import subprocess
 
 from chesskit.compare.engines.base import Engine, check_depth, one_line, position_label
 from chesskit.compare.engines.dialects import AnswerReader, Dialect
-from chesskit.compare.engines.proc import OutputLimit, communicate_bounded, describe_exit, kill_group, resolve_program, spawn
+from chesskit.compare.engines.proc import (
+    OutputLimit,
+    communicate_bounded,
+    describe_exit,
+    drain,
+    kill_group,
+    resolve_program,
+    spawn,
+)
 from chesskit.errors import InputError
 
 PLACEHOLDERS = ("{fen}", "{depth}", "{moves}")
@@ -101,11 +109,11 @@ class OneShotEngine(Engine):
             out, err = communicate_bounded(proc, self.timeout, call)
         except subprocess.TimeoutExpired:
             kill_group(proc)
-            _drain(proc)
+            drain(proc)
             raise self.error(f"did not answer {call} within {self.timeout:g} s") from None
         except OutputLimit as limit:  # a line past MAX_LINE or an answer past MAX_ANSWER
             kill_group(proc)
-            _drain(proc)
+            drain(proc)
             shown = str(limit) if call in str(limit) else f"{limit} for {call}"
             raise self.error(shown) from None
         except BaseException:
@@ -135,15 +143,6 @@ class OneShotEngine(Engine):
         elif not self.dialect.total_only and not answer.moves and answer.total:
             raise self.error(f"printed a total but no divide lines for {call}")
         return answer
-
-
-def _drain(proc: subprocess.Popen) -> None:
-    try:
-        proc.communicate(timeout=2)
-    except (subprocess.TimeoutExpired, OSError, ValueError):
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
 
 
 def _last_line(text: str) -> str:

@@ -165,6 +165,20 @@ def communicate_bounded(proc: subprocess.Popen, timeout: float | None, what: str
     return bytes(out), bytes(err)
 
 
+def drain(proc: subprocess.Popen) -> None:
+    """Close the pipes of a killed process and reap it (what is left in them is dropped)."""
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:
+            try:
+                stream.close()
+            except OSError:
+                pass
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:  # pragma: no cover - unkillable
+        pass
+
+
 def kill_group(proc: subprocess.Popen) -> None:
     """Kill `proc` and everything in its process group, then reap it."""
     _LIVE.pop(proc.pid, None)

@@ -29,6 +29,7 @@ from chesskit.compare.engines.proc import (
     OutputLimit,
     communicate_bounded,
     describe_exit,
+    drain,
     kill_group,
     resolve_program,
     spawn,
@@ -56,16 +57,16 @@ class ScriptEngine(Engine):
             out, err = communicate_bounded(proc, self.timeout, call)
         except subprocess.TimeoutExpired:
             kill_group(proc)
-            _drain(proc)
+            drain(proc)
             raise self.error(f"did not answer {call} within {self.timeout:g} s") from None
         except OutputLimit as limit:
             kill_group(proc)
-            _drain(proc)
+            drain(proc)
             shown = str(limit) if call in str(limit) else f"{limit} for {call}"
             raise self.error(shown) from None
         except BaseException:
             kill_group(proc)
-            _drain(proc)
+            drain(proc)
             raise
         kill_group(proc)  # helpers it left running in its group
         stdout = out.decode("utf-8", "replace")
@@ -115,20 +116,6 @@ def shredder_fen(fen: str) -> str:
         letters += files.upper() if color == 0 else files
     fields[2] = letters or "-"
     return " ".join(fields)
-
-
-def _drain(proc: subprocess.Popen) -> None:
-    """Close the pipes of a killed process and reap it (what is left in them is dropped)."""
-    for stream in (proc.stdout, proc.stderr):
-        if stream is not None:
-            try:
-                stream.close()
-            except OSError:
-                pass
-    try:
-        proc.wait(timeout=2)
-    except subprocess.TimeoutExpired:  # pragma: no cover - unkillable
-        pass
 
 
 def _last_line(text: str) -> str:
