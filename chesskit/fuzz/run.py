@@ -95,9 +95,8 @@ def fuzz(
                 break
         except EngineError as err:
             hint = "; --no-chess960 leaves Chess960 positions out" if generated.chess960 and chess960 is None else ""
-            raise EngineError(
-                f"{err} (fuzz seed {seed}, position {run.positions}: {generated.fen}{hint})"
-            ) from None
+            where = "" if generated.fen in str(err) else f": {generated.fen}"
+            raise EngineError(f"{err} (fuzz seed {seed}, position {run.positions}{where}{hint})") from None
         if on_progress is not None:
             on_progress(run.positions, run.nodes, clock() - began)
     run.seconds = clock() - began

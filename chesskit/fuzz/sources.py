@@ -45,7 +45,7 @@ BISHOP_DIRS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
 
 # how often each source is picked (the special cases are where the bugs are)
 WEIGHTS = {"play": 3, "placement": 3, "special": 4, "mutation": 2}
-CHESS960_SHARE = 0.25  # of the positions when both variants are in the mix
+CHESS960_SHARE = 0.3  # of the positions when both variants are in the mix
 MAX_TRIES = 200  # attempts per position before a source gives up and another is drawn
 
 
@@ -307,8 +307,15 @@ def add_ep(pos: Pos, rng: random.Random, capturer: float = 0.7) -> bool:
         sq for sq in range(rank * 8, rank * 8 + 8)
         if pos.board[sq] == piece(PAWN, them) and not pos.board[sq + back] and not pos.board[sq + 2 * back]
     ]
-    if not pawns:
-        return False
+    if not pawns:  # put one there: a pawn that has just made its double step
+        free = [
+            sq for sq in range(rank * 8, rank * 8 + 8)
+            if not pos.board[sq] and not pos.board[sq + back] and not pos.board[sq + 2 * back]
+        ]
+        rng.shuffle(free)
+        pawns = next(([sq] for sq in free[:4] if put(pos, sq, piece(PAWN, them))), [])
+        if not pawns:
+            return False
     sq = rng.choice(pawns)
     pos.ep = sq + back
     if rng.random() < capturer:
@@ -376,7 +383,7 @@ def placement(rng: random.Random, c960: bool) -> tuple[Pos, str] | None:
 
 def special(rng: random.Random, c960: bool) -> tuple[Pos, str] | None:
     """One of the steered cases, for white, then mirrored half of the time."""
-    name = rng.choice(list(SPECIALS))
+    name = rng.choices(list(SPECIALS), [SPECIAL_WEIGHTS[n] for n in SPECIALS])[0]
     made = SPECIALS[name](rng, c960)
     if made is None:
         return None
@@ -385,7 +392,7 @@ def special(rng: random.Random, c960: bool) -> tuple[Pos, str] | None:
         return None
     if rng.random() < 0.5:
         pos = mirror(pos)
-    if rng.random() < 0.3 and (pos.chess960 or not pos.castling):
+    if rng.random() < 0.3 and not pos.castling:  # (flipping files would move the castling targets)
         flipped = flip_files(pos)
         if flipped.valid() and FEATURES.get(label, lambda p: True)(flipped):
             pos = flipped
@@ -444,10 +451,13 @@ def _ep_case(rng: random.Random, c960: bool) -> tuple[Pos, str] | None:
         king = rng.choice(spots)
         pos.board[king] = piece(KING, WHITE)
         keep.add(king)
-        if rng.random() < 0.5:  # box the king in with its own pieces
-            for s in (step(king, df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1)):
-                if s is not None and s not in keep and not pos.board[s] and rng.random() < 0.7:
-                    put(pos, s, piece(rng.choice((PAWN, KNIGHT, BISHOP)), WHITE))
+        if rng.random() < 0.6:  # take the king's squares away and guard the pawn: en passant is the only evasion
+            if put_somewhere(pos, rng, piece(KING, BLACK), keep | _around(king), tries=30) is None:
+                return None
+            for s in sorted(_around(king) - {king}):
+                if not pos.board[s]:
+                    _attack(pos, rng, s, BLACK)
+            _attack(pos, rng, pushed, BLACK)
             keep |= {s for s in range(64) if pos.board[s]}
     if pos.king(WHITE) is None:
         put_somewhere(pos, rng, piece(KING, WHITE), keep, tries=30)
@@ -486,16 +496,25 @@ def _castle_case(rng: random.Random, c960: bool) -> tuple[Pos, str] | None:
                 pos.castling.append(sq ^ 56)
     else:
         put_somewhere(pos, rng, piece(KING, BLACK), _around(king) | set(range(8)), tries=30)
-    trouble = rng.choice(("attacked", "blocked", "check", "none"))
-    path = [s for s in range(8) if s != king and s not in rooks]
+    needed = set()  # squares the king and rooks pass or land on
+    for rook in rooks:
+        king_to, rook_to = (6, 5) if rook > king else (2, 3)
+        for a, b in ((king, king_to), (rook, rook_to)):
+            needed |= set(range(min(a, b), max(a, b) + 1))
+    needed -= {king, *rooks}
+    outside = [s for s in range(8) if s not in needed and s != king and s not in rooks]
+    trouble = rng.choice(("attacked", "blocked", "check", "beside", "none"))
     if trouble == "attacked":
-        spot = rng.choice(path or [king])
-        _attack(pos, rng, spot, BLACK)
-    elif trouble == "blocked" and path:
-        put(pos, rng.choice(path), piece(rng.choice((KNIGHT, BISHOP, QUEEN)), rng.randrange(2)))
+        _attack(pos, rng, rng.choice(sorted(needed | {king})), BLACK)
+    elif trouble == "blocked" and needed:
+        put(pos, rng.choice(sorted(needed)), piece(rng.choice((KNIGHT, BISHOP, QUEEN)), rng.randrange(2)))
     elif trouble == "check":
         _attack(pos, rng, king, BLACK)
-    keep = set(range(8)) | {s ^ 56 for s in range(8)}
+    elif trouble == "beside" and outside:  # on the back rank but out of the way: must not matter
+        for sq in rng.sample(outside, rng.randint(1, len(outside))):
+            put(pos, sq, piece(rng.choice((KNIGHT, BISHOP, QUEEN)), BLACK if rng.random() < 0.6 else WHITE))
+    keep = {king, *rooks, *needed}
+    keep |= {s ^ 56 for s in keep}
     decorate(pos, rng, rng.randint(0, 10), keep)
     return pos.tidy(), ("c960-castle-" if c960 else "castle-") + (variant + "-" if c960 else "") + trouble
 
@@ -525,8 +544,11 @@ def _c960_arrangement(rng: random.Random, variant: str) -> tuple[int, list[int]]
                 king, west, east = 3, 2, rng.randrange(4, 8)
         if 0 <= west < king < east < 8:
             rooks = [west, east]
-            if rng.random() < 0.3:
-                rooks.remove(rng.choice(rooks))
+            if rng.random() < 0.3:  # one right only (keeping the rook the variant is about)
+                if variant == "adjacent":
+                    rooks = [r for r in rooks if abs(r - king) == 1][:1]
+                else:
+                    rooks.remove(rng.choice(rooks))
             return king, rooks
 
 
@@ -656,6 +678,7 @@ def _pin_case(rng: random.Random, c960: bool) -> tuple[Pos, str] | None:
     return pos.tidy(), "pin-" + "-pnbrq"[first]
 
 
+SPECIAL_WEIGHTS = {"ep": 2, "castle": 2, "promotion": 1, "double-check": 1, "pin": 1}
 SPECIALS: dict[str, Callable[[random.Random, bool], tuple[Pos, str] | None]] = {
     "ep": _ep_case,
     "castle": _castle_case,

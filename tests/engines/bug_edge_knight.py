@@ -1,29 +1,37 @@
 #!/usr/bin/env python3
-"""Bug: one wrong entry in the knight attack table, on the edge square a5 (fuzz target).
+"""Bug: one wrong entry in the knight attack table, on the edge square h5 (fuzz target).
 
-The table row for a5 lacks b3, as a hand-typed table easily does: a knight on a5
-never moves to b3 (either colour).  No position of the bundled suites has a knight
-on a5 with b3 open within the depths the tests run.
+The table the engine uses to see whether a square is attacked lacks f4 in the row of
+h5, as a hand-typed table easily does: its king may step onto f4 while an enemy
+knight on h5 guards it (when nothing else does).  No king of the bundled suites comes
+near f4 with an enemy knight on h5 within the depths the tests run.
 
-Trigger: 4k3/8/8/N7/8/8/8/4K3 w - - 0 1, depth 1 (a5b3 is missing).
+Trigger: 8/8/8/7n/8/4K3/8/k7 w - - 0 1, depth 1 (e3f4 is generated, it is not legal).
 """
 
 import chess
 
 import pchelper
 
+FROM, TO = chess.H5, chess.F4
+
 
 class Adapter(pchelper.Adapter):
     def generate(self):
-        return [
-            move
-            for move in super().generate()
-            if not (
-                move.from_square == chess.A5
-                and move.to_square == chess.B3
-                and self.board.piece_type_at(chess.A5) == chess.KNIGHT
-            )
-        ]
+        moves = super().generate()
+        board = self.board
+        king = board.king(board.turn)
+        if king is None or board.piece_at(FROM) != chess.Piece(chess.KNIGHT, not board.turn):
+            return moves
+        for move in board.generate_pseudo_legal_moves(chess.BB_SQUARES[king], chess.BB_SQUARES[TO]):
+            if move in moves or board.is_castling(move):
+                continue
+            board.push(move)
+            guards = board.attackers(board.turn, TO)
+            board.pop()
+            if set(guards) == {FROM}:
+                moves.append(move)
+        return moves
 
 
 if __name__ == "__main__":
