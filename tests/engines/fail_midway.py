@@ -8,7 +8,6 @@ come up within the first few dozen of most fuzz seeds, after others that it answ
 
 import sys
 
-import chess
 
 import pchelper
 

@@ -13,7 +13,7 @@ import chess
 import pytest
 
 from chesskit.board.fen import parse_fen
-from chesskit.fuzz import sources
+from chesskit.fuzz import placing, special
 from chesskit.fuzz.position import Pos, attackers, reachable
 from chesskit.fuzz.sources import PositionStream, chess960_back_rank
 
@@ -113,7 +113,7 @@ def test_random_play_reaches_varied_positions(mixed):
 def test_placement_profiles_have_the_promised_material(mixed):
     placed = _by_source(mixed, "placement/")
     profiles = collections.Counter(g.source for g in placed)
-    assert len(profiles) == len(sources.PROFILES), profiles
+    assert len(profiles) == len(placing.PROFILES), profiles
     for g in placed:
         board = _board(g)
         pieces = board.piece_map().values()
@@ -146,7 +146,7 @@ def _special(label: str, n: int, seed: int = 5, c960: bool = False) -> list[Pos]
     rng = random.Random(seed)
     found = []
     for _ in range(200 * n):
-        made = sources.special(rng, c960)
+        made = special.special(rng, c960)
         if made and made[0].valid() and made[1] == "special/" + label:
             found.append(made[0])
             if len(found) == n:
