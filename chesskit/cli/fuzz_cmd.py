@@ -31,11 +31,6 @@ MAX_FUZZ_DEPTH = 10
               help="Append the shrunk position to this EPD suite file, with chesskit's counts to depth 3.")
 @json_option
 def fuzz(
-    engine: str | None,
-    script: str | None,
-    python_spec: str | None,
-    engine_options: tuple[str, ...],
-    timeout: str,
     depth: str,
     seed: str | None,
     seconds: str | None,
@@ -43,6 +38,7 @@ def fuzz(
     chess960: bool | None,
     save: str | None,
     as_json: bool,
+    **engine_args,
 ) -> None:
     """Search for a position where an engine's perft disagrees with chesskit's.
 
@@ -56,6 +52,8 @@ def fuzz(
 
     Exit codes: 0 nothing differs within the bounds, 1 a finding, 2 bad input, 3 the engine failed.
     """
+    # the engine flags (--engine, --script, --python, --engine-option, --timeout and any
+    # that compare's engine_options adds) go to compare's engine opener unchanged
     from chesskit.fuzz.run import fuzz as run_fuzz
     from chesskit.fuzz.save import check_save_path
 
@@ -71,8 +69,8 @@ def fuzz(
         limit_positions = DEFAULT_POSITIONS
     if save is not None:
         check_save_path(save)
-    limit = parse_timeout(timeout)
-    eng = open_user_engine(engine, script, python_spec, engine_options, limit)
+    engine_args["timeout"] = parse_timeout(engine_args["timeout"])
+    eng = open_user_engine(**engine_args)
     if not as_json:
         click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
     try:
