@@ -8,6 +8,7 @@ import random
 
 import click
 
+from chesskit import __version__
 from chesskit.cli import output
 from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_timeout
 from chesskit.cli.options import json_option, parse_count, parse_depth
@@ -129,7 +130,6 @@ def _bounds(positions: int | None, seconds: float | None) -> str:
 
 def _save(path: str, run) -> str:
     """Append the shrunk position to ``path``; returns the id it got."""
-    from chesskit import __version__
     from chesskit.fuzz.save import SAVE_DEPTH, append_lines, suite_line, unused_id
 
     finding = run.finding

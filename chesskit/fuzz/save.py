@@ -14,7 +14,10 @@ from __future__ import annotations
 import os
 import stat
 
+from chesskit.board.board import Board
+from chesskit.compare.engines.script import shredder_fen
 from chesskit.errors import InputError
+from chesskit.suites.positions import scan_id
 
 SAVE_DEPTH = 3
 
@@ -41,9 +44,6 @@ def check_save_path(path: str) -> None:
 
 def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH) -> str:
     """The EPD suite line of ``fen`` with chesskit's counts at depths 1..``depth``."""
-    from chesskit.board.board import Board
-    from chesskit.compare.engines.script import shredder_fen
-
     board = Board(fen, chess960=chess960)
     fields = (shredder_fen(fen) if chess960 else fen).split()
     ops = [f'id "{ident}"']
@@ -56,8 +56,6 @@ def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH) ->
 
 def unused_id(path: str, base: str) -> str:
     """``base``, or ``base-2``, ``base-3``, ... whichever no line of ``path`` uses yet."""
-    from chesskit.suites.positions import scan_id
-
     taken = set()
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:

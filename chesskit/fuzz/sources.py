@@ -24,8 +24,10 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from chesskit.board.fen import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from chesskit.board.board import Board
+from chesskit.board.fen import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE, parse_square
 from chesskit.errors import InputError
+from chesskit.suites.runner import load_suites
 from chesskit.fuzz.placing import decorate, placement
 from chesskit.fuzz.position import Pos, file_of, flip_files, mirror, piece
 from chesskit.fuzz.special import special
@@ -141,8 +143,6 @@ class PositionStream:
     # -- random play -----------------------------------------------------------
 
     def _play(self, rng: random.Random, c960: bool) -> tuple[Pos, str] | None:
-        from chesskit.board.board import Board
-
         game = self._games.get(c960)
         if game is None or len(game.move_stack) > 160:
             game = self._games[c960] = Board(start_position(rng, c960).fen(), chess960=c960)
@@ -177,8 +177,6 @@ class PositionStream:
 
 def bundled_suite_fens() -> list[tuple[str, bool]]:
     """``(fen, chess960)`` of every position in the bundled suites (empty if they cannot be read)."""
-    from chesskit.suites.runner import load_suites
-
     try:
         return [(record.fen, record.chess960) for record in load_suites()]
     except InputError:
@@ -187,8 +185,6 @@ def bundled_suite_fens() -> list[tuple[str, bool]]:
 
 def _is_special(board, uci: str) -> bool:
     """A capture, castle, en passant or promotion in ``board`` (a chesskit Board)."""
-    from chesskit.board.fen import parse_square
-
     frm, to = parse_square(uci[0:2]), parse_square(uci[2:4])
     mover, target = board.piece_at(frm), board.piece_at(to)
     if len(uci) == 5 or target:
@@ -240,8 +236,6 @@ def _drop_right(pos: Pos, rng: random.Random) -> None:
 
 
 def _play_moves(pos: Pos, rng: random.Random) -> None:
-    from chesskit.board.board import Board
-
     pos.tidy()
     if not pos.valid():
         return

@@ -14,7 +14,9 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from chesskit.board.fen import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from chesskit.board.board import Board
+from chesskit.board.fen import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE, square_name
+from chesskit.compare.classify import pins
 from chesskit.fuzz.placing import _checkers, add_ep, decorate, put, put_somewhere
 from chesskit.fuzz.position import Pos, attackers, direction, distance, file_of, flip_files, mirror, piece, rank_of, ray, step
 
@@ -332,8 +334,6 @@ SPECIALS: dict[str, Callable[[random.Random, bool], tuple[Pos, str] | None]] = {
 
 
 def _board(pos: Pos):
-    from chesskit.board.board import Board
-
     return Board(pos.fen(), chess960=pos.chess960)
 
 
@@ -341,8 +341,6 @@ def _ep_moves(pos: Pos) -> tuple[list[str], bool]:
     """(the en-passant captures chesskit lists, whether a pawn stands ready to take)."""
     if pos.ep is None:
         return [], False
-    from chesskit.board.fen import square_name
-
     board = _board(pos)
     target = square_name(pos.ep)
     ep_moves = [m for m in board.legal_moves() if m[2:4] == target and board.piece_at(_index(m[0:2])) & 7 == PAWN]
@@ -371,8 +369,6 @@ def _double_check(pos: Pos) -> bool:
 
 
 def _has_pin(pos: Pos) -> bool:
-    from chesskit.compare.classify import pins
-
     return bool(pins(pos.board, pos.turn))
 
 
