@@ -216,3 +216,12 @@ def test_terminal_output_draws_the_report(cli, monkeypatch):
     result = cli("fuzz", "--python", adapter("three_queens"), "--seed", "1", "--positions", "200")
     assert result.exit_code == 1
     assert "FOUND after" in result.stdout and "missing (chesskit only)" in result.stdout
+
+
+def test_engine_without_chess960_is_told_about_no_chess960(cli):
+    engine = f"{PY} {ENGINES / 'fake_uci.py'} --no-960"
+    result = cli("fuzz", "--engine", engine, "--seed", "1", "--positions", "60")
+    assert result.exit_code == 3
+    assert "--no-chess960 leaves Chess960 positions out" in result.stderr and result.stderr.count("\n") == 1
+    result = cli("fuzz", "--engine", engine, "--seed", "1", "--positions", "60", "--no-chess960")
+    assert result.exit_code == 0, result.stderr
