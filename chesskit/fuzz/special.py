@@ -4,8 +4,8 @@ En passant available, illegal by a rank or diagonal pin, or evading a pawn's che
 only evasion when the king's squares are taken); castling with attacked or blocked
 squares, out of check, or with pieces beside the castling pair; Chess960 king and rook
 adjacent, already on their destinations or swapping squares; promotions with captures
-and checks; double check; a piece of every kind pinned along ranks, files and diagonals.
-Each case is built for white, checked for its feature (``FEATURES``, with chesskit's
+and checks, double checks among them; double check; a piece of every kind pinned along
+ranks, files and diagonals.  Each case is built for white, checked for its feature (``FEATURES``, with chesskit's
 Board), then mirrored to black half of the time (files flipped now and then).
 """
 
@@ -211,12 +211,15 @@ def _attack(pos: Pos, rng: random.Random, target: int, color: int) -> bool:
 
 def _promotion_case(rng: random.Random, c960: bool) -> tuple[Pos, str] | None:
     """White pawns on the 7th with black pieces to take on the 8th, the black king nearby."""
-    variant = rng.choice(("capture-check", "check", "capture"))
+    variant = rng.choice(("capture-check", "check", "capture", "double-check"))
     pos = Pos.empty(c960)
     files = rng.sample(range(8), rng.randint(1, 3))
     for f in files:
         pos.board[_sq(f, 6)] = piece(PAWN, WHITE)
     keep = {_sq(f, 6) for f in files}
+    if variant == "double-check":
+        if not _promotion_double_check(pos, rng, files[0], keep):
+            return None
     if variant in ("capture-check", "capture"):
         for f in files:
             for x in (f - 1, f + 1):
@@ -236,6 +239,56 @@ def _promotion_case(rng: random.Random, c960: bool) -> tuple[Pos, str] | None:
         return None
     decorate(pos, rng, rng.randint(0, 8), keep)
     return pos.tidy(), "promo-" + variant
+
+
+def _promotion_double_check(pos: Pos, rng: random.Random, f: int, keep: set[int]) -> bool:
+    """Set up a promotion capture from the f-file that checks the black king twice: the new
+    piece on the 8th rank, and a white slider behind the pawn whose line the pawn leaves."""
+    pawn = _sq(f, 6)
+    for _ in range(30):
+        x = f + rng.choice((-1, 1))
+        if not 0 <= x < 8:
+            continue
+        target, king = _sq(x, 7), rng.randrange(32, 64)
+        d = direction(king, pawn)
+        if d is None or pos.board[king] or king == target or distance(king, target) < 1:
+            continue
+        before = [sq for sq in ray(king, *d) if distance(sq, king) < distance(pawn, king)]
+        behind = ray(pawn, *d)
+        if not behind or target in before or any(pos.board[sq] for sq in before):
+            continue
+        slider_sq = rng.choice(behind)
+        if any(pos.board[sq] for sq in behind if distance(sq, pawn) < distance(slider_sq, pawn)) or pos.board[slider_sq]:
+            continue
+        slider = rng.choice((ROOK, QUEEN) if 0 in d else (BISHOP, QUEEN))
+        trial = pos.copy()
+        trial.board[target] = piece(rng.choice((KNIGHT, BISHOP, ROOK, QUEEN)), BLACK)
+        trial.board[king] = piece(KING, BLACK)
+        trial.board[slider_sq] = piece(slider, WHITE)
+        if attackers(trial.board, king, WHITE):
+            continue
+        for promo in (QUEEN, ROOK, BISHOP, KNIGHT):
+            after = list(trial.board)
+            after[pawn], after[target] = 0, piece(promo, WHITE)
+            if len(attackers(after, king, WHITE)) == 2:
+                pos.board[:] = trial.board
+                keep |= {pawn, target, king, slider_sq, *before, *behind}
+                return True
+    return False
+
+
+def _promotion_double_checks(pos: Pos) -> bool:
+    """A legal promotion capture gives double check (counted on a copy, with ``attackers``)."""
+    board = _board(pos)
+    king = pos.king(1 - pos.turn)
+    for move in board.legal_moves():
+        frm, to = _index(move[0:2]), _index(move[2:4])
+        if len(move) == 5 and pos.board[to]:
+            after = list(pos.board)
+            after[frm], after[to] = 0, piece(" pnbrq".index(move[4]), pos.turn)
+            if len(attackers(after, king, pos.turn)) == 2:
+                return True
+    return False
 
 
 def _pawn_fronts(files) -> set[int]:
@@ -385,6 +438,7 @@ FEATURES: dict[str, Callable[[Pos], bool]] = {
     "promo-capture-check": _promotes,
     "promo-check": _promotes,
     "promo-capture": _promotes,
+    "promo-double-check": _promotion_double_checks,
 }
 for _name in ("pin-p", "pin-n", "pin-b", "pin-r", "pin-q"):
     FEATURES[_name] = _has_pin

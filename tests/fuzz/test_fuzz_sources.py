@@ -206,10 +206,20 @@ def _promotion_capture_checks(b: chess.Board) -> int:
     return sum(1 for m in b.legal_moves if m.promotion and b.is_capture(m) and b.gives_check(m))
 
 
+def _double_check_after(b: chess.Board, move: chess.Move) -> bool:
+    b.push(move)
+    double = len(b.checkers()) == 2
+    b.pop()
+    return double
+
+
 def test_special_promotions_with_captures_and_checks():
     boards = [_pc(p) for p in _special("promo-capture-check", 25)]
     assert all(any(m.promotion for m in b.legal_moves) for b in boards)
     assert sum(_promotion_capture_checks(b) > 0 for b in boards) >= 8
+    doubles = [_pc(p) for p in _special("promo-double-check", 15)]
+    for b in doubles:
+        assert any(_double_check_after(b, m) for m in b.legal_moves if m.promotion and b.is_capture(m)), b.fen()
     checks = [_pc(p) for p in _special("promo-check", 20)]
     assert sum(any(m.promotion and b.gives_check(m) for m in b.legal_moves) for b in checks) >= 8
 
