@@ -10,7 +10,7 @@ import click
 
 from chesskit import __version__
 from chesskit.cli import output
-from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_timeout
+from chesskit.cli.compare_cmd import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import InputError, MismatchError
 
@@ -75,6 +75,7 @@ def fuzz(
     if not as_json:
         click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
     try:
+        spoken = engine_dialect(eng)
         with _progress(limit_positions, limit_seconds) as (advance, shrinking):
             run = run_fuzz(
                 eng,
@@ -88,11 +89,12 @@ def fuzz(
             )
     finally:
         eng.close()
+    note_dialect(spoken, as_json)
     finding = run.finding
     saved = None
     if finding is not None and save is not None:
         saved = _save(save, run)
-    _show(run, as_json, saved)
+    _show(run, as_json, saved, spoken)
     if finding is not None:
         raise MismatchError(f"{finding.report.summary()} (fuzz seed {run.seed}, position {finding.index})")
 
@@ -216,13 +218,15 @@ def agreed_line(run) -> str:
     )
 
 
-def _show(run, as_json: bool, saved: str | None) -> None:
+def _show(run, as_json: bool, saved: str | None, dialect=None) -> None:
     from chesskit.cli import compare_render
     from chesskit.fuzz.run import run_json
 
     if as_json:
         data = run_json(run)
         data["saved"] = saved
+        if dialect is not None:  # as compare gives it
+            data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
         output.emit_json(data)
         return
     if run.finding is None:

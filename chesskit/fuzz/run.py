@@ -1,7 +1,9 @@
 """The fuzzing loop: generate, compare cheapest first, descend, shrink, descend again.
 
 For each generated position the engine's divide is compared with chesskit's at depth 1,
-then 2, ... up to ``depth`` (a difference at depth 1 costs one move list).  At the first
+then 2, ... up to ``depth`` (a difference at depth 1 costs one move list); an engine that
+answers perft with a total only has its totals compared, and compare's descent asks it
+for the counts below each move.  At the first
 difference compare's ``descend`` walks to the failing node, ``shrink`` cuts the position
 down, and a second descent from the shrunk root gives the report.  Nothing here prints:
 the CLI renders the ``FuzzRun``.
@@ -16,7 +18,7 @@ from typing import Callable
 from chesskit.board.board import Board
 from chesskit.compare.descent import Report, descend
 from chesskit.errors import EngineError
-from chesskit.fuzz.shrink import Shrunk, shrink
+from chesskit.fuzz.shrink import Shrunk, differs, shrink
 from chesskit.fuzz.sources import Generated, PositionStream
 
 
@@ -81,14 +83,7 @@ def fuzz(
         run.positions += 1
         try:
             board = Board(generated.fen, chess960=generated.chess960)
-            found = None
-            for d in range(1, depth + 1):
-                ours = board.divide(d)
-                theirs = engine.divide(generated.fen, d, [], generated.chess960)
-                run.nodes += sum(ours.values())
-                if ours != theirs:
-                    found = d
-                    break
+            found = differs(engine, generated.fen, generated.chess960, depth, count=_adder(run), board=board)
             if found is not None:
                 run.finding = _chase(engine, name, run.positions, generated, board, found, on_shrink)
                 run.stopped_by = "finding"
@@ -101,6 +96,13 @@ def fuzz(
             on_progress(run.positions, run.nodes, clock() - began)
     run.seconds = clock() - began
     return run
+
+
+def _adder(run: FuzzRun) -> Callable[[int], None]:
+    def add(nodes: int) -> None:
+        run.nodes += nodes
+
+    return add
 
 
 def _chase(engine, name: str, index: int, generated: Generated, board: Board, depth: int, on_shrink) -> Finding:

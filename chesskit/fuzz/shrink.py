@@ -40,15 +40,25 @@ class Shrunk:
     error: str | None = None  # the engine failed on a candidate: shrinking stopped there
 
 
-def differs(engine, fen: str, chess960: bool, depth: int, count: Callable[[int], None] | None = None) -> int | None:
-    """The first depth in 1..``depth`` at which the engine's divide of ``fen`` differs from chesskit's."""
-    board = Board(fen, chess960=chess960)
+def differs(
+    engine, fen: str, chess960: bool, depth: int, count: Callable[[int], None] | None = None, board: Board | None = None
+) -> int | None:
+    """The first depth in 1..``depth`` at which the engine's counts of ``fen`` differ from chesskit's:
+    the divides, or for an engine that answers with a total only (``engine.total_only``), the totals.
+    ``count(nodes)`` is told chesskit's count at each depth compared."""
+    board = Board(fen, chess960=chess960) if board is None else board
+    total_only = getattr(engine, "total_only", False)
     for d in range(1, depth + 1):
-        ours = board.divide(d)
-        theirs = engine.divide(fen, d, [], chess960)
+        if total_only:
+            ours_total = board.perft(d)
+            same = ours_total == engine.perft(fen, d, [], chess960)
+        else:
+            ours = board.divide(d)
+            ours_total = sum(ours.values())
+            same = ours == engine.divide(fen, d, [], chess960)
         if count is not None:
-            count(sum(ours.values()))
-        if ours != theirs:
+            count(ours_total)
+        if not same:
             return d
     return None
 

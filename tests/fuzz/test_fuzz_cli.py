@@ -226,3 +226,22 @@ def test_engine_without_chess960_is_told_about_no_chess960(cli):
     assert "--no-chess960 leaves Chess960 positions out" in result.stderr and result.stderr.count("\n") == 1
     result = cli("fuzz", "--engine", engine, "--seed", "1", "--positions", "60", "--no-chess960")
     assert result.exit_code == 0, result.stderr
+
+
+def test_total_only_engine_is_fuzzed_through_its_totals(cli):
+    """An engine that answers perft with a total only (another dialect) is compared by totals,
+    and compare's descent narrows the finding down by asking it about each move."""
+    engine = f"{PY} {ENGINES / 'fake_perft.py'} --loop console --command perft --total-only --bug three_queens"
+    result, report = fuzz_json(cli, "--engine", engine, "--seed", "1", "--positions", "200", "--no-chess960")
+    assert result.exit_code == 1, result.stderr
+    assert report["dialect"]["total_only"] is True
+    assert report["shrunk"] is True and report["fen"].split()[0].count("Q") + report["fen"].split()[0].count("q") >= 3
+
+
+@pytest.mark.parametrize("binary", ["/usr/games/ethereal-chess", "/usr/games/fairy-stockfish"])
+def test_real_engines_of_other_dialects_agree(cli, binary):
+    if not os.access(binary, os.X_OK):
+        pytest.skip(f"{binary} not installed")
+    result, report = fuzz_json(cli, "--engine", binary, "--seed", "12", "--positions", "150")
+    assert result.exit_code == 0, result.stderr
+    assert report["positions"] == 150 and report["dialect"] is not None
