@@ -9,7 +9,7 @@ Runs the fuzz loop (``chesskit.fuzz.run.fuzz``, the code behind ``chesskit fuzz`
    positions per second on one core;
 2. a python-chess based perftree script (``tests/engines/eng_correct.py``, one process
    per divide, as perftree runs scripts);
-3. the same python-chess move generator as an in-process Python adapter.
+3. the same python-chess move generator as a Python adapter (`--python`).
 
 The engine is wrapped so the seconds spent inside its ``divide`` are counted apart:
 "own" is everything else (generating positions, chesskit's divides, comparing), per
@@ -97,7 +97,7 @@ def main() -> None:
     if args.stockfish:
         rows.append(measure("stockfish (UCI)", lambda: open_engine(engine=args.stockfish), args.positions, args.seed, args.repeat))
     rows.append(measure("python-chess script (perftree)", lambda: open_engine(script=str(CORRECT)), args.script_positions, args.seed, args.repeat))
-    rows.append(measure("python-chess adapter (in-process)", lambda: open_engine(python=f"{CORRECT}:Adapter"), args.positions, args.seed, args.repeat))
+    rows.append(measure("python-chess adapter (--python)", lambda: open_engine(python=f"{CORRECT}:Adapter"), args.positions, args.seed, args.repeat))
     if args.json:
         print(json.dumps({"machine": platform.processor() or platform.machine(), "python": platform.python_version(), "rows": rows}))
         return
