@@ -9,7 +9,7 @@ import click
 from chesskit.cli import output
 from chesskit.cli.compare_cmd import engine_options, engine_dialect, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
-from chesskit.cli.options import json_option, parse_count, parse_depth
+from chesskit.cli.options import json_option, parse_count, parse_depth, strict_option
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run, run_engine
 from chesskit.timer import Timer, format_seconds
@@ -37,6 +37,7 @@ from chesskit.timer import Timer, format_seconds
     is_flag=True,
     help='Also check the leaf counters of S<n> "captures=.. checks=.." opcodes where a suite has them.',
 )
+@strict_option
 @json_option
 def suite(
     paths: tuple[str, ...],
@@ -52,6 +53,7 @@ def suite(
     junit: str | None,
     skip_chess960: bool,
     stats: bool,
+    strict: bool,
     as_json: bool,
 ) -> None:
     """Run the perft suites in PATH (EPD files or folders; default: the bundled positions/).
@@ -66,7 +68,7 @@ def suite(
     node_limit = parse_count(max_nodes, "--max-nodes")
     if junit is not None:
         check_writable(junit)
-    records = load_suites(paths)
+    records = load_suites(paths, strict)
     if skip_chess960:
         records = [record for record in records if not record.chess960]
         if not records:
@@ -118,6 +120,7 @@ def suite(
     finally:
         if eng is not None:
             eng.close()
+    _notes(results)
     if junit:
         write_junit(junit, results, _mismatch_lines)
     note_dialect(spoken, as_json)
@@ -140,6 +143,18 @@ def suite(
         _render_plain(results, failed, timer)
     if failed:
         raise MismatchError(f"{len(failed)} of {len(results)} counts did not match")
+
+
+def _notes(results: list[SuiteResult]) -> None:
+    """The notes of the positions counted (why they cannot arise in a game), once each, after
+    the run: a progress bar on stderr is gone by then, and a run that fails prints only its
+    error."""
+    seen: set[int] = set()
+    for result in results:
+        record = result.task.record
+        if record.notes and id(record) not in seen:
+            seen.add(id(record))
+            output.notes(record.notes, record.location)
 
 
 def _result_json(result: SuiteResult) -> dict:

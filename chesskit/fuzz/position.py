@@ -164,7 +164,7 @@ class Pos:
         if self.checked == fen:
             return True
         try:
-            setup = parse_fen(fen, self.chess960)
+            setup = parse_fen(fen, self.chess960, strict=True)
         except InputError:
             return False
         if not reachable(setup):

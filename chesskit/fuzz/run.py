@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from chesskit.board.board import Board
+from chesskit.board.fen import parse_fen
 from chesskit.compare.descent import Report, descend
 from chesskit.errors import EngineError
 from chesskit.fuzz.shrink import Shrunk, differs, shrink
@@ -129,6 +130,10 @@ def run_json(run: FuzzRun) -> dict:
     else:
         data = Report("", False, run.depth, "").to_json()
         data["fen"] = None
+    # compare's key for why a position cannot arise: fuzz only generates reachable ones
+    data["position_notes"] = (
+        list(parse_fen(finding.report.position_fen, finding.report.chess960).notes) if finding else []
+    )
     data.update(
         {
             "seed": run.seed,

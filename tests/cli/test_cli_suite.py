@@ -65,7 +65,7 @@ def test_json_schema(cli, good):
     assert (data["passed"], data["failed"]) == (8, 0)
     first = data["results"][0]
     assert first == {
-        "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True,
+        "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True, "notes": [],
     }
     assert all(set(r) == set(first) for r in data["results"])
 
