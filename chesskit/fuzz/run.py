@@ -90,7 +90,8 @@ def fuzz(
                 run.stopped_by = "finding"
                 break
         except EngineError as err:
-            hint = "; --no-chess960 leaves Chess960 positions out" if generated.chess960 and chess960 is None else ""
+            about_960 = generated.chess960 and chess960 is None and "960" in str(err)
+            hint = "; --no-chess960 leaves Chess960 positions out" if about_960 else ""
             where = "" if generated.fen in str(err) else f": {generated.fen}"
             raise EngineError(f"{err} (fuzz seed {seed}, position {run.positions}{where}{hint})") from None
         if on_progress is not None:

@@ -4,7 +4,9 @@
 Like a hand-sized piece list that overflows when promotions add pieces, the engine
 keeps only the first two queens of the side to move (in square order a1..h8); the
 moves of a third or later queen are never generated.  Positions with three queens of
-one colour do not occur in the bundled suites within the depths the tests run.
+one colour do not occur in the bundled suites of positions that can arise in a game
+(standard, special, chess960) within the depths the tests run; only impossible.epd's
+24-queen board (too-many-pieces-271-moves) shows it.
 
 Trigger: 4k3/8/8/8/8/8/8/QQQ1K3 w - - 0 1, depth 1 (every move of the queen on c1 is missing).
 """

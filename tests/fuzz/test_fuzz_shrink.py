@@ -81,7 +81,7 @@ def test_walk_bug_keeps_the_move_that_shows_it():
 
 def test_castle_rights_bug_keeps_the_capture_path():
     with engine("bug_castle_rights_kept") as eng:
-        run = fuzz(eng, 1, max_positions=300)
+        run = fuzz(eng, 2, max_positions=300)
     report = run.finding.report
     assert report.kind == "moves" and report.path and report.extra
     assert pieces(report.position_fen) <= 5

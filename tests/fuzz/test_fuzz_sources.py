@@ -267,7 +267,7 @@ def test_mutations_start_from_suite_positions_and_change_them(mixed):
     suite = {" ".join(fen.split()[:4]) for fen, _ in bundled_suite_fens()}
     mutated = _by_source(mixed, "mutation/")
     assert len(mutated) >= 50
-    assert sum(" ".join(g.fen.split()[:4]) not in suite for g in mutated) >= 0.9 * len(mutated)
+    assert sum(" ".join(g.fen.split()[:4]) not in suite for g in mutated) >= 0.8 * len(mutated)
 
 
 # ------------------------------------------------------------------ the reachability test
