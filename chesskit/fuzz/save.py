@@ -17,29 +17,16 @@ import stat
 from chesskit.board.board import Board
 from chesskit.compare.engines.script import shredder_fen
 from chesskit.errors import InputError
+from chesskit.outpath import check_output
 from chesskit.suites.positions import scan_id
 
 SAVE_DEPTH = 3
 
 
 def check_save_path(path: str) -> None:
-    """Fail at once (exit 2), not after the run, when ``--save FILE`` cannot be appended to."""
-    if not path.strip():
-        raise InputError("--save needs a file name")
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        info = None
-    except OSError as err:
-        raise InputError(f"cannot write --save {path}: {err.strerror or err}") from None
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        what = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise InputError(f"cannot write --save {path}: it is {what}")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise InputError(f"cannot write --save {path}: no such folder {folder}")
-    if not os.access(path if info is not None else folder, os.W_OK):
-        raise InputError(f"cannot write --save {path}: permission denied")
+    """Fail at once (exit 2), not after the run, when ``--save FILE`` cannot be appended to
+    (the shared check of every file chesskit writes: ``chesskit.outpath``)."""
+    check_output(path, "--save")
 
 
 def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH) -> str:
