@@ -258,12 +258,12 @@ def parse_epd_line(
             if not ident:
                 raise InputError("empty id")
         elif match := _DEPTH_OP.fullmatch(opcode):
-            _add_depth(found, match.group(1), operand, opcode)
+            _add_depth(found, match.group(1), operand, "D")
         elif opcode == "perft":
             parts = operand.split()
             if len(parts) != 2:
                 raise InputError(f"'perft {printable(operand)}': expected 'perft DEPTH COUNT'")
-            _add_depth(found, parts[0], parts[1], "perft")
+            _add_depth(found, parts[0], parts[1], "perft ")
         elif match := _STAT_OP.fullmatch(opcode):
             stats[_depth(match.group(1), opcode)] = operand
         elif opcode in clocks:
@@ -364,12 +364,13 @@ def _depth(text: str, what: str) -> int:
     return int(text)
 
 
-def _add_depth(found: dict[int, int], depth_text: str, count_text: str, what: str) -> None:
-    depth = _depth(depth_text, what)
+def _add_depth(found: dict[int, int], depth_text: str, count_text: str, op: str) -> None:
+    """Record ``count`` at ``depth`` from ``D<depth> <count>`` (op "D") or ``perft <depth> <count>``."""
+    depth = _depth(depth_text, f"{op}{depth_text}")
     if not _ASCII_NUMBER.fullmatch(count_text):
-        raise InputError(f"{what} {depth}: expected count {printable(count_text[:40])!r} is not a non-negative integer")
+        raise InputError(f"{op}{depth}: expected count {printable(count_text[:40])!r} is not a non-negative integer")
     if len(count_text) > MAX_COUNT_DIGITS:
-        raise InputError(f"{what} {depth}: expected count has {len(count_text)} digits (at most {MAX_COUNT_DIGITS})")
+        raise InputError(f"{op}{depth}: expected count has {len(count_text)} digits (at most {MAX_COUNT_DIGITS})")
     if depth in found:
         raise InputError(f"depth {depth} is given twice")
     found[depth] = int(count_text)
@@ -463,7 +464,7 @@ def read_perft(path: Path) -> list[Entry]:
                 parts = value.split()
                 if len(parts) != 2:
                     raise InputError(f"expected 'perft DEPTH COUNT', found 'perft {printable(value[:40])}'")
-                _add_depth(block.depths, parts[0], parts[1], "perft")
+                _add_depth(block.depths, parts[0], parts[1], "perft ")
             except InputError as err:
                 entries.append(LineError(path, lineno, str(err), block.id))
         else:
