@@ -272,8 +272,6 @@ def parse_epd_line(
         if depth in found:
             raise InputError(f"depth {depth} is given twice")
         found[depth] = count
-    if not found:
-        raise InputError("no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;')")
     if len(fields) == 4 and (clocks["hmvc"] or clocks["fmvn"]):
         fields = [*fields, clocks["hmvc"] or "0", clocks["fmvn"] or "1"]
     elif len(fields) == 6:
@@ -281,6 +279,8 @@ def parse_epd_line(
             if clocks[opcode] is not None and clocks[opcode] != fields[index]:
                 raise InputError(f"{opcode} {clocks[opcode]} contradicts the FEN's clock {fields[index]}")
     setup = parse_fen(" ".join(fields), chess960)
+    if not found:
+        raise InputError("no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;')")
     return SuiteRecord(
         id=ident or f"{path.stem}:{lineno}",
         fen=format_fen(setup),
