@@ -67,16 +67,17 @@ def scan_id(text: str) -> str | None:
 @functools.lru_cache(maxsize=None)
 def id_index(folder: Path | None = None) -> dict[str, SuiteLine]:
     """Map every suite id to the first line that defines it (cached per folder)."""
+    from chesskit.suites.formats import read_lines  # lines as the suite reader sees them
+
     index: dict[str, SuiteLine] = {}
     for path in suite_files(folder):
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            for lineno, raw in enumerate(handle, start=1):
-                text = raw.strip()
-                if not text or text.startswith("#"):
-                    continue
-                ident = scan_id(text)
-                if ident is not None and ident not in index:
-                    index[ident] = SuiteLine(path, lineno, text)
+        for lineno, raw, _ in read_lines(path):
+            text = (raw or "").strip()
+            if not text or text.startswith("#"):
+                continue
+            ident = scan_id(text)
+            if ident is not None and ident not in index:
+                index[ident] = SuiteLine(path, lineno, text)
     return index
 
 

@@ -198,3 +198,39 @@ def test_threads_give_the_same_results_as_one(cli, tmp_path, monkeypatch, split_
     assert bad == [("kiwi-wrong", 2, 2039), ("kiwi-wrong", 3, 97862), ("pos3-wrong", 4, 43238)]
     divides = {r["id"]: sum(r["divide"].values()) for r in results if "divide" in r}
     assert divides == {"kiwi-wrong": 2039, "pos3-wrong": 43238}
+
+
+# ------------------------------------------------------------------ hostile lines (issue 14)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"{START4} ;D1 20 ;D100000 1",  # a depth past the cap: never runs
+        f"{START4} " + " ".join(f"D{n} 1;" for n in range(1, 1001)),  # a thousand depths
+        f"{START4} ;D1 " + "2" * 5000,  # a count with thousands of digits (int() would raise)
+        f"{START4} ;D1 2²",  # a superscript digit ('²'.isdigit() is True, int('²') raises)
+        f"{START4} 0 " + "1" * 5000 + " ;D1 20",  # a clock with thousands of digits
+    ],
+)
+def test_hostile_count_lines_are_errors_for_that_line_never_a_long_run_or_exit_70(run_module, tmp_path, line):
+    path = tmp_path / "hostile.epd"
+    path.write_text(f'{line}\n{KIWI4} id "kiwi"; D1 48;\n')
+    proc = run_module("suite", str(path), "--threads", "1")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("chesskit: 1 line could not be run (first: ")
+    assert proc.stderr.count("\n") == 1 and len(proc.stderr) < 400
+    assert proc.stdout.splitlines()[0].startswith("ERROR ")
+    assert proc.stdout.splitlines()[1].split()[:2] == ["ok", "kiwi"]
+
+
+def test_bom_and_separators_inside_comments(cli, tmp_path):
+    path = tmp_path / "bom.epd"
+    path.write_bytes(
+        "\ufeff# header\n# form feed \x0c and line separator \u2028 8/8/8/8/8/8/8/8 w - - D1 1;\n".encode()
+        + f'{START4} id "start"; D1 20;\r\n'.encode()
+    )
+    result = cli("suite", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [(r["id"], r["line"]) for r in data["results"]] == [("start", 3)] and data["errors"] == 0
