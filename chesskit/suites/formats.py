@@ -37,11 +37,12 @@ at most ``MAX_DEPTH`` (as on the command line), counts have at most
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
-from chesskit.errors import InputError
+from chesskit.board.fen import format_fen, parse_fen
+from chesskit.errors import FenError, InputError
 
 MAX_LINE_BYTES = 64 * 1024
 MAX_DEPTH = 100  # the command line's DEPTH cap (chesskit.cli.options.MAX_DEPTH)
@@ -77,8 +78,6 @@ class SuiteRecord:
 
     @property
     def location(self) -> str:
-        from chesskit.suites.positions import display_path
-
         return f"{display_path(self.path)}:{self.lineno}"
 
 
@@ -93,8 +92,6 @@ class LineError:
 
     @property
     def location(self) -> str:
-        from chesskit.suites.positions import display_path
-
         return f"{display_path(self.path)}:{self.lineno}"
 
     def __str__(self) -> str:
@@ -108,6 +105,14 @@ Entry = SuiteRecord | LineError
 
 
 # --------------------------------------------------------------------------- text
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when it is below it, else as is."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def printable(text: str) -> str:
@@ -190,8 +195,6 @@ def read_suite(path: Path) -> list[Entry]:
     like ``chess960.epd`` is read in Chess960 mode; elsewhere each FEN decides.
     Raises InputError when the file cannot be opened at all.
     """
-    from chesskit.suites.positions import display_path
-
     try:
         entries = read_perft(path) if is_perft_format(path) else read_epd(path)
     except OSError as err:
@@ -242,8 +245,6 @@ def parse_epd_line(
 
     ``depths`` adds expected counts given elsewhere (a ``.perft`` block's ``perft`` lines).
     """
-    from chesskit.board.fen import format_fen, parse_fen  # deferred: keeps the import light
-
     fields, rest = _split_head(text)
     ops = _split_ops(rest)
     found: dict[int, int] = {}
@@ -294,8 +295,6 @@ def parse_epd_line(
 
 def _split_head(text: str) -> tuple[list[str], str]:
     """The FEN fields (4, or 6 with the clocks) and the text of the operations after them."""
-    from chesskit.errors import FenError
-
     rest = text
     fields: list[str] = []
     while len(fields) < 6:
@@ -477,6 +476,4 @@ def read_perft(path: Path) -> list[Entry]:
 
 
 def _with_id(record: SuiteRecord, ident: str) -> SuiteRecord:
-    from dataclasses import replace
-
     return replace(record, id=ident)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chesskit.errors import InputError
+from chesskit.suites.formats import display_path, read_lines  # noqa: F401  (display_path: re-exported)
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -67,8 +68,6 @@ def scan_id(text: str) -> str | None:
 @functools.lru_cache(maxsize=None)
 def id_index(folder: Path | None = None) -> dict[str, SuiteLine]:
     """Map every suite id to the first line that defines it (cached per folder)."""
-    from chesskit.suites.formats import read_lines  # lines as the suite reader sees them
-
     index: dict[str, SuiteLine] = {}
     for path in suite_files(folder):
         for lineno, raw, _ in read_lines(path):
@@ -130,9 +129,3 @@ def _unknown_message(arg: str, index: dict[str, SuiteLine]) -> str:
     return f"unknown position {arg!r}: not a FEN, 'startpos', or a suite id ({hint})"
 
 
-def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when it is below it, else as is."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from chesskit.errors import InputError
-from chesskit.suites.formats import LineError, SuiteRecord, printable, read_suite
-from chesskit.suites.positions import display_path, positions_dir
+from chesskit.suites.formats import LineError, SuiteRecord, display_path, printable, read_suite
+from chesskit.suites.positions import positions_dir
 from chesskit.timer import Timer
 
 DEFAULT_MAX_NODES = 1_000_000
