@@ -37,7 +37,7 @@ at most ``MAX_DEPTH`` (as on the command line), counts have at most
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
@@ -71,6 +71,8 @@ class SuiteRecord:
     chess960: bool = False
     # the id shown and reported: ``id``, or ``file:id`` when another file of the run uses it
     name: str = ""
+    # the validated position (a chesskit.board.fen.Setup), so running does not parse it again
+    setup: object = field(default=None, compare=False, repr=False)
 
     @property
     def label(self) -> str:
@@ -290,6 +292,7 @@ def parse_epd_line(
         path=path,
         lineno=lineno,
         chess960=bool(setup.chess960),
+        setup=setup,
     )
 
 

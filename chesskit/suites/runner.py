@@ -298,7 +298,10 @@ def _run_job(
 
     record = tasks[0].record
     try:
-        board = Board(record.fen, chess960=record.chess960 or None)
+        if record.setup is not None:
+            board = Board.from_setup(record.setup)
+        else:
+            board = Board(record.fen, chess960=record.chess960 or None)
     except InputError as err:
         for task in tasks:
             yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
