@@ -319,7 +319,7 @@ def _render_terminal(results, failed, timer: Timer, errors=()) -> None:
     for path, group in files.items():
         bad = sum(not r.ok for r in group)
         table.add_row(
-            display_path(path),
+            Text(display_path(path)),
             str(len({id(r.task.record) for r in group})),
             str(len(group)),
             f"{sum(r.nodes for r in group):,}",

@@ -141,8 +141,13 @@ def load_entries(paths: Iterable[str | Path] = ()) -> Loaded:
     files_of: dict[str, set[Path]] = {}
     for record in records:
         files_of.setdefault(record.id, set()).add(record.path)
+    shared = {ident for ident, files in files_of.items() if len(files) > 1}
+    # the file's name tells them apart; where two files share a name too, their whole path
+    names = {(p.name, i) for i in shared for p in files_of[i]}
+    same_name = len(names) < sum(len(files_of[i]) for i in shared)
     records = [
-        replace(r, name=f"{r.path.name}:{r.id}" if len(files_of[r.id]) > 1 else r.id) for r in records
+        replace(r, name=(f"{display_path(r.path) if same_name else r.path.name}:{r.id}" if r.id in shared else r.id))
+        for r in records
     ]
     if not records and not errors:
         shown = ", ".join(display_path(Path(p)) for p in paths or [positions_dir()])

@@ -113,6 +113,17 @@ def test_ids_repeated_across_files_are_told_apart_by_the_file_name(tmp_path, mon
     ]
 
 
+def test_ids_repeated_across_files_of_the_same_name_show_their_path(tmp_path, monkeypatch):
+    from chesskit.suites.runner import load_entries
+
+    monkeypatch.chdir(tmp_path)
+    for folder, fen in (("one", START), ("two", KIWIPETE)):
+        (tmp_path / folder).mkdir()
+        write(tmp_path / folder, "set.epd", f'{fen} id "same"; D1 20;\n')
+    loaded = load_entries(["one/set.epd", "two/set.epd"])
+    assert [r.label for r in loaded.records] == ["one/set.epd:same", "two/set.epd:same"]
+
+
 def test_duplicate_id_within_a_file_is_an_error_for_that_line(tmp_path, monkeypatch):
     from chesskit.suites.runner import load_entries
 
