@@ -122,7 +122,9 @@ def suite(
         if junit:
             write_junit(junit, results, _mismatch_lines, broken, str(err), bad_lines=bad_lines)
         if broken.record.chess960 and not skip_chess960:
-            raise EngineError(f"{err} (at Chess960 position {broken.record.label}; --skip-chess960 leaves those out)") from None
+            raise EngineError(
+                f"{err} (at Chess960 position {broken.record.label}; --skip-chess960 leaves those out)"
+            ) from None
         raise
     finally:
         if eng is not None:

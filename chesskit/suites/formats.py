@@ -362,7 +362,9 @@ def _unquote(operand: str, opcode: str) -> str:
 
 def _depth(text: str, what: str) -> int:
     if not _ASCII_NUMBER.fullmatch(text) or len(text) > 3 or int(text) > MAX_DEPTH:
-        raise InputError(f"{printable(what[:20])}: depth {printable(text[:20])!r} is not an integer from 0 to {MAX_DEPTH}")
+        raise InputError(
+            f"{printable(what[:20])}: depth {printable(text[:20])!r} is not an integer from 0 to {MAX_DEPTH}"
+        )
     return int(text)
 
 
