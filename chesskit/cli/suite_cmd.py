@@ -109,7 +109,8 @@ def suite(
 
             if eng is None:
                 threads = threads or _default_threads()
-                counted = run(tasks, stats, threads=threads, hash_mb=hash_mb, progress=partial)
+                drawn = partial if output.stderr_is_terminal() else None  # the bar is drawn
+                counted = run(tasks, stats, threads=threads, hash_mb=hash_mb, progress=drawn)
             else:
                 counted = run_engine(tasks, eng)
             for result in counted:

@@ -215,7 +215,8 @@ def run(
     releases the GIL), and splits a count expected above ``SPLIT_NODES`` over all of them;
     the counts are the same as with one thread. ``hash_mb`` sizes one transposition table
     shared by every count (one for standard chess, one for Chess960). ``progress(task,
-    fraction)`` is called as a split count advances (fraction of that count done).
+    fraction)`` is called as a count above ``SPLIT_NODES`` advances (the fraction of it
+    done); it costs the walk a little, so pass it only when something is drawn.
     """
     from chesskit.board.board import Board  # deferred: compiles/loads the move generator
 
@@ -321,7 +322,7 @@ def _run_job(
                 yield SuiteResult(task, 0, 0.0, error=printable(f"S{task.depth}: {err}"))
                 continue
         report = None
-        if progress is not None and task.depth >= 4:
+        if progress is not None and task.expected > SPLIT_NODES and task.depth >= 4:  # worth a bar
             report = lambda done, total, nodes, task=task: progress(task, done / total)  # noqa: E731
         with Timer() as timer:
             if wanted is not None:

@@ -234,3 +234,41 @@ def test_bom_and_separators_inside_comments(cli, tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert [(r["id"], r["line"]) for r in data["results"]] == [("start", 3)] and data["errors"] == 0
+
+
+def test_progress_over_split_counts_on_a_terminal(cli, tmp_path, monkeypatch):
+    """The bar advances inside a split count too (Board.perft's progress), and what it is
+    credited never makes the run's total wrong: the same results as on a pipe."""
+    from chesskit.suites import runner
+
+    seen: list[float] = []
+    real_progress = output.progress
+
+    def recording(total, description, counted=True):
+        context = real_progress(total, description, counted)
+
+        class Recorder:
+            def __enter__(self):
+                advance = context.__enter__()
+
+                def record(amount=1):
+                    seen.append(amount)
+                    advance(amount)
+
+                return record
+
+            def __exit__(self, *exc):
+                return context.__exit__(*exc)
+
+        return Recorder()
+
+    monkeypatch.setattr(runner, "SPLIT_NODES", 10_000)
+    monkeypatch.setattr(output, "stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(output, "progress", recording)
+    path = tmp_path / "t.epd"
+    path.write_text(f'{POS3_4} id "pos3"; D1 14; D2 191; D3 2812; D4 43238; D5 674624;\n')
+    result = cli("suite", str(path), "--threads", "2", "--json")
+    assert result.exit_code == 0, result.output
+    assert all(r["ok"] for r in json.loads(result.stdout)["results"])
+    assert len(seen) > 5 + 2  # five counts, and parts of D4 and D5 as they finish
+    assert sum(seen) == pytest.approx(14 + 191 + 2812 + 43238 + 674624 + 5)
