@@ -141,7 +141,7 @@ def cluster_options(command):
         click.option(
             "--scheduler",
             metavar="tcp://HOST:PORT",
-            help='Run on the Dask cluster of this scheduler (pip install "chesskit[cluster]").',
+            help='Run on the Dask cluster of this scheduler (pip install "chesskit-perft[cluster]").',
         ),
         click.option(
             "--workers",

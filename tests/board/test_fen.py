@@ -21,8 +21,7 @@ from chesskit.board.fen import (
     piece_symbol,
     square_name,
 )
-
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+from helpers import KIWIPETE
 
 
 # ---------------------------------------------------------------- helpers
