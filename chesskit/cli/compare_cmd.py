@@ -19,13 +19,27 @@ from chesskit.errors import InputError, MismatchError
 
 
 def engine_options(fn):
-    """--engine / --script / --python / --engine-option / --timeout (shared with ``suite``)."""
+    """--engine / --dialect / --engine-cmd / --script / --python / --engine-option / --timeout (shared with ``suite``)."""
     for decorator in reversed(
         [
             click.option(
                 "--engine",
                 metavar="CMD",
-                help="A UCI engine command that supports 'go perft' (e.g. stockfish).",
+                help="An engine command (e.g. stockfish): how it answers perft is detected and stated "
+                "('go perft', a bare 'perft'/'divide' in its UCI loop or console, a divide or a total only).",
+            ),
+            click.option(
+                "--dialect",
+                metavar="NAME",
+                help="How --engine answers perft, when detection cannot tell: uci-go-perft, uci-perft, "
+                "uci-divide, console-perft, console-divide, each also with -total (a total only), "
+                "e.g. uci-perft-total for Ethereal.",
+            ),
+            click.option(
+                "--engine-cmd",
+                metavar="TEMPLATE",
+                help='A one-shot command line per question, with {fen}, {depth} and optionally {moves}, '
+                'e.g. \'./engine "{fen}" {depth}\'; it prints a divide or a total.',
             ),
             click.option(
                 "--script",
@@ -70,13 +84,40 @@ def parse_timeout(text: str) -> float:
     return value
 
 
-def open_user_engine(engine, script, python_spec, engine_options, timeout):
+def open_user_engine(engine, script, python_spec, engine_options, timeout, dialect=None, engine_cmd=None):
     """The engine back end for the flags (InputError unless exactly one is given)."""
     from chesskit.compare.engines import open_engine
 
     return open_engine(
-        engine=engine, script=script, python=python_spec, options=engine_options, timeout=timeout
+        engine=engine,
+        script=script,
+        python=python_spec,
+        options=engine_options,
+        timeout=timeout,
+        dialect=dialect,
+        engine_cmd=engine_cmd,
     )
+
+
+def engine_dialect(eng):
+    """Start the engine and find its dialect: the JSON value for the ``"dialect"`` key
+    (None for a --script or --python engine)."""
+    info = eng.dialect_info()
+    if info is None:
+        return None
+    return {**info.to_json(), "detected": bool(getattr(eng, "detected", True)), "about": info.describe()}
+
+
+def note_dialect(spoken, as_json: bool) -> None:
+    """In text mode, once the run is over, say on stderr which dialect the engine spoke.
+
+    Not for `go perft` (what chesskit always spoke: that output stays as it was), and not
+    when the engine failed (the one error line stays the only one).
+    """
+    if spoken is None or as_json or spoken["name"] == "uci-go-perft":
+        return
+    how = "detected" if spoken["detected"] else "as named"
+    click.echo(f"chesskit: engine dialect {spoken['name']} ({how}): {spoken['about']}", err=True)
 
 
 @click.command()
@@ -97,6 +138,8 @@ def compare(
     position: str,
     depth: str,
     engine: str | None,
+    dialect: str | None,
+    engine_cmd: str | None,
     script: str | None,
     python_spec: str | None,
     engine_options: tuple[str, ...],
@@ -126,8 +169,9 @@ def compare(
     board, ident = load_board(position, moves, chess960)
     prefix = board.move_stack
     position_fen = _position_fen(position, board)
-    eng = open_user_engine(engine, script, python_spec, engine_options, limit)
+    eng = open_user_engine(engine, script, python_spec, engine_options, limit, dialect, engine_cmd)
     try:
+        spoken = engine_dialect(eng)
         checker = _state_checker(eng, position_fen, prefix, board.chess960, budget)
         with output.progress(depth_n, "compare") as advance:
             report = descend(
@@ -142,7 +186,8 @@ def compare(
             )
     finally:
         eng.close()
-    show(report, as_json)
+    note_dialect(spoken, as_json)
+    show(report, as_json, spoken)
     if not report.agree:
         raise MismatchError(report.summary())
 
@@ -165,11 +210,14 @@ def _state_checker(eng, position_fen, prefix, chess960, budget):
     return StateChecker(eng, position_fen, prefix, chess960, budget)
 
 
-def show(report, as_json: bool) -> None:
+def show(report, as_json: bool, dialect=None) -> None:
     from chesskit.cli import compare_render
 
     if as_json:
-        output.emit_json(report.to_json())
+        data = report.to_json()
+        if dialect is not None:
+            data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
+        output.emit_json(data)
     elif output.stdout_is_terminal():
         compare_render.render_terminal(report, output.console())
     else:

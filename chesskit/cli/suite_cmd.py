@@ -7,7 +7,7 @@ from collections import defaultdict
 import click
 
 from chesskit.cli import output
-from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_timeout
+from chesskit.cli.compare_cmd import engine_options, engine_dialect, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.cli.perft_cmd import hash_option, threads_option
@@ -47,6 +47,8 @@ def suite(
     max_depth: str | None,
     max_nodes: str,
     engine: str | None,
+    dialect: str | None,
+    engine_cmd: str | None,
     script: str | None,
     python_spec: str | None,
     engine_options: tuple[str, ...],
@@ -87,11 +89,16 @@ def suite(
         raise InputError(f"nothing to run: no expected count of {_plural(len(records), 'position')} is within {limits}")
 
     eng = None
-    using_engine = any(flag is not None for flag in (engine, script, python_spec)) or engine_options
+    spoken = None
+    using_engine = (
+        any(flag is not None for flag in (engine, script, python_spec, engine_cmd, dialect)) or engine_options
+    )
     if using_engine:
         if stats:
             raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
-        eng = open_user_engine(engine, script, python_spec, engine_options, parse_timeout(timeout))
+        eng = open_user_engine(
+            engine, script, python_spec, engine_options, parse_timeout(timeout), dialect, engine_cmd
+        )
     results: list[SuiteResult] = []
     plain = not as_json and not output.stdout_is_terminal()
     stream = _Stream(bad_lines, tasks) if plain else None  # a pipe (a CI log) gets each line when known
@@ -99,6 +106,8 @@ def suite(
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
     total = sum(task.expected + 1 for task in tasks)
     try:
+        if eng is not None:  # starts the engine and finds its dialect (an EngineError is the first task's)
+            spoken = engine_dialect(eng)
         with timer, output.progress(total, "suite", counted=False) as advance:
             credited: dict[int, float] = {}  # what a split count has moved the bar so far
 
@@ -132,6 +141,7 @@ def suite(
             eng.close()
     if junit:
         write_junit(junit, results, _mismatch_lines, bad_lines=bad_lines)
+    note_dialect(spoken, as_json)
     if stream is not None:
         stream.finish()
 
@@ -139,15 +149,16 @@ def suite(
     results = [r for r in results if r.error is None]
     failed = [r for r in results if not r.ok]
     if as_json:
-        output.emit_json(
-            {
-                "passed": len(results) - len(failed),
-                "failed": len(failed),
-                "results": [_result_json(r) for r in results],
-                "errors": len(errors),
-                "error_lines": [e.to_json() for e in errors],
-            }
-        )
+        data = {
+            "passed": len(results) - len(failed),
+            "failed": len(failed),
+            "results": [_result_json(r) for r in results],
+            "errors": len(errors),
+            "error_lines": [e.to_json() for e in errors],
+        }
+        if spoken is not None:
+            data["dialect"] = {k: v for k, v in spoken.items() if k != "about"}
+        output.emit_json(data)
     elif output.stdout_is_terminal():
         _render_terminal(results, failed, timer, errors)
     else:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from chesskit.compare.classify import MoveNote, classify_moves, state_hint
+from chesskit.compare.engines.base import UCI_MOVE
 from chesskit.errors import EngineError
 
 
@@ -46,9 +47,17 @@ class Step:
     depth: int
     ours: dict[str, int]
     theirs: dict[str, int]
+    # a total-only engine: its own total here (``theirs`` then holds its direct
+    # answers below each of our moves, or nothing at depth 1 and at the start)
+    theirs_total: int | None = None
+
+    def engine_total(self) -> int:
+        return sum(self.theirs.values()) if self.theirs_total is None else self.theirs_total
 
     def differing(self) -> list[str]:
         """Moves whose counts differ or that one side lacks: ours in our order, then theirs."""
+        if self.theirs_total is not None and not self.theirs:
+            return []  # a total only: no move to point at
         moves = [m for m in self.ours if self.ours[m] != self.theirs.get(m)]
         return moves + [m for m in self.theirs if m not in self.ours]
 
@@ -58,6 +67,7 @@ class Step:
             "depth": self.depth,
             "ours": dict(self.ours),
             "theirs": dict(self.theirs),
+            **({} if self.theirs_total is None else {"theirs_total": self.theirs_total}),
         }
 
 
@@ -92,6 +102,12 @@ class Report:
     notes: list[MoveNote] = field(default_factory=list)
     state: StateMismatch | None = None
     state_checked: int = 0  # pushes whose full state was compared
+    # a total-only engine (see chesskit.compare.totals): what its counts tell about the move lists
+    total_only: bool = False
+    move_counts: dict | None = None  # {"chesskit": n, "engine": m} where the lists differ
+    inferred: bool = False  # the missing moves were inferred from its counts
+    unnamed_missing: int = 0  # moves it misses that its counts cannot name
+    unnamed_extra: int = 0  # illegal moves it generates (totals never name them)
 
     @property
     def agree(self) -> bool:
@@ -115,6 +131,16 @@ class Report:
             "move": state.move if state else None,
             "hint": state.hint if state else None,
             "notes": [note.to_json() for note in self.notes],
+            **(self._totals_json() if self.total_only else {}),
+        }
+
+    def _totals_json(self) -> dict:
+        return {
+            "total_only": True,
+            "move_counts": self.move_counts,
+            "inferred": self.inferred,
+            "unnamed_missing": self.unnamed_missing,
+            "unnamed_extra": self.unnamed_extra,
         }
 
     def summary(self) -> str:
@@ -128,6 +154,12 @@ class Report:
                 parts.append(f"misses {' '.join(self.missing)}")
             if self.extra:
                 parts.append(f"generates illegal {' '.join(self.extra)}")
+            if self.inferred:
+                parts[-1] += " (inferred from its totals)"
+            if self.unnamed_missing:
+                parts.append(f"misses {_moves(self.unnamed_missing)} its totals cannot name")
+            if self.unnamed_extra:
+                parts.append(f"generates {_moves(self.unnamed_extra, 'illegal ')} its totals cannot name")
             return f"{self.engine} {' and '.join(parts)} after {where} ({self.fen})"
         state = self.state
         if state.field == "walk":
@@ -137,6 +169,10 @@ class Report:
             f"{self.engine} state differs{after} at {where}: {state.field} "
             f"ours {_shown(state.ours)}, theirs {_shown(state.theirs)}"
         )
+
+
+def _moves(n: int, kind: str = "") -> str:
+    return f"{n} {kind}move{'' if n == 1 else 's'}"
 
 
 def _shown(value: object) -> str:
@@ -166,6 +202,10 @@ def descend(
     prefix = list(prefix)
     chess960 = bool(board.chess960)
     report = Report(position_fen, chess960, depth, engine_name, fen=board.fen(), path=list(prefix))
+    if getattr(engine, "total_only", False):
+        from chesskit.compare.totals import descend_totals
+
+        return descend_totals(board, engine, depth, position_fen, prefix, report, on_step)
 
     if checker is not None:
         mismatch = checker.sweep(max_depth=depth)
@@ -194,7 +234,8 @@ def descend(
             report.path, report.fen = here, board.fen()
             report.missing = [m for m in ours if m not in theirs]
             report.extra = sorted(m for m in theirs if m not in ours)
-            report.notes = classify_moves(board, report.missing, report.extra)
+            # an extra move in SAN that no legal move matches stays as the engine wrote it
+            report.notes = classify_moves(board, report.missing, [m for m in report.extra if UCI_MOVE.fullmatch(m)])
             return report
         if d == 1:
             odd = {m: n for m, n in theirs.items() if n != 1}

@@ -355,9 +355,14 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     diverged: set[int] = set()
     for task in tasks:
         record = task.record
+        total_only = task.depth >= 1 and getattr(engine, "total_only", False)
         with Timer() as timer:
-            divide = engine.divide(record.fen, task.depth, [], record.chess960) if task.depth else {"": 1}
-        result = SuiteResult(task, sum(divide.values()), timer.elapsed_s)
+            if total_only:  # no divide to show: the descent asks below each move
+                divide, nodes = {}, engine.perft(record.fen, task.depth, [], record.chess960)
+            else:
+                divide = engine.divide(record.fen, task.depth, [], record.chess960) if task.depth else {"": 1}
+                nodes = sum(divide.values())
+        result = SuiteResult(task, nodes, timer.elapsed_s)
         if not result.ok and id(record) not in diverged and task.depth >= 1:
             diverged.add(id(record))
             result.divide = dict(sorted(divide.items()))

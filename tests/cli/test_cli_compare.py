@@ -102,7 +102,7 @@ def test_illegal_move_is_refused_before_the_engine_starts(cli, tmp_path, monkeyp
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["startpos", "2"], "give exactly one of --engine, --script, --python (got none)"),
+        (["startpos", "2"], "give exactly one of --engine, --script, --python, --engine-cmd (got none)"),
         (["startpos", "2", "--engine", "x", "--script", "y"], "got --engine and --script"),
         (
             ["startpos", "2", "--script", NO_EP, "--engine-option", "Hash=1"],
@@ -138,7 +138,9 @@ def test_bad_input(cli, args, message):
         (["--script", str(ENGINES / "fail_exit.py")], r"exited with code 1 for depth 2 on"),
         (
             ["--engine", str(ENGINES / "fail_garbage.py")],
-            r"printed a line chesskit cannot parse after 'go perft 2': 'e2e4 - 20'",
+            # detection probes at depth 1: one divide line of count 20 is no start-position divide
+            r"answered no perft question chesskit knows in its UCI loop: 'go perft 1' gave 1 divide lines; "
+            r"'perft 1' gave nothing; 'divide 1' gave nothing; name its dialect with --dialect",
         ),
         (
             ["--script", str(ENGINES / "fail_garbage.py")],
@@ -149,7 +151,7 @@ def test_bad_input(cli, args, message):
         (["--engine", "no-such-engine-xyz"], r"was not found \(no 'no-such-engine-xyz' on PATH\)"),
         (
             ["--engine", f"{FAKE_UCI} --crash-on-go"],
-            r"exited with code 2 after 'go perft 2'; last output: 'fake_uci: simulated crash'",
+            r"exited with code 2 after 'go perft 1'; last output: 'fake_uci: simulated crash'",
         ),
         (
             ["--python", f"{ENGINES / 'fail_import.py'}:Adapter"],

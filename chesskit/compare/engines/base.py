@@ -30,10 +30,21 @@ class Engine(ABC):
     """Something that can divide a position; use it as a context manager."""
 
     name: str = "engine"
+    # True for an engine that answers perft with a total only (no divide lines):
+    # ask it with `perft`; `descend` then asks for the count below each move itself.
+    total_only: bool = False
 
     @abstractmethod
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
         """Leaf counts at `depth` below each legal move of `fen` + `moves` (depth >= 1)."""
+
+    def perft(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> int:
+        """The leaf count at `depth` (depth >= 1); back ends with a cheaper total override it."""
+        return sum(self.divide(fen, depth, moves, chess960).values())
+
+    def dialect_info(self):
+        """The `Dialect` this engine speaks (None: not a perft dialect engine, or not known yet)."""
+        return None
 
     def close(self) -> None:
         """Release the engine (stop its process); safe to call twice."""
