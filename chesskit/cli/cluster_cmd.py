@@ -66,6 +66,7 @@ class ClusterOptions:
                     "seconds": round(result.seconds, 6),
                     "nps": nps,
                     **json_fields(result),
+                    "notes": board.notes,
                 }
             )
         elif output.stdout_is_terminal():

@@ -11,6 +11,7 @@ from chesskit.cli.options import (
     json_option,
     load_board,
     moves_option,
+    strict_option,
     parse_count,
     parse_depth,
     position_argument,
@@ -133,6 +134,7 @@ def note_dialect(spoken, as_json: bool) -> None:
     show_default=True,
     help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
 )
+@strict_option
 @json_option
 def compare(
     position: str,
@@ -147,6 +149,7 @@ def compare(
     moves: str,
     chess960: bool,
     state_pushes: str,
+    strict: bool,
     as_json: bool,
 ) -> None:
     """Find the first node where an engine's perft disagrees with chesskit's.
@@ -166,7 +169,7 @@ def compare(
     budget = parse_count(state_pushes, "--state-pushes")
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
-    board, ident = load_board(position, moves, chess960)
+    board, ident = load_board(position, moves, chess960, strict)
     prefix = board.move_stack
     position_fen = _position_fen(position, board)
     eng = open_user_engine(engine, script, python_spec, engine_options, limit, dialect, engine_cmd)
@@ -187,16 +190,23 @@ def compare(
     finally:
         eng.close()
     note_dialect(spoken, as_json)
-    show(report, as_json, spoken)
+    show(report, as_json, spoken, board.notes)
     if not report.agree:
         raise MismatchError(report.summary())
 
 
 def _position_fen(position: str, board) -> str:
-    """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves."""
+    """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves.
+
+    A position that cannot arise in a game goes as chesskit reads it, without the castling
+    rights it dropped and the en-passant square it ignored: engines read those in their
+    own ways (Stockfish looks for another rook for a right whose rook is missing)."""
+    from chesskit.board.fen import format_fen, parse_fen
     from chesskit.suites.positions import resolve_position
 
     fen, _ = resolve_position(position)
+    if board.notes:
+        fen = format_fen(parse_fen(fen, board.chess960))
     return " ".join(fen.split())
 
 
@@ -210,13 +220,15 @@ def _state_checker(eng, position_fen, prefix, chess960, budget):
     return StateChecker(eng, position_fen, prefix, chess960, budget)
 
 
-def show(report, as_json: bool, dialect=None) -> None:
+def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) -> None:
     from chesskit.cli import compare_render
 
     if as_json:
         data = report.to_json()
         if dialect is not None:
             data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
+        # "notes" already holds the missing and extra moves' classification
+        data["position_notes"] = list(position_notes)
         output.emit_json(data)
     elif output.stdout_is_terminal():
         compare_render.render_terminal(report, output.console())

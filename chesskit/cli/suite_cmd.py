@@ -9,7 +9,7 @@ import click
 from chesskit.cli import output
 from chesskit.cli.compare_cmd import engine_options, engine_dialect, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
-from chesskit.cli.options import json_option, parse_count, parse_depth
+from chesskit.cli.options import json_option, parse_count, parse_depth, strict_option
 from chesskit.cli.perft_cmd import hash_option, threads_option
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suites.formats import LineError
@@ -41,6 +41,7 @@ from chesskit.timer import Timer, format_seconds
 )
 @hash_option
 @threads_option
+@strict_option
 @json_option
 def suite(
     paths: tuple[str, ...],
@@ -58,6 +59,7 @@ def suite(
     stats: bool,
     hash_mb: int,
     threads: int | None,
+    strict: bool,
     as_json: bool,
 ) -> None:
     """Run the perft suites in PATH (EPD or .perft files, or folders of them; default:
@@ -75,7 +77,7 @@ def suite(
     node_limit = parse_count(max_nodes, "--max-nodes")
     if junit is not None:
         check_writable(junit)
-    loaded = load_entries(paths)
+    loaded = load_entries(paths, strict)
     records, bad_lines = loaded.records, loaded.errors
     if skip_chess960:
         records = [record for record in records if not record.chess960]
@@ -139,6 +141,7 @@ def suite(
     finally:
         if eng is not None:
             eng.close()
+    _notes(results)
     if junit:
         write_junit(junit, results, _mismatch_lines, bad_lines=bad_lines)
     note_dialect(spoken, as_json)
@@ -228,6 +231,18 @@ class _Stream:
 
 def _error_line(error: LineError) -> str:
     return f"ERROR {error}"
+
+
+def _notes(results: list[SuiteResult]) -> None:
+    """The notes of the positions counted (why they cannot arise in a game), once each, after
+    the run: a progress bar on stderr is gone by then, and a run that fails prints only its
+    error."""
+    seen: set[int] = set()
+    for result in results:
+        record = result.task.record
+        if record.notes and id(record) not in seen:
+            seen.add(id(record))
+            output.notes(record.notes, record.location)
 
 
 def _result_json(result: SuiteResult) -> dict:

@@ -55,6 +55,7 @@ from .position import (
     HALF,
     KEY,
     KING,
+    MAX_MOVES,
     NO_SQ,
     OCC,
     PAWN,
@@ -499,8 +500,8 @@ def check_walk(T, bb, board, st, hist, hkeys, depth, inject, path, info, uvals):
     uvals[:] = ZERO
     expect = np.zeros(16, dtype=np.uint64)
     squares = np.zeros(64, dtype=np.int64)
-    buf = np.empty(256, dtype=np.int64)
-    buf2 = np.empty(256, dtype=np.int64)
+    buf = np.empty(MAX_MOVES, dtype=np.int64)
+    buf2 = np.empty(MAX_MOVES, dtype=np.int64)
     # the squares the kings castle from: where they stand at the root, if they may castle
     homes = np.empty(2, dtype=np.int64)
     homes[:] = -1
@@ -516,7 +517,7 @@ def check_walk(T, bb, board, st, hist, hkeys, depth, inject, path, info, uvals):
         info[I_NODES] = 1 if code == OK else 0
         return code
 
-    moves = np.empty((depth, 256), dtype=np.int64)
+    moves = np.empty((depth, MAX_MOVES), dtype=np.int64)
     nmoves = np.zeros(depth, dtype=np.int64)
     index = np.zeros(depth, dtype=np.int64)
     sv_bb = np.empty((depth, bb.shape[0]), dtype=np.uint64)

@@ -27,7 +27,7 @@ from .makemove import make, make_move, unmake, unmake_move
 from .move import CAPTURE, CASTLING, EN_PASSANT, PROMO_SHIFT, castle_squares
 from .movegen import _generate, checkers_of, count_legal, generate, king_lines
 from .noref import borrow
-from .position import BISHOP, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM, occ_of
+from .position import BISHOP, KING, KNIGHT, MAX_MOVES, OCC, PAWN, QUEEN, ROOK, STM, occ_of
 
 NODES, CAPTURES, EN_PASSANTS, CASTLES, PROMOTIONS, CHECKS, DISCOVERY, DOUBLE, MATES = range(9)
 N_COUNTERS = 9
@@ -112,10 +112,10 @@ def stats_walk(T, bb, board, st, hist, hkeys, depth, rows):
     One walk fills every ply, so ``rows[depth - 1]`` is ``perft depth --stats`` and the
     earlier rows are the shallower depths. An explicit stack, like perft's ``_walk``.
     """
-    moves = np.empty((depth, 256), dtype=np.int64)
+    moves = np.empty((depth, MAX_MOVES), dtype=np.int64)
     nmoves = np.zeros(depth, dtype=np.int64)
     index = np.zeros(depth, dtype=np.int64)
-    scratch = np.empty(256, dtype=np.int64)
+    scratch = np.empty(MAX_MOVES, dtype=np.int64)
     squares = np.empty(8, dtype=np.uint64)
     _stats_walk(T, bb, board, st, hist, hkeys, depth, rows, moves, nmoves, index, scratch, squares)
 
@@ -168,7 +168,7 @@ def divide_stats(T, bb, board, st, hist, hkeys, depth, root_moves, out):
     """Write the root moves, and in ``out[i]`` the counters of the leaf moves (ply ``depth``)
     below root move i; return how many root moves (depth >= 1)."""
     n = generate(T, bb, board, st, root_moves)
-    scratch = np.empty(256, dtype=np.int64)
+    scratch = np.empty(MAX_MOVES, dtype=np.int64)
     rows = np.zeros((max(depth - 1, 1), N_COUNTERS), dtype=np.int64)
     for i in range(n):
         move = root_moves[i]

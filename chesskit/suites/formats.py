@@ -73,6 +73,8 @@ class SuiteRecord:
     name: str = ""
     # the validated position (a chesskit.board.fen.Setup), so running does not parse it again
     setup: object = field(default=None, compare=False, repr=False)
+    # why the position cannot arise in a game (it is counted anyway; see board/fen.py)
+    notes: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -190,15 +192,16 @@ def is_perft_format(path: Path) -> bool:
     return False
 
 
-def read_suite(path: Path) -> list[Entry]:
+def read_suite(path: Path, strict: bool = False) -> list[Entry]:
     """Every position and every bad line of one suite file, in file order.
 
     Ids are unique within the file: a second use is an error for that line. A file named
-    like ``chess960.epd`` is read in Chess960 mode; elsewhere each FEN decides.
-    Raises InputError when the file cannot be opened at all.
+    like ``chess960.epd`` is read in Chess960 mode; elsewhere each FEN decides. A position
+    that cannot arise in a game is counted with ``notes`` saying why, or with ``strict`` is
+    an error for its line. Raises InputError when the file cannot be opened at all.
     """
     try:
-        entries = read_perft(path) if is_perft_format(path) else read_epd(path)
+        entries = read_perft(path, strict) if is_perft_format(path) else read_epd(path, strict)
     except OSError as err:
         raise InputError(f"{display_path(path)}: cannot read: {err.strerror or err}") from None
     first: dict[str, int] = {}
@@ -222,7 +225,7 @@ def _chess960_mode(path: Path) -> bool | None:
 # --------------------------------------------------------------------------- EPD
 
 
-def read_epd(path: Path) -> list[Entry]:
+def read_epd(path: Path, strict: bool = False) -> list[Entry]:
     """An EPD suite: one position per line."""
     entries: list[Entry] = []
     mode = _chess960_mode(path)
@@ -234,14 +237,19 @@ def read_epd(path: Path) -> list[Entry]:
         if _is_comment(text):
             continue
         try:
-            entries.append(parse_epd_line(text, path, lineno, mode))
+            entries.append(parse_epd_line(text, path, lineno, mode, strict=strict))
         except InputError as err:
             entries.append(LineError(path, lineno, printable(str(err)), _scan_id(text)))
     return entries
 
 
 def parse_epd_line(
-    text: str, path: Path, lineno: int, chess960: bool | None = None, depths: dict[int, int] | None = None
+    text: str,
+    path: Path,
+    lineno: int,
+    chess960: bool | None = None,
+    depths: dict[int, int] | None = None,
+    strict: bool = False,
 ) -> SuiteRecord:
     """One EPD line into a SuiteRecord; raises InputError (without the location).
 
@@ -281,7 +289,7 @@ def parse_epd_line(
         for index, opcode in ((4, "hmvc"), (5, "fmvn")):
             if clocks[opcode] is not None and clocks[opcode] != fields[index]:
                 raise InputError(f"{opcode} {clocks[opcode]} contradicts the FEN's clock {fields[index]}")
-    setup = parse_fen(" ".join(fields), chess960)
+    setup = parse_fen(" ".join(fields), chess960, strict)
     if not found:
         raise InputError("no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;')")
     return SuiteRecord(
@@ -293,6 +301,7 @@ def parse_epd_line(
         lineno=lineno,
         chess960=bool(setup.chess960),
         setup=setup,
+        notes=tuple(setup.notes),
     )
 
 
@@ -412,7 +421,7 @@ class _Block:
     broken: bool = False  # an error was reported for it: its perft lines are not run
 
 
-def read_perft(path: Path) -> list[Entry]:
+def read_perft(path: Path, strict: bool = False) -> list[Entry]:
     """A ``.perft`` suite: ``id``, ``epd`` and ``perft DEPTH COUNT`` lines.
 
     A block starts at ``id`` (or at an ``epd`` after a finished block); its position is
@@ -430,7 +439,7 @@ def read_perft(path: Path) -> list[Entry]:
             entries.append(LineError(path, block.id_line, "an id without an 'epd' line", block.id))
             return
         try:
-            record = parse_epd_line(block.epd, path, block.epd_line, mode, block.depths or {})
+            record = parse_epd_line(block.epd, path, block.epd_line, mode, block.depths or {}, strict)
         except InputError as err:
             entries.append(LineError(path, block.epd_line, printable(str(err)), block.id))
             return

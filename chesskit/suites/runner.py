@@ -77,6 +77,7 @@ class SuiteResult:
             "expected": self.task.expected,
             "nodes": self.nodes,
             "ok": self.ok,
+            "notes": list(record.notes),
             "file": str(record.path),
             "line": record.lineno,
         }
@@ -123,8 +124,9 @@ def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     return files
 
 
-def load_entries(paths: Iterable[str | Path] = ()) -> Loaded:
-    """Every position and every bad line of the given files/folders.
+def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Loaded:
+    """Every position and every bad line of the given files/folders (``strict``: a position
+    that cannot arise in a game is an error for its line, see ``board/fen.py``).
 
     Ids are unique within a file (``chesskit.suites.formats.read_suite``); an id that
     several files use is told apart by the file's name: each record's ``name`` is its id,
@@ -136,7 +138,7 @@ def load_entries(paths: Iterable[str | Path] = ()) -> Loaded:
     records: list[SuiteRecord] = []
     errors: list[LineError] = []
     for path in suite_paths(paths):
-        for entry in read_suite(path):
+        for entry in read_suite(path, strict):
             (records if isinstance(entry, SuiteRecord) else errors).append(entry)
     files_of: dict[str, set[Path]] = {}
     for record in records:
@@ -155,17 +157,17 @@ def load_entries(paths: Iterable[str | Path] = ()) -> Loaded:
     return Loaded(records, errors)
 
 
-def load_suites(paths: Iterable[str | Path] = ()) -> list[SuiteRecord]:
+def load_suites(paths: Iterable[str | Path] = (), strict: bool = False) -> list[SuiteRecord]:
     """The records of the given files/folders; the first bad line raises InputError."""
-    loaded = load_entries(paths)
+    loaded = load_entries(paths, strict)
     if loaded.errors:
         raise InputError(str(loaded.errors[0]))
     return loaded.records
 
 
-def load_file(path: Path) -> list[SuiteRecord]:
+def load_file(path: Path, strict: bool = False) -> list[SuiteRecord]:
     """The records of one suite file; the first bad line raises InputError."""
-    return load_suites([path])
+    return load_suites([path], strict)
 
 
 # --------------------------------------------------------------------------- running

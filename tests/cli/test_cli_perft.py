@@ -49,7 +49,7 @@ def test_perft_json(cli):
     result = cli("perft", "kiwipete", "2", "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps"}
+    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "notes"}
     assert data["fen"] == KIWIPETE
     assert (data["depth"], data["nodes"]) == (2, 2039)
     assert isinstance(data["seconds"], float) and data["seconds"] >= 0
@@ -102,7 +102,7 @@ def test_divide_plain_is_stockfish_format(cli):
 def test_divide_json(cli):
     result = cli("divide", "kiwipete", "2", "--json")
     data = json.loads(result.stdout)
-    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "moves"}
+    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "moves", "notes"}
     assert len(data["moves"]) == 48
     assert sum(data["moves"].values()) == data["nodes"] == 2039
     assert list(data["moves"]) == sorted(data["moves"])

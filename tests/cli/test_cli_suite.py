@@ -65,7 +65,7 @@ def test_json_schema(cli, good):
     assert (data["passed"], data["failed"], data["errors"], data["error_lines"]) == (8, 0, 0, [])
     first = data["results"][0]
     assert first == {
-        "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True,
+        "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True, "notes": [],
         "file": str(good), "line": 2,
     }
     assert all(set(r) == set(first) for r in data["results"])
