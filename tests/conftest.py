@@ -48,6 +48,21 @@ def stockfish_path() -> str:
     return path
 
 
+PERFT_SETS_ENV = "CHESSKIT_PERFT_SETS"
+PERFT_SETS = ("tricky.perft", "random.perft", "chess960.perft")
+
+
+@pytest.fixture(scope="session")
+def perft_sets() -> Path:
+    """The folder of python-chess's published perft sets (its sdist's examples/perft, GPL,
+    never committed here), named by $CHESSKIT_PERFT_SETS; .ci/run fetches it. Skips when
+    absent outside CI."""
+    folder = os.environ.get(PERFT_SETS_ENV)
+    if not folder or not all((Path(folder) / name).is_file() for name in PERFT_SETS):
+        _missing(f"python-chess's perft sets (${PERFT_SETS_ENV} naming a folder with {', '.join(PERFT_SETS)})")
+    return Path(folder)
+
+
 @pytest.fixture
 def cli():
     """``cli("perft", "startpos", "2")`` runs the click group in-process; returns the Result

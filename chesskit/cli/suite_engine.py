@@ -27,8 +27,12 @@ def check_writable(path: str, inputs=()) -> None:
     check_output(path, "--junit", inputs)
 
 
-def write_junit(path: str, results: list, mismatch_lines, broken=None, error: str | None = None) -> None:
-    """One testcase per result (and an errored one for the task the engine failed on).
+def write_junit(
+    path: str, results: list, mismatch_lines, broken=None, error: str | None = None, bad_lines=()
+) -> None:
+    """One testcase per result (and an errored one for the task the engine failed on),
+    and an errored one (``<error type="input">``) for each line of ``bad_lines``, the
+    ``chesskit.suites.formats.LineError``s of lines that could not be run.
 
     ``mismatch_lines(result)`` gives the suite's three lines about a mismatch.
     """
@@ -41,10 +45,13 @@ def write_junit(path: str, results: list, mismatch_lines, broken=None, error: st
         case = junit.Case(
             display_path(task.record.path),
             task.record.path.stem,
-            f"{task.record.id} D{task.depth}",
+            f"{task.record.label} D{task.depth}",
             result.seconds,
         )
-        if not result.ok:
+        if result.error is not None:
+            case.error = f"{task.record.location}: {result.error}"
+            case.error_type = "input"
+        elif not result.ok:
             lines = mismatch_lines(result)
             case.failure = lines[2]
             if result.report is not None:
@@ -64,8 +71,18 @@ def write_junit(path: str, results: list, mismatch_lines, broken=None, error: st
             junit.Case(
                 display_path(broken.record.path),
                 broken.record.path.stem,
-                f"{broken.record.id} D{broken.depth}",
+                f"{broken.record.label} D{broken.depth}",
                 error=error,
+            )
+        )
+    for bad in bad_lines:
+        cases.append(
+            junit.Case(
+                display_path(bad.path),
+                bad.path.stem,
+                bad.id or f"line {bad.lineno}",
+                error=str(bad),
+                error_type="input",
             )
         )
     try:

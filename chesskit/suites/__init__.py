@@ -1,4 +1,5 @@
-"""Suites: resolving POSITION arguments and finding the bundled ``positions/``
+"""Suites: reading suite files, EPD and ``.perft``, a position or an error per line
+(``formats``), resolving POSITION arguments and finding the bundled ``positions/``
 (``positions``), running suites with chesskit or an engine (``runner``), JUnit XML
 (``junit``) and the fixed benchmark workload (``bench``).
 

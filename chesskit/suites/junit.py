@@ -9,12 +9,19 @@ One ``<testsuite>`` per EPD file, one ``<testcase>`` per position and depth::
           <failure type="mismatch" message="D2: expected 2039, got 2038 ...">the full report</failure>
         </testcase>
         <testcase classname="standard" name="kiwipete D3" ...><error type="engine" message="..."/></testcase>
+        <testcase classname="standard" name="line 7"><error type="input" message="positions/standard.epd:7: ..."/></testcase>
+
+``<error type="input">`` is a line of a suite that could not be run (unreadable, or a
+position that cannot be counted); ``type="engine"``, the engine failed on that count.
+Text that XML 1.0 cannot hold (control characters) is escaped as ``\\x07``, so the file is
+always well-formed.
 
 Pure logic over ``Case`` records; the caller decides the texts.
 """
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +38,16 @@ class Case:
     failure: str | None = None
     error: str | None = None
     details: str = ""
+    error_type: str = "engine"
+
+
+# characters XML 1.0 cannot hold at all, not even as a character reference
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _xml_text(text: str) -> str:
+    """``text`` with what XML cannot hold escaped as ``\\xNN`` (tabs and newlines kept)."""
+    return _NOT_XML.sub(lambda m: ascii(m.group())[1:-1], text)
 
 
 def to_element(cases: list[Case], name: str = "chesskit suite") -> ET.Element:
@@ -39,20 +56,24 @@ def to_element(cases: list[Case], name: str = "chesskit suite") -> ET.Element:
     for case in cases:
         suite = suites.get(case.suite)
         if suite is None:
-            suite = suites[case.suite] = ET.SubElement(root, "testsuite", name=case.suite)
+            suite = suites[case.suite] = ET.SubElement(root, "testsuite", name=_xml_text(case.suite))
         element = ET.SubElement(
-            suite, "testcase", classname=case.classname, name=case.name, time=f"{case.seconds:.3f}"
+            suite,
+            "testcase",
+            classname=_xml_text(case.classname),
+            name=_xml_text(case.name),
+            time=f"{case.seconds:.3f}",
         )
         if case.failure is not None:
-            ET.SubElement(element, "failure", type="mismatch", message=case.failure).text = (
+            ET.SubElement(element, "failure", type="mismatch", message=_xml_text(case.failure)).text = _xml_text(
                 case.details or case.failure
             )
         elif case.error is not None:
-            ET.SubElement(element, "error", type="engine", message=case.error).text = (
+            ET.SubElement(element, "error", type=case.error_type, message=_xml_text(case.error)).text = _xml_text(
                 case.details or case.error
             )
     for element in [*suites.values(), root]:
-        members = [c for c in cases if element is root or c.suite == element.get("name")]
+        members = [c for c in cases if element is root or _xml_text(c.suite) == element.get("name")]
         element.set("tests", str(len(members)))
         element.set("failures", str(sum(c.failure is not None for c in members)))
         element.set("errors", str(sum(c.failure is None and c.error is not None for c in members)))

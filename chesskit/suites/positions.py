@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chesskit.errors import InputError
+from chesskit.suites.formats import display_path, read_lines  # noqa: F401  (display_path: re-exported)
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -69,14 +70,13 @@ def id_index(folder: Path | None = None) -> dict[str, SuiteLine]:
     """Map every suite id to the first line that defines it (cached per folder)."""
     index: dict[str, SuiteLine] = {}
     for path in suite_files(folder):
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            for lineno, raw in enumerate(handle, start=1):
-                text = raw.strip()
-                if not text or text.startswith("#"):
-                    continue
-                ident = scan_id(text)
-                if ident is not None and ident not in index:
-                    index[ident] = SuiteLine(path, lineno, text)
+        for lineno, raw, _ in read_lines(path):
+            text = (raw or "").strip()
+            if not text or text.startswith("#"):
+                continue
+            ident = scan_id(text)
+            if ident is not None and ident not in index:
+                index[ident] = SuiteLine(path, lineno, text)
     return index
 
 
@@ -131,9 +131,3 @@ def _unknown_message(arg: str, index: dict[str, SuiteLine]) -> str:
     return f"unknown position {arg!r}: not a FEN, 'startpos', or a suite id ({hint})"
 
 
-def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when it is below it, else as is."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)

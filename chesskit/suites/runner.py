@@ -1,54 +1,31 @@
-"""Loading EPD perft suites and running them through ``Board.perft``.
+"""Loading perft suites (EPD and ``.perft``) and running them through ``Board.perft``.
 
-A suite line is an EPD record, four FEN fields then opcodes::
-
-    r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - id "kiwipete"; D1 48; D2 2039;
-
-``D<n> <count>`` gives the expected perft count at depth n; ``S<n> "..."`` opcodes (per-depth
-statistics such as captures or checks) are kept raw; ``hmvc``/``fmvn`` set the clocks.
-Blank lines and lines starting with ``#`` are skipped. Files whose name contains ``960``
-(``chess960.epd``) are read in Chess960 mode; elsewhere a Chess960 position is recognised
-from its FEN. A line that does not parse stops the
-load with an InputError naming ``file:line``.
+The files are read by ``chesskit.suites.formats``: every position, and every line that
+cannot be run as an error for that line (``LineError``), so one bad line never stops a
+run. ``load_entries`` gathers both over files and folders and tells apart ids that
+several files use; ``load_suites`` is the strict form (the first bad line raises).
 
 Running is split in two: ``plan`` picks the (position, depth) pairs within the limits and
-``run`` yields one ``SuiteResult`` per pair as it finishes, so a caller can draw progress.
+``run`` yields one ``SuiteResult`` per pair, in order, so a caller can draw progress;
+with threads it counts several positions at once and splits the big counts.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+import threading
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from chesskit.errors import InputError
-from chesskit.suites.positions import display_path, positions_dir
+from chesskit.suites.formats import LineError, SuiteRecord, display_path, printable, read_suite
+from chesskit.suites.positions import positions_dir
 from chesskit.timer import Timer
 
 DEFAULT_MAX_NODES = 1_000_000
 
-_DEPTH_OP = re.compile(r"D(\d+)")
-_STAT_OP = re.compile(r"S(\d+)")
-
-
-@dataclass(frozen=True)
-class SuiteRecord:
-    """One position of a suite with its expected counts."""
-
-    id: str
-    fen: str
-    depths: dict[int, int]  # depth -> expected perft count
-    stats: dict[int, str]  # depth -> the raw S<n> opcode text
-    path: Path
-    lineno: int
-    chess960: bool = False
-    # why the position cannot arise in a game (it is counted anyway; see board/fen.py)
-    notes: tuple[str, ...] = ()
-
-    @property
-    def location(self) -> str:
-        return f"{display_path(self.path)}:{self.lineno}"
 
 
 @dataclass(frozen=True)
@@ -72,10 +49,17 @@ class SuiteResult:
     # ``run(stats=True)`` where the record has S<depth>: the counters that differ,
     # {name: (expected, actual)}, empty when all match; None when not checked
     stats: dict[str, tuple[int, int]] | None = field(default=None)
+    # why the position could not be counted (its board cannot be set up, say); None when counted
+    error: str | None = field(default=None)
 
     @property
     def ok(self) -> bool:
-        return self.nodes == self.task.expected and not self.stats
+        return self.error is None and self.nodes == self.task.expected and not self.stats
+
+    @property
+    def mismatch(self) -> bool:
+        """Counted, and the count or the leaf counters differ from the suite's."""
+        return self.error is None and not self.ok
 
     def stats_text(self) -> str:
         """``"S3: checks expected 12, got 11"`` for a counter mismatch, else ``""``."""
@@ -87,13 +71,15 @@ class SuiteResult:
     def to_json(self) -> dict:
         record = self.task.record
         entry = {
-            "id": record.id,
+            "id": record.label,
             "fen": record.fen,
             "depth": self.task.depth,
             "expected": self.task.expected,
             "nodes": self.nodes,
             "ok": self.ok,
             "notes": list(record.notes),
+            "file": str(record.path),
+            "line": record.lineno,
         }
         if self.stats is not None:
             entry["stats_ok"] = not self.stats
@@ -104,14 +90,26 @@ class SuiteResult:
 # --------------------------------------------------------------------------- loading
 
 
+SUITE_SUFFIXES = (".epd", ".perft")
+
+
+@dataclass
+class Loaded:
+    """What a set of suite files holds: the positions to run and the lines that cannot be."""
+
+    records: list[SuiteRecord]
+    errors: list[LineError]
+
+
 def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
-    """Expand files and folders (default: the positions folder) into ``*.epd`` files, once each."""
+    """Expand files and folders (default: the positions folder) into suite files
+    (``*.epd`` and ``*.perft`` in a folder), once each."""
     given = [Path(p) for p in paths] or [positions_dir()]
     files: list[Path] = []
     seen: set[Path] = set()
     for path in given:
         if path.is_dir():
-            found = sorted(p for p in path.glob("*.epd") if p.is_file())
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() in SUITE_SUFFIXES and p.is_file())
         elif path.is_file():
             found = [path]
         elif path.exists():  # a FIFO or a device: reading it could block forever
@@ -126,81 +124,50 @@ def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     return files
 
 
-def load_suites(paths: Iterable[str | Path] = (), strict: bool = False) -> list[SuiteRecord]:
-    """Load every record of the given EPD files/folders; ids must be unique across them.
-    ``strict`` makes a position that cannot arise in a game an error of its line."""
-    records: list[SuiteRecord] = []
-    where: dict[str, str] = {}
+def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Loaded:
+    """Every position and every bad line of the given files/folders (``strict``: a position
+    that cannot arise in a game is an error for its line, see ``board/fen.py``).
+
+    Ids are unique within a file (``chesskit.suites.formats.read_suite``); an id that
+    several files use is told apart by the file's name: each record's ``name`` is its id,
+    or ``file:id`` (``tricky.perft:pos-2``) when another file of the run uses the id too.
+    Raises InputError for a path that does not exist or cannot be opened, and when the
+    files hold no line at all to run or report.
+    """
     paths = list(paths)
-    files = suite_paths(paths)
-    for path in files:
-        for record in load_file(path, strict):
-            if record.id in where:
-                raise InputError(
-                    f"{record.location}: duplicate id {record.id!r} (first at {where[record.id]})"
-                )
-            where[record.id] = record.location
-            records.append(record)
-    if not records:
+    records: list[SuiteRecord] = []
+    errors: list[LineError] = []
+    for path in suite_paths(paths):
+        for entry in read_suite(path, strict):
+            (records if isinstance(entry, SuiteRecord) else errors).append(entry)
+    files_of: dict[str, set[Path]] = {}
+    for record in records:
+        files_of.setdefault(record.id, set()).add(record.path)
+    shared = {ident for ident, files in files_of.items() if len(files) > 1}
+    # the file's name tells them apart; where two files share a name too, their whole path
+    names = {(p.name, i) for i in shared for p in files_of[i]}
+    same_name = len(names) < sum(len(files_of[i]) for i in shared)
+    records = [
+        replace(r, name=(f"{display_path(r.path) if same_name else r.path.name}:{r.id}" if r.id in shared else r.id))
+        for r in records
+    ]
+    if not records and not errors:
         shown = ", ".join(display_path(Path(p)) for p in paths or [positions_dir()])
         raise InputError(f"no suite positions found in {shown}")
-    return records
+    return Loaded(records, errors)
+
+
+def load_suites(paths: Iterable[str | Path] = (), strict: bool = False) -> list[SuiteRecord]:
+    """The records of the given files/folders; the first bad line raises InputError."""
+    loaded = load_entries(paths, strict)
+    if loaded.errors:
+        raise InputError(str(loaded.errors[0]))
+    return loaded.records
 
 
 def load_file(path: Path, strict: bool = False) -> list[SuiteRecord]:
-    """The records of one EPD file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"{display_path(path)}: cannot read: {err}") from err
-    records = []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        try:
-            records.append(parse_line(line, path, lineno, strict))
-        except InputError as err:
-            raise InputError(f"{display_path(path)}:{lineno}: {err}") from err
-    return records
-
-
-def parse_line(line: str, path: Path, lineno: int, strict: bool = False) -> SuiteRecord:
-    """One EPD line into a SuiteRecord; raises InputError (without the location)."""
-    from chesskit.board.fen import parse_epd  # deferred: keeps `import chesskit.suites.runner` cheap
-
-    # a file named like chess960.epd is read in Chess960 mode; elsewhere the FEN decides
-    epd = parse_epd(line, True if "960" in path.stem else None, strict)
-    depths: dict[int, int] = {}
-    stats: dict[int, str] = {}
-    ident = None
-    for name, value in epd.ops.items():
-        if name == "id":
-            ident = value
-        elif match := _DEPTH_OP.fullmatch(name):
-            depths[int(match.group(1))] = _count(name, value)
-        elif match := _STAT_OP.fullmatch(name):
-            stats[int(match.group(1))] = value
-    if not depths:
-        raise InputError("no D<n> opcodes (expected counts), e.g. 'D1 20;'")
-    if not ident:
-        ident = f"{path.stem}:{lineno}"
-    return SuiteRecord(
-        id=ident,
-        fen=epd.fen,
-        depths=dict(sorted(depths.items())),
-        stats=dict(sorted(stats.items())),
-        path=path,
-        lineno=lineno,
-        chess960=bool(epd.setup.chess960),
-        notes=tuple(epd.setup.notes),
-    )
-
-
-def _count(name: str, value: str) -> int:
-    if not value.isdigit():
-        raise InputError(f"{name}: expected count {value!r} is not a non-negative integer")
-    return int(value)
+    """The records of one suite file; the first bad line raises InputError."""
+    return load_suites([path], strict)
 
 
 # --------------------------------------------------------------------------- running
@@ -224,45 +191,154 @@ def plan(
     return tasks
 
 
-def run(tasks: Iterable[Task], stats: bool = False) -> Iterator[SuiteResult]:
-    """Run each task through ``Board.perft``, yielding its result as soon as it is known.
+# A count expected to exceed this many nodes is split over all the threads (``Board.perft``
+# with ``threads``); smaller ones run whole, several positions at once, one per thread.
+SPLIT_NODES = 20_000_000
+# How many positions may be queued ahead of the one whose results are due next.
+_AHEAD_PER_THREAD = 4
+
+
+def run(
+    tasks: Iterable[Task],
+    stats: bool = False,
+    threads: int = 1,
+    hash_mb: float = 0,
+    progress: Callable[[Task, float], None] | None = None,
+) -> Iterator[SuiteResult]:
+    """Run each task through ``Board.perft``, yielding the results in task order.
 
     At the shallowest mismatching depth of each position the result carries the divide
     (sorted by move) so the failure can be chased move by move. With ``stats``, a depth
     whose record has an ``S<depth>`` opcode is counted with ``Board.stats`` and its
-    leaf counters are checked too.
-    """
-    from chesskit.board.counters import compare, parse_stat_opcode
+    leaf counters are checked too. A position that cannot be counted (its board cannot be
+    set up, or an S<n> opcode does not parse) gives results with ``error`` set.
 
+    ``threads`` > 1 counts several positions at once, one per thread (the compiled walk
+    releases the GIL), and splits a count expected above ``SPLIT_NODES`` over all of them;
+    the counts are the same as with one thread. ``hash_mb`` sizes one transposition table
+    shared by every count (one for standard chess, one for Chess960). ``progress(task,
+    fraction)`` is called as a count above ``SPLIT_NODES`` advances (the fraction of it
+    done); it costs the walk a little, so pass it only when something is drawn.
+    """
     from chesskit.board.board import Board  # deferred: compiles/loads the move generator
 
     Board().perft(1)  # load (or compile) the move generator before the first timing
     if stats:
         Board().stats(1)
-    boards: dict[int, Board] = {}
-    diverged: set[int] = set()
+    tables = _Tables(hash_mb)
+    jobs = _by_position(tasks)
+    if threads <= 1:
+        for job in jobs:
+            yield from _run_job(job, stats, tables, 1, progress=progress)
+        return
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="chesskit-suite")
+    window: deque[Future] = deque()
+    try:
+        for job in jobs:
+            cut = 0  # the shallow counts run whole; from the first big one on, each is split
+            while cut < len(job) and job[cut].expected <= SPLIT_NODES:
+                cut += 1
+            small, big = job[:cut], job[cut:]
+            if not big:
+                window.append(pool.submit(_counted, small, stats, tables))
+                while len(window) > _AHEAD_PER_THREAD * threads:
+                    yield from window.popleft().result()
+                continue
+            if small:
+                window.append(pool.submit(_counted, small, stats, tables))
+            done: list[SuiteResult] = []
+            while window:  # what is queued first, then the big counts over every thread
+                done = window.popleft().result()
+                yield from done
+            diverged = bool(small) and any(r.mismatch for r in done)
+            yield from _run_job(big, stats, tables, threads, diverged, progress)
+        while window:
+            yield from window.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _by_position(tasks: Iterable[Task]) -> list[list[Task]]:
+    """The tasks in runs of the same record (plan gives them grouped)."""
+    jobs: list[list[Task]] = []
     for task in tasks:
-        key = id(task.record)
-        board = boards.get(key)
-        if board is None:
-            boards.clear()  # tasks come grouped by position; keep one board alive
-            board = boards[key] = Board(task.record.fen, chess960=task.record.chess960 or None)
+        if jobs and jobs[-1][0].record is task.record:
+            jobs[-1].append(task)
+        else:
+            jobs.append([task])
+    return jobs
+
+
+class _Tables:
+    """The shared transposition tables, made on first use: one for standard chess and one
+    for Chess960 (their keys do not tell the two apart)."""
+
+    def __init__(self, hash_mb: float):
+        self.hash_mb = hash_mb
+        self.tables: dict[bool, object] = {}
+        self.lock = threading.Lock()
+
+    def get(self, chess960: bool):
+        with self.lock:
+            if chess960 not in self.tables:
+                from chesskit.core.tt import allocate
+
+                self.tables[chess960] = allocate(self.hash_mb)
+            return self.tables[chess960]
+
+
+def _counted(tasks: list[Task], stats: bool, tables: _Tables) -> list[SuiteResult]:
+    """``_run_job`` on one thread, to the end (what a worker of the pool runs)."""
+    return list(_run_job(tasks, stats, tables, 1))
+
+
+def _run_job(
+    tasks: list[Task],
+    stats: bool,
+    tables: _Tables,
+    threads: int,
+    diverged: bool = False,
+    progress: Callable[[Task, float], None] | None = None,
+) -> Iterator[SuiteResult]:
+    """The results of one position's tasks, counted here (``threads`` for each count)."""
+    from chesskit.board.board import Board
+    from chesskit.board.counters import compare, parse_stat_opcode
+
+    record = tasks[0].record
+    try:
+        if record.setup is not None:
+            board = Board.from_setup(record.setup)
+        else:
+            board = Board(record.fen, chess960=record.chess960 or None)
+    except InputError as err:
+        for task in tasks:
+            yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
+        return
+    table = tables.get(bool(board.chess960))
+    for task in tasks:
         wanted = None
-        if stats and task.depth in task.record.stats:
+        if stats and task.depth in record.stats:
             try:
-                wanted = parse_stat_opcode(task.record.stats[task.depth])
+                wanted = parse_stat_opcode(record.stats[task.depth])
             except InputError as err:
-                raise InputError(f"{task.record.location}: S{task.depth}: {err}") from err
+                yield SuiteResult(task, 0, 0.0, error=printable(f"S{task.depth}: {err}"))
+                continue
+        report = None
+        if progress is not None and task.expected > SPLIT_NODES and task.depth >= 4:  # worth a bar
+            report = lambda done, total, nodes, task=task: progress(task, done / total)  # noqa: E731
         with Timer() as timer:
-            row = board.stats(task.depth) if wanted is not None else None
-            nodes = row["nodes"] if row is not None else board.perft(task.depth)
+            if wanted is not None:
+                row = board.stats(task.depth)
+                nodes = row["nodes"]
+            else:
+                nodes = board.perft(task.depth, threads=threads, progress=report, table=table)
         result = SuiteResult(task, nodes, timer.elapsed_s)
         if wanted is not None:
             result.stats = compare(wanted, row)
-        if nodes != task.expected and key not in diverged:
-            diverged.add(key)
+        if nodes != task.expected and not diverged:
+            diverged = True
             if task.depth >= 1:
-                result.divide = dict(sorted(board.divide(task.depth).items()))
+                result.divide = dict(sorted(board.divide(task.depth, threads=threads, table=table).items()))
         yield result
 
 

@@ -304,5 +304,9 @@ def test_cli_suite_stats_bad_opcode(cli, tmp_path):
     path = tmp_path / "bad.epd"
     path.write_text(BAD_COUNTERS.replace("checks=993", "chex=993"))
     result = cli("suite", "--stats", str(path))
-    assert result.exit_code == 2
+    assert result.exit_code == 1  # S2's checks mismatch: a mismatch comes before bad input
     assert "bad.epd:1: S3" in result.stderr
+    path.write_text(BAD_COUNTERS.replace("checks=993", "chex=993").replace("checks=4", "checks=3"))
+    result = cli("suite", "--stats", str(path))
+    assert result.exit_code == 2  # the bad opcode alone: an error for that line, the rest counted
+    assert "bad.epd:1: S3" in result.stderr and "ERROR " in result.stdout

@@ -74,20 +74,32 @@ def test_illegal_move_lists_every_legal_move(cli):
     assert len(legal) == 48 and legal == sorted(legal)
 
 
+def check_line_error(exit_code: int, stdout: str, stderr: str, words: list[str]) -> None:
+    """A suite line that cannot be run: exit 2, one stderr line naming it, and the run went
+    on (the good line before it was counted, the bad one is an ERROR line on stdout)."""
+    assert exit_code == 2, stderr
+    assert "Traceback" not in stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("chesskit: 1 line could not be run (first: ")
+    for word in words:
+        assert word in lines[0]
+    assert any(line.startswith("ERROR ") and words[0] in line for line in stdout.splitlines())
+
+
 def test_unreadable_suite_line_names_file_and_line(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "broken.epd").write_text(f"# a suite\n{GOOD_LINE}\n{GOOD_LINE.replace('D1 20', 'D1 many')}\n")
     result = cli("suite", "broken.epd")
-    one_line(result, 2, "broken.epd:3:", "D1", "'many'")
-    assert result.stdout == ""
+    check_line_error(result.exit_code, result.stdout, result.stderr, ["broken.epd:3:", "D1", "'many'"])
+    assert result.stdout.startswith("ok ")
 
 
 def test_bad_fen_in_a_suite_names_file_and_line(run_module, tmp_path):
     path = tmp_path / "broken.epd"
     path.write_text(f"\n\n{GOOD_LINE.replace(' w ', ' white ')}\n")
     proc = run_module("suite", str(path), cwd=tmp_path)
-    one_line(proc, 2, "broken.epd:3:", "side to move")
-    assert proc.stdout == ""
+    check_line_error(proc.returncode, proc.stdout, proc.stderr, ["broken.epd:3:", "side to move"])
 
 
 def test_nothing_to_run_is_bad_input(cli, tmp_path):

@@ -100,12 +100,40 @@ def test_unreadable_line_names_file_and_line(tmp_path, monkeypatch, line, why):
     assert "\n" not in message
 
 
-def test_duplicate_ids_are_rejected_with_both_places(tmp_path, monkeypatch):
+def test_ids_repeated_across_files_are_told_apart_by_the_file_name(tmp_path, monkeypatch):
+    from chesskit.suites.runner import load_entries
+
     monkeypatch.chdir(tmp_path)
-    write(tmp_path, "a.epd", f'{START} id "same"; D1 20;\n')
+    write(tmp_path, "a.epd", f'{START} id "same"; D1 20;\n{POS3} id "only-a"; D1 14;\n')
     write(tmp_path, "b.epd", f'\n{KIWIPETE} id "same"; D1 48;\n')
-    with pytest.raises(InputError, match=r"b\.epd:2: duplicate id 'same' \(first at a\.epd:1\)"):
-        load_suites(["a.epd", "b.epd"])
+    loaded = load_entries(["a.epd", "b.epd"])
+    assert loaded.errors == []
+    assert [(r.id, r.label) for r in loaded.records] == [
+        ("same", "a.epd:same"), ("only-a", "only-a"), ("same", "b.epd:same"),
+    ]
+
+
+def test_ids_repeated_across_files_of_the_same_name_show_their_path(tmp_path, monkeypatch):
+    from chesskit.suites.runner import load_entries
+
+    monkeypatch.chdir(tmp_path)
+    for folder, fen in (("one", START), ("two", KIWIPETE)):
+        (tmp_path / folder).mkdir()
+        write(tmp_path / folder, "set.epd", f'{fen} id "same"; D1 20;\n')
+    loaded = load_entries(["one/set.epd", "two/set.epd"])
+    assert [r.label for r in loaded.records] == ["one/set.epd:same", "two/set.epd:same"]
+
+
+def test_duplicate_id_within_a_file_is_an_error_for_that_line(tmp_path, monkeypatch):
+    from chesskit.suites.runner import load_entries
+
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "a.epd", f'{START} id "same"; D1 20;\n{POS3} id "x"; D1 14;\n{KIWIPETE} id "same"; D1 48;\n')
+    loaded = load_entries(["a.epd"])
+    assert [r.id for r in loaded.records] == ["same", "x"]
+    assert [str(e) for e in loaded.errors] == ["a.epd:3: duplicate id 'same' (first at line 1)"]
+    with pytest.raises(InputError, match=r"^a\.epd:3: duplicate id 'same'"):
+        load_suites(["a.epd"])
 
 
 def test_missing_path(tmp_path):
@@ -121,7 +149,7 @@ def test_empty_folder(tmp_path):
 def test_undecodable_file(tmp_path):
     path = tmp_path / "binary.epd"
     path.write_bytes(b"\xff\xfe\x00garbage")
-    with pytest.raises(InputError, match="cannot read"):
+    with pytest.raises(InputError, match=r"binary\.epd:1: not UTF-8 text \(byte 0xff at column 1\)"):
         load_suites([path])
 
 
@@ -174,6 +202,7 @@ def test_run_matches(tmp_path):
     assert all(r.ok and r.divide is None for r in results), [r.to_json() for r in results]
     assert results[0].to_json() == {
         "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True, "notes": [],
+        "file": str(records[0].path), "line": 2,
     }
     assert all(r.seconds >= 0 for r in results)
 

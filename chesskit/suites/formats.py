@@ -1,0 +1,493 @@
+"""Reading perft suite files: EPD and ``.perft``, one entry per position or bad line.
+
+Two formats, chosen by the file name (``.epd``, ``.perft``) and otherwise by content (a
+first non-comment line starting with ``id``, ``epd`` or ``perft`` is a ``.perft`` file):
+
+EPD, one position per line, four FEN fields, the clocks optionally, then operations::
+
+    r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - id "kiwipete"; D1 48; D2 2039;
+    rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902
+    4k3/8/8/8/8/8/8/4K2R w K - perft 1 15; perft 2 66; id "rook";
+
+``D<n> count`` and ``perft n count`` give the expected count at depth n, ``id`` names the
+position, ``S<n> "..."`` carries leaf counters, ``hmvc``/``fmvn`` the clocks; anything else
+(``bm``, ``c0``, ...) is ignored.
+
+``.perft`` (python-chess's and shakmaty's sets), a block per position::
+
+    id pos-2
+    epd r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -
+    perft 1 48
+    perft 2 2039
+
+In both, blank lines and lines starting with ``#`` or ``%`` are comments. Lines end at
+``\\n`` only (a form feed or U+2028 inside a comment stays in the comment), a ``\\r``
+before it and a UTF-8 byte-order mark at the start of the file are dropped.
+
+Nothing here stops at a bad line: each line that cannot be read (too long, not UTF-8, a
+bad FEN, a count that is not a number, a depth past the cap, an id used twice in the
+file) becomes a ``LineError`` naming the line and why, and the rest of the file is read.
+
+Limits, so that no input can exhaust memory or run forever: a line holds at most
+``MAX_LINE_BYTES`` bytes (read in bounded chunks: a 50 MB line costs 64 KiB), depths are
+at most ``MAX_DEPTH`` (as on the command line), counts have at most
+``MAX_COUNT_DIGITS`` digits and clocks at most ``MAX_CLOCK_DIGITS``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterator
+
+from chesskit.board.fen import format_fen, parse_fen
+from chesskit.errors import FenError, InputError
+
+MAX_LINE_BYTES = 64 * 1024
+MAX_DEPTH = 100  # the command line's DEPTH cap (chesskit.cli.options.MAX_DEPTH)
+MAX_COUNT_DIGITS = 20  # 2**64 has 20 digits; no count in any suite comes close
+MAX_CLOCK_DIGITS = 10  # the board's clocks are 32-bit (chesskit.board.fen.MAX_CLOCK)
+
+_CHUNK = 64 * 1024
+_BOM = "\ufeff"
+_ASCII_NUMBER = re.compile(r"[0-9]+")
+_DEPTH_OP = re.compile(r"D([0-9]+)")
+_STAT_OP = re.compile(r"S([0-9]+)")
+_OPCODE = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*")
+_PERFT_KEYWORDS = ("id", "epd", "perft")
+
+
+@dataclass(frozen=True)
+class SuiteRecord:
+    """One position of a suite with its expected counts."""
+
+    id: str
+    fen: str
+    depths: dict[int, int]  # depth -> expected perft count
+    stats: dict[int, str]  # depth -> the raw S<n> opcode text
+    path: Path
+    lineno: int
+    chess960: bool = False
+    # the id shown and reported: ``id``, or ``file:id`` when another file of the run uses it
+    name: str = ""
+    # the validated position (a chesskit.board.fen.Setup), so running does not parse it again
+    setup: object = field(default=None, compare=False, repr=False)
+    # why the position cannot arise in a game (it is counted anyway; see board/fen.py)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.name or self.id
+
+    @property
+    def location(self) -> str:
+        return f"{display_path(self.path)}:{self.lineno}"
+
+
+@dataclass(frozen=True)
+class LineError:
+    """A line of a suite file that was not run, and why (one line, safe to print)."""
+
+    path: Path
+    lineno: int
+    message: str
+    id: str | None = None
+
+    @property
+    def location(self) -> str:
+        return f"{display_path(self.path)}:{self.lineno}"
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}"
+
+    def to_json(self) -> dict:
+        return {"file": str(self.path), "line": self.lineno, "id": self.id, "error": self.message}
+
+
+Entry = SuiteRecord | LineError
+
+
+# --------------------------------------------------------------------------- text
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when it is below it, else as is."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def printable(text: str) -> str:
+    """``text`` with every non-printable character escaped (``\\x07``, ``\\u2028``), so an
+    id or a quoted line can go to a terminal, a log or XML as it is."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
+    """``(lineno, text, error)`` for each line of ``path``: the text without its line end
+    (and, on line 1, without a UTF-8 byte-order mark), or None and why it cannot be read.
+
+    Lines end at ``\\n`` only; the file is read in chunks and at most ``MAX_LINE_BYTES`` of
+    a line are kept, so memory stays bounded whatever the file holds. Raises OSError.
+    """
+    with open(path, "rb") as handle:
+        lineno = 0
+        kept = bytearray()
+        length = 0
+        while True:
+            chunk = handle.read(_CHUNK)
+            if not chunk:
+                break
+            start = 0
+            while True:
+                end = chunk.find(b"\n", start)
+                piece = chunk[start:] if end < 0 else chunk[start:end]
+                length += len(piece)
+                if length <= MAX_LINE_BYTES + 1:  # one byte over, for a '\r' before the '\n'
+                    kept += piece
+                if end < 0:
+                    break
+                lineno += 1
+                yield _decoded(lineno, kept, length)
+                kept, length = bytearray(), 0
+                start = end + 1
+        if length:
+            yield _decoded(lineno + 1, kept, length)
+
+
+def _decoded(lineno: int, raw: bytearray, length: int) -> tuple[int, str | None, str | None]:
+    if raw.endswith(b"\r"):
+        raw, length = raw[:-1], length - 1
+    if length > MAX_LINE_BYTES:
+        return lineno, None, f"line too long ({length:,} bytes; a suite line holds at most {MAX_LINE_BYTES:,})"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return lineno, None, f"not UTF-8 text (byte 0x{raw[err.start]:02x} at column {err.start + 1})"
+    if lineno == 1 and text.startswith(_BOM):
+        text = text[1:]
+    return lineno, text, None
+
+
+def _is_comment(text: str) -> bool:
+    return not text or text[0] in "#%"
+
+
+# --------------------------------------------------------------------------- choosing
+
+
+def is_perft_format(path: Path) -> bool:
+    """True for a ``.perft`` file: by its name, else by its first non-comment line."""
+    suffix = path.suffix.lower()
+    if suffix in (".perft", ".epd"):
+        return suffix == ".perft"
+    for _, text, _ in read_lines(path):
+        text = (text or "").strip()
+        if not _is_comment(text):
+            return text.split(None, 1)[0] in _PERFT_KEYWORDS
+    return False
+
+
+def read_suite(path: Path, strict: bool = False) -> list[Entry]:
+    """Every position and every bad line of one suite file, in file order.
+
+    Ids are unique within the file: a second use is an error for that line. A file named
+    like ``chess960.epd`` is read in Chess960 mode; elsewhere each FEN decides. A position
+    that cannot arise in a game is counted with ``notes`` saying why, or with ``strict`` is
+    an error for its line. Raises InputError when the file cannot be opened at all.
+    """
+    try:
+        entries = read_perft(path, strict) if is_perft_format(path) else read_epd(path, strict)
+    except OSError as err:
+        raise InputError(f"{display_path(path)}: cannot read: {err.strerror or err}") from None
+    first: dict[str, int] = {}
+    checked: list[Entry] = []
+    for entry in entries:
+        if isinstance(entry, SuiteRecord):
+            if entry.id in first:
+                entry = LineError(
+                    path, entry.lineno, f"duplicate id {entry.id!r} (first at line {first[entry.id]})", entry.id
+                )
+            else:
+                first[entry.id] = entry.lineno
+        checked.append(entry)
+    return checked
+
+
+def _chess960_mode(path: Path) -> bool | None:
+    return True if "960" in path.stem else None
+
+
+# --------------------------------------------------------------------------- EPD
+
+
+def read_epd(path: Path, strict: bool = False) -> list[Entry]:
+    """An EPD suite: one position per line."""
+    entries: list[Entry] = []
+    mode = _chess960_mode(path)
+    for lineno, text, error in read_lines(path):
+        if error is not None:
+            entries.append(LineError(path, lineno, error))
+            continue
+        text = text.strip()
+        if _is_comment(text):
+            continue
+        try:
+            entries.append(parse_epd_line(text, path, lineno, mode, strict=strict))
+        except InputError as err:
+            entries.append(LineError(path, lineno, printable(str(err)), _scan_id(text)))
+    return entries
+
+
+def parse_epd_line(
+    text: str,
+    path: Path,
+    lineno: int,
+    chess960: bool | None = None,
+    depths: dict[int, int] | None = None,
+    strict: bool = False,
+) -> SuiteRecord:
+    """One EPD line into a SuiteRecord; raises InputError (without the location).
+
+    ``depths`` adds expected counts given elsewhere (a ``.perft`` block's ``perft`` lines).
+    """
+    fields, rest = _split_head(text)
+    ops = _split_ops(rest)
+    found: dict[int, int] = {}
+    stats: dict[int, str] = {}
+    ident = None
+    clocks = {"hmvc": None, "fmvn": None}
+    for opcode, operand in ops:
+        if opcode == "id":
+            if ident is not None:
+                raise InputError("the id operation appears twice")
+            ident = printable(operand)
+            if not ident:
+                raise InputError("empty id")
+        elif match := _DEPTH_OP.fullmatch(opcode):
+            _add_depth(found, match.group(1), operand, "D")
+        elif opcode == "perft":
+            parts = operand.split()
+            if len(parts) != 2:
+                raise InputError(f"'perft {printable(operand)}': expected 'perft DEPTH COUNT'")
+            _add_depth(found, parts[0], parts[1], "perft ")
+        elif match := _STAT_OP.fullmatch(opcode):
+            stats[_depth(match.group(1), opcode)] = operand
+        elif opcode in clocks:
+            clocks[opcode] = _clock(operand, opcode)
+    for depth, count in (depths or {}).items():
+        if depth in found:
+            raise InputError(f"depth {depth} is given twice")
+        found[depth] = count
+    if len(fields) == 4 and (clocks["hmvc"] or clocks["fmvn"]):
+        fields = [*fields, clocks["hmvc"] or "0", clocks["fmvn"] or "1"]
+    elif len(fields) == 6:
+        for index, opcode in ((4, "hmvc"), (5, "fmvn")):
+            if clocks[opcode] is not None and clocks[opcode] != fields[index]:
+                raise InputError(f"{opcode} {clocks[opcode]} contradicts the FEN's clock {fields[index]}")
+    setup = parse_fen(" ".join(fields), chess960, strict)
+    if not found:
+        raise InputError("no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;')")
+    return SuiteRecord(
+        id=ident or f"{path.stem}:{lineno}",
+        fen=format_fen(setup),
+        depths=dict(sorted(found.items())),
+        stats=dict(sorted(stats.items())),
+        path=path,
+        lineno=lineno,
+        chess960=bool(setup.chess960),
+        setup=setup,
+        notes=tuple(setup.notes),
+    )
+
+
+def _split_head(text: str) -> tuple[list[str], str]:
+    """The FEN fields (4, or 6 with the clocks) and the text of the operations after them."""
+    rest = text
+    fields: list[str] = []
+    while len(fields) < 6:
+        match = re.match(r"\s*([^\s;]+)", rest)
+        if match is None:
+            break
+        word = match.group(1)
+        if len(fields) >= 4 and not (_ASCII_NUMBER.fullmatch(word) or re.fullmatch(r"[-+]?\d+", word)):
+            break  # an operation's opcode, not a clock
+        fields.append(word)
+        rest = rest[match.end() :]
+    if len(fields) < 4:
+        raise FenError("fen", f"an EPD line starts with 4 FEN fields, found {len(fields)}")
+    if len(fields) == 5:
+        raise FenError("fen", "found a halfmove clock but no fullmove number after the 4 FEN fields")
+    for word in fields[4:]:
+        _clock(word, "clock")
+    return fields, rest
+
+
+def _split_ops(text: str) -> list[tuple[str, str]]:
+    """``opcode operand...;`` operations in order (repeats kept), honouring quoted strings."""
+    chunks, current, quoted, escaped = [], [], False, False
+    for ch in text:
+        if escaped:
+            current.append(ch)
+            escaped = False
+        elif quoted and ch == "\\":
+            current.append(ch)
+            escaped = True
+        elif ch == '"':
+            current.append(ch)
+            quoted = not quoted
+        elif ch == ";" and not quoted:
+            chunks.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    if quoted:
+        raise InputError("unterminated quoted string in the EPD operations")
+    chunks.append("".join(current))
+    ops = []
+    for chunk in chunks:
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        opcode, operand = (chunk.split(None, 1) + [""])[:2]
+        if not _OPCODE.fullmatch(opcode):
+            raise InputError(f"malformed EPD operation {printable(chunk[:40])!r}: an opcode starts with a letter")
+        ops.append((opcode, _unquote(operand.strip(), opcode)))
+    return ops
+
+
+def _unquote(operand: str, opcode: str) -> str:
+    if '"' not in operand:
+        return operand
+    match = re.fullmatch(r'"((?:[^"\\]|\\.)*)"', operand, re.DOTALL)
+    if not match:
+        raise InputError(f"malformed EPD operation {opcode}: a quoted operand must be one whole \"string\"")
+    return re.sub(r"\\(.)", r"\1", match.group(1))
+
+
+def _depth(text: str, what: str) -> int:
+    if not _ASCII_NUMBER.fullmatch(text) or len(text) > 3 or int(text) > MAX_DEPTH:
+        raise InputError(
+            f"{printable(what[:20])}: depth {printable(text[:20])!r} is not an integer from 0 to {MAX_DEPTH}"
+        )
+    return int(text)
+
+
+def _add_depth(found: dict[int, int], depth_text: str, count_text: str, op: str) -> None:
+    """Record ``count`` at ``depth`` from ``D<depth> <count>`` (op "D") or ``perft <depth> <count>``."""
+    depth = _depth(depth_text, f"{op}{depth_text}")
+    if not _ASCII_NUMBER.fullmatch(count_text):
+        raise InputError(f"{op}{depth}: expected count {printable(count_text[:40])!r} is not a non-negative integer")
+    if len(count_text) > MAX_COUNT_DIGITS:
+        raise InputError(f"{op}{depth}: expected count has {len(count_text)} digits (at most {MAX_COUNT_DIGITS})")
+    if depth in found:
+        raise InputError(f"depth {depth} is given twice")
+    found[depth] = int(count_text)
+
+
+def _clock(text: str, what: str) -> str:
+    if not _ASCII_NUMBER.fullmatch(text) or len(text) > MAX_CLOCK_DIGITS:
+        raise InputError(
+            f"{what} {printable(text[:20])!r} is not a non-negative integer of at most {MAX_CLOCK_DIGITS} digits"
+        )
+    return text
+
+
+_ID_OP = re.compile(r'(?:^|[;\s])id\s+(?:"([^"]*)"|([^\s;"]+))')
+
+
+def _scan_id(text: str) -> str | None:
+    """The id of a line that did not parse, when one can be seen (for the report)."""
+    match = _ID_OP.search(text)
+    if match is None:
+        return None
+    return printable(match.group(1) if match.group(1) is not None else match.group(2))
+
+
+# --------------------------------------------------------------------------- .perft
+
+
+@dataclass
+class _Block:
+    id: str | None
+    id_line: int
+    epd: str | None = None
+    epd_line: int = 0
+    depths: dict[int, int] | None = None
+    broken: bool = False  # an error was reported for it: its perft lines are not run
+
+
+def read_perft(path: Path, strict: bool = False) -> list[Entry]:
+    """A ``.perft`` suite: ``id``, ``epd`` and ``perft DEPTH COUNT`` lines.
+
+    A block starts at ``id`` (or at an ``epd`` after a finished block); its position is
+    reported at the ``epd`` line. A bad ``perft`` line is an error for that line and the
+    block's other depths still run; a bad ``epd`` line drops its block.
+    """
+    mode = _chess960_mode(path)
+    entries: list[Entry] = []
+    block: _Block | None = None
+
+    def finish() -> None:
+        if block is None or block.broken:
+            return
+        if block.epd is None:
+            entries.append(LineError(path, block.id_line, "an id without an 'epd' line", block.id))
+            return
+        try:
+            record = parse_epd_line(block.epd, path, block.epd_line, mode, block.depths or {}, strict)
+        except InputError as err:
+            entries.append(LineError(path, block.epd_line, printable(str(err)), block.id))
+            return
+        if block.id is not None:
+            record = _with_id(record, block.id)
+        entries.append(record)
+
+    for lineno, text, error in read_lines(path):
+        if error is not None:
+            entries.append(LineError(path, lineno, error, block.id if block else None))
+            continue
+        text = text.strip()
+        if _is_comment(text):
+            continue
+        keyword, _, value = text.partition(" ")
+        if "\t" in keyword:
+            keyword, _, rest = keyword.partition("\t")
+            value = rest + " " + value
+        value = value.strip()
+        if keyword == "id":
+            finish()
+            block = _Block(printable(value) or None, lineno)
+            if not value:
+                entries.append(LineError(path, lineno, "empty id"))
+        elif keyword == "epd":
+            if block is None or block.epd is not None:
+                finish()
+                block = _Block(None, lineno)
+            block.epd, block.epd_line, block.depths = value, lineno, {}
+        elif keyword == "perft":
+            if block is None or block.epd is None:
+                entries.append(LineError(path, lineno, "a 'perft' line before any 'epd' line"))
+                continue
+            try:
+                parts = value.split()
+                if len(parts) != 2:
+                    raise InputError(f"expected 'perft DEPTH COUNT', found 'perft {printable(value[:40])}'")
+                _add_depth(block.depths, parts[0], parts[1], "perft ")
+            except InputError as err:
+                entries.append(LineError(path, lineno, str(err), block.id))
+        else:
+            entries.append(
+                LineError(path, lineno, f"unknown line {printable(text[:40])!r}: expected 'id', 'epd' or 'perft'")
+            )
+    finish()
+    entries.sort(key=lambda entry: entry.lineno)
+    return entries
+
+
+def _with_id(record: SuiteRecord, ident: str) -> SuiteRecord:
+    return replace(record, id=ident)

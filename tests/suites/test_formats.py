@@ -1,0 +1,305 @@
+"""Reading suite files: EPD variants, .perft files, and every bad line reported on its own.
+
+Counts in the small suites here are the Perft Results page's (start position, Kiwipete,
+position 3) and python-chess's tricky.perft (the rook endgame); none comes from chesskit.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chesskit.suites.formats import (
+    MAX_LINE_BYTES,
+    LineError,
+    SuiteRecord,
+    is_perft_format,
+    printable,
+    read_lines,
+    read_suite,
+)
+
+START4 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+KIWI4 = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
+POS3_4 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write(tmp_path: Path, name: str, data: str | bytes) -> Path:
+    path = tmp_path / name
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.write_bytes(data)
+    return path
+
+
+def records(entries) -> list[SuiteRecord]:
+    return [e for e in entries if isinstance(e, SuiteRecord)]
+
+
+def errors(entries) -> list[tuple[int, str]]:
+    return [(e.lineno, e.message) for e in entries if isinstance(e, LineError)]
+
+
+# ------------------------------------------------------------------ EPD variants
+
+
+def test_epd_variants_seen_in_the_wild(tmp_path):
+    text = (
+        f"{START4} 0 1 ;D1 20 ;D2 400 ;D3 8902\n"  # the classic perftsuite / Ethereal
+        f"{KIWI4} id \"kiwi\"; D1 48; D2 2039;\n"  # chesskit's own, no clocks
+        f"{POS3_4} perft 1 14; perft 2 191; id pos3;\n"  # perft N COUNT operations
+        f"{POS3_4} 0 1; D1 14; D2 191\n"  # a ';' right after the clocks, no final ';'
+        f"{KIWI4} hmvc 3; fmvn 9; D1 48; bm Qxa6; c0 \"a comment; with a semicolon\";\n"
+    )
+    entries = read_suite(write(tmp_path, "wild.epd", text))
+    assert errors(entries) == []
+    got = records(entries)
+    assert [r.id for r in got] == ["wild:1", "kiwi", "pos3", "wild:4", "wild:5"]
+    assert [r.depths for r in got] == [
+        {1: 20, 2: 400, 3: 8902}, {1: 48, 2: 2039}, {1: 14, 2: 191}, {1: 14, 2: 191}, {1: 48},
+    ]
+    assert got[0].fen == START4 + " 0 1"
+    assert got[4].fen == KIWI4 + " 3 9"
+    assert [r.lineno for r in got] == [1, 2, 3, 4, 5]
+
+
+def test_crlf_tabs_and_bom(tmp_path):
+    data = b"\xef\xbb\xbf# a suite saved by an editor that writes a BOM\r\n" + (
+        f"{START4}\t0\t1\t;D1 20\t;D2 400\r\n".encode()
+    )
+    entries = read_suite(write(tmp_path, "bom.epd", data))
+    assert errors(entries) == []
+    (record,) = records(entries)
+    assert record.depths == {1: 20, 2: 400} and record.lineno == 2
+
+
+def test_bom_before_a_position_on_line_one(tmp_path):
+    entries = read_suite(write(tmp_path, "bom.epd", "\ufeff" + f'{START4} id "s"; D1 20;\n'))
+    assert [r.id for r in records(entries)] == ["s"] and errors(entries) == []
+
+
+@pytest.mark.parametrize("separator", ["\x0c", "\u2028", "\x1c", "\x85", "\r"])
+def test_a_comment_is_one_line_whatever_it_holds(tmp_path, separator):
+    # str.splitlines() would split here and run the rest of the comment as a position
+    text = f"# see {separator}{START4} id \"ghost\"; D1 999;\n{START4} id \"real\"; D1 20;\n"
+    entries = read_suite(write(tmp_path, "c.epd", text))
+    assert [r.id for r in records(entries)] == ["real"]
+    assert errors(entries) == []
+
+
+def test_percent_comments_and_blank_lines(tmp_path):
+    text = f"% old-style comment\n\n   \n# another\n{START4} ;D1 20\n"
+    assert [r.depths for r in records(read_suite(write(tmp_path, "p.epd", text)))] == [{1: 20}]
+
+
+# ------------------------------------------------------------------ .perft
+
+
+PERFT = f"""\
+#
+# Source: the Perft Results page
+#
+
+# Kiwipete
+id kiwi
+epd {KIWI4}
+perft 1 48
+perft 2 2039
+
+id pos3
+epd {POS3_4}
+perft 1 14
+perft 2 191
+perft 3 2812
+
+% an old-style comment
+id rook
+epd 4k3/8/8/8/8/8/8/4K2R w K -
+perft 1 15
+perft 2 66
+"""
+
+
+def test_perft_file(tmp_path):
+    path = write(tmp_path, "small.perft", PERFT)
+    assert is_perft_format(path)
+    entries = read_suite(path)
+    assert errors(entries) == []
+    got = records(entries)
+    assert [(r.id, r.lineno, r.depths) for r in got] == [
+        ("kiwi", 7, {1: 48, 2: 2039}),
+        ("pos3", 12, {1: 14, 2: 191, 3: 2812}),
+        ("rook", 19, {1: 15, 2: 66}),
+    ]
+    assert got[0].fen == KIWI4 + " 0 1"
+
+
+def test_perft_format_is_recognised_by_content(tmp_path):
+    path = write(tmp_path, "suite.txt", PERFT)
+    assert is_perft_format(path)
+    assert len(records(read_suite(path))) == 3
+    assert not is_perft_format(write(tmp_path, "other.txt", f"# x\n{START4} ;D1 20\n"))
+
+
+def test_perft_file_bad_lines_are_reported_and_the_rest_runs(tmp_path):
+    text = (
+        "perft 1 20\n"  # 1: before any epd
+        "id good\n"  # 2
+        f"epd {START4}\n"  # 3
+        "perft 1 20\n"
+        "perft 2 four-hundred\n"  # 5: bad count; depth 1 still runs
+        "perft 3 8902\n"
+        "id broken\n"  # 7
+        "epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq -\n"  # 8: bad FEN
+        "perft 1 20\n"
+        "frobnicate 3\n"  # 10: unknown line
+        "id good\n"  # 11: duplicate id
+        f"epd {KIWI4}\n"  # 12
+        "perft 1 48\n"
+        "id lonely\n"  # 14: no epd
+        "id last\n"
+        f"epd {POS3_4}\n"  # 16
+        "perft 101 1\n"  # 17: depth past the cap
+        "perft 1 14\n"
+    )
+    entries = read_suite(write(tmp_path, "bad.perft", text))
+    assert [(r.id, r.lineno, r.depths) for r in records(entries)] == [
+        ("good", 3, {1: 20, 3: 8902}),
+        ("last", 16, {1: 14}),
+    ]
+    found = errors(entries)
+    assert [line for line, _ in found] == [1, 5, 8, 10, 12, 14, 17]
+    messages = dict(found)
+    assert "before any 'epd'" in messages[1]
+    assert "perft 2: expected count 'four-hundred'" in messages[5]
+    assert messages[8].startswith("invalid FEN")
+    assert "unknown line 'frobnicate 3'" in messages[10]
+    assert messages[12] == "duplicate id 'good' (first at line 3)"
+    assert "without an 'epd' line" in messages[14]
+    assert "depth '101' is not an integer from 0 to 100" in messages[17]
+
+
+def test_python_chess_style_960_file(tmp_path):
+    text = "id 0\nepd bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf -\nperft 1 21\nperft 2 528\n"
+    (record,) = records(read_suite(write(tmp_path, "chess960.perft", text)))
+    assert record.chess960 and record.id == "0" and record.depths == {1: 21, 2: 528}
+
+
+# ------------------------------------------------------------------ errors for one line
+
+
+@pytest.mark.parametrize(
+    "ops, why",
+    [
+        ("D100000 1;", "depth '100000' is not an integer from 0 to 100"),
+        ("D101 1;", "depth '101' is not an integer from 0 to 100"),
+        (" ".join(f"D{n} {n};" for n in range(1, 1001)), "depth '101' is not an integer"),
+        ("D1 20; D1 20;", "depth 1 is given twice"),
+        ("D1 20; perft 1 20;", "depth 1 is given twice"),
+        ("D1 " + "9" * 5000 + ";", "expected count has 5000 digits (at most 20)"),
+        ("D1 ²;", "expected count '²' is not a non-negative integer"),
+        ("D1 ２０;", "expected count '２０' is not a non-negative integer"),  # fullwidth digits
+        ("D1 -20;", "is not a non-negative integer"),
+        ("perft 1;", "expected 'perft DEPTH COUNT'"),
+        ("id \"a\"; id \"b\"; D1 20;", "id operation appears twice"),
+        ("id \"x; D1 20;", "unterminated quoted string"),
+        ("bm e4;", "no D<n> opcodes"),
+    ],
+)
+def test_epd_line_errors(tmp_path, ops, why):
+    text = f"{START4} ;D1 20\n{START4} {ops}\n{KIWI4} ;D1 48\n"
+    entries = read_suite(write(tmp_path, "e.epd", text))
+    assert [r.lineno for r in records(entries)] == [1, 3]
+    ((line, message),) = errors(entries)
+    assert line == 2 and why in message
+    assert len(message) < 300 and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "clocks, why",
+    [
+        ("0 " + "1" * 5000, "at most 10 digits"),
+        ("0 ¹", "found a halfmove clock but no fullmove number"),
+        ("7", "found a halfmove clock but no fullmove number"),
+    ],
+)
+def test_clock_errors(tmp_path, clocks, why):
+    entries = read_suite(write(tmp_path, "c.epd", f"{START4} {clocks} ;D1 20\n"))
+    ((line, message),) = errors(entries)
+    assert line == 1 and why in message, message
+
+
+def test_control_characters_in_an_id_are_escaped(tmp_path):
+    text = f'{START4} id "red\x1b[31m\x07bell"; D1 20;\n{KIWI4} id "bad\x00"; D1 x;\n'
+    entries = read_suite(write(tmp_path, "ctl.epd", text))
+    (record,) = records(entries)
+    assert record.id == "red\\x1b[31m\\x07bell"
+    (error,) = [e for e in entries if isinstance(e, LineError)]
+    assert error.id == "bad\\x00"
+    assert printable("plain id") == "plain id"
+    assert printable("a\u2028b") == "a\\u2028b"
+
+
+def test_undecodable_line_is_an_error_for_that_line_only(tmp_path):
+    data = f"{START4} ;D1 20\n".encode() + b"\xff\xfe junk\n" + f"{KIWI4} ;D1 48\n".encode()
+    entries = read_suite(write(tmp_path, "u.epd", data))
+    assert [r.lineno for r in records(entries)] == [1, 3]
+    assert errors(entries) == [(2, "not UTF-8 text (byte 0xff at column 1)")]
+
+
+def test_too_long_line_is_an_error_and_the_next_line_still_reads(tmp_path):
+    long_line = START4 + " ;D1 20 ;" + " c0 x;" * (MAX_LINE_BYTES // 5)
+    text = f"{long_line}\n{KIWI4} ;D1 48\n"
+    entries = read_suite(write(tmp_path, "long.epd", text))
+    assert [r.lineno for r in records(entries)] == [2]
+    ((line, message),) = errors(entries)
+    assert line == 1 and f"at most {MAX_LINE_BYTES:,}" in message
+
+
+def test_a_line_of_exactly_the_cap_is_read(tmp_path):
+    line = f"{START4} ;D1 20 ;c0 \"" + "x" * MAX_LINE_BYTES
+    line = line[: MAX_LINE_BYTES - 1] + '"'
+    assert len(line.encode()) == MAX_LINE_BYTES
+    entries = read_suite(write(tmp_path, "cap.epd", line + "\r\n"))
+    assert errors(entries) == [] and len(records(entries)) == 1
+
+
+def test_read_lines_splits_on_newline_only(tmp_path):
+    path = write(tmp_path, "l.txt", "a\x0cb\u2028c\rd\r\ne\n\nlast")
+    assert [(n, t) for n, t, _ in read_lines(path)] == [(1, "a\x0cb\u2028c\rd"), (2, "e"), (3, ""), (4, "last")]
+
+
+def test_a_50_mb_line_is_read_in_bounded_memory(tmp_path):
+    """Under an address-space limit of what the interpreter already uses plus 40 MiB, a
+    file with a 50 MB line is read (the line reported, the next one counted); reading the
+    line whole would need more than the limit."""
+    path = tmp_path / "huge.epd"
+    with open(path, "wb") as handle:
+        handle.write(f"{START4} ;D1 20\n".encode())
+        handle.write(b"x" * (50 * 1024 * 1024))
+        handle.write(f"\n{KIWI4} ;D1 48\n".encode())
+    program = f"""
+import resource, sys
+sys.path.insert(0, {str(REPO)!r})
+from pathlib import Path
+from chesskit.suites.formats import read_suite, SuiteRecord
+import chesskit.board.fen  # everything parsing needs, loaded before the limit
+with open("/proc/self/statm") as f:
+    used = int(f.read().split()[0]) * resource.getpagesize()
+limit = used + 40 * 1024 * 1024
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+try:
+    Path({str(path)!r}).read_bytes()
+    print("whole read fit")  # the limit would prove nothing
+except MemoryError:
+    pass
+entries = read_suite(Path({str(path)!r}))
+print([(e.lineno, isinstance(e, SuiteRecord)) for e in entries])
+"""
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[(1, True), (2, False), (3, True)]"
