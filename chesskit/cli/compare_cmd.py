@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output
+from chesskit.cli.engine_options import engine_options, open_user_engine, parse_timeout
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -15,68 +16,7 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
 )
-from chesskit.errors import InputError, MismatchError
-
-
-def engine_options(fn):
-    """--engine / --script / --python / --engine-option / --timeout (shared with ``suite``)."""
-    for decorator in reversed(
-        [
-            click.option(
-                "--engine",
-                metavar="CMD",
-                help="A UCI engine command that supports 'go perft' (e.g. stockfish).",
-            ),
-            click.option(
-                "--script",
-                metavar="PATH",
-                help='A perftree script: PATH "$depth" "$fen" "$moves" prints "move count" lines, a blank line, the total.',
-            ),
-            click.option(
-                "--python",
-                "python_spec",
-                metavar="MODULE:ATTR",
-                help="A Python adapter factory (module or path/to/file.py) with set_fen, legal_moves, push, pop [, fen].",
-            ),
-            click.option(
-                "--engine-option",
-                "engine_options",
-                metavar="NAME=VALUE",
-                multiple=True,
-                help="setoption for the UCI engine (repeatable), e.g. --engine-option Threads=2.",
-            ),
-            click.option(
-                "--timeout",
-                metavar="SECONDS",
-                default="30",
-                show_default=True,
-                help="Give up on an engine that takes longer than this for one answer.",
-            ),
-        ]
-    ):
-        fn = decorator(fn)
-    return fn
-
-
-def parse_timeout(text: str) -> float:
-    from chesskit.compare.engines.base import MAX_TIMEOUT
-
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= MAX_TIMEOUT:  # also refuses nan and inf
-        raise InputError(f"bad --timeout {text!r}: must be a positive number of seconds up to {MAX_TIMEOUT:g}")
-    return value
-
-
-def open_user_engine(engine, script, python_spec, engine_options, timeout):
-    """The engine back end for the flags (InputError unless exactly one is given)."""
-    from chesskit.compare.engines import open_engine
-
-    return open_engine(
-        engine=engine, script=script, python=python_spec, options=engine_options, timeout=timeout
-    )
+from chesskit.errors import MismatchError
 
 
 @click.command()
@@ -117,6 +57,7 @@ def compare(
     Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed.
     """
     from chesskit.compare.descent import descend
+    from chesskit.compare.statecmp import state_checker
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
     limit = parse_timeout(timeout)
@@ -128,7 +69,7 @@ def compare(
     position_fen = _position_fen(position, board)
     eng = open_user_engine(engine, script, python_spec, engine_options, limit)
     try:
-        checker = _state_checker(eng, position_fen, prefix, board.chess960, budget)
+        checker = state_checker(eng, position_fen, prefix, board.chess960, budget)
         with output.progress(depth_n, "compare") as advance:
             report = descend(
                 board,
@@ -153,16 +94,6 @@ def _position_fen(position: str, board) -> str:
 
     fen, _ = resolve_position(position)
     return " ".join(fen.split())
-
-
-def _state_checker(eng, position_fen, prefix, chess960, budget):
-    from chesskit.compare.engines import PythonEngine
-
-    if not isinstance(eng, PythonEngine) or not eng.has_fen():
-        return None
-    from chesskit.compare.statecmp import StateChecker
-
-    return StateChecker(eng, position_fen, prefix, chess960, budget)
 
 
 def show(report, as_json: bool) -> None:

@@ -7,7 +7,7 @@ from collections import defaultdict
 import click
 
 from chesskit.cli import output
-from chesskit.cli.compare_cmd import engine_options, open_user_engine, parse_timeout
+from chesskit.cli.engine_options import engine_options, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import EngineError, InputError, MismatchError

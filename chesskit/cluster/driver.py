@@ -22,7 +22,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from chesskit.board.board import usable_cores
+from chesskit.board.threads import usable_cores
 from chesskit.cluster.errors import (
     BOTH_WAYS,
     ClusterError,

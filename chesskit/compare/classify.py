@@ -18,12 +18,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chesskit.board.fen import attackers, square_name
-
-WHITE, BLACK = 0, 1
-PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
-PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
-PROMOTIONS = {"q": QUEEN, "r": ROOK, "b": BISHOP, "n": KNIGHT}
+from chesskit.board.fen import attackers
+from chesskit.vocab import (
+    BISHOP,
+    KING,
+    PAWN,
+    PIECE_NAMES,
+    PROMOTIONS,
+    QUEEN,
+    ROOK,
+    WHITE,
+    castle_squares,
+    direction,
+    parse_square,
+    square_name,
+)
 
 _ROOK_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 _BISHOP_DIRS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
@@ -62,17 +71,9 @@ def king_square(board: list[int], color: int) -> int | None:
     return next((sq for sq in range(64) if board[sq] == code), None)
 
 
-def _direction(a: int, b: int) -> tuple[int, int] | None:
-    """Unit step from ``a`` towards ``b`` if they share a rank, file or diagonal."""
-    df, dr = (b & 7) - (a & 7), (b >> 3) - (a >> 3)
-    if (df, dr) == (0, 0) or (df and dr and abs(df) != abs(dr)):
-        return None
-    return ((df > 0) - (df < 0), (dr > 0) - (dr < 0))
-
-
 def between(a: int, b: int) -> list[int]:
     """Squares strictly between ``a`` and ``b`` on a line (empty when not on one)."""
-    d = _direction(a, b)
+    d = direction(a, b)
     if d is None:
         return []
     out, s = [], _step(a, *d)
@@ -127,8 +128,7 @@ class _Move:
 
 
 def _parse(uci: str, setup) -> _Move:
-    frm = (ord(uci[0]) - 97) + 8 * (int(uci[1]) - 1)
-    to = (ord(uci[2]) - 97) + 8 * (int(uci[3]) - 1)
+    frm, to = parse_square(uci[0:2]), parse_square(uci[2:4])
     board, us = setup.board, setup.turn
     move = _Move(uci, frm, to, PROMOTIONS.get(uci[4:5], 0), board[frm], us)
     if move.ptype == KING and board[frm] >> 3 == us:
@@ -152,19 +152,11 @@ def _parse(uci: str, setup) -> _Move:
     return move
 
 
-def _castle_targets(move: _Move) -> tuple[int, int]:
-    """King and rook destinations: g/f files for a rook east of the king, else c/d."""
-    back = move.frm & 56
-    if move.castle_rook > move.frm:
-        return back + 6, back + 5
-    return back + 2, back + 3
-
-
 def _apply(move: _Move, board: list[int]) -> list[int]:
     """The board after ``move`` (whatever its legality)."""
     after = list(board)
     if move.castle_rook is not None:
-        kto, rto = _castle_targets(move)
+        kto, rto = castle_squares(move.frm, move.castle_rook)
         rook = after[move.castle_rook] if after[move.castle_rook] == ROOK | move.us << 3 else 0
         after[move.frm] = 0
         if rook:
@@ -200,7 +192,7 @@ def _shape_ok(move: _Move, setup) -> bool:
         return (abs(df), abs(dr)) in ((1, 2), (2, 1))
     if ptype == KING:
         return move.castle_rook is not None or max(abs(df), abs(dr)) == 1
-    line = _direction(frm, to)
+    line = direction(frm, to)
     if line is None or (ptype == ROOK and 0 not in line) or (ptype == BISHOP and 0 in line):
         return False
     return not any(board[s] for s in between(frm, to))
@@ -308,7 +300,7 @@ def _missing_hint(move: _Move, setup, checkers: list[int], pinned: dict[int, int
 def _missing_castle_hint(move: _Move, setup) -> str:
     board, us = setup.board, move.us
     them = 1 - us
-    kto, rto = _castle_targets(move)
+    kto, rto = castle_squares(move.frm, move.castle_rook)
     rook_path = [rto, *between(move.castle_rook, rto)]
     king_path = {move.frm, kto, *between(move.frm, kto)}
     rook_only = [s for s in rook_path if s not in king_path and s != move.castle_rook]
@@ -353,7 +345,7 @@ def _extra_hint(move: _Move, setup, checkers: list[int], pinned: dict[int, int])
             return "en-passant capture without a fresh double push: a stale en-passant square was not cleared"
         if exposed:
             sq = exposed[0]
-            line = _direction(new_king, sq)
+            line = direction(new_king, sq)
             if line is not None and line[1] == 0 and move.captured_sq >> 3 == new_king >> 3:
                 return "en-passant capture that exposes the king along the rank (both pawns leave it)"
             if move.frm in pinned:
@@ -415,7 +407,7 @@ def _extra_castle_hint(move: _Move, setup, checkers: list[int]) -> str:
         return f"{side}-side castling without the right: rights not cleared after the king or rook moved"
     if checkers:
         return "castling out of check"
-    kto, rto = _castle_targets(move)
+    kto, rto = castle_squares(move.frm, move.castle_rook)
     lo = min(move.frm, rook_sq, kto, rto)
     hi = max(move.frm, rook_sq, kto, rto)
     blocked = [s for s in range(lo, hi + 1) if board[s] and s not in (move.frm, rook_sq)]

@@ -135,11 +135,11 @@ class Report:
         after = f" after {state.op} {state.move}" if state.move else f" after {state.op}"
         return (
             f"{self.engine} state differs{after} at {where}: {state.field} "
-            f"ours {_shown(state.ours)}, theirs {_shown(state.theirs)}"
+            f"ours {shown_value(state.ours)}, theirs {shown_value(state.theirs)}"
         )
 
 
-def _shown(value: object) -> str:
+def shown_value(value: object) -> str:
     """A state field's value as the FEN writes it: ``-`` for none (no Python reprs)."""
     return "-" if value is None else str(value)
 

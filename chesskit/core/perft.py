@@ -17,7 +17,7 @@ from numba import njit
 from .makemove import make, make_for_count, unmake
 from .movegen import _generate, count_legal, generate
 from .noref import borrow
-from .position import KEY
+from .position import KEY, MAX_MOVES
 from .tt import probe, store
 
 
@@ -85,16 +85,16 @@ def perft(T, bb, board, st, hist, hkeys, depth, tt):
     if depth == 0:
         return np.int64(1)
     if depth == 1:
-        scratch = np.empty(256, dtype=np.int64)
+        scratch = np.empty(MAX_MOVES, dtype=np.int64)
         return np.int64(count_legal(T, bb, board, st, scratch))
     hit = probe(tt, bb[KEY], depth)
     if hit >= 0:
         return hit
-    moves = np.empty((depth, 256), dtype=np.int64)
+    moves = np.empty((depth, MAX_MOVES), dtype=np.int64)
     nmoves = np.zeros(depth, dtype=np.int64)
     index = np.zeros(depth, dtype=np.int64)
     acc = np.zeros(depth, dtype=np.int64)
-    scratch = np.empty(256, dtype=np.int64)
+    scratch = np.empty(MAX_MOVES, dtype=np.int64)
     leaf_bb = np.empty_like(bb)
     leaf_st = st.copy()
     total = _walk(T, bb, board, st, hist, hkeys, depth, tt, moves, nmoves, index, acc, scratch, leaf_bb, leaf_st)

@@ -21,10 +21,9 @@ it, as in Stockfish; FEN input is normalised the same way.
 import numpy as np
 from numba import njit
 
-from .bitboard import ONE, ZERO, lsb
+from chesskit.vocab import BISHOP, BLACK, KING, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, WHITE  # noqa: F401
 
-WHITE, BLACK = 0, 1
-PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+from .bitboard import ONE, ZERO, lsb
 
 OCC = 0
 CASTLE = 16
@@ -36,8 +35,6 @@ ST_SIZE = 8
 
 H_MOVE, H_CAPTURED, H_EP, H_HALF = 0, 1, 2, 3
 H_CASTLE, H_KEY = 0, 1
-MAX_PLY = 1024
-MAX_MOVES = 256
 
 NO_SQ = -1
 
@@ -55,11 +52,6 @@ Z_PIECE, Z_SIDE, Z_CASTLE, Z_EP = _zobrist_keys()
 def occ_of(color):
     """Index in ``bb`` of the colour's occupancy."""
     return 7 + 8 * color
-
-
-@njit(cache=True)
-def code(color, ptype):
-    return ptype | (color << 3)
 
 
 @njit(cache=True)
