@@ -39,19 +39,6 @@ PROMOTION_LETTERS = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
 PROMOTIONS = {letter: ptype for ptype, letter in PROMOTION_LETTERS.items()}
 
 
-def piece_code(color, ptype):
-    """``ptype | color << 3``: ``piece_code(BLACK, KNIGHT) == 10``."""
-    return ptype | (color << 3)
-
-
-def ptype_of(code):
-    return code & 7
-
-
-def color_of(code):
-    return code >> 3
-
-
 def is_piece_code(code: int) -> bool:
     return PAWN <= code & 7 <= KING and code >> 3 in (WHITE, BLACK)
 
@@ -64,14 +51,6 @@ RANK_NAMES = "12345678"
 
 def square(file: int, rank: int) -> int:
     return rank * 8 + file
-
-
-def file_of(sq):
-    return sq & 7
-
-
-def rank_of(sq):
-    return sq >> 3
 
 
 def square_name(sq: int) -> str:
@@ -137,20 +116,8 @@ def promotion(move):
     return (move >> PROMO_SHIFT) & PROMO_MASK
 
 
-def is_capture(move):
-    return (move & CAPTURE) != 0
-
-
 def is_castling(move):
     return (move & CASTLING) != 0
-
-
-def is_en_passant(move):
-    return (move & EN_PASSANT) != 0
-
-
-def is_double_push(move):
-    return (move & DOUBLE) != 0
 
 
 # ---------------------------------------------------------------- limits

@@ -35,13 +35,13 @@ descent reports them).
 from __future__ import annotations
 
 from chesskit.board.board import Board
+from chesskit.compare.classify import state_hint
 from chesskit.compare.descent import StateMismatch
 from chesskit.compare.engines.pyadapter import PythonEngine
 from chesskit.errors import FenError
 from chesskit.vocab import FILE_NAMES, PAWN, ROOK, parse_square, square_name
 
 SWEEP_PUSHES = 2000
-FIELDS = ("placement", "turn", "castling", "ep", "halfmove", "fullmove")
 
 
 class _Budget(Exception):
@@ -284,7 +284,5 @@ class StateChecker:
         field, ours, theirs = diff
         mismatch = StateMismatch(list(path), board.fen(), op, move, field, ours, theirs)
         if field == "placement":
-            from chesskit.compare.classify import state_hint
-
             mismatch.hint = f"{state_hint(mismatch)}: {_placement_detail(ours, theirs)}"
         return mismatch

@@ -84,20 +84,6 @@ def compute_key(bb, board, st):
     return k
 
 
-@njit(cache=True)
-def rebuild_bitboards(bb, board):
-    """Set every piece and occupancy bitboard from the square array."""
-    for i in range(16):
-        bb[i] = ZERO
-    for sq in range(64):
-        pc = board[sq]
-        if pc != 0:
-            b = ONE << np.uint64(sq)
-            bb[pc] |= b
-            bb[occ_of(pc >> 3)] |= b
-            bb[OCC] |= b
-
-
 def new_state():
     """Fresh, empty state arrays: (bb, board, st, hist, hkeys)."""
     return (

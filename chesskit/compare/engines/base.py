@@ -81,8 +81,3 @@ def one_line(text: str, limit: int = 200) -> str:
     """Collapse `text` to one line of at most `limit` characters."""
     flat = " | ".join(part.strip() for part in str(text).splitlines() if part.strip())
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
-
-
-def position_label(fen: str, moves: list[str]) -> str:
-    """`FEN` or `FEN moves e2e4 e7e5`, for messages."""
-    return f"{fen} moves {' '.join(moves)}" if moves else fen
