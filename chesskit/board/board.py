@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from chesskit.board import counters, debug
 from chesskit.board import threads as _threads
 from chesskit.board.fen import STARTING_FEN, Setup, format_fen, parse_fen
 from chesskit.core import position as P
@@ -252,22 +253,16 @@ class Board:
 
     def stats(self, depth: int) -> dict[str, int]:
         """perft(depth) as "nodes" and the eight leaf-move counters (see ``chesskit.board.counters``)."""
-        from chesskit.board.counters import perft_stats
-
-        return perft_stats(self, depth)
+        return counters.perft_stats(self, depth)
 
     def divide_stats(self, depth: int) -> dict[str, dict[str, int]]:
         """``stats`` below each legal root move, in generation order (depth >= 1)."""
-        from chesskit.board.counters import divide_stats
-
-        return divide_stats(self, depth)
+        return counters.divide_stats(self, depth)
 
     def debug(self, depth: int):
         """Walk the tree to ``depth`` checking every invariant after every make and unmake;
         returns a ``chesskit.board.debug.DebugResult`` (``.ok``, ``.violation``)."""
-        from chesskit.board.debug import run_checks
-
-        return run_checks(self, depth)
+        return debug.run_checks(self, depth)
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"

@@ -17,6 +17,7 @@ from chesskit.cli.options import (
     position_argument,
 )
 from chesskit.errors import MismatchError
+from chesskit.suites.positions import resolve_position
 
 
 @click.command()
@@ -90,8 +91,6 @@ def compare(
 
 def _position_fen(position: str, board) -> str:
     """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves."""
-    from chesskit.suites.positions import resolve_position
-
     fen, _ = resolve_position(position)
     return " ".join(fen.split())
 

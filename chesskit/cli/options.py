@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from chesskit.errors import InputError
+from chesskit.suites.positions import is_chess960_id, resolve_position
+from chesskit.vocab import MAX_DEPTH
 
 position_argument = click.argument("position", metavar="POSITION")
 depth_argument = click.argument("depth", metavar="DEPTH")
@@ -20,12 +22,6 @@ chess960_option = click.option(
     help="Chess960 castling (king takes rook, e1h1); automatic for Shredder/X-FEN 960 setups.",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-
-
-# The deepest DEPTH argument accepted. Far beyond any tree that can be counted (perft 15
-# of the start position is about 2e21 nodes), and small enough that the move stacks
-# sized by the depth always fit in memory.
-MAX_DEPTH = 100
 
 
 def parse_depth(text: str, minimum: int = 0, why: str = "", name: str = "DEPTH") -> int:
@@ -67,7 +63,6 @@ def load_board(position: str, moves: str = "", chess960: bool = False):
     an illegal move (all exit 2).
     """
     from chesskit.board.board import Board  # deferred: loads the compiled move generator
-    from chesskit.suites.positions import is_chess960_id, resolve_position
 
     fen, ident = resolve_position(position)
     board = Board(fen, chess960=True if chess960 or is_chess960_id(position) else None)

@@ -11,6 +11,7 @@ from chesskit.cli.engine_options import engine_options, open_user_engine, parse_
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import EngineError, InputError, MismatchError
+from chesskit.suites.positions import display_path
 from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run, run_engine
 from chesskit.timer import Timer, format_seconds
 
@@ -208,8 +209,6 @@ def _render_terminal(results, failed, timer: Timer) -> None:
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
-
-    from chesskit.suites.positions import display_path
 
     con = output.console()
     files: dict = defaultdict(list)

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from chesskit.board.counters import compare, parse_stat_opcode
+from chesskit.board.fen import parse_epd
 from chesskit.errors import InputError
 from chesskit.suites.positions import display_path, positions_dir
 from chesskit.timer import Timer
@@ -163,8 +165,6 @@ def load_file(path: Path) -> list[SuiteRecord]:
 
 def parse_line(line: str, path: Path, lineno: int) -> SuiteRecord:
     """One EPD line into a SuiteRecord; raises InputError (without the location)."""
-    from chesskit.board.fen import parse_epd  # deferred: keeps `import chesskit.suites.runner` cheap
-
     # a file named like chess960.epd is read in Chess960 mode; elsewhere the FEN decides
     epd = parse_epd(line, True if "960" in path.stem else None)
     depths: dict[int, int] = {}
@@ -227,8 +227,6 @@ def run(tasks: Iterable[Task], stats: bool = False) -> Iterator[SuiteResult]:
     whose record has an ``S<depth>`` opcode is counted with ``Board.stats`` and its
     leaf counters are checked too.
     """
-    from chesskit.board.counters import compare, parse_stat_opcode
-
     from chesskit.board.board import Board  # deferred: compiles/loads the move generator
 
     Board().perft(1)  # load (or compile) the move generator before the first timing

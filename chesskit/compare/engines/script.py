@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import subprocess
 
+from chesskit.board.fen import parse_fen
 from chesskit.compare.engines.base import Engine, add_divide_entry, check_depth, one_line, parse_divide_line
 from chesskit.compare.engines.proc import describe_exit, kill_group, resolve_program, spawn
+from chesskit.vocab import FILE_NAMES
 
 
 class ScriptEngine(Engine):
@@ -84,8 +86,6 @@ class ScriptEngine(Engine):
 def shredder_fen(fen: str) -> str:
     """``fen`` with its castling field in Shredder-FEN: the files of the castling rooks,
     white's upper-case, each side's king-side rook first (``HAha``, ``GEge``)."""
-    from chesskit.board.fen import FILE_NAMES, parse_fen
-
     fields = fen.split()
     if len(fields) < 3 or fields[2] == "-":
         return fen
