@@ -67,6 +67,19 @@ def parse_square(name: str) -> int:
     raise InputError(f"{name!r} is not a square name like 'e4'")
 
 
+# (file, rank) steps of the pieces
+KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+KING_STEPS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+ROOK_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+BISHOP_DIRS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
+
+
+def offset(sq: int, df: int, dr: int) -> int | None:
+    """The square ``df`` files and ``dr`` ranks from ``sq``, None off the board."""
+    f, r = (sq & 7) + df, (sq >> 3) + dr
+    return r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else None
+
+
 def direction(a: int, b: int) -> tuple[int, int] | None:
     """Unit (file, rank) step from ``a`` towards ``b`` if they share a rank, file or
     diagonal, else None."""

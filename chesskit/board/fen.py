@@ -18,19 +18,24 @@ from chesskit.errors import FenError, InputError
 
 from chesskit.vocab import (  # noqa: F401 (square_name, parse_square, the names: re-exported)
     BISHOP,
+    BISHOP_DIRS,
     BLACK,
     COLOR_NAMES,
     FILE_NAMES,
     KING,
+    KING_STEPS,
     KNIGHT,
+    KNIGHT_STEPS,
     PAWN,
     PIECE_LETTERS,
     PIECE_NAMES,
     QUEEN,
     ROOK,
+    ROOK_DIRS,
     WHITE,
     direction,
     is_piece_code,
+    offset,
     parse_square,
     square_name,
 )
@@ -385,32 +390,22 @@ def _parse_ep(text: str, board: list[int], turn: int) -> int | None:
 
 # ---------------------------------------------------------------- checks
 
-_KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-_KING_STEPS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-_ROOK_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
-_BISHOP_DIRS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
-
-
-def _offset(sq: int, df: int, dr: int) -> int | None:
-    f, r = (sq & 7) + df, (sq >> 3) + dr
-    return r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else None
-
 
 def attackers(board: list[int], sq: int, color: int) -> list[int]:
     """Sorted squares of ``color``'s pieces that attack ``sq``."""
     found = []
     side = color << 3
     pawn_dr = -1 if color == WHITE else 1  # a white pawn attacks upwards, so it sits below
-    for steps, ptype in (((-1, pawn_dr), (1, pawn_dr)), PAWN), (_KNIGHT_STEPS, KNIGHT), (_KING_STEPS, KING):
+    for steps, ptype in (((-1, pawn_dr), (1, pawn_dr)), PAWN), (KNIGHT_STEPS, KNIGHT), (KING_STEPS, KING):
         for df, dr in steps:
-            s = _offset(sq, df, dr)
+            s = offset(sq, df, dr)
             if s is not None and board[s] == ptype | side:
                 found.append(s)
-    for dirs, slider in ((_ROOK_DIRS, ROOK), (_BISHOP_DIRS, BISHOP)):
+    for dirs, slider in ((ROOK_DIRS, ROOK), (BISHOP_DIRS, BISHOP)):
         for df, dr in dirs:
-            s = _offset(sq, df, dr)
+            s = offset(sq, df, dr)
             while s is not None and not board[s]:
-                s = _offset(s, df, dr)
+                s = offset(s, df, dr)
             if s is not None and board[s] in (slider | side, QUEEN | side):
                 found.append(s)
     return sorted(found)

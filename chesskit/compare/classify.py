@@ -21,21 +21,23 @@ from dataclasses import dataclass, field
 from chesskit.board.fen import attackers
 from chesskit.vocab import (
     BISHOP,
+    BISHOP_DIRS,
     KING,
+    KNIGHT,
     PAWN,
     PIECE_NAMES,
     PROMOTIONS,
     QUEEN,
     ROOK,
+    ROOK_DIRS,
     WHITE,
     castle_squares,
     direction,
+    offset,
     parse_square,
     square_name,
 )
 
-_ROOK_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
-_BISHOP_DIRS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
 
 
 @dataclass
@@ -52,11 +54,6 @@ class MoveNote:
 
 
 # ------------------------------------------------------------------ geometry
-
-
-def _step(sq: int, df: int, dr: int) -> int | None:
-    f, r = (sq & 7) + df, (sq >> 3) + dr
-    return r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else None
 
 
 def _name(board: list[int], sq: int) -> str:
@@ -76,10 +73,10 @@ def between(a: int, b: int) -> list[int]:
     d = direction(a, b)
     if d is None:
         return []
-    out, s = [], _step(a, *d)
+    out, s = [], offset(a, *d)
     while s is not None and s != b:
         out.append(s)
-        s = _step(s, *d)
+        s = offset(s, *d)
     return out
 
 
@@ -90,9 +87,9 @@ def pins(board: list[int], color: int) -> dict[int, int]:
         return {}
     them = (1 - color) << 3
     found = {}
-    for dirs, slider in ((_ROOK_DIRS, ROOK), (_BISHOP_DIRS, BISHOP)):
+    for dirs, slider in ((ROOK_DIRS, ROOK), (BISHOP_DIRS, BISHOP)):
         for d in dirs:
-            s, own = _step(king, *d), None
+            s, own = offset(king, *d), None
             while s is not None:
                 if board[s]:
                     if own is None and board[s] >> 3 == color:
@@ -101,7 +98,7 @@ def pins(board: list[int], color: int) -> dict[int, int]:
                         if own is not None and board[s] in (slider | them, QUEEN | them):
                             found[own] = s
                         break
-                s = _step(s, *d)
+                s = offset(s, *d)
     return found
 
 
