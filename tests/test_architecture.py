@@ -3,12 +3,13 @@
 Every module of ``chesskit/`` is parsed with ``ast`` and each of its imports of another
 chesskit module (at module level or inside a function) is checked against the layers:
 
-    vocab, invariants, errors, timer   the base: pure Python, no numba
-    core                               the numba-compiled core (no click, no rich)
-    board                              FEN, Board, perft/divide orchestration and threads
-    compare                            descent, classification, state comparison, engines
-    suites        cluster              suites use compare; the cluster uses only the board
-    cli                                click wiring and rendering: may use everything
+    vocab, invariants, errors, timer, outpath   the base: pure Python, no numba
+    core                                        the numba-compiled core (no click, no rich)
+    board                                       FEN, Board, perft/divide orchestration and threads
+    compare                                     descent, classification, state comparison, engines
+    suites        cluster                       suites use compare; the cluster uses only the board
+    fuzz                                        uses compare and the suites' positions
+    cli                                         click wiring and rendering: may use everything
 
 The checker is run on the real tree, and on doctored copies to show that it catches an
 upward import and a cycle.
@@ -29,7 +30,7 @@ from helpers import REPO
 
 PACKAGE = REPO / "chesskit"
 
-BASE = ("chesskit.vocab", "chesskit.invariants", "chesskit.errors", "chesskit.timer")
+BASE = ("chesskit.vocab", "chesskit.invariants", "chesskit.errors", "chesskit.timer", "chesskit.outpath")
 # what each layer may import (besides itself and the standard library)
 ALLOWED = {
     "base": {"base"},
@@ -40,7 +41,8 @@ ALLOWED = {
     "compare": {"base", "core", "board", "compare"},
     "suites": {"base", "core", "board", "compare", "suites"},
     "cluster": {"base", "core", "board", "root", "cluster"},
-    "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "cli"},
+    "fuzz": {"base", "core", "board", "compare", "suites", "fuzz"},
+    "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "cli"},
 }
 FORBIDDEN_IN_CORE = ("click", "rich")
 
