@@ -135,7 +135,18 @@ def is_castling(move):
 
 # ---------------------------------------------------------------- limits
 
-MAX_MOVES = 256  # room for the legal moves of any position (the most known is 218)
+# The size of every move buffer: more moves than any position with one king per side
+# can have, legal or pseudo-legal (reachable positions have at most 218; impossible ones
+# go further: positions/impossible.epd has one with 271). Count moves by the square they
+# land on. A piece reaches a square either along one of the 8 lines through it, and is
+# then the nearest piece on that line (king steps, pawn pushes and captures included; a
+# double push passes over an empty square), or by a knight's jump from one of 8 squares:
+# at most 16 moves land on one square. They land on at most 62 squares: never on the
+# mover's own pieces (its king is one) nor on the enemy king (never attacked when the
+# move tree is defined). A pawn move to the last rank is 4 moves, one per promotion
+# piece, and at most 3 pawns reach each of its 8 squares: 8 * 3 * 3 more. Castling, the
+# king taking its own rook, adds at most 2.
+MAX_MOVES = 62 * 16 + 8 * 3 * 3 + 2  # 1066
 MAX_PLY = 1024  # history rows a fresh position reserves (Board grows them on demand)
 # The deepest DEPTH argument accepted. Far beyond any tree that can be counted (perft 15
 # of the start position is about 2e21 nodes), and small enough that the move stacks

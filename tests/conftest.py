@@ -1,4 +1,6 @@
-"""Shared fixtures: the CLI through click's runner and as a real process, Stockfish."""
+"""Shared fixtures: the CLI through click's runner and as a real process, a pretend
+terminal, Stockfish, and the check that no child process is left behind. Plain helpers
+(paths, reference counts, the one-line error check) are in ``helpers.py``."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-REPO = Path(__file__).resolve().parents[1]
+from helpers import subprocess_env
+
 STOCKFISH_FALLBACK = "/usr/games/stockfish"  # Debian's package installs it off PATH
 
 
@@ -59,12 +62,13 @@ def cli():
     return invoke
 
 
-def _subprocess_env() -> dict[str, str]:
-    env = dict(os.environ)
-    # run the working copy, whatever the installed chesskit points at
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    env.pop("CHESSKIT_DEBUG", None)
-    return env
+@pytest.fixture
+def terminal(monkeypatch):
+    """Make the commands believe stdout and stderr are terminals (rich output, progress)."""
+    from chesskit.cli import output
+
+    monkeypatch.setattr(output, "stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(output, "stderr_is_terminal", lambda: True)
 
 
 @pytest.fixture
@@ -76,7 +80,7 @@ def run_module():
             [sys.executable, "-m", "chesskit", *args],
             capture_output=True,
             text=True,
-            env=_subprocess_env(),
+            env=subprocess_env(),
             timeout=600,
             **kwargs,
         )
@@ -103,7 +107,7 @@ def run_entry_point(entry_point):
             [entry_point, *args],
             capture_output=True,
             text=True,
-            env=_subprocess_env(),
+            env=subprocess_env(),
             timeout=600,
             **kwargs,
         )

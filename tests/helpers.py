@@ -1,10 +1,123 @@
-"""Paths and small helpers shared by the tests (importable as ``helpers``)."""
+"""What the tests share (importable as ``helpers``): paths, the positions many files use,
+the environment of the processes they start, python-chess as the reference count, seeded
+random positions, and the check of a one-line error. Fixtures live in ``conftest.py``."""
 
 from __future__ import annotations
 
+import os
+import random
+import sys
 from pathlib import Path
+
+import chess
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 ENGINES = TESTS / "engines"
 REFERENCE = REPO.parent / "shared" / "reference"
+
+STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"  # exf6 e.p. is legal
+BEFORE_EP = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"  # f7f5 then allows it
+
+FAKE_UCI = f"{sys.executable} {ENGINES / 'fake_uci.py'}"  # the --engine command of the fake UCI engine
+
+
+# ------------------------------------------------------------------ processes
+
+
+def subprocess_env(pythonpath: str | None = None) -> dict[str, str]:
+    """The environment of a process a test starts: the working copy (or ``pythonpath``)
+    first on the path, whatever the installed chesskit points at, and no CHESSKIT_DEBUG."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [pythonpath or str(REPO), env.get("PYTHONPATH")]))
+    env.pop("CHESSKIT_DEBUG", None)
+    return env
+
+
+def gone(pid: int) -> bool:
+    """True once ``pid`` has exited (a zombie left to init counts as exited)."""
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil comes with the [cluster] extra
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+# ------------------------------------------------------------------ errors
+
+
+def one_line(result, code: int, *words: str) -> str:
+    """Assert that a run (click's Result or a CompletedProcess) failed with exit ``code`` and
+    one ``chesskit: ...`` line on stderr containing every one of ``words``; return the line."""
+    exit_code = result.exit_code if hasattr(result, "exit_code") else result.returncode
+    assert exit_code == code, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("chesskit: ")
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+# ------------------------------------------------------------------ python-chess, the reference
+
+
+def pc_perft(board: chess.Board, depth: int) -> int:
+    """python-chess's perft of ``board`` (left as it was found)."""
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in list(board.legal_moves):
+        board.push(move)
+        total += pc_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def pc_divide(fen: str, depth: int, moves=(), chess960: bool = False) -> dict[str, int]:
+    """python-chess's divide of ``fen`` after ``moves`` (UCI, in chesskit's move notation)."""
+    board = chess.Board(fen, chess960=chess960)
+    for move in moves:
+        board.push_uci(move)
+    result = {}
+    for move in list(board.legal_moves):
+        uci = board.uci(move)
+        board.push(move)
+        result[uci] = pc_perft(board, depth - 1)
+        board.pop()
+    return result
+
+
+def random_boards(seed: int, count: int, chess960: bool = False, max_plies: int = 80) -> list[chess.Board]:
+    """``count`` positions reached by random legal play, from the start position or from
+    random Chess960 start arrays; games that end early are restarted."""
+    rng = random.Random(seed)
+    boards: list[chess.Board] = []
+    while len(boards) < count:
+        if chess960:
+            board = chess.Board.from_chess960_pos(rng.randrange(960))
+        else:
+            board = chess.Board()
+        plies = rng.randrange(1, max_plies)
+        for _ in range(plies):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            # prefer the special moves now and then so they show up often
+            special = [m for m in moves if board.is_castling(m) or board.is_en_passant(m) or m.promotion]
+            board.push(rng.choice(special) if special and rng.random() < 0.5 else rng.choice(moves))
+        if board.is_valid():
+            boards.append(board.copy(stack=False))
+    return boards

@@ -28,12 +28,14 @@ def _core():
 class Board:
     """A chess position (standard or Chess960) backed by the compiled core."""
 
-    def __init__(self, fen: str = STARTING_FEN, chess960: bool | None = None):
-        self._load(parse_fen(fen, chess960))
+    def __init__(self, fen: str = STARTING_FEN, chess960: bool | None = None, strict: bool = False):
+        """``strict=True`` refuses a position that cannot arise in a game (FenError);
+        otherwise it is counted and ``notes`` says why it cannot arise (see board/fen.py)."""
+        self._load(parse_fen(fen, chess960, strict))
 
     @classmethod
-    def from_fen(cls, fen: str, chess960: bool | None = None) -> "Board":
-        return cls(fen, chess960)
+    def from_fen(cls, fen: str, chess960: bool | None = None, strict: bool = False) -> "Board":
+        return cls(fen, chess960, strict)
 
     @classmethod
     def from_setup(cls, setup: Setup) -> "Board":
@@ -70,6 +72,7 @@ class Board:
         bb[P.KEY] = key
         self._bb, self._board, self._st, self._hist, self._hkeys = bb, board, st, hist, hkeys
         self.chess960 = setup.chess960
+        self.notes = list(setup.notes)  # why the loaded position cannot arise in a game
         self._stack: list[int] = []
 
     @staticmethod
@@ -111,6 +114,7 @@ class Board:
         other._bb, other._board, other._st = self._bb.copy(), self._board.copy(), self._st.copy()
         other._hist, other._hkeys = self._hist.copy(), self._hkeys.copy()
         other.chess960 = self.chess960
+        other.notes = list(self.notes)
         other._stack = list(self._stack)
         return other
 

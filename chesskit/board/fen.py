@@ -1,8 +1,22 @@
 """FEN, X-FEN, Shredder-FEN and EPD: parsing, validation and formatting.
 
 Pure Python: the rest of chesskit trusts a ``Setup`` only after ``parse_fen``
-has validated it, so every rule that makes a position impossible lives here
-and fails with a ``FenError`` naming the field and saying what is wrong.
+has validated it, so every rule about what a position may hold lives here.
+
+Two kinds of fault, told apart here and nowhere else:
+
+* refused (a ``FenError`` naming the field and saying what is wrong): text that is not
+  a FEN, and positions whose move tree is not defined: a side without exactly one king,
+  the side not to move in check (its king could be taken), a pawn on the first or last
+  rank (engines disagree on what it may do);
+* noted: positions that cannot arise in a game but whose tree is defined (impossible
+  checks, too much material, an en-passant square or castling right no history
+  explains). They are counted as Stockfish and python-chess count them, and each reason
+  is one line in ``Setup.notes``; ``strict=True`` refuses them instead, with the
+  ``FenError`` the note's text comes from. A castling right whose rook or king is not
+  where castling needs it is dropped, and an en-passant square with no pawn that just
+  pushed past it (or on the wrong rank, or occupied, or with the pawn's origin occupied)
+  is ignored, as Stockfish ignores it.
 
 Conventions: squares 0..63 (a1 = 0, h8 = 63), WHITE = 0, BLACK = 1,
 piece code = ptype | (color << 3) with PAWN = 1 .. KING = 6, 0 = empty.
@@ -82,6 +96,22 @@ class Setup:
     halfmove: int
     fullmove: int
     chess960: bool
+    # why the position cannot arise in a game, one line per reason ("field: why"),
+    # empty for a reachable-looking position; see the module docstring
+    notes: list[str] = field(default_factory=list)
+
+
+class _Notes:
+    """The reasons a position cannot arise; with ``strict`` the first is a FenError."""
+
+    def __init__(self, strict: bool):
+        self.strict = strict
+        self.lines: list[str] = []
+
+    def add(self, fen_field: str, message: str, effect: str = "") -> None:
+        if self.strict:
+            raise FenError(fen_field, message)
+        self.lines.append(f"{fen_field}: {message}" + (f" ({effect})" if effect else ""))
 
 
 @dataclass
@@ -91,18 +121,25 @@ class EpdRecord:
     setup: Setup
     fen: str
     ops: dict[str, str] = field(default_factory=dict)
+    # the FEN fields as the line gives them (``fen`` is the formatted, validated one:
+    # it has lost a dropped castling right or ignored en-passant square, and with
+    # them the notes that re-reading the position should repeat)
+    given: str = ""
 
 
 # ---------------------------------------------------------------- parse_fen
 
 
-def parse_fen(text: str, chess960: bool | None = None) -> Setup:
+def parse_fen(text: str, chess960: bool | None = None, strict: bool = False) -> Setup:
     """Parse and validate a 6-field (or 4-field, clocks 0 and 1) FEN.
 
     ``chess960=None`` detects Chess960 from the castling field: Shredder file
     letters, or a right whose king or rook is off e1/e8 and the corners.
-    Raises ``FenError(field, message)`` for anything invalid or impossible.
+    Raises ``FenError(field, message)`` for anything invalid or without a defined
+    move tree; a position that only cannot arise in a game gets ``notes`` (see the
+    module docstring), or with ``strict=True`` raises for the first reason.
     """
+    notes = _Notes(strict)
     fields = text.split()
     if not fields:
         raise FenError("fen", "the FEN is empty")
@@ -112,16 +149,17 @@ def parse_fen(text: str, chess960: bool | None = None) -> Setup:
             f"expected 6 space-separated fields (or 4 without the clocks), found {len(fields)}",
         )
     board = _parse_placement(fields[0])
-    _check_material(board)
+    _check_material(board, notes)
     turn = _parse_turn(fields[1])
-    castling, chess960 = _parse_castling(fields[2], board, chess960)
-    ep = _parse_ep(fields[3], board, turn)
+    castling, chess960 = _parse_castling(fields[2], board, chess960, notes)
+    ep = _parse_ep(fields[3], board, turn, notes)
     halfmove, fullmove = 0, 1
     if len(fields) == 6:
         halfmove = _parse_count(fields[4], "halfmove clock")
         fullmove = max(1, _parse_count(fields[5], "fullmove number"))  # 0 is read as 1, like python-chess
     setup = Setup(board, turn, castling, ep, halfmove, fullmove, chess960)
-    _check_checks(setup)
+    _check_checks(setup, notes)
+    setup.notes = notes.lines
     return setup
 
 
@@ -157,8 +195,9 @@ def _parse_placement(text: str) -> list[int]:
     return board
 
 
-def _check_material(board: list[int]) -> None:
-    """One king each, no pawn on rank 1 or 8, and no more material than promotions allow."""
+def _check_material(board: list[int], notes: _Notes) -> None:
+    """One king each and no pawn on rank 1 or 8 (refused); no more material than
+    promotions allow (noted)."""
     for color in (WHITE, BLACK):
         name = COLOR_NAMES[color]
         kings = board.count(KING | color << 3)
@@ -178,9 +217,9 @@ def _check_material(board: list[int]) -> None:
         count = [board.count(ptype | color << 3) for ptype in range(7)]
         pieces = sum(count[PAWN:])
         if pieces > 16:
-            raise FenError("piece placement", f"{name} has {pieces} pieces, at most 16 are possible")
+            notes.add("piece placement", f"{name} has {pieces} pieces, at most 16 are possible")
         if count[PAWN] > 8:
-            raise FenError("piece placement", f"{name} has {count[PAWN]} pawns, at most 8 are possible")
+            notes.add("piece placement", f"{name} has {count[PAWN]} pawns, at most 8 are possible")
         # Each side starts with 1 queen, 2 rooks, 2 knights and one bishop per square
         # colour; anything beyond that was promoted from a pawn that is now gone.
         light = sum(1 for sq in range(64) if board[sq] == BISHOP | color << 3 and (sq + (sq >> 3)) % 2)
@@ -192,11 +231,11 @@ def _check_material(board: list[int]) -> None:
             + max(0, light - 1)
             + max(0, dark - 1)
         )
-        if promoted > 8 - count[PAWN]:
-            raise FenError(
+        if promoted > max(0, 8 - count[PAWN]):
+            notes.add(
                 "piece placement",
                 f"{name} has at least {promoted} promoted pieces but only "
-                f"{8 - count[PAWN]} missing pawns that could have promoted",
+                f"{max(0, 8 - count[PAWN])} missing pawns that could have promoted",
             )
 
 
@@ -227,7 +266,9 @@ def _king_square(board: list[int], color: int) -> int:
 # ---------------------------------------------------------------- castling
 
 
-def _parse_castling(text: str, board: list[int], chess960: bool | None) -> tuple[list[int], bool]:
+def _parse_castling(
+    text: str, board: list[int], chess960: bool | None, notes: _Notes
+) -> tuple[list[int], bool]:
     """Resolve the castling field to rook squares and settle the variant.
 
     Each character names one rook.  ``K``/``Q`` (``k``/``q``) follow X-FEN:
@@ -235,13 +276,24 @@ def _parse_castling(text: str, board: list[int], chess960: bool | None) -> tuple
     (a-file) side of its back rank; in standard chess that must be the corner
     rook with the king on e1/e8.  ``A``-``H`` (``a``-``h``) are Shredder-FEN
     file letters naming the rook's file.  Each colour castles at most once per
-    side, so two rights on one side of the king are rejected.
+    side, so two rights on one side of the king are rejected.  A right whose
+    king is off its back rank (off e1/e8 in standard chess) or whose rook is not
+    there is noted and dropped, as python-chess drops it.
     """
     if text == "-":
         return [], bool(chess960)
     rights: dict[int, str] = {}  # rook square -> the character that named it
     for ch in text:
-        rook_sq = _castling_rook(ch, board, chess960)
+        if ch not in "KQkqABCDEFGHabcdefgh":
+            raise FenError(
+                "castling",
+                f"unknown castling character {ch!r}; expected '-' alone or K, Q, k, q, A-H, a-h",
+            )
+        try:
+            rook_sq = _castling_rook(ch, board, chess960)
+        except FenError as err:  # no king or rook where this right needs them
+            notes.add(err.field, err.reason, "the right is dropped")
+            continue
         color = BLACK if rook_sq >= 56 else WHITE
         name, king = COLOR_NAMES[color], _king_square(board, color)
         if rook_sq in rights:
@@ -270,24 +322,22 @@ def _parse_castling(text: str, board: list[int], chess960: bool | None) -> tuple
     if chess960 is None:
         chess960 = uses_files or not all(standard(sq) for sq in rights)
     elif not chess960:
-        for rook_sq, ch in rights.items():
+        for rook_sq, ch in list(rights.items()):
             if not standard(rook_sq):
                 name = COLOR_NAMES[BLACK if rook_sq >= 56 else WHITE]
-                raise FenError(
+                notes.add(
                     "castling",
                     f"castling right {ch!r} needs the {name} king on {square_name((rook_sq & 56) + 4)} and a rook "
                     f"on the a- or h-file in standard chess; is this a Chess960 position?",
+                    "the right is dropped",
                 )
+                del rights[rook_sq]
     return sorted(rights), chess960
 
 
 def _castling_rook(ch: str, board: list[int], chess960: bool | None) -> int:
-    """The square of the rook one castling character names (see _parse_castling)."""
-    if ch not in "KQkqABCDEFGHabcdefgh":
-        raise FenError(
-            "castling",
-            f"unknown castling character {ch!r}; expected '-' alone or K, Q, k, q, A-H, a-h",
-        )
+    """The square of the rook one castling character names (see _parse_castling);
+    a FenError when that king or rook is not where the right needs it."""
     color = WHITE if ch.isupper() else BLACK
     name = COLOR_NAMES[color]
     back = 0 if color == WHITE else 56
@@ -350,12 +400,14 @@ def _format_castling(setup: Setup) -> str:
 # ---------------------------------------------------------------- en passant
 
 
-def _parse_ep(text: str, board: list[int], turn: int) -> int | None:
+def _parse_ep(text: str, board: list[int], turn: int, notes: _Notes) -> int | None:
     """The en-passant square must be one a double push just made.
 
     With white to move, black's last move was a pawn from rank 7 to rank 5:
     the target square on rank 6 and the origin on rank 7 are empty, and the
     black pawn stands in front of the target on rank 5 (mirrored for black).
+    A square that fails this is noted and ignored, as Stockfish ignores it
+    (python-chess would let a pawn take "en passant" whatever stands in front).
     """
     if text == "-":
         return None
@@ -364,27 +416,35 @@ def _parse_ep(text: str, board: list[int], turn: int) -> int | None:
     sq = parse_square(text)
     mover, them = COLOR_NAMES[turn], COLOR_NAMES[1 - turn]
     want_rank = 6 if turn == WHITE else 3
+    ignored = "the en-passant square is ignored"
     if (sq >> 3) + 1 != want_rank:
-        raise FenError(
+        notes.add(
             "en passant",
             f"{text} cannot be an en-passant square with {mover} to move: expected rank {want_rank}",
+            ignored,
         )
+        return None
     forward = 8 if turn == WHITE else -8  # from the target towards the pushed pawn's origin
     pawn_sq, origin = sq - forward, sq + forward
     if board[sq]:
-        raise FenError("en passant", f"en-passant square {text} is occupied by {_describe(board, sq)}")
+        notes.add("en passant", f"en-passant square {text} is occupied by {_describe(board, sq)}", ignored)
+        return None
     if board[origin]:
-        raise FenError(
+        notes.add(
             "en passant",
             f"en-passant square {text} needs {square_name(origin)} empty (the pushed pawn came from there), "
             f"but it holds {_describe(board, origin)}",
+            ignored,
         )
+        return None
     if board[pawn_sq] != PAWN | (1 - turn) << 3:
-        raise FenError(
+        notes.add(
             "en passant",
             f"en-passant square {text} needs a {them} pawn on {square_name(pawn_sq)} "
             f"that just moved two squares, but there is none",
+            ignored,
         )
+        return None
     return sq
 
 
@@ -415,8 +475,10 @@ def _distance(a: int, b: int) -> int:
     return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
 
 
-def _check_checks(setup: Setup) -> None:
-    """Reject check configurations no legal last move can produce.
+def _check_checks(setup: Setup, notes: _Notes) -> None:
+    """Refuse a position whose side not to move is in check (its king could be
+    taken: the tree is not defined); note check configurations no legal last move
+    can produce (the tree is defined: those are counted):
 
     - The side not to move must not be in check (that includes touching kings).
     - At most two pieces give check: one that moved and one it uncovered (an
@@ -447,20 +509,18 @@ def _check_checks(setup: Setup) -> None:
     name = COLOR_NAMES[us]
     listed = ", ".join(square_name(sq) for sq in checkers)
     if len(checkers) > 2:
-        raise FenError(
-            "position", f"{name} is in check from {len(checkers)} pieces ({listed}); at most 2 are possible"
-        )
+        notes.add("position", f"{name} is in check from {len(checkers)} pieces ({listed}); at most 2 are possible")
     if len(checkers) == 2:
         a, b = checkers
         da, db = direction(king, a), direction(king, b)
         if da is not None and db is not None and da == (-db[0], -db[1]):
-            raise FenError(
+            notes.add(
                 "position",
                 f"{name} is in check from {_describe(board, a)} and {_describe(board, b)} on opposite sides "
                 "along one line; no single move gives such a double check",
             )
-        if not any(board[sq] & 7 in (BISHOP, ROOK, QUEEN) and _distance(sq, king) > 1 for sq in checkers):
-            raise FenError(
+        elif not any(board[sq] & 7 in (BISHOP, ROOK, QUEEN) and _distance(sq, king) > 1 for sq in checkers):
+            notes.add(
                 "position",
                 f"{name} is in double check from {_describe(board, a)} and {_describe(board, b)}, but a double "
                 "check needs a bishop, rook or queen whose line was just uncovered",
@@ -469,16 +529,18 @@ def _check_checks(setup: Setup) -> None:
         forward = 8 if us == WHITE else -8
         pawn_sq, origin = setup.ep - forward, setup.ep + forward
         push = f"{COLOR_NAMES[them]}'s double pawn push {square_name(origin)}{square_name(pawn_sq)}"
-        if len(checkers) == 2:
-            raise FenError(
+        if len(checkers) >= 2:
+            notes.add(
                 "position",
-                f"{name} is in double check, but the en-passant square {square_name(setup.ep)} says the last "
+                f"{name} is in {'double' if len(checkers) == 2 else 'multiple'} check, but the en-passant square "
+                f"{square_name(setup.ep)} says the last "
                 f"move was {push}, which gives at most one check",
             )
+            return
         before = list(board)
         before[pawn_sq], before[origin] = 0, board[pawn_sq]
         if attackers(before, king, them):
-            raise FenError(
+            notes.add(
                 "position",
                 f"{name} would already have been in check before {push}, which the en-passant square "
                 f"{square_name(setup.ep)} says was the last move",
@@ -513,13 +575,13 @@ _CLOCKS = re.compile(r"\s*([^\s;]+)\s+([^\s;]+)(?=[\s;]|$)")
 _NUMBER = re.compile(r"[-+]?[0-9]+")
 
 
-def parse_epd(line: str, chess960: bool | None = None) -> EpdRecord:
+def parse_epd(line: str, chess960: bool | None = None, strict: bool = False) -> EpdRecord:
     """Parse an EPD line: 4 or 6 FEN fields, then ``opcode operand;`` operations.
 
     Both ``<4 fields> id "kiwipete"; D1 48; D2 2039;`` and the perft-suite style
     ``<6 fields> ;D1 20 ;D2 400`` work.  Quoted operands lose their quotes;
     ``hmvc`` and ``fmvn`` set the clocks.  A bad FEN part raises ``FenError``,
-    malformed operations raise ``InputError``.
+    malformed operations raise ``InputError``; ``strict`` as for ``parse_fen``.
     """
     head = _EPD_HEAD.match(line)
     if not head:
@@ -542,8 +604,9 @@ def parse_epd(line: str, chess960: bool | None = None) -> EpdRecord:
                 )
     if not clocks and ("hmvc" in ops or "fmvn" in ops):
         clocks = [ops.get("hmvc", "0"), ops.get("fmvn", "1")]
-    setup = parse_fen(" ".join([*head.groups(), *clocks]), chess960)
-    return EpdRecord(setup, format_fen(setup), ops)
+    given = " ".join([*head.groups(), *clocks])
+    setup = parse_fen(given, chess960, strict)
+    return EpdRecord(setup, format_fen(setup), ops, given)
 
 
 def _parse_epd_ops(text: str) -> dict[str, str]:

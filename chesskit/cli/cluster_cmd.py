@@ -64,6 +64,7 @@ class ClusterOptions:
                     "seconds": round(result.seconds, 6),
                     "nps": nps,
                     **json_fields(result),
+                    "notes": board.notes,
                 }
             )
         elif output.stdout_is_terminal():
@@ -122,7 +123,7 @@ def cluster_options(command):
         click.option(
             "--scheduler",
             metavar="tcp://HOST:PORT",
-            help='Run on the Dask cluster of this scheduler (pip install "chesskit[cluster]").',
+            help='Run on the Dask cluster of this scheduler (pip install "chesskit-perft[cluster]").',
         ),
         click.option(
             "--workers",

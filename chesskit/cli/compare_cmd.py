@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import click
 
+from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
-from chesskit.cli.engine_options import engine_options, open_user_engine, parse_timeout
+from chesskit.cli.engine_options import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
     json_option,
     load_board,
     moves_option,
+    strict_option,
     parse_count,
     parse_depth,
     position_argument,
@@ -33,11 +35,14 @@ from chesskit.suites.positions import resolve_position
     show_default=True,
     help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
 )
+@strict_option
 @json_option
 def compare(
     position: str,
     depth: str,
     engine: str | None,
+    dialect: str | None,
+    engine_cmd: str | None,
     script: str | None,
     python_spec: str | None,
     engine_options: tuple[str, ...],
@@ -45,6 +50,7 @@ def compare(
     moves: str,
     chess960: bool,
     state_pushes: str,
+    strict: bool,
     as_json: bool,
 ) -> None:
     """Find the first node where an engine's perft disagrees with chesskit's.
@@ -65,11 +71,12 @@ def compare(
     budget = parse_count(state_pushes, "--state-pushes")
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
-    board, ident = load_board(position, moves, chess960)
+    board, ident = load_board(position, moves, chess960, strict)
     prefix = board.move_stack
     position_fen = _position_fen(position, board)
-    eng = open_user_engine(engine, script, python_spec, engine_options, limit)
+    eng = open_user_engine(engine, script, python_spec, engine_options, limit, dialect, engine_cmd)
     try:
+        spoken = engine_dialect(eng)
         checker = state_checker(eng, position_fen, prefix, board.chess960, budget)
         with output.progress(depth_n, "compare") as advance:
             report = descend(
@@ -84,22 +91,34 @@ def compare(
             )
     finally:
         eng.close()
-    show(report, as_json)
+    note_dialect(spoken, as_json)
+    show(report, as_json, spoken, board.notes)
     if not report.agree:
         raise MismatchError(report.summary())
 
 
 def _position_fen(position: str, board) -> str:
-    """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves."""
+    """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves.
+
+    A position that cannot arise in a game goes as chesskit reads it, without the castling
+    rights it dropped and the en-passant square it ignored: engines read those in their
+    own ways (Stockfish looks for another rook for a right whose rook is missing)."""
     fen, _ = resolve_position(position)
+    if board.notes:
+        fen = format_fen(parse_fen(fen, board.chess960))
     return " ".join(fen.split())
 
 
-def show(report, as_json: bool) -> None:
+def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) -> None:
     from chesskit.cli import compare_render
 
     if as_json:
-        output.emit_json(report.to_json())
+        data = report.to_json()
+        if dialect is not None:
+            data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
+        # "notes" already holds the missing and extra moves' classification
+        data["position_notes"] = list(position_notes)
+        output.emit_json(data)
     elif output.stdout_is_terminal():
         compare_render.render_terminal(report, output.console())
     else:

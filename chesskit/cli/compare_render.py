@@ -37,7 +37,8 @@ def _rows(step) -> list[str]:
 
 def headline(report) -> str:
     if report.agree:
-        return f"agree: {report.engine} and chesskit give the same divide at depth {report.depth}"
+        same = "count" if report.total_only else "divide"
+        return f"agree: {report.engine} and chesskit give the same {same} at depth {report.depth}"
     if report.kind == "moves":
         return f"DISAGREE: the move lists differ after {_where(report.path)}"
     state = report.state
@@ -50,13 +51,13 @@ def headline(report) -> str:
 def descent_lines(report) -> list[str]:
     lines = []
     for step in report.steps:
-        ours, theirs = sum(step.ours.values()), sum(step.theirs.values())
+        ours, theirs = sum(step.ours.values()), step.engine_total()
         diff = sorted(step.differing())
         shown = ", ".join(
             f"{m} {shown_value(step.ours.get(m))} vs {shown_value(step.theirs.get(m))}" for m in diff[:4]
         )
         more = f" (+{len(diff) - 4} more)" if len(diff) > 4 else ""
-        verdict = f"differ: {shown}{more}" if diff else "same"
+        verdict = f"differ: {shown}{more}" if diff else "same" if ours == theirs else "totals differ"
         lines.append(
             f"  depth {step.depth}  {_where(step.path):<24} chesskit {ours:>10}  engine {theirs:>10}  {verdict}"
         )
@@ -81,8 +82,23 @@ def board_lines(fen: str, missing: set[str], extra: set[str]) -> list[str]:
     return lines
 
 
+def count_lines(report) -> list[str]:
+    """What a total-only engine's counts tell about the move lists (nothing for a divide)."""
+    if not report.total_only or report.move_counts is None:
+        return []
+    counts = report.move_counts
+    lines = [f"move count here: chesskit {counts['chesskit']}, engine {counts['engine']} (it answers with totals only)"]
+    if report.inferred:
+        lines.append("the missing moves are inferred: they are the only ones whose counts make up the engine's shortfall")
+    if report.unnamed_missing:
+        lines.append(f"the engine misses {report.unnamed_missing} move(s); its totals cannot tell which")
+    if report.unnamed_extra:
+        lines.append(f"the engine generates {report.unnamed_extra} illegal move(s); totals cannot name them")
+    return lines
+
+
 def note_lines(report) -> list[str]:
-    lines = []
+    lines = count_lines(report)
     for side, moves, what in (
         ("missing", report.missing, "chesskit generates, the engine does not"),
         ("extra", report.extra, "the engine generates, they are not legal"),
@@ -99,6 +115,12 @@ def note_lines(report) -> list[str]:
 
 def state_lines(report) -> list[str]:
     state = report.state
+    if state.field == "walk" and state.move is None:  # a total-only engine
+        return [
+            f"the engine's own perft of this node gives {state.theirs}",
+            f"asked about each move directly its counts add up to {state.ours}",
+            f"hint: {state.hint}",
+        ]
     if state.field == "walk":
         return [
             f"the engine's divide of the parent gave {state.move}: {state.theirs}",
@@ -123,7 +145,7 @@ def count_table_lines(report) -> list[str]:
             a, b = step.ours.get(move), step.theirs.get(move)
             flag = "  <" if a != b else ""
             lines.append(f"  {move:<7}{shown_value(a):>10}{shown_value(b):>10}{flag}")
-        lines.append(f"  {'total':<7}{sum(step.ours.values()):>10}{sum(step.theirs.values()):>10}")
+        lines.append(f"  {'total':<7}{sum(step.ours.values()):>10}{step.engine_total():>10}")
     return lines
 
 
@@ -186,11 +208,13 @@ def render_terminal(report, con) -> None:
             str(step.depth),
             _where(step.path),
             f"{sum(step.ours.values()):,}",
-            f"{sum(step.theirs.values()):,}",
+            f"{step.engine_total():,}",
             (
                 Text(shown + (" ..." if len(diff) > 4 else ""), style="red")
                 if diff
                 else Text("same", style="green")
+                if sum(step.ours.values()) == step.engine_total()
+                else Text("totals differ", style="red")
             ),
         )
     if report.steps:
@@ -218,9 +242,12 @@ def render_terminal(report, con) -> None:
             notes.add_row(
                 Text(note.side, style=colour), Text(note.move, style="bold"), ", ".join(note.kinds), note.hint
             )
-        con.print(
-            Panel(notes, title="missing (chesskit only) and extra (engine only) moves", title_align="left")
-        )
+        for line in count_lines(report):
+            con.print(Text(line, style="yellow"))
+        if report.notes or not report.total_only:
+            con.print(
+                Panel(notes, title="missing (chesskit only) and extra (engine only) moves", title_align="left")
+            )
     else:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="dim")
@@ -243,7 +270,7 @@ def render_terminal(report, con) -> None:
             a, b = step.ours.get(move), step.theirs.get(move)
             row_style = "red" if a != b else None
             table.add_row(move, shown_value(a), shown_value(b), style=row_style)
-        table.add_row("total", f"{sum(step.ours.values()):,}", f"{sum(step.theirs.values()):,}", style="bold")
+        table.add_row("total", f"{sum(step.ours.values()):,}", f"{step.engine_total():,}", style="bold")
         con.print(table)
 
 

@@ -13,6 +13,7 @@ from chesskit.cli.options import (
     json_option,
     load_board,
     moves_option,
+    strict_option,
     parse_depth,
     position_argument,
 )
@@ -33,6 +34,7 @@ from chesskit.timer import Timer
     "are generated from; each costs ~0.3 ms, so the leaves are left out).",
 )
 @click.option("--inject", type=click.Choice(sorted(FAULTS)), hidden=True, help="Inject a fault (tests).")
+@strict_option
 @json_option
 def debug(
     position: str,
@@ -41,6 +43,7 @@ def debug(
     chess960: bool,
     fen_depth: str | None,
     inject: str | None,
+    strict: bool,
     as_json: bool,
 ) -> None:
     """Check the board's invariants at every node of POSITION's tree to DEPTH.
@@ -54,7 +57,7 @@ def debug(
     """
     depth_n = parse_depth(depth)
     fen_n = None if fen_depth is None else parse_depth(fen_depth, name="--fen-depth")
-    board, ident = load_board(position, moves, chess960)
+    board, ident = load_board(position, moves, chess960, strict)
     board.debug(0)  # load (or compile) the checker outside the timed run
     with Timer() as timer:
         result = run_checks(board, depth_n, inject, fen_n)
@@ -62,7 +65,7 @@ def debug(
         full = board.move_stack + result.violation.path
         result = dataclasses.replace(result, violation=dataclasses.replace(result.violation, path=full))
     if as_json:
-        output.emit_json(result.to_json())
+        output.emit_json({**result.to_json(), "notes": board.notes})
     elif output.stdout_is_terminal():
         _render_terminal(result, board.fen(), ident, depth_n, timer)
     else:

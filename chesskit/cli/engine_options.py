@@ -1,5 +1,6 @@
 """The options that name an external engine, shared by ``compare`` and ``suite``:
---engine / --script / --python / --engine-option / --timeout, and opening the engine."""
+--engine / --dialect / --engine-cmd / --script / --python / --engine-option / --timeout,
+opening the engine, and stating the dialect it spoke."""
 
 from __future__ import annotations
 
@@ -9,13 +10,27 @@ from chesskit.errors import InputError
 
 
 def engine_options(fn):
-    """--engine / --script / --python / --engine-option / --timeout (shared with ``suite``)."""
+    """--engine / --dialect / --engine-cmd / --script / --python / --engine-option / --timeout (shared with ``suite``)."""
     for decorator in reversed(
         [
             click.option(
                 "--engine",
                 metavar="CMD",
-                help="A UCI engine command that supports 'go perft' (e.g. stockfish).",
+                help="An engine command (e.g. stockfish): how it answers perft is detected and stated "
+                "('go perft', a bare 'perft'/'divide' in its UCI loop or console, a divide or a total only).",
+            ),
+            click.option(
+                "--dialect",
+                metavar="NAME",
+                help="How --engine answers perft, when detection cannot tell: uci-go-perft, uci-perft, "
+                "uci-divide, console-perft, console-divide, each also with -total (a total only), "
+                "e.g. uci-perft-total for Ethereal.",
+            ),
+            click.option(
+                "--engine-cmd",
+                metavar="TEMPLATE",
+                help='A one-shot command line per question, with {fen}, {depth} and optionally {moves}, '
+                'e.g. \'./engine "{fen}" {depth}\'; it prints a divide or a total.',
             ),
             click.option(
                 "--script",
@@ -60,10 +75,37 @@ def parse_timeout(text: str) -> float:
     return value
 
 
-def open_user_engine(engine, script, python_spec, engine_options, timeout):
+def open_user_engine(engine, script, python_spec, engine_options, timeout, dialect=None, engine_cmd=None):
     """The engine back end for the flags (InputError unless exactly one is given)."""
     from chesskit.compare.engines import open_engine
 
     return open_engine(
-        engine=engine, script=script, python=python_spec, options=engine_options, timeout=timeout
+        engine=engine,
+        script=script,
+        python=python_spec,
+        options=engine_options,
+        timeout=timeout,
+        dialect=dialect,
+        engine_cmd=engine_cmd,
     )
+
+
+def engine_dialect(eng):
+    """Start the engine and find its dialect: the JSON value for the ``"dialect"`` key
+    (None for a --script or --python engine)."""
+    info = eng.dialect_info()
+    if info is None:
+        return None
+    return {**info.to_json(), "detected": bool(getattr(eng, "detected", True)), "about": info.describe()}
+
+
+def note_dialect(spoken, as_json: bool) -> None:
+    """In text mode, once the run is over, say on stderr which dialect the engine spoke.
+
+    Not for `go perft` (what chesskit always spoke: that output stays as it was), and not
+    when the engine failed (the one error line stays the only one).
+    """
+    if spoken is None or as_json or spoken["name"] == "uci-go-perft":
+        return
+    how = "detected" if spoken["detected"] else "as named"
+    click.echo(f"chesskit: engine dialect {spoken['name']} ({how}): {spoken['about']}", err=True)

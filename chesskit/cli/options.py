@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from chesskit.cli import output
 from chesskit.errors import InputError
 from chesskit.suites.positions import is_chess960_id, resolve_position
 from chesskit.vocab import MAX_DEPTH
@@ -22,6 +23,12 @@ chess960_option = click.option(
     help="Chess960 castling (king takes rook, e1h1); automatic for Shredder/X-FEN 960 setups.",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+strict_option = click.option(
+    "--strict",
+    is_flag=True,
+    help="Refuse (exit 2) a position that cannot arise in a game; by default it is counted "
+    "like Stockfish and python-chess count it, with a note saying why.",
+)
 
 
 def parse_depth(text: str, minimum: int = 0, why: str = "", name: str = "DEPTH") -> int:
@@ -56,16 +63,19 @@ def parse_count(text: str, name: str) -> int:
     return value
 
 
-def load_board(position: str, moves: str = "", chess960: bool = False):
+def load_board(position: str, moves: str = "", chess960: bool = False, strict: bool = False):
     """Resolve POSITION, build the Board and play ``--moves``; returns ``(board, id)``.
 
-    Raises FenError for a bad FEN, InputError for an unknown id and IllegalMoveError for
-    an illegal move (all exit 2).
+    Raises FenError for a bad FEN (with ``strict``, also for a position that cannot
+    arise in a game), InputError for an unknown id and IllegalMoveError for an illegal
+    move (all exit 2). Otherwise each reason the position cannot arise is one note line
+    on stderr, and stays in ``board.notes`` for the JSON output.
     """
     from chesskit.board.board import Board  # deferred: loads the compiled move generator
 
     fen, ident = resolve_position(position)
-    board = Board(fen, chess960=True if chess960 or is_chess960_id(position) else None)
+    board = Board(fen, chess960=True if chess960 or is_chess960_id(position) else None, strict=strict)
+    output.notes(board.notes)
     for move in moves.replace(",", " ").split():
         board.push(move)
     return board, ident

@@ -45,6 +45,14 @@ def console(stderr: bool = False):
     return Console(file=sys.stderr if stderr else sys.stdout, highlight=False)
 
 
+def notes(lines, where: str = "") -> None:
+    """One stderr line per reason the position cannot arise in a game (it is still
+    counted); ``where`` (a suite's ``file:line``) goes in front of each."""
+    for line in lines:
+        prefix = f"{where}: " if where else ""
+        click.echo(f"{PROG}: note: {prefix}this position cannot arise in a game: {line}", err=True)
+
+
 def emit_json(obj: dict) -> None:
     """Print ``obj`` as one JSON object on one line."""
     click.echo(json.dumps(obj))

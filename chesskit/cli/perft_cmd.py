@@ -14,6 +14,7 @@ from chesskit.cli.options import (
     moves_option,
     parse_depth,
     position_argument,
+    strict_option,
 )
 from chesskit.timer import Timer
 
@@ -64,6 +65,7 @@ stats_option = click.option(
 @hash_option
 @threads_option
 @cluster_options
+@strict_option
 @json_option
 def perft(
     position: str,
@@ -75,6 +77,7 @@ def perft(
     hash_mb: int,
     threads: int | None,
     cluster,
+    strict: bool,
     as_json: bool,
 ) -> None:
     """Count the leaf nodes of the legal move tree of POSITION to DEPTH.
@@ -83,7 +86,7 @@ def perft(
     DEPTH is an integer >= 0 (perft 0 is 1).
     """
     depth_n = parse_depth(depth)
-    board, ident = load_board(position, moves, chess960)
+    board, ident = load_board(position, moves, chess960, strict)
     if cluster is not None:  # --scheduler, --workers, --checkpoint or --split-depth: docs/cluster.md
         cluster.perft_command(board, ident, depth_n, hash_mb, as_json, stats=stats or all_depths)
         return
@@ -98,7 +101,14 @@ def perft(
     nps = output.nodes_per_second(nodes, seconds)
     if as_json:
         output.emit_json(
-            {"fen": board.fen(), "depth": depth_n, "nodes": nodes, "seconds": round(seconds, 6), "nps": nps}
+            {
+                "fen": board.fen(),
+                "depth": depth_n,
+                "nodes": nodes,
+                "seconds": round(seconds, 6),
+                "nps": nps,
+                "notes": board.notes,
+            }
         )
     elif output.stdout_is_terminal():
         perft_view.perft_table(board.fen(), ident, depth_n, nodes, seconds, nps)
@@ -114,10 +124,11 @@ def perft(
 @stats_option
 @hash_option
 @threads_option
+@strict_option
 @json_option
 def divide(
     position: str, depth: str, moves: str, chess960: bool, stats: bool, hash_mb: int, threads: int | None,
-    as_json: bool,
+    strict: bool, as_json: bool,
 ) -> None:
     """Perft of POSITION to DEPTH split by the first move.
 
@@ -126,7 +137,7 @@ def divide(
     DEPTH is an integer >= 1.
     """
     depth_n = parse_depth(depth, minimum=1, why=" (divide splits the count by the first move)")
-    board, ident = load_board(position, moves, chess960)
+    board, ident = load_board(position, moves, chess960, strict)
     if stats:
         stats_cmd.divide_stats(board, ident, depth_n, as_json)
         return
@@ -147,6 +158,7 @@ def divide(
                 "seconds": round(seconds, 6),
                 "nps": nps,
                 "moves": counts,
+                "notes": board.notes,
             }
         )
     elif output.stdout_is_terminal():

@@ -6,7 +6,14 @@ import click
 
 from chesskit.cli import output
 from chesskit.cli.boardview import SQUARES, colour_depth, plain_lines, rich_board
-from chesskit.cli.options import chess960_option, json_option, load_board, moves_option, position_argument
+from chesskit.cli.options import (
+    chess960_option,
+    json_option,
+    load_board,
+    moves_option,
+    position_argument,
+    strict_option,
+)
 
 # (light, dark) backgrounds of the last move's squares, by colour depth
 LAST_MOVE = {"rich": ("#cdd26a", "#aaa23a"), "basic": ("bright_green", "green")}
@@ -16,10 +23,11 @@ LAST_MOVE = {"rich": ("#cdd26a", "#aaa23a"), "basic": ("bright_green", "green")}
 @position_argument
 @moves_option
 @chess960_option
+@strict_option
 @json_option
-def show(position: str, moves: str, chess960: bool, as_json: bool) -> None:
+def show(position: str, moves: str, chess960: bool, strict: bool, as_json: bool) -> None:
     """Draw POSITION with side to move, castling rights, en passant, clocks and legal moves."""
-    board, ident = load_board(position, moves, chess960)
+    board, ident = load_board(position, moves, chess960, strict)
     info = describe(board, ident)
     if as_json:
         output.emit_json(info)
@@ -44,6 +52,7 @@ def describe(board, ident: str | None) -> dict:
         "chess960": bool(board.chess960),
         "check": bool(board.is_check()),
         "legal_moves": sorted(board.legal_moves()),
+        "notes": board.notes,
     }
 
 

@@ -31,6 +31,7 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
             "seconds": round(timer.elapsed_s, 6),
             "nps": nps,
             "stats": only_stats(rows[-1]),
+            "notes": board.notes,
         }
         if all_depths:
             data["depths"] = [{"depth": d, "nodes": row["nodes"], "stats": only_stats(row)} for d, row in shown]
@@ -63,6 +64,7 @@ def divide_stats(board, ident: str | None, depth: int, as_json: bool) -> None:
                 "moves": {move: row["nodes"] for move, row in rows.items()},
                 "stats": only_stats(summed),
                 "move_stats": {move: only_stats(row) for move, row in rows.items()},
+                "notes": board.notes,
             }
         )
     elif output.stdout_is_terminal():

@@ -7,9 +7,9 @@ from collections import defaultdict
 import click
 
 from chesskit.cli import output
-from chesskit.cli.engine_options import engine_options, open_user_engine, parse_timeout
+from chesskit.cli.engine_options import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
-from chesskit.cli.options import json_option, parse_count, parse_depth
+from chesskit.cli.options import json_option, parse_count, parse_depth, strict_option
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suites.positions import display_path
 from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, load_suites, plan, run, run_engine
@@ -38,12 +38,15 @@ from chesskit.timer import Timer, format_seconds
     is_flag=True,
     help='Also check the leaf counters of S<n> "captures=.. checks=.." opcodes where a suite has them.',
 )
+@strict_option
 @json_option
 def suite(
     paths: tuple[str, ...],
     max_depth: str | None,
     max_nodes: str,
     engine: str | None,
+    dialect: str | None,
+    engine_cmd: str | None,
     script: str | None,
     python_spec: str | None,
     engine_options: tuple[str, ...],
@@ -51,6 +54,7 @@ def suite(
     junit: str | None,
     skip_chess960: bool,
     stats: bool,
+    strict: bool,
     as_json: bool,
 ) -> None:
     """Run the perft suites in PATH (EPD files or folders; default: the bundled positions/).
@@ -65,7 +69,7 @@ def suite(
     node_limit = parse_count(max_nodes, "--max-nodes")
     if junit is not None:
         check_writable(junit)
-    records = load_suites(paths)
+    records = load_suites(paths, strict)
     if skip_chess960:
         records = [record for record in records if not record.chess960]
         if not records:
@@ -78,11 +82,16 @@ def suite(
         raise InputError(f"nothing to run: no expected count of {_plural(len(records), 'position')} is within {limits}")
 
     eng = None
-    using_engine = any(flag is not None for flag in (engine, script, python_spec)) or engine_options
+    spoken = None
+    using_engine = (
+        any(flag is not None for flag in (engine, script, python_spec, engine_cmd, dialect)) or engine_options
+    )
     if using_engine:
         if stats:
             raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
-        eng = open_user_engine(engine, script, python_spec, engine_options, parse_timeout(timeout))
+        eng = open_user_engine(
+            engine, script, python_spec, engine_options, parse_timeout(timeout), dialect, engine_cmd
+        )
     results: list[SuiteResult] = []
     plain = not as_json and not output.stdout_is_terminal()
     position: list[SuiteResult] = []  # the current position's results, for streamed lines
@@ -91,6 +100,8 @@ def suite(
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
     total = sum(task.expected + 1 for task in tasks)
     try:
+        if eng is not None:  # starts the engine and finds its dialect (an EngineError is the first task's)
+            spoken = engine_dialect(eng)
         with timer, output.progress(total, "suite", counted=False) as advance:
             for result in run(tasks, stats) if eng is None else run_engine(tasks, eng):
                 results.append(result)
@@ -110,26 +121,41 @@ def suite(
     finally:
         if eng is not None:
             eng.close()
+    _notes(results)
     if junit:
         write_junit(junit, results, _mismatch_lines)
+    note_dialect(spoken, as_json)
     if position:
         click.echo(_position_line(position, width))
 
     failed = [r for r in results if not r.ok]
     if as_json:
-        output.emit_json(
-            {
-                "passed": len(results) - len(failed),
-                "failed": len(failed),
-                "results": [_result_json(r) for r in results],
-            }
-        )
+        data = {
+            "passed": len(results) - len(failed),
+            "failed": len(failed),
+            "results": [_result_json(r) for r in results],
+        }
+        if spoken is not None:
+            data["dialect"] = {k: v for k, v in spoken.items() if k != "about"}
+        output.emit_json(data)
     elif output.stdout_is_terminal():
         _render_terminal(results, failed, timer)
     else:
         _render_plain(results, failed, timer)
     if failed:
         raise MismatchError(f"{len(failed)} of {len(results)} counts did not match")
+
+
+def _notes(results: list[SuiteResult]) -> None:
+    """The notes of the positions counted (why they cannot arise in a game), once each, after
+    the run: a progress bar on stderr is gone by then, and a run that fails prints only its
+    error."""
+    seen: set[int] = set()
+    for result in results:
+        record = result.task.record
+        if record.notes and id(record) not in seen:
+            seen.add(id(record))
+            output.notes(record.notes, record.location)
 
 
 def _result_json(result: SuiteResult) -> dict:

@@ -225,7 +225,7 @@ def _check_workers(client) -> None:
         if isinstance(answer, BaseException):
             raise ClusterError(
                 f"worker {address} cannot import chesskit ({type(answer).__name__}: {answer}); "
-                f'install "chesskit[cluster]" {__version__} on every worker'
+                f'install "chesskit-perft[cluster]" {__version__} on every worker'
             )
         if answer != __version__:
             raise ClusterError(

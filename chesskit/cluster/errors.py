@@ -5,7 +5,7 @@ from __future__ import annotations
 from chesskit.errors import ChesskitError, InputError
 
 BOTH_WAYS = "use either --scheduler (a running Dask cluster) or --workers N (a local one), not both"
-INSTALL_HINT = 'the cluster features need the [cluster] extra: pip install "chesskit[cluster]"'
+INSTALL_HINT = 'the cluster features need the [cluster] extra: pip install "chesskit-perft[cluster]"'
 
 
 class ExtraMissing(InputError):

@@ -115,7 +115,11 @@ def _normalise_their_ep(board: Board, ours_fen: list[str], theirs: str) -> int |
     hypothetical = " ".join([*ours_fen[:3], theirs, *ours_fen[4:]])
     try:
         other = Board(hypothetical, chess960=board.chess960 or None)
+        # an en-passant square no double push explains is read but ignored (board/fen.py)
+        unexplained = any(note.startswith("en passant:") for note in other.notes)
     except FenError:
+        unexplained = True
+    if unexplained:
         # no double push can have left this square; it matters if a pawn could capture onto it
         us = board.turn
         pawn = PAWN | us << 3

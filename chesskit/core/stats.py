@@ -29,7 +29,7 @@ from chesskit.vocab import MAX_MOVES, PROMO_MASK, PROMO_SHIFT
 from .move import CAPTURE, CASTLING, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
 from .movegen import _generate, checkers_of, count_legal, generate, king_lines
 from .noref import borrow
-from .position import BISHOP, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM, occ_of
+from .position import BISHOP, KING, KNIGHT, MAX_MOVES, OCC, PAWN, QUEEN, ROOK, STM, occ_of
 
 NODES, CAPTURES, EN_PASSANTS, CASTLES, PROMOTIONS, CHECKS, DISCOVERY, DOUBLE, MATES = range(9)
 N_COUNTERS = 9

@@ -102,7 +102,9 @@ def resolve_position(arg: str, folder: Path | None = None) -> tuple[str, str | N
         record = parse_epd(found.text)
     except InputError as err:
         raise InputError(f"{display_path(found.path)}:{found.lineno}: {err}") from err
-    return record.fen, arg
+    # a position that cannot arise keeps its fields as written, so that reading it
+    # again repeats the notes (the formatted FEN has lost a dropped castling right)
+    return (record.given if record.setup.notes else record.fen), arg
 
 
 def is_chess960_id(arg: str, folder: Path | None = None) -> bool:

@@ -45,6 +45,8 @@ class SuiteRecord:
     path: Path
     lineno: int
     chess960: bool = False
+    # why the position cannot arise in a game (it is counted anyway; see board/fen.py)
+    notes: tuple[str, ...] = ()
 
     @property
     def location(self) -> str:
@@ -93,6 +95,7 @@ class SuiteResult:
             "expected": self.task.expected,
             "nodes": self.nodes,
             "ok": self.ok,
+            "notes": list(record.notes),
         }
         if self.stats is not None:
             entry["stats_ok"] = not self.stats
@@ -125,14 +128,15 @@ def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     return files
 
 
-def load_suites(paths: Iterable[str | Path] = ()) -> list[SuiteRecord]:
-    """Load every record of the given EPD files/folders; ids must be unique across them."""
+def load_suites(paths: Iterable[str | Path] = (), strict: bool = False) -> list[SuiteRecord]:
+    """Load every record of the given EPD files/folders; ids must be unique across them.
+    ``strict`` makes a position that cannot arise in a game an error of its line."""
     records: list[SuiteRecord] = []
     where: dict[str, str] = {}
     paths = list(paths)
     files = suite_paths(paths)
     for path in files:
-        for record in load_file(path):
+        for record in load_file(path, strict):
             if record.id in where:
                 raise InputError(
                     f"{record.location}: duplicate id {record.id!r} (first at {where[record.id]})"
@@ -145,7 +149,7 @@ def load_suites(paths: Iterable[str | Path] = ()) -> list[SuiteRecord]:
     return records
 
 
-def load_file(path: Path) -> list[SuiteRecord]:
+def load_file(path: Path, strict: bool = False) -> list[SuiteRecord]:
     """The records of one EPD file."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -157,16 +161,16 @@ def load_file(path: Path) -> list[SuiteRecord]:
         if not line or line.startswith("#"):
             continue
         try:
-            records.append(parse_line(line, path, lineno))
+            records.append(parse_line(line, path, lineno, strict))
         except InputError as err:
             raise InputError(f"{display_path(path)}:{lineno}: {err}") from err
     return records
 
 
-def parse_line(line: str, path: Path, lineno: int) -> SuiteRecord:
+def parse_line(line: str, path: Path, lineno: int, strict: bool = False) -> SuiteRecord:
     """One EPD line into a SuiteRecord; raises InputError (without the location)."""
     # a file named like chess960.epd is read in Chess960 mode; elsewhere the FEN decides
-    epd = parse_epd(line, True if "960" in path.stem else None)
+    epd = parse_epd(line, True if "960" in path.stem else None, strict)
     depths: dict[int, int] = {}
     stats: dict[int, str] = {}
     ident = None
@@ -189,6 +193,7 @@ def parse_line(line: str, path: Path, lineno: int) -> SuiteRecord:
         path=path,
         lineno=lineno,
         chess960=bool(epd.setup.chess960),
+        notes=tuple(epd.setup.notes),
     )
 
 
@@ -274,9 +279,14 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     diverged: set[int] = set()
     for task in tasks:
         record = task.record
+        total_only = task.depth >= 1 and getattr(engine, "total_only", False)
         with Timer() as timer:
-            divide = engine.divide(record.fen, task.depth, [], record.chess960) if task.depth else {"": 1}
-        result = SuiteResult(task, sum(divide.values()), timer.elapsed_s)
+            if total_only:  # no divide to show: the descent asks below each move
+                divide, nodes = {}, engine.perft(record.fen, task.depth, [], record.chess960)
+            else:
+                divide = engine.divide(record.fen, task.depth, [], record.chess960) if task.depth else {"": 1}
+                nodes = sum(divide.values())
+        result = SuiteResult(task, nodes, timer.elapsed_s)
         if not result.ok and id(record) not in diverged and task.depth >= 1:
             diverged.add(id(record))
             result.divide = dict(sorted(divide.items()))

@@ -1,4 +1,6 @@
-"""Board against python-chess: legal moves, FEN round trip, push/pop, perft at small depth."""
+"""Board, the Python API over the core, against python-chess and published counts: FEN round
+trip, perft and divide, move notation, bad input, the history stack, copies. The legal move
+sets are tested in tests/core/test_movegen.py, push and pop in tests/core/test_makemove.py."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import pytest
 
 from chesskit.board.board import Board
 from chesskit.errors import FenError, IllegalMoveError, InputError
-from randpos import random_boards
+from helpers import KIWIPETE, pc_perft, random_boards
 
 STANDARD = random_boards(seed=1, count=150)
 CHESS960 = random_boards(seed=2, count=100, chess960=True)
@@ -18,53 +20,15 @@ def _ours(pc_board: chess.Board) -> Board:
 
 
 @pytest.mark.parametrize("pc_board", STANDARD + CHESS960, ids=lambda b: b.fen())
-def test_legal_moves_match_python_chess(pc_board):
-    ours = _ours(pc_board)
-    assert sorted(ours.legal_moves()) == sorted(m.uci() for m in pc_board.legal_moves)
-
-
-@pytest.mark.parametrize("pc_board", STANDARD + CHESS960, ids=lambda b: b.fen())
 def test_fen_round_trip(pc_board):
     # our en-passant square is kept when a pawn attacks it: python-chess's "xfen" convention
     assert _ours(pc_board).fen() == pc_board.fen(en_passant="xfen")
 
 
-@pytest.mark.parametrize("pc_board", STANDARD[:40] + CHESS960[:40], ids=lambda b: b.fen())
-def test_push_follows_python_chess_and_pop_restores(pc_board):
-    ours = _ours(pc_board)
-    start = ours.fen()
-    start_key = ours.key
-    pushed = 0
-    for move in list(pc_board.legal_moves)[:12]:
-        ours.push(move.uci())
-        pc_board.push(move)
-        assert ours.fen() == pc_board.fen(en_passant="xfen")
-        # the incremental key equals the key of the same position loaded fresh
-        assert ours.key == Board(ours.fen(), chess960=ours.chess960).key
-        assert ours.pop() == move.uci()
-        pc_board.pop()
-        pushed += 1
-    assert ours.fen() == start and ours.key == start_key
-    assert pushed == min(12, pc_board.legal_moves.count())
-
-
-def _pc_perft(board: chess.Board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += _pc_perft(board, depth - 1)
-        board.pop()
-    return total
-
-
 @pytest.mark.parametrize("pc_board", STANDARD[:25] + CHESS960[:25], ids=lambda b: b.fen())
 def test_perft_matches_python_chess(pc_board):
     ours = _ours(pc_board)
-    assert ours.perft(3) == _pc_perft(pc_board, 3)
+    assert ours.perft(3) == pc_perft(pc_board, 3)
 
 
 @pytest.mark.parametrize("pc_board", STANDARD[:10] + CHESS960[:10], ids=lambda b: b.fen())
@@ -72,7 +36,7 @@ def test_divide_matches_python_chess(pc_board):
     expected = {}
     for move in pc_board.legal_moves:
         pc_board.push(move)
-        expected[move.uci()] = _pc_perft(pc_board, 1)
+        expected[move.uci()] = pc_perft(pc_board, 1)
         pc_board.pop()
     assert _ours(pc_board).divide(2) == expected
 
@@ -96,37 +60,10 @@ def test_published_perft_counts(fen, counts):
 
 
 def test_divide_sums_to_perft_and_uses_uci():
-    board = Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    board = Board(KIWIPETE)
     div = board.divide(3)
     assert sum(div.values()) == 97862
     assert "e1g1" in div and "e1c1" in div
-
-
-def test_chess960_castling_is_king_takes_rook():
-    # king b1, rooks a1 and h1; castling queenside leaves the king on c1, rook on d1
-    board = Board("r3k2r/8/8/8/8/8/8/RK5R w HAha - 0 1", chess960=True)
-    moves = board.legal_moves()
-    assert "b1a1" in moves and "b1h1" in moves
-    board.push("b1a1")
-    assert board.fen().startswith("r3k2r/8/8/8/8/8/8/2KR3R b kq")
-
-
-def test_chess960_castling_rook_shields_king():
-    # After O-O-O the king on c1 would face the black rook on a1 along the rank once the
-    # white rook leaves b1, so castling is illegal although no square is attacked now.
-    board = Board("4k3/8/8/8/8/8/8/rR1K4 w B - 0 1", chess960=True)
-    assert "d1b1" not in board.legal_moves()
-
-
-def test_en_passant_rank_pin():
-    board = Board("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2")
-    assert "b5c6" not in board.legal_moves()
-    assert sorted(board.legal_moves()) == ["a5a4", "a5a6", "a5b6", "b5b6"]
-
-
-def test_en_passant_evades_pawn_check():
-    board = Board("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1")
-    assert "e4d3" in board.legal_moves()
 
 
 def test_push_rejects_illegal_move_and_lists_legal_ones():

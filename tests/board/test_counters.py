@@ -12,10 +12,9 @@ import pytest
 from chesskit.board.board import Board
 from chesskit.errors import InputError
 from chesskit.board.counters import COUNTERS, STAT_NAMES, compare, parse_stat_opcode, stats_by_depth, total
-from helpers import REFERENCE as SHARED_REFERENCE
+from helpers import KIWIPETE, REFERENCE as SHARED_REFERENCE
 
 REFERENCE = SHARED_REFERENCE / "cpw-stats.json"
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
 def _reference() -> dict:
@@ -307,24 +306,3 @@ def test_cli_suite_stats_bad_opcode(cli, tmp_path):
     result = cli("suite", "--stats", str(path))
     assert result.exit_code == 2
     assert "bad.epd:1: S3" in result.stderr
-
-
-@pytest.mark.slow
-def test_counting_stays_within_ten_times_plain_perft():
-    import time
-
-    board = Board(KIWIPETE)
-    board.perft(1)
-    board.stats(1)
-
-    def best(fn) -> float:
-        times = []
-        for _ in range(5):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    plain = best(lambda: board.perft(4))
-    counted = best(lambda: board.stats(4))
-    assert counted < 10 * plain, f"perft 4: {plain:.4f} s, --stats: {counted:.4f} s"

@@ -12,10 +12,9 @@ from chesskit.board.board import Board
 from chesskit.core import position as P
 from chesskit.board.debug import FAULTS, INVARIANT_NAMES, InvariantError, run_checks
 from chesskit.suites.runner import load_suites
+from helpers import EP_FEN as EP_NOW, KIWIPETE
 
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 # white to move may take en passant on f6 at once
-EP_NOW = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
 CHESS960 = "1rk3r1/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1"
 
 STANDARD = {
@@ -230,6 +229,7 @@ def test_cli_debug_violation_json(cli):
         "check": "castling-rights-placement",
         "expected": "castling rights: a8 h8",
         "actual": "castling rights: a1 h1 a8 h8",
+        "notes": [],
     }
 
 

@@ -21,8 +21,7 @@ from chesskit.board.fen import (
     piece_symbol,
     square_name,
 )
-
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+from helpers import KIWIPETE
 
 
 # ---------------------------------------------------------------- helpers
@@ -148,14 +147,21 @@ def test_explicit_standard_accepts_corner_file_letters():
 
 def test_explicit_standard_rejects_a_chess960_position():
     with pytest.raises(FenError) as err:
-        parse_fen("rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/RKRBBQNN w KQkq - 0 1", chess960=False)
+        parse_fen("rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/RKRBBQNN w KQkq - 0 1", chess960=False, strict=True)
     assert err.value.field == "castling"
     assert "Chess960" in err.value.reason
 
 
+def test_explicit_standard_drops_chess960_rights_with_a_note():
+    # python-chess in standard mode drops them too
+    setup = parse_fen("rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/RKRBBQNN w KQkq - 0 1", chess960=False)
+    assert setup.castling == [] and setup.chess960 is False
+    assert len(setup.notes) == 4 and all("Chess960" in note for note in setup.notes)
+
+
 def test_explicit_standard_reads_k_as_the_h1_rook():
     with pytest.raises(FenError, match="no white rook on h1"):
-        parse_fen("4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", chess960=False)
+        parse_fen("4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", chess960=False, strict=True)
 
 
 def test_chess960_castling_squares_and_xfen_output():
@@ -249,7 +255,7 @@ def test_random_placements_agree_with_python_chess_status():
         except ValueError:
             valid = False
         try:
-            ours = parse_fen(fen, chess960=chess960)
+            ours = parse_fen(fen, chess960=chess960, strict=True)
         except FenError as err:
             if valid:
                 # python-chess silently drops impossible castling rights; we refuse them.
@@ -360,26 +366,41 @@ INVALID = [
     ("4k3/8/8/8/8/8/8/K3K3 w - - 0 1", "piece placement", "white has 2 kings"),
     ("4kP2/8/8/8/8/8/8/4K3 w - - 0 1", "piece placement", "pawn on rank 8 (f8)"),
     ("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", "piece placement", "pawn on rank 1 (a1)"),
-    ("4k3/8/8/8/P7/PPPPPPPP/8/4K3 w - - 0 1", "piece placement", "white has 9 pawns"),
-    ("4k3/8/8/NNNN4/PPPPPPPP/8/8/4K3 w - - 0 1", "piece placement", "at least 2 promoted pieces"),
-    ("4k3/8/8/8/qqqqqqqq/qqqqqqqq/pppppppp/4K3 b - - 0 1", "piece placement", "black has 25 pieces"),
     # side to move
     (f"{E1K} x - - 0 1", "side to move", "'x' is neither 'w' nor 'b'"),
     (f"{E1K} W - - 0 1", "side to move", "'W'"),
     # castling
     ("4k3/8/8/8/8/8/8/4K2R w Kx - 0 1", "castling", "unknown castling character 'x'"),
     ("4k3/8/8/8/8/8/8/4K2R w K- - 0 1", "castling", "unknown castling character '-'"),
-    (f"{E1K} w K - 0 1", "castling", "castling right 'K' but there is no white rook east of the king on rank 1"),
-    ("4k3/8/8/8/8/8/8/R3K3 w K - 0 1", "castling", "no white rook east of the king"),
-    ("r3k3/8/8/8/8/8/8/4K3 w k - 0 1", "castling", "no black rook east of the king on rank 8"),
-    ("4k3/8/8/8/8/8/4K3/7R w K - 0 1", "castling", "the white king is on e2, not on rank 1"),
-    ("4k3/8/8/8/8/8/8/4K2R w C - 0 1", "castling", "castling right 'C' but there is no white rook on c1"),
     ("4k3/8/8/8/8/8/8/4K2R w KK - 0 1", "castling", "castling right 'K' is given twice"),
     ("4k3/8/8/8/8/8/8/4K2R w KH - 0 1", "castling", "'K' and 'H' both name the white rook on h1"),
     ("4k3/8/8/8/8/8/8/4K1RR w HG - 0 1", "castling", "at most one per side"),
     # en passant
     (f"{E1K} w - e9 0 1", "en passant", "'e9' is not '-' or a square name"),
     (f"{E1K} w - x 0 1", "en passant", "'x'"),
+    # clocks
+    (f"{E1K} w - - -1 1", "halfmove clock", "halfmove clock '-1' is not a non-negative integer"),
+    (f"{E1K} w - - x 1", "halfmove clock", "'x'"),
+    (f"{E1K} w - - 0 -3", "fullmove number", "fullmove number '-3' is not a non-negative integer"),
+    (f"{E1K} w - - 0 1.5", "fullmove number", "'1.5'"),
+    # whole position
+    ("8/8/8/3k4/4K3/8/8/8 w - - 0 1", "position", "the kings stand next to each other on e4 and d5"),
+    ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", "position", "black (not to move) is in check from the white rook on h8"),
+    ("4k3/8/8/8/8/8/4r3/R3K3 b - - 0 1", "position", "white (not to move) is in check"),
+    # stricter than python-chess: the bishop checked through d5 before d7-d5 was played
+]
+
+# Positions that cannot arise in a game but whose move tree is defined: counted with a
+# note by default, refused with the same message under strict=True.
+NOTED = [
+    ("4k3/8/8/8/P7/PPPPPPPP/8/4K3 w - - 0 1", "piece placement", "white has 9 pawns"),
+    ("4k3/8/8/NNNN4/PPPPPPPP/8/8/4K3 w - - 0 1", "piece placement", "at least 2 promoted pieces"),
+    ("4k3/pppppppp/8/nnnnnnnn/nnnnnnnn/8/8/7K b - - 0 1", "piece placement", "black has 25 pieces"),
+    (f"{E1K} w K - 0 1", "castling", "castling right 'K' but there is no white rook east of the king on rank 1"),
+    ("4k3/8/8/8/8/8/8/R3K3 w K - 0 1", "castling", "no white rook east of the king"),
+    ("r3k3/8/8/8/8/8/8/4K3 w k - 0 1", "castling", "no black rook east of the king on rank 8"),
+    ("4k3/8/8/8/8/8/4K3/7R w K - 0 1", "castling", "the white king is on e2, not on rank 1"),
+    ("4k3/8/8/8/8/8/8/4K2R w C - 0 1", "castling", "castling right 'C' but there is no white rook on c1"),
     (
         "4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1",
         "en passant",
@@ -390,15 +411,6 @@ INVALID = [
     ("3k4/4r3/8/4p3/8/8/8/4K3 w - e6 0 1", "en passant", "needs e7 empty"),
     ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en passant", "needs a black pawn on e5"),
     ("4k3/8/8/4P3/8/8/8/4K3 w - e6 0 1", "en passant", "needs a black pawn on e5"),
-    # clocks
-    (f"{E1K} w - - -1 1", "halfmove clock", "halfmove clock '-1' is not a non-negative integer"),
-    (f"{E1K} w - - x 1", "halfmove clock", "'x'"),
-    (f"{E1K} w - - 0 -3", "fullmove number", "fullmove number '-3' is not a non-negative integer"),
-    (f"{E1K} w - - 0 1.5", "fullmove number", "'1.5'"),
-    # whole position
-    ("8/8/8/3k4/4K3/8/8/8 w - - 0 1", "position", "the kings stand next to each other on e4 and d5"),
-    ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", "position", "black (not to move) is in check from the white rook on h8"),
-    ("4k3/8/8/8/8/8/4r3/R3K3 b - - 0 1", "position", "white (not to move) is in check"),
     ("4k3/8/8/8/1b2r3/3n4/8/4K3 w - - 0 1", "position", "white is in check from 3 pieces (d3, b4, e4)"),
     ("4k3/8/8/8/8/8/8/r3K2r w - - 0 1", "position", "on opposite sides along one line"),
     ("4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1", "position", "double check from the black knight on d3 and the"),
@@ -406,7 +418,6 @@ INVALID = [
     ("4k3/8/8/8/8/8/3q1b2/4K3 w - - 0 1", "position", "double check needs a bishop, rook or queen"),
     ("4r2k/7b/8/2p5/4K3/8/8/8 w - c6 0 2", "position", "which gives at most one check"),
     ("4r2k/8/8/2p5/4K3/8/8/8 w - c6 0 2", "position", "already have been in check before black's double pawn push c7c5"),
-    # stricter than python-chess: the bishop checked through d5 before d7-d5 was played
     ("7k/1b6/8/3p4/4K3/8/8/8 w - d6 0 2", "position", "already have been in check before"),
 ]
 
@@ -418,6 +429,29 @@ def test_invalid_fen(fen, field, fragment):
     assert err.value.field == field
     assert fragment in err.value.reason
     assert str(err.value) == f"invalid FEN: {field}: {err.value.reason}"
+
+
+@pytest.mark.parametrize("fen, field, fragment", NOTED)
+def test_impossible_position_is_refused_when_strict(fen, field, fragment):
+    with pytest.raises(FenError) as err:
+        parse_fen(fen, strict=True)
+    assert err.value.field == field
+    assert fragment in err.value.reason
+    assert str(err.value) == f"invalid FEN: {field}: {err.value.reason}"
+
+
+@pytest.mark.parametrize("fen, field, fragment", NOTED)
+def test_impossible_position_is_read_with_a_note(fen, field, fragment):
+    with pytest.raises(FenError) as err:
+        parse_fen(fen, strict=True)
+    setup = parse_fen(fen)
+    # the strict error's text is the first note, word for word; the effect follows
+    assert setup.notes[0].startswith(f"{field}: {err.value.reason}")
+    assert any(fragment in note for note in setup.notes)
+    if field == "castling":
+        assert setup.castling == [] and setup.notes[0].endswith("(the right is dropped)")
+    if field == "en passant":
+        assert setup.ep is None and setup.notes[0].endswith("(the en-passant square is ignored)")
 
 
 def test_check_rule_fixtures_are_otherwise_fine():
@@ -468,7 +502,7 @@ def test_epd_passes_chess960_through():
     record = parse_epd("rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/RKRBBQNN w KQkq - ;D1 19")
     assert record.setup.chess960 is True
     with pytest.raises(FenError):
-        parse_epd("rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/RKRBBQNN w KQkq - ;D1 19", chess960=False)
+        parse_epd("rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/RKRBBQNN w KQkq - ;D1 19", chess960=False, strict=True)
 
 
 @pytest.mark.parametrize(

@@ -17,9 +17,7 @@ import pytest
 from chesskit.board.board import Board
 from chesskit.cluster.checkpoint import Checkpoint
 from chesskit.cluster.plan import make_plan
-from helpers import REPO
-
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+from helpers import KIWIPETE, subprocess_env
 
 
 def need_dask() -> None:
@@ -36,14 +34,12 @@ def need_dask() -> None:
 def chesskit_process(*args: str) -> subprocess.Popen:
     """``python -m chesskit ...`` in its own session, so that a signal can go to its whole
     process group (the driver and its local workers) as a terminal's Ctrl-C does."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     return subprocess.Popen(
         [sys.executable, "-m", "chesskit", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=env,
+        env=subprocess_env(),
         start_new_session=True,
     )
 
@@ -118,7 +114,7 @@ def test_missing_dask_says_how_to_install(cli, monkeypatch):
     result = cli("perft", "startpos", "3", "--workers", "2")
     assert result.exit_code == 2
     assert result.stderr == (
-        'chesskit: the cluster features need the [cluster] extra: pip install "chesskit[cluster]"\n'
+        'chesskit: the cluster features need the [cluster] extra: pip install "chesskit-perft[cluster]"\n'
     )
 
 

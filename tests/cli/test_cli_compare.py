@@ -4,34 +4,17 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from chesskit.cli import output
-from helpers import ENGINES
+from helpers import BEFORE_EP, ENGINES, EP_FEN, FAKE_UCI, gone, one_line
 
-try:
-    import psutil
-except ImportError:  # pragma: no cover
-    psutil = None
-
-PY = sys.executable
-FAKE_UCI = f"{PY} {ENGINES / 'fake_uci.py'}"
-EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
-BEFORE_EP = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
 NO_EP = str(ENGINES / "bug_no_ep.py")
 
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
-
-
-@pytest.fixture
-def terminal(monkeypatch):
-    monkeypatch.setattr(output, "stdout_is_terminal", lambda: True)
-    monkeypatch.setattr(output, "stderr_is_terminal", lambda: True)
 
 
 # ------------------------------------------------------------------ JSON
@@ -119,7 +102,7 @@ def test_illegal_move_is_refused_before_the_engine_starts(cli, tmp_path, monkeyp
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["startpos", "2"], "give exactly one of --engine, --script, --python (got none)"),
+        (["startpos", "2"], "give exactly one of --engine, --script, --python, --engine-cmd (got none)"),
         (["startpos", "2", "--engine", "x", "--script", "y"], "got --engine and --script"),
         (
             ["startpos", "2", "--script", NO_EP, "--engine-option", "Hash=1"],
@@ -155,7 +138,9 @@ def test_bad_input(cli, args, message):
         (["--script", str(ENGINES / "fail_exit.py")], r"exited with code 1 for depth 2 on"),
         (
             ["--engine", str(ENGINES / "fail_garbage.py")],
-            r"printed a line chesskit cannot parse after 'go perft 2': 'e2e4 - 20'",
+            # detection probes at depth 1: one divide line of count 20 is no start-position divide
+            r"answered no perft question chesskit knows in its UCI loop: 'go perft 1' gave 1 divide lines; "
+            r"'perft 1' gave nothing; 'divide 1' gave nothing; name its dialect with --dialect",
         ),
         (
             ["--script", str(ENGINES / "fail_garbage.py")],
@@ -166,7 +151,7 @@ def test_bad_input(cli, args, message):
         (["--engine", "no-such-engine-xyz"], r"was not found \(no 'no-such-engine-xyz' on PATH\)"),
         (
             ["--engine", f"{FAKE_UCI} --crash-on-go"],
-            r"exited with code 2 after 'go perft 2'; last output: 'fake_uci: simulated crash'",
+            r"exited with code 2 after 'go perft 1'; last output: 'fake_uci: simulated crash'",
         ),
         (
             ["--python", f"{ENGINES / 'fail_import.py'}:Adapter"],
@@ -206,15 +191,6 @@ def test_hanging_engine_is_killed_after_timeout(cli, flag, tmp_path, monkeypatch
     while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(gone(pid) for pid in pids), "the engine or a helper it started is still running"
-
-
-def gone(pid: int) -> bool:
-    if psutil is None:  # pragma: no cover
-        return True
-    try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return True
 
 
 def test_hanging_adapter_times_out(cli):
@@ -300,3 +276,35 @@ def test_as_a_real_process(run_module):
     report = json.loads(proc.stdout)
     assert report["path"] == ["f7f5"] and report["missing"] == ["e5f6"]
     assert proc.stderr.count("\n") == 1
+
+
+# ------------------------------------------------------------------ report lines
+
+
+def test_state_mismatch_line_shows_values_as_the_fen_writes_them(cli):
+    result = cli("compare", "kiwipete", "2", "--python", f"{ENGINES / 'bug_ep_not_restored.py'}:Adapter")
+    line = one_line(result, 1, "state differs after pop")
+    assert "ep ours -, theirs c6" in line
+    assert "None" not in line and "'" not in line.split("state differs")[1]
+
+
+def test_state_sweep_line_in_the_singular(cli):
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 20"
+    result = cli("compare", fen, "2", "--python", f"{ENGINES / 'bug_halfmove_not_restored.py'}:Adapter")
+    assert result.exit_code == 1
+    assert "\nfull state compared after 1 push and its pop\n" in result.stdout
+
+
+def test_a_correct_script_agrees_on_a_chess960_position(cli):
+    """A perftree script used to get X-FEN `KQkq` for Chess960 and could not tell it from
+    standard chess: a correct engine 'missed' f1g1. It now gets Shredder-FEN `GEge`."""
+    result = cli("compare", "c960-3", "2", "--script", str(ENGINES / "eng_correct.py"))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("agree:")
+
+
+def test_count_tables_are_sorted_like_divide(cli):
+    text = cli("compare", "kiwipete", "3", "--script", str(ENGINES / "bug_no_ep.py")).stdout
+    table = text.split("counts at each step:\n")[1].split("\ndepth ")[0].splitlines()[2:-1]
+    moves = [row.split()[0] for row in table]
+    assert moves == sorted(moves) and len(moves) == 48

@@ -1,11 +1,15 @@
-"""Every bad input: one line on stderr, exit 2, nothing on stdout, never a traceback."""
+"""Every bad input: one line on stderr, exit 2, nothing on stdout, never a traceback; the
+exit code of each kind of error; an internal error without its traceback."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
 from chesskit.cli import output
 from chesskit.errors import EngineError, MismatchError
+from helpers import one_line
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 GOOD_LINE = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "s"; D1 20;'
@@ -39,21 +43,11 @@ BAD_INPUTS = [
 ]
 
 
-def check_one_line(exit_code: int, stdout: str, stderr: str, words: list[str]) -> None:
-    assert exit_code == 2, stderr
-    assert stdout == ""
-    assert "Traceback" not in stderr
-    lines = stderr.splitlines()
-    assert len(lines) == 1, stderr
-    assert lines[0].startswith("chesskit: ")
-    for word in words:
-        assert word in lines[0]
-
-
 @pytest.mark.parametrize("args, words", BAD_INPUTS, ids=[" ".join(a)[:50] for a, _ in BAD_INPUTS])
 def test_bad_input_in_process(cli, args, words):
     result = cli(*args)
-    check_one_line(result.exit_code, result.stdout, result.stderr, words)
+    one_line(result, 2, *words)
+    assert result.stdout == ""
 
 
 @pytest.mark.parametrize(
@@ -62,12 +56,14 @@ def test_bad_input_in_process(cli, args, words):
 )
 def test_bad_input_as_a_process(run_module, args, words):
     proc = run_module(*args)
-    check_one_line(proc.returncode, proc.stdout, proc.stderr, words)
+    one_line(proc, 2, *words)
+    assert proc.stdout == ""
 
 
 def test_bad_input_through_the_entry_point(run_entry_point):
     proc = run_entry_point("perft", "startpos", "3", "--moves", "e7e5")
-    check_one_line(proc.returncode, proc.stdout, proc.stderr, ["illegal move 'e7e5'"])
+    one_line(proc, 2, "illegal move 'e7e5'")
+    assert proc.stdout == ""
 
 
 def test_illegal_move_lists_every_legal_move(cli):
@@ -82,20 +78,23 @@ def test_unreadable_suite_line_names_file_and_line(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "broken.epd").write_text(f"# a suite\n{GOOD_LINE}\n{GOOD_LINE.replace('D1 20', 'D1 many')}\n")
     result = cli("suite", "broken.epd")
-    check_one_line(result.exit_code, result.stdout, result.stderr, ["broken.epd:3:", "D1", "'many'"])
+    one_line(result, 2, "broken.epd:3:", "D1", "'many'")
+    assert result.stdout == ""
 
 
 def test_bad_fen_in_a_suite_names_file_and_line(run_module, tmp_path):
     path = tmp_path / "broken.epd"
     path.write_text(f"\n\n{GOOD_LINE.replace(' w ', ' white ')}\n")
     proc = run_module("suite", str(path), cwd=tmp_path)
-    check_one_line(proc.returncode, proc.stdout, proc.stderr, ["broken.epd:3:", "side to move"])
+    one_line(proc, 2, "broken.epd:3:", "side to move")
+    assert proc.stdout == ""
 
 
 def test_nothing_to_run_is_bad_input(cli, tmp_path):
     (tmp_path / "s.epd").write_text(GOOD_LINE + "\n")
     result = cli("suite", str(tmp_path / "s.epd"), "--max-nodes", "5")
-    check_one_line(result.exit_code, result.stdout, result.stderr, ["nothing to run"])
+    one_line(result, 2, "nothing to run")
+    assert result.stdout == ""
 
 
 @pytest.mark.parametrize(
@@ -104,18 +103,6 @@ def test_nothing_to_run_is_bad_input(cli, tmp_path):
 )
 def test_error_boundary_exit_codes(error, code):
     assert output.error_line(error) == (str(error), code)
-
-
-def test_keyboard_interrupt_is_one_line_130(cli, monkeypatch):
-    from chesskit.cli import perft_cmd
-
-    def interrupted(*args):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(perft_cmd, "load_board", interrupted)
-    result = cli("perft", "startpos", "1")
-    assert result.exit_code == 130
-    assert result.stderr == "chesskit: interrupted\n"
 
 
 def test_internal_error_is_one_line_without_traceback(cli, monkeypatch):
@@ -130,3 +117,84 @@ def test_internal_error_is_one_line_without_traceback(cli, monkeypatch):
     assert result.stderr.startswith("chesskit: internal error: ZeroDivisionError: division by zero")
     assert len(result.stderr.splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+# ------------------------------------------------------------------ limits, empty flags, near-miss ids, unusable files
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        # a huge DEPTH used to die of MemoryError (exit 70) sizing the move stacks
+        (["perft", "kiwipete", "99999999999999999999"], ["bad depth", "at most 100"]),
+        (["divide", "startpos", "101"], ["bad depth '101'", "at most 100"]),
+        (["debug", "startpos", "5000"], ["at most 100"]),
+        (["compare", "startpos", "200", "--engine", "stockfish"], ["at most 100"]),
+        # clocks beyond the board's integers overflowed (exit 70) or wrapped negative
+        (["perft", "4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999999", "1"], ["fullmove number", "too large"]),
+        (["show", "4k3/8/8/8/8/8/8/4K3 w - - 9223372036854775808 1"], ["halfmove clock", "too large"]),
+        # click's IntRange said "'abc' is not a valid integer range"
+        (["perft", "startpos", "1", "--threads", "abc"], ["--threads", "'abc' is not an integer"]),
+        (["bench", "--depth-offset", "x"], ["--depth-offset", "'x' is not an integer"]),
+        # --timeout inf and 1e10 overflowed the engine's waits (exit 70)
+        (["compare", "startpos", "2", "--engine", "stockfish", "--timeout", "inf"], ["bad --timeout 'inf'"]),
+        (["compare", "startpos", "2", "--engine", "stockfish", "--timeout", "1e10"], ["up to 1e+06"]),
+        (["suite", "--engine", "stockfish", "--timeout", "nan"], ["bad --timeout 'nan'"]),
+        # an unbalanced quote in the engine command was a ValueError (exit 70)
+        (["compare", "startpos", "2", "--engine", "stockfish 'x"], ["bad --engine command", "quotation"]),
+        # an empty flag read as "got none"; in suite it silently ran chesskit instead
+        (["compare", "startpos", "2", "--engine", ""], ["--engine is empty"]),
+        (["compare", "startpos", "2", "--script", " "], ["--script is empty"]),
+        (["suite", "--engine", ""], ["--engine is empty"]),
+        # 'did you mean 'startpos' or 'startpos'?'
+        (["perft", "Startpos", "1"], ["did you mean 'startpos'?"]),
+        (["perft", "KIWIPETE", "1"], ["did you mean 'kiwipete'?"]),
+        # --junit checked before the run, not after it
+        (["suite", "--junit", ""], ["--junit needs a file name"]),
+        (["suite", "--junit", "/no/such/folder/out.xml"], ["cannot write --junit", "no such folder"]),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(cli, args, words):
+    result = cli(*args)
+    one_line(result, 2, *words)
+    assert result.stdout == ""
+
+
+def test_unknown_id_suggests_each_name_once(cli):
+    line = one_line(cli("perft", "Startpos", "1"), 2)
+    assert line.endswith("(did you mean 'startpos'?)")
+
+
+def test_unknown_id_lists_the_standard_positions_first(cli):
+    line = one_line(cli("perft", "nonesuch", "1"), 2)
+    assert "try: startpos, kiwipete" in line
+
+
+def test_quote_hint_only_when_a_fen_was_split(cli):
+    line = one_line(cli("show", "startpos", "3"), 2, "unexpected extra argument")
+    assert "quote it" not in line
+    one_line(cli("perft", "8/8/8/8/8/8/8/K6k", "w", "-", "-", "1"), 2, "quote it")
+
+
+def test_junit_to_a_directory_fails_before_running(cli, tmp_path):
+    (tmp_path / "s.epd").write_text(GOOD_LINE + "\n")
+    result = cli("suite", str(tmp_path / "s.epd"), "--junit", str(tmp_path))
+    one_line(result, 2, "is a directory")
+    assert result.stdout == ""  # nothing was run
+
+
+def test_a_fifo_is_not_taken_for_a_missing_suite_file(cli, tmp_path):
+    fifo = tmp_path / "pipe.epd"
+    os.mkfifo(fifo)
+    one_line(cli("suite", str(fifo)), 2, "not a regular file")
+
+
+def test_out_of_memory_is_bad_input_not_a_bug(cli, monkeypatch):
+    from chesskit.cli import perft_cmd
+
+    def huge(*args):
+        raise MemoryError("Unable to allocate 1.00 TiB for an array")
+
+    monkeypatch.setattr(perft_cmd, "load_board", huge)
+    line = one_line(cli("perft", "startpos", "1", "--hash", "1048576"), 2, "out of memory", "--hash")
+    assert "internal error" not in line

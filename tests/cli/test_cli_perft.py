@@ -9,27 +9,18 @@ import subprocess
 
 import pytest
 
-from chesskit.cli import output
-
-KIWIPETE_FEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+from helpers import KIWIPETE, pc_perft
 
 # Perft Results (chessprogramming.org): independent of chesskit
 KNOWN = {
     "startpos": {0: 1, 1: 20, 2: 400, 3: 8902, 4: 197281},
     "kiwipete": {1: 48, 2: 2039, 3: 97862},
-    KIWIPETE_FEN: {1: 48, 2: 2039, 3: 97862},
+    KIWIPETE: {1: 48, 2: 2039, 3: 97862},
 }
 POSITION_4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
 POSITION_5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
 UCI = re.compile(r"[a-h][1-8][a-h][1-8][nbrq]?")
 CHESS960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
-
-
-@pytest.fixture
-def terminal(monkeypatch):
-    """Make the commands believe stdout and stderr are terminals (rich output, progress)."""
-    monkeypatch.setattr(output, "stdout_is_terminal", lambda: True)
-    monkeypatch.setattr(output, "stderr_is_terminal", lambda: True)
 
 
 def divide_text(moves: dict[str, int]) -> str:
@@ -58,8 +49,8 @@ def test_perft_json(cli):
     result = cli("perft", "kiwipete", "2", "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps"}
-    assert data["fen"] == KIWIPETE_FEN
+    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "notes"}
+    assert data["fen"] == KIWIPETE
     assert (data["depth"], data["nodes"]) == (2, 2039)
     assert isinstance(data["seconds"], float) and data["seconds"] >= 0
     assert isinstance(data["nps"], int)
@@ -74,12 +65,7 @@ def test_perft_with_moves(cli):
     reference = chess.Board()
     reference.push_uci("e2e4")
     reference.push_uci("e7e5")
-    expected = 0
-    for move in list(reference.legal_moves):
-        reference.push(move)
-        expected += reference.legal_moves.count()
-        reference.pop()
-    assert data["nodes"] == expected == 835
+    assert data["nodes"] == pc_perft(reference, 2) == 835
 
 
 def test_perft_chess960(cli):
@@ -116,7 +102,7 @@ def test_divide_plain_is_stockfish_format(cli):
 def test_divide_json(cli):
     result = cli("divide", "kiwipete", "2", "--json")
     data = json.loads(result.stdout)
-    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "moves"}
+    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "moves", "notes"}
     assert len(data["moves"]) == 48
     assert sum(data["moves"].values()) == data["nodes"] == 2039
     assert list(data["moves"]) == sorted(data["moves"])
@@ -164,7 +150,7 @@ def sorted_move_lines(text: str) -> str:
     "args, position_cmd, depth, chess960",
     [
         (["startpos"], "position startpos", 3, False),
-        (["kiwipete"], f"position fen {KIWIPETE_FEN}", 2, False),
+        (["kiwipete"], f"position fen {KIWIPETE}", 2, False),
         ([POSITION_4], f"position fen {POSITION_4}", 2, False),
         ([POSITION_5], f"position fen {POSITION_5}", 2, False),
         (["startpos", "--moves", "e2e4 d7d5 e4e5 f7f5"],
@@ -197,7 +183,7 @@ def test_show_plain(cli):
 def test_show_json(cli):
     result = cli("show", "kiwipete", "--json")
     data = json.loads(result.stdout)
-    assert data["fen"] == KIWIPETE_FEN
+    assert data["fen"] == KIWIPETE
     assert data["id"] == "kiwipete"
     assert data["turn"] == "white"
     assert data["castling"] == "KQkq"
@@ -248,8 +234,26 @@ def test_entry_point_json_and_version(run_entry_point):
     assert version.returncode == 0 and version.stdout.startswith("chesskit, version ")
 
 
+def test_no_arguments_prints_the_help(cli):
+    """`chesskit` alone printed the whole help squeezed into one error line, exit 2."""
+    result = cli()
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: chesskit [OPTIONS] COMMAND")
+    assert "perft" in result.stdout and result.stderr == ""
+
+
 def test_help_lists_the_commands(cli):
     result = cli("--help")
     assert result.exit_code == 0
     for command in ("perft", "divide", "suite", "show"):
         assert command in result.stdout
+
+
+# ------------------------------------------------------------------ positions from the bundled suites
+
+
+def test_chess960_suite_id_is_played_as_chess960(cli):
+    # c960-518 is the usual start array written with KQkq; from chess960.epd it is Chess960
+    result = cli("show", "c960-518", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["chess960"] is True

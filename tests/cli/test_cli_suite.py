@@ -11,6 +11,7 @@ from chesskit.cli import output
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
 POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -"
+GOOD_LINE = f'{START} id "s"; D1 20; D2 400;'
 
 GOOD = f"""\
 # counts from the Perft Results page
@@ -64,7 +65,7 @@ def test_json_schema(cli, good):
     assert (data["passed"], data["failed"]) == (8, 0)
     first = data["results"][0]
     assert first == {
-        "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True,
+        "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True, "notes": [],
     }
     assert all(set(r) == set(first) for r in data["results"])
 
@@ -133,3 +134,13 @@ def test_bundled_suite_default_run(cli):
     assert data["failed"] == 0 and data["passed"] > 50
     ids = {r["id"] for r in data["results"]}
     assert "kiwipete" in ids
+
+
+# ------------------------------------------------------------------ the summary line
+
+
+def test_summary_counts_in_the_singular(cli, tmp_path):
+    (tmp_path / "s.epd").write_text(GOOD_LINE + "\n")
+    result = cli("suite", str(tmp_path / "s.epd"), "--max-depth", "1")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-1].startswith("1 count of 1 position checked in ")

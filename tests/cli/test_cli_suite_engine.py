@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -11,44 +10,19 @@ import chess
 import pytest
 
 from chesskit.suites import junit
-from helpers import ENGINES
+from helpers import BEFORE_EP, ENGINES, FAKE_UCI, KIWIPETE, one_line, pc_perft
 
-try:
-    import psutil
-except ImportError:  # pragma: no cover
-    psutil = None
-
-FAKE_UCI = f"{sys.executable} {ENGINES / 'fake_uci.py'}"
-BEFORE_EP = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 QUIET = "4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1"
 
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
 
-def perft(fen: str, depth: int) -> int:
-    """python-chess's count: the expected numbers come from outside chesskit."""
-    board = chess.Board(fen)
-
-    def count(d: int) -> int:
-        if d == 0:
-            return 1
-        total = 0
-        for move in list(board.legal_moves):
-            board.push(move)
-            total += count(d - 1)
-            board.pop()
-        return total
-
-    return count(depth)
-
-
 def epd(tmp_path: Path, rows: list[tuple[str, str, int]], wrong: dict[str, int] | None = None) -> Path:
     """An EPD file of (id, fen, max depth) with python-chess's counts (``wrong`` overrides D1)."""
     lines = []
     for ident, fen, depth in rows:
-        counts = {d: perft(fen, d) for d in range(1, depth + 1)}
+        counts = {d: pc_perft(chess.Board(fen), d) for d in range(1, depth + 1)}  # python-chess's
         if wrong and ident in wrong:
             counts[1] = wrong[ident]
         ops = " ".join(f"D{d} {n};" for d, n in counts.items())
@@ -102,7 +76,7 @@ def test_buggy_script_over_a_suite(cli, tmp_path):
     assert "DISAGREE: the move lists differ after f7f5" in first.text
     assert "hint: en-passant capture not generated" in first.text
     later = failures["before-ep D3"]  # only the shallowest mismatch of a position is chased
-    assert later.get("message").startswith(f"depth 3: expected {perft(BEFORE_EP, 3)}, got ")
+    assert later.get("message").startswith(f"depth 3: expected {pc_perft(chess.Board(BEFORE_EP), 3)}, got ")
     assert "DISAGREE" not in later.text
     root = ET.parse(out).getroot()
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("7", "3", "0")
@@ -194,7 +168,7 @@ def test_junit_without_an_engine(cli, tmp_path):
     cases = junit_cases(out)
     assert [c.get("name") for c in cases] == ["quiet D1", "quiet D2"]
     failure = cases[0].find("failure")
-    assert failure.get("message") == f"depth 1: expected 3, got {perft(QUIET, 1)} ({perft(QUIET, 1) - 3:+d})"
+    assert failure.get("message") == f"depth 1: expected 3, got {pc_perft(chess.Board(QUIET), 1)} ({pc_perft(chess.Board(QUIET), 1) - 3:+d})"
     assert "divide at depth 1:" in failure.text
 
 
@@ -231,3 +205,17 @@ def test_junit_xml_shape():
     failure = a.findall("testcase")[1].find("failure")
     assert failure.get("message") == 'expected 1 < 2 & "3"' and failure.text == "long\ntext"
     assert b.find("testcase/error").get("message") == "engine died"
+
+
+# ------------------------------------------------------------------ --skip-chess960
+
+
+def test_skip_chess960_lets_a_standard_only_engine_run_the_bundled_suites(cli):
+    engine = f"{ENGINES / 'fake_uci.py'} --no-960"
+    refused = cli("suite", "--max-nodes", "100", "--engine", engine)
+    one_line(refused, 3, "cannot play Chess960", "--skip-chess960")
+    result = cli("suite", "--max-nodes", "100", "--engine", engine, "--skip-chess960", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["failed"] == 0 and data["passed"] > 0
+    assert not any(r["id"].startswith("c960-") for r in data["results"])

@@ -10,8 +10,8 @@ from chesskit.board.board import Board
 from chesskit.cluster.checkpoint import Checkpoint, read_header
 from chesskit.cluster.errors import CheckpointError
 from chesskit.cluster.plan import make_plan
+from helpers import KIWIPETE
 
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 
 

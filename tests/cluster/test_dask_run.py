@@ -23,19 +23,9 @@ except ImportError:  # in CI, which should install the [cluster] extra, a failur
 from chesskit.board.board import Board  # noqa: E402
 from chesskit.cluster import run_perft  # noqa: E402
 from chesskit.cluster.errors import ClusterError, ClusterInterrupted  # noqa: E402
-from helpers import REPO
+from helpers import KIWIPETE, STARTPOS, subprocess_env
 
-STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
-
-
-def env(pythonpath: str | None = None) -> dict[str, str]:
-    """The working copy (or ``pythonpath``) on the path of every process we start."""
-    out = dict(os.environ)
-    out["PYTHONPATH"] = os.pathsep.join(filter(None, [pythonpath or str(REPO), out.get("PYTHONPATH")]))
-    out.pop("CHESSKIT_DEBUG", None)
-    return out
 
 
 def dask_cli(*args: str, log: Path, pythonpath: str | None = None) -> subprocess.Popen:
@@ -45,7 +35,7 @@ def dask_cli(*args: str, log: Path, pythonpath: str | None = None) -> subprocess
         [str(beside) if beside.exists() else shutil.which("dask") or "dask", *args],
         stdout=subprocess.DEVNULL,
         stderr=open(log, "wb"),
-        env=env(pythonpath),
+        env=subprocess_env(pythonpath),
         start_new_session=True,
     )
 

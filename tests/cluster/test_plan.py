@@ -9,9 +9,8 @@ from chesskit.cluster import plan as plan_mod
 from chesskit.cluster.plan import make_plan
 from chesskit.cluster.split import choose_split_depth, position_key, split
 from chesskit.cluster.worker import run_batch
+from helpers import KIWIPETE, STARTPOS
 
-STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 CHESS960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
 # Fool's mate: white is mated, no moves at the root.

@@ -17,18 +17,11 @@ from pathlib import Path
 import pytest
 
 from chesskit.compare.engines import PythonEngine
-from helpers import ENGINES
-
-try:
-    import psutil
-except ImportError:  # pragma: no cover
-    psutil = None
+from helpers import ENGINES, EP_FEN, KIWIPETE
 
 PY = sys.executable
 
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 C960_CPW = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
-EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
 
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")

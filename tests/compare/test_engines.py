@@ -23,19 +23,13 @@ from chesskit.compare.engines import (
     open_engine,
     parse_options,
 )
+from chesskit.compare.engines.script import shredder_fen
 from chesskit.errors import EngineError, InputError
-from helpers import ENGINES
-
-try:
-    import psutil
-except ImportError:  # pragma: no cover
-    psutil = None
+from helpers import ENGINES, EP_FEN, KIWIPETE, gone, pc_divide
 
 PY = sys.executable
 
 STARTPOS = chess.STARTING_FEN
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
 PROMO_FEN = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"
 C960_CPW = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
 C960_CASTLE = "rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1"  # b1a1 castles
@@ -54,48 +48,6 @@ BUG_TRIGGERS = {
 
 def engine_file(name: str) -> str:
     return str(ENGINES / name)
-
-
-def reference(fen: str, depth: int, moves=(), chess960: bool = False) -> dict[str, int]:
-    """python-chess's divide (in chesskit's move notation)."""
-    board = chess.Board(fen, chess960=chess960)
-    for move in moves:
-        board.push_uci(move)
-
-    def count(d: int) -> int:
-        if d == 1:
-            return board.legal_moves.count()
-        total = 0
-        for move in list(board.legal_moves):
-            board.push(move)
-            total += count(d - 1)
-            board.pop()
-        return total
-
-    result = {}
-    for move in list(board.legal_moves):
-        uci = board.uci(move)
-        if depth == 1:
-            result[uci] = 1
-        else:
-            board.push(move)
-            result[uci] = count(depth - 1)
-            board.pop()
-    return result
-
-
-def gone(pid: int) -> bool:
-    """True once `pid` has exited (a zombie left to init counts as exited)."""
-    if psutil is None:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        return False
-    try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return True
 
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
@@ -128,7 +80,7 @@ def test_correct_engine_agrees_with_python_chess(kind, fen, depth, moves, chess9
     else:
         engine = back_ends("eng_correct.py")[kind](timeout=30)
     with engine:
-        assert engine.divide(fen, depth, moves, chess960) == reference(fen, depth, moves, chess960)
+        assert engine.divide(fen, depth, moves, chess960) == pc_divide(fen, depth, moves, chess960)
 
 
 def test_chess960_castling_is_king_takes_rook():
@@ -139,7 +91,7 @@ def test_chess960_castling_is_king_takes_rook():
 def test_plain_adapter_without_fen_or_chess960_keyword():
     engine = PythonEngine(f"{engine_file('fail_adapters.py')}:Plain")
     assert not engine.has_fen()
-    assert engine.divide(KIWIPETE, 2, ["e1g1"]) == reference(KIWIPETE, 2, ["e1g1"])
+    assert engine.divide(KIWIPETE, 2, ["e1g1"]) == pc_divide(KIWIPETE, 2, ["e1g1"])
     with pytest.raises(EngineError, match="has no fen"):
         engine.fen()
 
@@ -147,7 +99,7 @@ def test_plain_adapter_without_fen_or_chess960_keyword():
 def test_adapter_loaded_by_module_name(monkeypatch):
     monkeypatch.syspath_prepend(str(ENGINES))
     engine = open_engine(python="eng_correct:Adapter")
-    assert engine.divide(STARTPOS, 1, []) == reference(STARTPOS, 1)
+    assert engine.divide(STARTPOS, 1, []) == pc_divide(STARTPOS, 1)
 
 
 # -- the real Stockfish ----------------------------------------------------------
@@ -170,7 +122,7 @@ needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="no stockfish bin
 )
 def test_stockfish_agrees_with_python_chess(fen, depth, moves, chess960):
     with UciEngine("stockfish", {"Threads": "1", "Hash": "16"}) as engine:
-        assert engine.divide(fen, depth, moves, chess960) == reference(fen, depth, moves, chess960)
+        assert engine.divide(fen, depth, moves, chess960) == pc_divide(fen, depth, moves, chess960)
 
 
 @pytest.mark.stockfish
@@ -179,8 +131,8 @@ def test_stockfish_one_process_for_the_run():
     with open_engine(engine="stockfish", options=["Hash=16"]) as engine:
         engine.divide(STARTPOS, 1, [])
         pid = engine._proc.pid
-        assert engine.divide(C960_CASTLE, 1, [], chess960=True) == reference(C960_CASTLE, 1, [], True)
-        assert engine.divide(KIWIPETE, 2, []) == reference(KIWIPETE, 2)
+        assert engine.divide(C960_CASTLE, 1, [], chess960=True) == pc_divide(C960_CASTLE, 1, [], True)
+        assert engine.divide(KIWIPETE, 2, []) == pc_divide(KIWIPETE, 2)
         assert engine._proc.pid == pid
         assert engine.id_name.startswith("Stockfish")
 
@@ -204,7 +156,7 @@ def test_buggy_engine_differs_on_its_trigger(kind, bug):
         engine = UciEngine([PY, engine_file("fake_uci.py"), "--bug", bug])
     else:
         engine = back_ends(f"bug_{bug}.py")[kind]()
-    good = reference(fen, depth)
+    good = pc_divide(fen, depth)
     with engine:
         bad = engine.divide(fen, depth, [])
     assert {m for m in good.keys() | bad.keys() if good.get(m) != bad.get(m)} == moves
@@ -215,13 +167,13 @@ def test_buggy_engine_is_right_elsewhere(bug):
     """The bug needs its trigger: on a quiet position the counts are right."""
     fen = "4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1"
     with PythonEngine(f"{engine_file(f'bug_{bug}.py')}:Adapter") as engine:
-        assert engine.divide(fen, 3, []) == reference(fen, 3)
+        assert engine.divide(fen, 3, []) == pc_divide(fen, 3)
 
 
 @pytest.mark.parametrize("bug", ["halfmove_not_restored", "fullmove_not_restored"])
 def test_counter_bugs_keep_perft_counts(bug):
     with PythonEngine(f"{engine_file(f'bug_{bug}.py')}:Adapter") as engine:
-        assert engine.divide(KIWIPETE, 2, []) == reference(KIWIPETE, 2)
+        assert engine.divide(KIWIPETE, 2, []) == pc_divide(KIWIPETE, 2)
 
 
 # bug -> (position, move to push and pop, the fen() the buggy adapter reports after the pop)
@@ -381,7 +333,7 @@ def test_script_gets_perftree_arguments(tmp_path):
 
 def test_uci_engine_without_chess960():
     with uci("fake_uci.py", "--no-960") as engine:
-        assert engine.divide(STARTPOS, 1, []) == reference(STARTPOS, 1)
+        assert engine.divide(STARTPOS, 1, []) == pc_divide(STARTPOS, 1)
         with pytest.raises(EngineError, match="cannot play Chess960 .*UCI_Chess960"):
             engine.divide(C960_CASTLE, 1, [], chess960=True)
 
@@ -503,3 +455,12 @@ def test_find_stockfish():
 def test_depth_must_be_positive():
     with pytest.raises(ValueError):
         PythonEngine(f"{engine_file('eng_correct.py')}:Adapter").divide(STARTPOS, 0, [])
+
+
+# ------------------------------------------------------------------ the FEN a perftree script gets
+
+
+def test_shredder_fen_names_the_castling_rooks_files():
+    assert shredder_fen("bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1").split()[2] == "GEge"
+    assert shredder_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1").split()[2] == "Ha"
+    assert shredder_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1") == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"

@@ -173,7 +173,7 @@ def test_run_matches(tmp_path):
     assert len(results) == 8
     assert all(r.ok and r.divide is None for r in results), [r.to_json() for r in results]
     assert results[0].to_json() == {
-        "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True,
+        "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True, "notes": [],
     }
     assert all(r.seconds >= 0 for r in results)
 

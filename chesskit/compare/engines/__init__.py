@@ -1,4 +1,5 @@
-"""External engines for `compare`: UCI (`go perft`), perftree scripts, Python adapters.
+"""External engines for `compare`: any engine's perft (UCI `go perft`, bare `perft`/`divide`
+in a UCI loop or a console, one-shot command lines), perftree scripts, Python adapters.
 
     with open_engine(engine="stockfish", options=["Threads=2"]) as eng:
         eng.divide(fen, 3, ["e2e4"], chess960=False)   # {'e7e5': 600, ...}
@@ -13,13 +14,27 @@ import math
 from collections.abc import Iterable, Mapping
 
 from chesskit.compare.engines.base import MAX_TIMEOUT, Engine
+from chesskit.compare.engines.console import PerftEngine
+from chesskit.compare.engines.dialects import Dialect, dialect_names, parse_dialect
+from chesskit.compare.engines.oneshot import OneShotEngine
 from chesskit.compare.engines.proc import find_stockfish
 from chesskit.compare.engines.pyadapter import PythonEngine
 from chesskit.compare.engines.script import ScriptEngine
 from chesskit.compare.engines.uci import UciEngine
 from chesskit.errors import InputError
 
-__all__ = ["Engine", "PythonEngine", "ScriptEngine", "UciEngine", "find_stockfish", "open_engine", "parse_options"]
+__all__ = [
+    "Dialect",
+    "Engine",
+    "OneShotEngine",
+    "PerftEngine",
+    "PythonEngine",
+    "ScriptEngine",
+    "UciEngine",
+    "find_stockfish",
+    "open_engine",
+    "parse_options",
+]
 
 
 def open_engine(
@@ -28,28 +43,42 @@ def open_engine(
     python: str | None = None,
     options: Iterable[str] | Mapping[str, str] = (),
     timeout: float | None = 30.0,
+    dialect: str | None = None,
+    engine_cmd: str | None = None,
 ) -> Engine:
-    """The back end for exactly one of `engine` (UCI command), `script` (path) or `python` (spec).
+    """The back end for exactly one of `engine` (a command that reads perft questions on
+    stdin), `script` (path), `python` (spec) or `engine_cmd` (a one-shot template).
 
     `options` are `NAME=VALUE` strings (or a mapping) sent to a UCI engine with
-    `setoption`.  Nothing is started until the first `divide`, except that a
+    `setoption`.  `dialect` names how `engine` answers perft (see `dialects`);
+    without it the dialect is detected when the engine starts.  Nothing is started
+    until the first question (`divide`, `perft`, `dialect_info`), except that a
     Python adapter is imported at once.
     """
-    flags = (("--engine", engine), ("--script", script), ("--python", python))
+    flags = (("--engine", engine), ("--script", script), ("--python", python), ("--engine-cmd", engine_cmd))
     chosen = [flag for flag, value in flags if value is not None]
     if len(chosen) != 1:
         given = " and ".join(chosen) if chosen else "none"
-        raise InputError(f"give exactly one of --engine, --script, --python (got {given})")
+        raise InputError(f"give exactly one of --engine, --script, --python, --engine-cmd (got {given})")
     for flag, value in flags:
         if value is not None and not (value if isinstance(value, list) else str(value).strip()):
-            raise InputError(f"{flag} is empty: give the engine's {'command' if flag == '--engine' else flag[2:]}")
+            raise InputError(f"{flag} is empty: give the engine's {'command' if flag.startswith('--engine') else flag[2:]}")
     if timeout is not None and not (0 < timeout <= MAX_TIMEOUT and math.isfinite(timeout)):
         raise InputError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}, got {timeout:g}")
     parsed = parse_options(options)
     if parsed and engine is None:
         raise InputError("--engine-option only applies to --engine (a UCI engine)")
+    named = None
+    if dialect is not None:
+        if engine is None:
+            raise InputError("--dialect only applies to --engine")
+        named = parse_dialect(dialect)
+        if named is None:
+            raise InputError(f"unknown --dialect {dialect!r}: one of {', '.join(dialect_names())}")
     if engine:
-        return UciEngine(engine, parsed, timeout)
+        return PerftEngine(engine, parsed, timeout, named)
+    if engine_cmd:
+        return OneShotEngine(engine_cmd, timeout)
     if script:
         return ScriptEngine(script, timeout)
     return PythonEngine(python, timeout)

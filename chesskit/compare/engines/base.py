@@ -30,10 +30,21 @@ class Engine(ABC):
     """Something that can divide a position; use it as a context manager."""
 
     name: str = "engine"
+    # True for an engine that answers perft with a total only (no divide lines):
+    # ask it with `perft`; `descend` then asks for the count below each move itself.
+    total_only: bool = False
 
     @abstractmethod
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
         """Leaf counts at `depth` below each legal move of `fen` + `moves` (depth >= 1)."""
+
+    def perft(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> int:
+        """The leaf count at `depth` (depth >= 1); back ends with a cheaper total override it."""
+        return sum(self.divide(fen, depth, moves, chess960).values())
+
+    def dialect_info(self):
+        """The `Dialect` this engine speaks (None: not a perft dialect engine, or not known yet)."""
+        return None
 
     def close(self) -> None:
         """Release the engine (stop its process); safe to call twice."""
@@ -81,3 +92,18 @@ def one_line(text: str, limit: int = 200) -> str:
     """Collapse `text` to one line of at most `limit` characters."""
     flat = " | ".join(part.strip() for part in str(text).splitlines() if part.strip())
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def position_label(fen: str, moves: list[str]) -> str:
+    """`FEN` or `FEN moves e2e4 e7e5`, for messages."""
+    return f"{fen} moves {' '.join(moves)}" if moves else fen
+
+
+def node_board(fen: str, moves: list[str], chess960: bool):
+    """chesskit's Board of `fen` + `moves` (for SAN and for the moves of a total-only engine)."""
+    from chesskit.board.board import Board
+
+    board = Board(fen, chess960=True if chess960 else None)
+    for move in moves:
+        board.push(move)
+    return board

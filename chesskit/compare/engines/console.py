@@ -1,0 +1,247 @@
+"""An engine asked for perft in its own dialect: in the UCI loop or in a console.
+
+Built on `UciEngine`'s process handling (one process for the run, a reader thread,
+a deadline on every answer, the whole process group killed on failure).  The
+dialect (see `dialects`) is given, or detected on the first start (see `detect`):
+
+    UCI loop   > position fen F moves M...   > isready  < readyok
+               > perft D  (or divide D, go perft D)      > isready
+               < the answer ... and readyok (before or after it: Fairy-Stockfish
+                 answers isready while its perft thread still counts)
+    console    > position fen F moves M...   > perft D   < the answer, ending with its total
+
+An answer ends at its total line once `readyok` was seen (UCI loop), at readyok
+after divide lines when the engine prints no total, and at the total in a console.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import time
+
+from chesskit.compare.engines.base import check_depth, node_board, one_line, position_label  # noqa: F401 (node_board re-exported)
+from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect
+from chesskit.compare.engines.detect import detect
+from chesskit.compare.engines.uci import UciEngine
+from chesskit.errors import InputError
+
+# How long to wait for `uciok` before taking the engine for a console (capped by --timeout).
+UCIOK_WAIT = 10.0
+# How long a probe waits for more output after the engine went quiet.
+PROBE_GRACE = 2.0
+# A reply to `uci` that says the engine does not know it.
+_REFUSED = re.compile(r"unknown|invalid|unrecogni[sz]ed|not recogni[sz]ed|illegal|not supported", re.IGNORECASE)
+
+
+class _NoUciok(Exception):
+    """The engine did not say `uciok` in time: it is a console."""
+
+
+class PerftEngine(UciEngine):
+    """Any engine with a perft command in a UCI loop or a console (see the module doc)."""
+
+    def __init__(self, cmd, options=None, timeout: float | None = 30.0, dialect: Dialect | None = None):
+        super().__init__(cmd, options, timeout)
+        self.dialect = dialect  # None until detected
+        self.detected = False  # True once the dialect came from detection
+        self.expect_total = dialect is None or dialect.total_only or dialect.command == "go-perft"
+        self._console = dialect is not None and dialect.loop == "console"
+        self._waiting_uciok = False
+        if self._console and self.options:
+            raise InputError("--engine-option needs a UCI engine; a console dialect has no options")
+
+    # -- the Engine interface -------------------------------------------------
+
+    @property
+    def total_only(self) -> bool:
+        return self.dialect_info().total_only
+
+    def dialect_info(self) -> Dialect:
+        self._ensure_started()
+        return self.dialect
+
+    def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
+        check_depth(depth)
+        if self.dialect_info().total_only:
+            return self._divide_by_totals(fen, depth, moves, chess960)
+        answer = self._query(fen, depth, moves, chess960)
+        return answer.moves
+
+    def perft(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> int:
+        check_depth(depth)
+        answer = self._query(fen, depth, moves, chess960)
+        return answer.total if answer.total is not None else sum(answer.moves.values())
+
+    def _divide_by_totals(self, fen, depth, moves, chess960) -> dict[str, int]:
+        """A divide from a total-only engine: its count below each of chesskit's legal moves."""
+        if depth < 2:
+            raise self.error("answers perft with a total only: it cannot list its moves (a divide at depth 1)")
+        board = node_board(fen, moves, chess960)
+        return {m: self.perft(fen, depth - 1, [*moves, m], chess960) for m in board.legal_moves()}
+
+    # -- start and detection --------------------------------------------------
+
+    def _ensure_started(self) -> None:
+        if self._proc is not None:
+            return
+        super()._ensure_started()
+        if self.dialect is None:
+            try:
+                self.dialect, self.expect_total = detect(self)
+            except BaseException:
+                self._kill()
+                raise
+            self.detected = True
+
+    def _handshake(self) -> None:
+        if self._console:
+            return
+        if self.dialect is not None:
+            super()._handshake()
+            return
+        self._full_timeout = self.timeout  # the wait for uciok is shorter; the rest has --timeout
+        self.timeout = UCIOK_WAIT if self.timeout is None else min(self.timeout, UCIOK_WAIT)
+        self._waiting_uciok = True
+        try:
+            super()._handshake()
+        except _NoUciok:
+            self._console = True
+            if self.options:
+                raise self.error("never said 'uciok', so --engine-option cannot be set") from None
+        finally:
+            self.timeout = self._full_timeout
+            self._waiting_uciok = False
+
+    def _readline(self, deadline: float | None) -> str:
+        if not self._waiting_uciok:
+            return super()._readline(deadline)
+        line = self._poll(deadline)
+        if line is None or _REFUSED.search(line):  # silence, or `Unknown command: uci`
+            raise _NoUciok()
+        if line.strip() == "uciok":
+            self._waiting_uciok = False
+            self.timeout = self._full_timeout
+        return line
+
+    @property
+    def is_console(self) -> bool:
+        return self._console
+
+    # -- asking ---------------------------------------------------------------
+
+    def _query(self, fen: str, depth: int, moves: list[str], chess960: bool) -> Answer:
+        dialect = self.dialect_info()
+        self._set_position(fen, moves, chess960)
+        command = dialect.verb(depth)
+        answer, search = self._ask(command, depth, lambda: node_board(fen, moves, chess960))
+        where = f"{command!r} on {position_label(fen, moves)!r}"
+        if search:
+            raise self.error(f"started a search on {where} instead of counting")
+        if answer.twice is not None:
+            raise self.error(f"listed move {answer.twice!r} twice in one divide for {where}")
+        if dialect.total_only:
+            if answer.total is None:
+                raise self.error(f"printed no total for {where}{_skipped(answer)}")
+            return answer
+        if not answer.moves and self.expect_total and answer.total is None:
+            raise self.error(f"printed no divide for {where}{_skipped(answer)}")
+        if answer.total is not None and sum(answer.moves.values()) != answer.total:
+            raise self.error(
+                f"answered {where} with divide lines summing to {sum(answer.moves.values())} "
+                f"but a total of {answer.total}"
+            )
+        return answer
+
+    def _set_position(self, fen: str, moves: list[str], chess960: bool) -> None:
+        if chess960 != self._chess960:
+            if self._console:
+                raise self.error("cannot play Chess960 (a console dialect has no UCI_Chess960 option)")
+            self._set_chess960(chess960)
+        self._send(f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else ""))
+        if self._console:
+            self._drain()
+        else:
+            self._sync()
+
+    def _ask(self, command: str, depth: int, board_factory, probe: bool = False) -> tuple[Answer, bool]:
+        """Send `command` and read its answer; returns (answer, whether a search started instead).
+
+        A probe does not insist on an answer: when the engine stays quiet for
+        PROBE_GRACE seconds after `readyok` (or, in a console, at all) the answer is empty.
+        """
+        reader = AnswerReader(depth, board_factory)
+        answer = reader.answer
+        self._send(command)
+        if not self._console:
+            self._send("isready")
+            self._last_command = command
+        ready, search, searching, refused = self._console, False, False, False
+        deadline = self._deadline()
+        quiet: float | None = None  # a probe's deadline for more output
+        while True:
+            if ready and not searching:
+                if answer.total is not None or (probe and (search or (refused and answer.empty))):
+                    break
+                if probe:
+                    quiet = quiet or time.monotonic() + _grace(self.timeout)
+                elif answer.moves and not self.expect_total and not self._console:
+                    break
+            if quiet is not None:
+                line = self._poll(min(quiet, deadline) if deadline else quiet)
+                if line is None:
+                    if searching:
+                        raise self.error(f"did not stop the search it started on {command!r}")
+                    break
+            else:
+                line = self._readline(deadline)
+            text = line.strip()
+            if text == "readyok" and not ready:
+                ready = True
+                continue
+            if not self._console and text.startswith("bestmove"):
+                search, searching = True, False
+                continue
+            if not self._console and text.startswith("info") and (" pv " in f"{text} " or " score " in text):
+                if not searching and not search:
+                    searching = True
+                    self._send("stop")
+                continue
+            if quiet is not None:  # a probe waits as long as the engine keeps talking
+                quiet = time.monotonic() + _grace(self.timeout)
+            if reader.feed(line) == "skip" and _REFUSED.search(text):
+                refused = True  # `Unknown command: perft 1`
+        return answer, search
+
+    def _poll(self, deadline: float | None) -> str | None:
+        """The next line, or None when `deadline` passes (the engine is left running)."""
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            line = self._lines.get(timeout=remaining)
+        except queue.Empty:
+            return None
+        if line is None:
+            raise self._exited()
+        self._stdout_tail.append(line)
+        return line
+
+    def _drain(self) -> None:
+        """Drop what the console printed since the last answer (prompts, timings)."""
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                raise self._exited()
+            self._stdout_tail.append(line)
+
+
+def _grace(timeout: float | None) -> float:
+    return PROBE_GRACE if timeout is None else min(PROBE_GRACE, timeout)
+
+
+def _skipped(answer: Answer) -> str:
+    if answer.skipped:
+        return f"; it printed {one_line(answer.skipped[-1])!r}"
+    return "; it printed nothing"

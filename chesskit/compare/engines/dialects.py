@@ -1,0 +1,331 @@
+"""How engines answer perft: the dialect names, and reading their answers line by line.
+
+A dialect says where the engine is asked (a UCI loop after `uci`/`uciok`, a console
+that never says `uciok`, or a fresh process per question), which command asks
+(`go perft N`, `perft N`, `divide N`) and whether the answer is a divide (one line
+per root move) or a total only.  Names:
+
+    uci-go-perft          Stockfish: `go perft N` in the UCI loop, a divide
+    uci-perft             bare `perft N` in the UCI loop, a divide
+    uci-divide            bare `divide N` in the UCI loop, a divide
+    uci-perft-total       bare `perft N` in the UCI loop, a total only (Ethereal)
+    console-perft         `perft N` typed into a console (no `uciok`), a divide
+    console-divide        `divide N` in a console, a divide
+    console-perft-total   `perft N` in a console, a total only
+    (and uci-go-perft-total, uci-divide-total, console-divide-total)
+
+One-shot command lines (`--engine-cmd`) are answered the same way, per process.
+
+Answers are read by the same lenient parser in every dialect:
+
+    divide lines   e2e4: 20 | e2e4 20 | e2e4 - 20 | e2e4 = 20 | move 1 : e2e4 : 20 | 1. Nf3 20
+                   moves in UCI (e2e4, e7e8q, e1h1), SAN (Nf3, exd6, O-O, e8=Q+) or
+                   long algebraic (Ng1-f3, e2-e4); SAN is turned into UCI with the legal
+                   moves of chesskit's own Board
+    totals         Nodes searched: N | Nodes: N | Total: N | Total nodes: N | Perft(5) = N |
+                   Perft 5: N (...) | Test Complete : N nodes visited | a bare N;
+                   a total that names another depth (Rustic prints one per depth) is skipped
+    anything else  banners, `info` lines, timings, `Unknown command` replies: skipped
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from chesskit.compare.engines.base import UCI_MOVE
+
+LOOPS = ("uci", "console")
+COMMANDS = ("go-perft", "perft", "divide")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    loop: str  # "uci", "console" or "oneshot"
+    command: str  # "go-perft", "perft", "divide" (oneshot: "template")
+    total_only: bool = False
+    moves: str | None = None  # "uci" or "san" as seen when detected; None: total only or not known
+
+    @property
+    def name(self) -> str:
+        if self.loop == "oneshot":
+            return "oneshot-total" if self.total_only else "oneshot"
+        return f"{self.loop}-{self.command}" + ("-total" if self.total_only else "")
+
+    def verb(self, depth: int) -> str:
+        """The command that asks for perft `depth`: `go perft 3`, `perft 3`, `divide 3`."""
+        return f"{self.command.replace('-', ' ')} {depth}"
+
+    def describe(self) -> str:
+        """`bare 'perft N' in the UCI loop, total only` and the like."""
+        if self.loop == "oneshot":
+            where = "a one-shot command line per question"
+        else:
+            bare = "" if self.command == "go-perft" else "bare "
+            place = "the UCI loop" if self.loop == "uci" else "a console"
+            where = f"{bare}'{self.verb(0)[:-2]} N' in {place}"
+        if self.total_only:
+            return f"{where}, total only"
+        return f"{where}, divide" + (f" with {self.moves.upper()} moves" if self.moves else "")
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "moves": self.moves, "total_only": self.total_only}
+
+
+def dialect_names() -> list[str]:
+    names = []
+    for loop in LOOPS:
+        for command in COMMANDS:
+            names += [f"{loop}-{command}", f"{loop}-{command}-total"]
+    return names
+
+
+def parse_dialect(name: str) -> Dialect | None:
+    """The dialect called `name`, or None when there is no such name."""
+    text = name.strip().lower()
+    total = text.endswith("-total")
+    if total:
+        text = text[: -len("-total")]
+    loop, _, command = text.partition("-")
+    if loop not in LOOPS or command not in COMMANDS:
+        return None
+    return Dialect(loop, command, total)
+
+
+# -- reading answers -------------------------------------------------------------
+
+_NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+)"
+_TOTALS = [
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        rf"nodes\s+searched\s*[:=]?\s*{_NUMBER}",
+        rf"(?:total\s+|leaf\s+)?nodes(?:\s+visited|\s+count)?\s*[:=]?\s*{_NUMBER}",
+        rf"total(?:\s+number\s+of\s+nodes|\s+nodes|\s+leaf\s+nodes|\s+leaves)?\s*[:=]?\s*{_NUMBER}",
+        rf"perft\s*\(?\s*(?P<depth>\d+)\s*\)?\s*[:=]\s*{_NUMBER}(?:\s+.*)?",
+        rf"test\s+complete\s*:\s*{_NUMBER}\s+(?:leaf\s+)?nodes(?:\s+.*)?",
+        rf"{_NUMBER}(?:\s+(?:leaf\s+)?nodes)?",
+    )
+]
+# `[move N :] MOVE [:|-|=] COUNT [nodes]`; the move token is checked separately
+_DIVIDE = re.compile(
+    r"(?:move\s*:?\s*\d+\s*[:.]?\s*|\d+[.)]\s*)?(?P<move>[A-Za-z0-9=+#\-.]+?(?:\s*e\.p\.)?)\s*(?:[:=\-]|\s)\s*(?P<count>\d+)"
+    r"(?:\s+(?:leaf\s+)?(?:nodes?|leaves))?",
+    re.IGNORECASE,
+)
+_SAN = re.compile(
+    r"(?P<piece>[NBRQK])?(?P<file>[a-h])?(?P<rank>[1-8])?[-x:]?(?P<to>[a-h][1-8])"
+    r"(?:=?(?P<promo>[NBRQnbrq]))?"
+)
+_CASTLE = re.compile(r"([O0])-\1(-\1)?")
+_SUFFIX = re.compile(r"(?:[+#!?]+|\s*e\.?p\.?)+$")
+_PIECE_TYPES = {"P": 1, "N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
+
+
+def _number(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def parse_total(line: str, depth: int | None = None) -> int | None:
+    """The node count of a total line (None when the line is none, or names another depth)."""
+    text = line.strip()
+    for pattern in _TOTALS:
+        m = pattern.fullmatch(text)
+        if m is None:
+            continue
+        said = m.groupdict().get("depth")
+        if said is not None and depth is not None and int(said) != depth:
+            return None
+        return _number(m.groups()[-1])
+    return None
+
+
+def move_token(text: str) -> str | None:
+    """`text` without check marks when it is shaped like a move (UCI, SAN or long algebraic)."""
+    token = _SUFFIX.sub("", text.strip())
+    if UCI_MOVE.fullmatch(token) or _CASTLE.fullmatch(token) or _SAN.fullmatch(token):
+        return token
+    return None
+
+
+def parse_divide_entry(line: str) -> tuple[str, int] | None:
+    """``('Nf3', 20)`` for ``Nf3: 20``, ``move 3 : Nf3 : 20`` ...; None when the line is not one."""
+    m = _DIVIDE.fullmatch(line.strip())
+    if m is None:
+        return None
+    token = move_token(m.group("move"))
+    if token is None:
+        return None
+    return token, int(m.group("count"))
+
+
+class MoveNames:
+    """Turns the engine's move tokens into chesskit's UCI, using the node's legal moves."""
+
+    def __init__(self, board_factory):
+        self._factory = board_factory  # () -> Board of the node; built only when SAN shows up
+        self._table: list[tuple] | None = None
+        self._board = None
+        self.san_seen = False
+
+    def to_uci(self, token: str) -> str:
+        """UCI for `token`.  An illegal move (a buggy engine's) is matched by geometry
+        alone when exactly one piece could make it; failing that it is kept as written."""
+        if UCI_MOVE.fullmatch(token):
+            return token.lower()
+        self.san_seen = True
+        found = self._match(token)
+        if found is None:
+            found = self._pseudo(token)
+        return found if found is not None else token
+
+    def _pseudo(self, token: str) -> str | None:
+        """The UCI of an illegal SAN move: the one piece of the side to move that could
+        reach the square if pins, checks and blocked castling were ignored."""
+        board = self._factory() if self._board is None else self._board
+        self._board = board
+        us = board.turn
+        m = _CASTLE.fullmatch(token)
+        if m is not None:
+            king = board.king_square(us)
+            if board.chess960 or king & 7 != 4:
+                return None
+            to = king + (-2 if m.group(2) else 2)
+            return _name(king) + _name(to)
+        m = _SAN.fullmatch(token)
+        if m is None:
+            return None
+        ptype = _PIECE_TYPES[m.group("piece") or "P"]
+        to = _square(m.group("to"))
+        found = []
+        for frm in range(64):
+            piece = board.piece_at(frm)
+            if not piece or piece & 7 != ptype or piece >> 3 != us:
+                continue
+            if m.group("file") and _name(frm)[0] != m.group("file"):
+                continue
+            if m.group("rank") and _name(frm)[1] != m.group("rank"):
+                continue
+            if _reaches(board, frm, to, ptype, us):
+                found.append(_name(frm) + _name(to) + (m.group("promo") or "").lower())
+        return found[0] if len(found) == 1 else None
+
+    def _moves(self) -> list[tuple]:
+        """(uci, piece type, from, to, promo, castle side) for every legal move of the node."""
+        if self._table is None:
+            board = self._board = self._factory() if self._board is None else self._board
+            table = []
+            for uci in board.legal_moves():
+                frm, to = _square(uci[0:2]), _square(uci[2:4])
+                ptype = board.piece_at(frm) & 7
+                target = board.piece_at(to)
+                castle = None
+                if ptype == 6 and (abs((to & 7) - (frm & 7)) == 2 or (target and target >> 3 == board.turn)):
+                    castle = "K" if (to & 7) > (frm & 7) else "Q"
+                table.append((uci, ptype, frm, to, uci[4:].upper(), castle))
+            self._table = table
+        return self._table
+
+    def _match(self, token: str) -> str | None:
+        m = _CASTLE.fullmatch(token)
+        if m is not None:
+            side = "Q" if m.group(2) else "K"
+            found = [row[0] for row in self._moves() if row[5] == side]
+            return found[0] if len(found) == 1 else None
+        m = _SAN.fullmatch(token)
+        if m is None:
+            return None
+        ptype = _PIECE_TYPES[m.group("piece") or "P"]
+        to = _square(m.group("to"))
+        promo = (m.group("promo") or "").upper()
+        found = [
+            row[0]
+            for row in self._moves()
+            if row[1] == ptype
+            and row[3] == to
+            and row[5] is None
+            and row[4] == promo
+            and (m.group("file") is None or "abcdefgh"[row[2] & 7] == m.group("file"))
+            and (m.group("rank") is None or str((row[2] >> 3) + 1) == m.group("rank"))
+        ]
+        return found[0] if len(found) == 1 else None
+
+
+def _square(name: str) -> int:
+    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+def _name(sq: int) -> str:
+    return "abcdefgh"[sq & 7] + str((sq >> 3) + 1)
+
+
+def _reaches(board, frm: int, to: int, ptype: int, us: int) -> bool:
+    """Whether a piece of type `ptype` on `frm` moves to `to` by its geometry (path clear)."""
+    df, dr = (to & 7) - (frm & 7), (to >> 3) - (frm >> 3)
+    if ptype == 1:  # pawn: pushes and captures (any capture: en passant included)
+        ahead = 1 if us == 0 else -1
+        if df == 0:
+            start = 1 if us == 0 else 6
+            return dr == ahead or (dr == 2 * ahead and frm >> 3 == start)
+        return abs(df) == 1 and dr == ahead
+    if ptype == 2:
+        return {abs(df), abs(dr)} == {1, 2}
+    if ptype == 6:
+        return max(abs(df), abs(dr)) == 1
+    straight, diagonal = df == 0 or dr == 0, abs(df) == abs(dr)
+    if (ptype == 3 and not diagonal) or (ptype == 4 and not straight) or not (straight or diagonal) or frm == to:
+        return False
+    step = (df > 0) - (df < 0) + 8 * ((dr > 0) - (dr < 0))
+    sq = frm + step
+    while sq != to:
+        if board.piece_at(sq):
+            return False
+        sq += step
+    return True
+
+
+@dataclass
+class Answer:
+    """What an engine printed for one perft question."""
+
+    moves: dict[str, int] = field(default_factory=dict)
+    total: int | None = None
+    san: bool = False
+    twice: str | None = None  # a move listed twice
+    skipped: list[str] = field(default_factory=list)  # lines that were neither (for messages)
+
+    @property
+    def empty(self) -> bool:
+        return not self.moves and self.total is None
+
+
+class AnswerReader:
+    """Feed it the lines of one answer; it keeps the divide lines and the total."""
+
+    def __init__(self, depth: int, board_factory=None):
+        self.depth = depth
+        self.names = MoveNames(board_factory) if board_factory is not None else None
+        self.answer = Answer()
+
+    def feed(self, line: str) -> str:
+        """'total', 'divide' or 'skip' for `line`."""
+        text = line.strip()
+        if not text:
+            return "skip"
+        if self.answer.total is None:
+            total = parse_total(text, self.depth)
+            if total is not None:
+                self.answer.total = total
+                return "total"
+        entry = parse_divide_entry(text) if self.answer.total is None else None
+        if entry is None:
+            if len(self.answer.skipped) < 5:
+                self.answer.skipped.append(text)
+            return "skip"
+        token, count = entry
+        move = self.names.to_uci(token) if self.names is not None else token.lower()
+        if self.names is not None and self.names.san_seen:
+            self.answer.san = True
+        if move in self.answer.moves and self.answer.twice is None:
+            self.answer.twice = move
+        self.answer.moves[move] = count
+        return "divide"

@@ -1,0 +1,140 @@
+"""A one-shot command line per question: ``--engine-cmd './engine "{fen}" {depth}'``.
+
+The template is split like a shell line (quotes group words; no shell runs), then
+in each word ``{fen}``, ``{depth}`` and ``{moves}`` (the UCI moves played from the
+FEN, space-separated, possibly empty) are filled in.  A template without
+``{moves}`` gets the FEN of the node itself, which chesskit computes.  A Chess960
+FEN is given in Shredder-FEN (castling rook files, ``HAha``).
+
+The output is read by the same parser as every dialect (see `dialects`): a divide
+with or without a total, or a total only; the first answer decides which, and a
+total-only command is asked for the count below each move, like a total-only
+engine.  A command that is missing, exits non-zero or runs past `timeout` seconds
+is an `EngineError`; its whole process group is killed.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+
+from chesskit.compare.engines.base import Engine, check_depth, node_board, one_line, position_label
+from chesskit.compare.engines.dialects import AnswerReader, Dialect
+from chesskit.compare.engines.proc import describe_exit, kill_group, resolve_program, spawn
+from chesskit.errors import InputError
+
+PLACEHOLDERS = ("{fen}", "{depth}", "{moves}")
+
+
+class OneShotEngine(Engine):
+    """A command line run once per perft question."""
+
+    def __init__(self, template: str, timeout: float | None = 30.0):
+        try:
+            self.words = shlex.split(template)
+        except ValueError as err:
+            raise InputError(f"bad --engine-cmd {template!r}: {str(err).lower()}") from None
+        if not self.words:
+            raise InputError("--engine-cmd is empty: give a command line with {fen} and {depth}")
+        for needed in ("{fen}", "{depth}"):
+            if not any(needed in word for word in self.words):
+                raise InputError(f"--engine-cmd {template!r} has no {needed} placeholder")
+        if any(p in self.words[0] for p in PLACEHOLDERS):
+            raise InputError(f"--engine-cmd {template!r}: the program itself cannot be a placeholder")
+        self.name = template
+        self.timeout = timeout
+        self.with_moves = any("{moves}" in word for word in self.words)
+        self.dialect: Dialect | None = None
+
+    @property
+    def total_only(self) -> bool:
+        return self.dialect_info().total_only
+
+    def dialect_info(self) -> Dialect:
+        if self.dialect is None:
+            from chesskit.compare.engines.detect import START
+
+            self._ask(START, 1, [], False)
+        return self.dialect
+
+    def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
+        check_depth(depth)
+        if self.dialect_info().total_only:
+            if depth < 2:
+                raise self.error("answers perft with a total only: it cannot list its moves (a divide at depth 1)")
+            board = node_board(fen, moves, chess960)
+            return {m: self.perft(fen, depth - 1, [*moves, m], chess960) for m in board.legal_moves()}
+        return self._ask(fen, depth, moves, chess960).moves
+
+    def perft(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> int:
+        check_depth(depth)
+        answer = self._ask(fen, depth, moves, chess960)
+        return answer.total if answer.total is not None else sum(answer.moves.values())
+
+    def _argv(self, fen: str, depth: int, moves: list[str], chess960: bool) -> list[str]:
+        if moves and not self.with_moves:
+            fen, moves = node_board(fen, moves, chess960).fen(), []
+        if chess960:
+            from chesskit.compare.engines.script import shredder_fen
+
+            fen = shredder_fen(fen)
+        values = {"{fen}": fen, "{depth}": str(depth), "{moves}": " ".join(moves)}
+        argv = []
+        for word in self.words:
+            for key, value in values.items():
+                word = word.replace(key, value)
+            argv.append(word)
+        return argv
+
+    def _ask(self, fen: str, depth: int, moves: list[str], chess960: bool):
+        argv = self._argv(fen, depth, moves, chess960)
+        argv[0] = resolve_program(argv[0], self.name)
+        call = f"depth {depth} on {position_label(fen, moves)!r}"
+        proc = spawn(argv, self.name, stdin=subprocess.DEVNULL)
+        try:
+            out, err = proc.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            _drain(proc)
+            raise self.error(f"did not answer {call} within {self.timeout:g} s") from None
+        except BaseException:
+            kill_group(proc)
+            raise
+        kill_group(proc)  # helpers it left running in its group
+        stdout = out.decode("utf-8", "replace")
+        if proc.returncode != 0:
+            last = _last_line(err.decode("utf-8", "replace")) or _last_line(stdout)
+            shown = f"last output: {one_line(last)!r}" if last else "it printed nothing"
+            raise self.error(f"{describe_exit(proc.returncode)} for {call}; {shown}")
+        reader = AnswerReader(depth, lambda: node_board(fen, moves, chess960))
+        for line in stdout.splitlines():
+            reader.feed(line)
+        answer = reader.answer
+        if answer.twice is not None:
+            raise self.error(f"listed move {answer.twice!r} twice in one divide for {call}")
+        if answer.empty:
+            shown = f"; it printed {one_line(answer.skipped[-1])!r}" if answer.skipped else "; it printed nothing"
+            raise self.error(f"printed no divide and no total for {call}{shown}")
+        if answer.moves and answer.total is not None and sum(answer.moves.values()) != answer.total:
+            raise self.error(
+                f"printed divide lines summing to {sum(answer.moves.values())} but a total of {answer.total} for {call}"
+            )
+        if self.dialect is None:
+            self.dialect = Dialect("oneshot", "template", not answer.moves, ("san" if answer.san else "uci") if answer.moves else None)
+        elif not self.dialect.total_only and not answer.moves and answer.total:
+            raise self.error(f"printed a total but no divide lines for {call}")
+        return answer
+
+
+def _drain(proc: subprocess.Popen) -> None:
+    try:
+        proc.communicate(timeout=2)
+    except (subprocess.TimeoutExpired, OSError, ValueError):
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""

@@ -1,0 +1,191 @@
+"""``compare`` and ``suite --engine`` with any engine's perft: the real Ethereal (total-only
+`perft N` in its UCI loop) and Fairy-Stockfish (`go perft`), fake engines of every dialect,
+one-shot command lines.  Expected counts come from python-chess."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import chess
+import pytest
+
+from helpers import BEFORE_EP, ENGINES, KIWIPETE, pc_perft
+
+PY = sys.executable
+FAKE = f"{PY} {ENGINES / 'fake_perft.py'}"
+C960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+QUIET = "4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1"
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+
+def debian_engine(name: str) -> str:
+    """A Debian engine (installed in /usr/games); skipped locally, a failure in CI."""
+    path = shutil.which(name) or (f"/usr/games/{name}" if os.access(f"/usr/games/{name}", os.X_OK) else None)
+    if path is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{name} is missing in CI")
+        pytest.skip(f"{name} not found")
+    return path
+
+
+def epd(tmp_path: Path, rows: list[tuple[str, str, int]], wrong: dict[str, int] | None = None) -> Path:
+    lines = []
+    for ident, fen, depth in rows:
+        counts = {d: pc_perft(chess.Board(fen), d) for d in range(1, depth + 1)}
+        if wrong and ident in wrong:
+            counts[depth] = wrong[ident]
+        ops = " ".join(f"D{d} {n};" for d, n in counts.items())
+        lines.append(f'{" ".join(fen.split()[:4])} id "{ident}"; {ops}')
+    path = tmp_path / "mine.epd"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+ROWS = [("quiet", QUIET, 2), ("before-ep", BEFORE_EP, 3), ("kiwipete", KIWIPETE, 2)]
+
+
+# ------------------------------------------------------------------ the real engines
+
+
+@pytest.mark.parametrize(
+    "name, dialect",
+    [("ethereal-chess", "uci-perft-total"), ("fairy-stockfish", "uci-go-perft")],
+)
+def test_real_engine_compare_agrees(cli, name, dialect):
+    engine = debian_engine(name)
+    result = cli("compare", "kiwipete", "3", "--engine", engine, "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["agree"] is True
+    assert report["dialect"]["name"] == dialect and report["dialect"]["detected"] is True
+    # the engine's count is python-chess's
+    step = report["steps"][0]
+    theirs = step["theirs_total"] if dialect.endswith("total") else sum(step["theirs"].values())
+    assert theirs == sum(step["ours"].values()) == pc_perft(chess.Board(KIWIPETE), 3) == 97862
+
+    result = cli("compare", C960, "2", "--engine", engine, "--moves", "a3a4")
+    assert result.exit_code == 0, result.stderr
+    if dialect == "uci-go-perft":  # what chesskit always spoke: the output stays as it was
+        assert result.stderr == ""
+    else:
+        assert result.stderr == f"chesskit: engine dialect {dialect} (detected): bare 'perft N' in the UCI loop, total only\n"
+    assert result.stdout.startswith("agree: ")
+
+
+@pytest.mark.parametrize("name", ["ethereal-chess", "fairy-stockfish"])
+def test_real_engine_suite_agrees(cli, tmp_path, name):
+    engine = debian_engine(name)
+    result = cli("suite", str(epd(tmp_path, ROWS)), "--engine", engine, "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["failed"] == 0 and data["passed"] == 7
+    assert data["dialect"]["name"] in ("uci-perft-total", "uci-go-perft")
+
+
+def test_ethereal_named_dialect(cli):
+    engine = debian_engine("ethereal-chess")
+    result = cli("compare", "startpos", "3", "--engine", engine, "--dialect", "uci-perft-total", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["dialect"] == {
+        "name": "uci-perft-total",
+        "moves": None,
+        "total_only": True,
+        "detected": False,
+    }
+
+
+# ------------------------------------------------------------------ fake engines through the CLI
+
+
+def test_total_only_bug_through_compare(cli):
+    engine = f"{FAKE} --total-only --total bare --bug no_ep"
+    result = cli("compare", BEFORE_EP, "3", "--engine", engine, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert (report["kind"], report["path"], report["missing"], report["extra"]) == ("moves", ["f7f5"], ["e5f6"], [])
+    assert report["total_only"] is True and report["inferred"] is True
+    assert report["move_counts"] == {"chesskit": 31, "engine": 30}
+    assert [n["kinds"] for n in report["notes"]] == [["capture", "en passant"]]
+    assert report["dialect"]["name"] == "uci-perft-total"
+
+    result = cli("compare", BEFORE_EP, "3", "--engine", engine)
+    assert result.exit_code == 1
+    assert "move count here: chesskit 31, engine 30 (it answers with totals only)" in result.stdout
+    assert "the missing moves are inferred" in result.stdout
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("chesskit: engine dialect uci-perft-total (detected): bare 'perft N' in the UCI loop")
+    assert "misses e5f6 (inferred from its totals) after f7f5" in lines[1]
+
+
+def test_total_only_unnamed_moves_through_compare(cli):
+    result = cli("compare", "8/8/P7/8/8/8/8/k6K w - - 0 1", "3", "--engine", f"{FAKE} --loop console --total-only --bug queen_promo_only")
+    assert result.exit_code == 1
+    assert "the engine misses 3 move(s); its totals cannot tell which" in result.stdout
+    assert "misses 3 moves its totals cannot name after a6a7 a1b1" in result.stderr
+
+
+def test_san_console_bug_through_suite(cli, tmp_path):
+    engine = f"{FAKE} --loop console --san --line dash --total perft --bug no_ep"
+    result = cli("suite", str(epd(tmp_path, ROWS)), "--engine", engine, "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["dialect"]["name"] == "console-perft" and data["dialect"]["moves"] == "san"
+    failing = {(r["id"], r["depth"]) for r in data["results"] if not r["ok"]}
+    assert failing == {("before-ep", 2), ("before-ep", 3), ("kiwipete", 2)}
+    first = next(r for r in data["results"] if not r["ok"])
+    assert first["compare"]["path"] == ["f7f5"] and first["compare"]["missing"] == ["e5f6"]
+
+
+def test_total_only_bug_through_suite(cli, tmp_path):
+    result = cli("suite", str(epd(tmp_path, ROWS)), "--engine", f"{FAKE} --total-only --bug no_ep")
+    assert result.exit_code == 1
+    assert "FAIL  before-ep  D2:" in result.stdout
+    assert "chesskit 31, engine 30" in result.stdout  # the descent below before-ep's D2 count
+
+
+def test_oneshot_through_compare_and_suite(cli, tmp_path):
+    template = f'{PY} {ENGINES / "fake_perft.py"} --oneshot "{{fen}}" {{depth}} "{{moves}}" --total-only --bug no_ep'
+    result = cli("compare", BEFORE_EP, "3", "--engine-cmd", template, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert (report["path"], report["missing"], report["dialect"]["name"]) == (["f7f5"], ["e5f6"], "oneshot-total")
+    good = template.replace(" --bug no_ep", "")
+    result = cli("suite", str(epd(tmp_path, ROWS)), "--engine-cmd", good)
+    assert result.exit_code == 0, result.stderr
+    assert "7 counts of 3 positions checked" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--engine", "x", "--dialect", "xboard"], "unknown --dialect 'xboard': one of uci-go-perft"),
+        (["--script", "x", "--dialect", "uci-perft"], "--dialect only applies to --engine"),
+        (["--engine-cmd", "./engine {fen}"], "has no {depth} placeholder"),
+        (["--engine", "x", "--engine-cmd", "y {fen} {depth}"], "got --engine and --engine-cmd"),
+    ],
+)
+def test_bad_dialect_options(cli, args, message):
+    result = cli("compare", "startpos", "2", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_undetectable_engine_exit_3(cli):
+    result = cli("compare", "startpos", "2", "--engine", "cat", "--timeout", "1")
+    assert result.exit_code == 3
+    assert result.stderr.startswith("chesskit: engine 'cat' answered no perft question chesskit knows")
+    assert result.stderr.count("\n") == 1
+
+
+def test_failure_in_a_named_dialect_is_one_line(cli):
+    result = cli("compare", "startpos", "2", "--engine", str(ENGINES / "fail_exit.py"), "--dialect", "console-perft")
+    assert result.exit_code == 3
+    assert result.stderr.count("\n") == 1
+    # whichever command it was sent when chesskit noticed the exit
+    assert re.search(r"exited with code 1 after '(position fen .*|perft 2)'; last output: 'fail_exit: cannot open", result.stderr)
