@@ -39,6 +39,11 @@ PROMOTION_LETTERS = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
 PROMOTIONS = {letter: ptype for ptype, letter in PROMOTION_LETTERS.items()}
 
 
+def piece_code(color: int, ptype: int) -> int:
+    """``ptype | color << 3``: ``piece_code(BLACK, KNIGHT) == 10``."""
+    return ptype | color << 3
+
+
 def is_piece_code(code: int) -> bool:
     return PAWN <= code & 7 <= KING and code >> 3 in (WHITE, BLACK)
 

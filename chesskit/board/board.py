@@ -15,7 +15,16 @@ from chesskit.board.fen import STARTING_FEN, Setup, format_fen, parse_fen
 from chesskit.core import position as P
 from chesskit.core.api import table
 from chesskit.errors import IllegalMoveError, InputError
-from chesskit.vocab import PROMOTION_LETTERS, castle_squares, from_sq, is_castling, promotion, square_name, to_sq
+from chesskit.vocab import (
+    PROMOTION_LETTERS,
+    castle_squares,
+    from_sq,
+    is_castling,
+    piece_code,
+    promotion,
+    square_name,
+    to_sq,
+)
 
 
 def _core():
@@ -83,7 +92,7 @@ class Board:
         ep, us = setup.ep, setup.turn
         file = ep & 7
         rank_of_capturers = ep - 8 if us == P.WHITE else ep + 8
-        pawn = (us << 3) | P.PAWN
+        pawn = piece_code(us, P.PAWN)
         for df in (-1, 1):
             if 0 <= file + df < 8 and setup.board[rank_of_capturers + df] == pawn:
                 return ep
@@ -135,7 +144,7 @@ class Board:
         return int(self._board[sq])
 
     def king_square(self, color: int) -> int:
-        return int(self._bb[(color << 3) | P.KING]).bit_length() - 1
+        return int(self._bb[piece_code(color, P.KING)]).bit_length() - 1
 
     def is_check(self) -> bool:
         _, movegen = _core()

@@ -35,6 +35,7 @@ from chesskit.vocab import (
     direction,
     offset,
     parse_square,
+    piece_code,
     square_name,
 )
 
@@ -64,7 +65,7 @@ def _name(board: list[int], sq: int) -> str:
 
 
 def king_square(board: list[int], color: int) -> int | None:
-    code = KING | color << 3
+    code = piece_code(color, KING)
     return next((sq for sq in range(64) if board[sq] == code), None)
 
 
@@ -129,7 +130,7 @@ def _parse(uci: str, setup) -> _Move:
     board, us = setup.board, setup.turn
     move = _Move(uci, frm, to, PROMOTIONS.get(uci[4:5], 0), board[frm], us)
     if move.ptype == KING and board[frm] >> 3 == us:
-        if board[to] == ROOK | us << 3:  # king takes own rook: Chess960 notation
+        if board[to] == piece_code(us, ROOK):  # king takes own rook: Chess960 notation
             move.castle_rook = to
         elif not setup.chess960 and frm >> 3 == to >> 3 and abs(to - frm) == 2:
             corner = (frm & 56) + (7 if to > frm else 0)
@@ -140,7 +141,7 @@ def _parse(uci: str, setup) -> _Move:
         and abs((frm & 7) - (to & 7)) == 1
         and not board[to]
         and to >> 3 == (5 if us == WHITE else 2)
-        and board[behind] == PAWN | (1 - us) << 3
+        and board[behind] == piece_code(1 - us, PAWN)
     ):
         move.en_passant = True  # a diagonal step onto the empty square behind an enemy pawn
         move.captured_sq = behind
@@ -154,7 +155,7 @@ def _apply(move: _Move, board: list[int]) -> list[int]:
     after = list(board)
     if move.castle_rook is not None:
         kto, rto = castle_squares(move.frm, move.castle_rook)
-        rook = after[move.castle_rook] if after[move.castle_rook] == ROOK | move.us << 3 else 0
+        rook = after[move.castle_rook] if after[move.castle_rook] == piece_code(move.us, ROOK) else 0
         after[move.frm] = 0
         if rook:
             after[move.castle_rook] = 0
@@ -164,7 +165,7 @@ def _apply(move: _Move, board: list[int]) -> list[int]:
     if move.captured_sq is not None:
         after[move.captured_sq] = 0
     after[move.frm] = 0
-    after[move.to] = (move.promo | move.us << 3) if move.promo else move.piece
+    after[move.to] = piece_code(move.us, move.promo) if move.promo else move.piece
     return after
 
 
@@ -393,7 +394,7 @@ def _extra_castle_hint(move: _Move, setup, checkers: list[int]) -> str:
     them = 1 - us
     rook_sq = move.castle_rook
     side = "king" if rook_sq > move.frm else "queen"
-    if board[rook_sq] != ROOK | us << 3:
+    if board[rook_sq] != piece_code(us, ROOK):
         if board[rook_sq] and board[rook_sq] >> 3 == them:
             return (
                 f"castling after the rook was captured on {square_name(rook_sq)}: "

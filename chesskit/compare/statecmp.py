@@ -39,7 +39,7 @@ from chesskit.compare.classify import state_hint
 from chesskit.compare.descent import StateMismatch
 from chesskit.compare.engines.pyadapter import PythonEngine
 from chesskit.errors import FenError
-from chesskit.vocab import FILE_NAMES, PAWN, ROOK, parse_square, square_name
+from chesskit.vocab import FILE_NAMES, PAWN, ROOK, parse_square, piece_code, square_name
 
 SWEEP_PUSHES = 2000
 
@@ -122,7 +122,7 @@ def _normalise_their_ep(board: Board, ours_fen: list[str], theirs: str) -> int |
     if unexplained:
         # no double push can have left this square; it matters if a pawn could capture onto it
         us = board.turn
-        pawn = PAWN | us << 3
+        pawn = piece_code(us, PAWN)
         behind = sq - 8 if us == 0 else sq + 8
         if 0 <= behind < 64:
             for df in (-1, 1):
