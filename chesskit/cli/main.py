@@ -17,6 +17,7 @@ from chesskit.cli import output
 from chesskit.cli.bench_cmd import bench
 from chesskit.cli.compare_cmd import compare
 from chesskit.cli.debug_cmd import debug
+from chesskit.cli.fuzz_cmd import fuzz
 from chesskit.cli.perft_cmd import divide, perft
 from chesskit.cli.show_cmd import show
 from chesskit.cli.suite_cmd import suite
@@ -76,3 +77,4 @@ main.add_command(show)
 main.add_command(bench)
 main.add_command(compare)
 main.add_command(debug)
+main.add_command(fuzz)

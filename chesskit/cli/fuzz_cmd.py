@@ -1,0 +1,248 @@
+"""``chesskit fuzz``: generate positions until an engine's perft disagrees, then shrink the finding."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+
+import click
+
+from chesskit import __version__
+from chesskit.cli import output
+from chesskit.cli.compare_cmd import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
+from chesskit.cli.options import json_option, parse_count, parse_depth
+from chesskit.errors import InputError, MismatchError
+
+DEFAULT_POSITIONS = 1000  # when neither --positions nor --time is given
+MAX_FUZZ_DEPTH = 10
+
+
+@click.command()
+@engine_options
+@click.option("--depth", "depth", metavar="D", default="2", show_default=True,
+              help="Compare the divides at depths 1..D of every position (cheapest first).")
+@click.option("--seed", metavar="N", help="Seed of the position generator (default: drawn and printed).")
+@click.option("--time", "seconds", metavar="SECONDS", help="Stop after this many seconds.")
+@click.option("--positions", metavar="N",
+              help=f"Stop after N positions (default {DEFAULT_POSITIONS} when --time is not given either).")
+@click.option("--chess960/--no-chess960", "chess960", default=None,
+              help="Only Chess960 positions / only standard ones (default: both).")
+@click.option("--save", metavar="FILE",
+              help="Append the shrunk position to this EPD suite file, with chesskit's counts to depth 3.")
+@json_option
+def fuzz(
+    depth: str,
+    seed: str | None,
+    seconds: str | None,
+    positions: str | None,
+    chess960: bool | None,
+    save: str | None,
+    as_json: bool,
+    **engine_args,
+) -> None:
+    """Search for a position where an engine's perft disagrees with chesskit's.
+
+    Positions come from random play (standard and Chess960), random placements with
+    unusual material, positions steered to special cases (en passant, castling,
+    promotions, checks, pins) and mutated suite positions, all from one seeded
+    generator. Each is compared at depths 1..--depth; the first difference is chased
+    to the exact node with compare's descent, then shrunk (pieces, castling rights, the
+    en-passant square and the move path removed while the difference stays), and
+    reported like compare, with the seed and the generated position.
+
+    Exit codes: 0 nothing differs within the bounds, 1 a finding, 2 bad input, 3 the engine failed.
+    """
+    # the engine flags (--engine, --script, --python, --engine-option, --timeout and any
+    # that compare's engine_options adds) go to compare's engine opener unchanged
+    from chesskit.fuzz.run import fuzz as run_fuzz
+    from chesskit.fuzz.save import check_save_path
+
+    depth_n = parse_depth(depth, minimum=1, name="--depth")
+    if depth_n > MAX_FUZZ_DEPTH:
+        raise InputError(f"bad --depth {depth!r}: at most {MAX_FUZZ_DEPTH} (every position is counted to it)")
+    seed_n = _parse_seed(seed)
+    limit_positions = None if positions is None else parse_count(positions, "--positions")
+    if limit_positions == 0:
+        raise InputError("bad --positions '0': must be at least 1")
+    limit_seconds = None if seconds is None else _parse_seconds(seconds)
+    if limit_positions is None and limit_seconds is None:
+        limit_positions = DEFAULT_POSITIONS
+    if save is not None:
+        check_save_path(save)
+    engine_args["timeout"] = parse_timeout(engine_args["timeout"])
+    eng = open_user_engine(**engine_args)
+    if not as_json:
+        click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
+    try:
+        spoken = engine_dialect(eng)
+        with _progress(limit_positions, limit_seconds) as (advance, shrinking):
+            run = run_fuzz(
+                eng,
+                seed_n,
+                depth_n,
+                max_positions=limit_positions,
+                max_seconds=limit_seconds,
+                chess960=chess960,
+                on_progress=advance,
+                on_shrink=shrinking,
+            )
+    finally:
+        eng.close()
+    note_dialect(spoken, as_json)
+    finding = run.finding
+    saved = None
+    if finding is not None and save is not None:
+        saved = _save(save, run)
+    _show(run, as_json, saved, spoken)
+    if finding is not None:
+        raise MismatchError(f"{finding.report.summary()} (fuzz seed {run.seed}, position {finding.index})")
+
+
+def _parse_seed(text: str | None) -> int:
+    if text is None:
+        return random.SystemRandom().randrange(1, 10**9)
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise InputError(f"bad --seed {text!r}: must be a non-negative integer")
+    return value
+
+
+def _parse_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not (value > 0 and math.isfinite(value)):
+        raise InputError(f"bad --time {text!r}: must be a positive number of seconds")
+    return value
+
+
+def _bounds(positions: int | None, seconds: float | None) -> str:
+    parts = []
+    if positions is not None:
+        parts.append(f"up to {positions} position{'' if positions == 1 else 's'}")
+    if seconds is not None:
+        parts.append(f"up to {seconds:g} s")
+    return " and ".join(parts)
+
+
+def _save(path: str, run) -> str:
+    """Append the shrunk position to ``path``; returns the id it got."""
+    from chesskit.fuzz.save import SAVE_DEPTH, append_lines, suite_line, unused_id
+
+    finding = run.finding
+    report = finding.report
+    ident = unused_id(path, f"fuzz-{run.seed}")
+    depth = max(SAVE_DEPTH, report.depth)
+    line = suite_line(report.position_fen, report.chess960, ident, depth)
+    comment = (
+        f"# chesskit fuzz --seed {run.seed} (position {finding.index}, {finding.start.source}): "
+        f"{report.summary()}; D1-D{depth} counted by chesskit {__version__}"
+    )
+    append_lines(path, [comment, line])
+    return ident
+
+
+# ------------------------------------------------------------------ progress
+
+
+@contextlib.contextmanager
+def _progress(positions: int | None, seconds: float | None):
+    """``(advance(positions, nodes, elapsed), shrinking(state))`` driving a bar on a terminal's stderr."""
+    if not output.stderr_is_terminal():
+        yield (lambda *args: None), (lambda state: None)
+        return
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[tried]} positions, {task.fields[nodes]} nodes"),
+        TimeRemainingColumn(),
+        console=output.console(stderr=True),
+        transient=True,
+    )
+    by_time = positions is None
+    with bar:
+        task = bar.add_task("fuzz", total=seconds if by_time else positions, tried=0, nodes=0)
+
+        def advance(tried: int, nodes: int, elapsed: float) -> None:
+            done = elapsed if by_time else tried
+            if seconds is not None and not by_time:
+                done = max(tried, positions * min(1.0, elapsed / seconds))
+            bar.update(task, completed=done, tried=tried, nodes=f"{nodes:,}")
+
+        def shrinking(state) -> None:
+            bar.update(task, description=f"shrinking ({state.tried} tried)")
+
+        yield advance, shrinking
+
+
+# ------------------------------------------------------------------ output
+
+
+def header_lines(run) -> list[str]:
+    """What fuzz adds to compare's report: seed, counts, where the finding started and ended."""
+    finding = run.finding
+    start = finding.start
+    lines = [
+        f"FOUND after {finding.index} position{'' if finding.index == 1 else 's'} "
+        f"({run.nodes:,} nodes compared), seed {run.seed}",
+        f"generated ({start.source}{', Chess960' if start.chess960 else ''}): {start.fen}",
+        f"first seen: depth {finding.depth}, path {' '.join(finding.first.path) or '(start)'}, fen {finding.first.fen}",
+    ]
+    if finding.was_shrunk:
+        lines.append(
+            f"shrunk ({finding.shrunk.tried} candidates tried): {finding.report.position_fen}"
+            f" ({_pieces(start.fen)} -> {_pieces(finding.report.position_fen)} pieces)"
+        )
+    else:
+        lines.append("shrunk: nothing could go")
+    if finding.shrunk.error:
+        lines.append(f"shrinking stopped: {finding.shrunk.error}")
+    return lines
+
+
+def _pieces(fen: str) -> int:
+    return sum(ch.isalpha() for ch in fen.split()[0])
+
+
+def agreed_line(run) -> str:
+    return (
+        f"ok: {run.positions:,} position{'' if run.positions == 1 else 's'} and {run.nodes:,} nodes agreed at "
+        f"depths 1-{run.depth} in {run.seconds:.1f} s (seed {run.seed})"
+    )
+
+
+def _show(run, as_json: bool, saved: str | None, dialect=None) -> None:
+    from chesskit.cli import compare_render
+    from chesskit.fuzz.run import run_json
+
+    if as_json:
+        data = run_json(run)
+        data["saved"] = saved
+        if dialect is not None:  # as compare gives it
+            data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
+        output.emit_json(data)
+        return
+    if run.finding is None:
+        click.echo(agreed_line(run))
+        return
+    lines = header_lines(run)
+    if saved:
+        lines.append(f"saved as {saved!r}")
+    if output.stdout_is_terminal():
+        from rich.text import Text
+
+        con = output.console()
+        for i, line in enumerate(lines):
+            con.print(Text(line, style="bold red" if i == 0 else "dim"))
+        con.print()
+        compare_render.render_terminal(run.finding.report, con)
+    else:
+        click.echo("\n".join(lines) + "\n")
+        click.echo(compare_render.plain_text(run.finding.report), nl=False)

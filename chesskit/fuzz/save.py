@@ -1,0 +1,98 @@
+"""``--save FILE``: append a finding to the user's suite, as a line of the bundled EPD format.
+
+    # chesskit fuzz --seed 7: engine misses a8b6 after (start) (...); D1-D3 counted by chesskit 0.x
+    N3k3/8/8/8/8/8/8/4K3 w - - id "fuzz-7"; D1 6; D2 ...; D3 ...;
+
+The counts are chesskit's (D1..D3, deeper when the difference needs a deeper tree).  A
+Chess960 position writes its castling field in Shredder-FEN, so the suite loader reads it
+as Chess960 whatever the file is called.  The line is appended in one write and flushed
+to disk (fsync); a directory, a FIFO or a device is refused before the run starts.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from chesskit.board.board import Board
+from chesskit.compare.engines.script import shredder_fen
+from chesskit.errors import InputError
+from chesskit.suites.positions import scan_id
+
+SAVE_DEPTH = 3
+
+
+def check_save_path(path: str) -> None:
+    """Fail at once (exit 2), not after the run, when ``--save FILE`` cannot be appended to."""
+    if not path.strip():
+        raise InputError("--save needs a file name")
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as err:
+        raise InputError(f"cannot write --save {path}: {err.strerror or err}") from None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        what = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise InputError(f"cannot write --save {path}: it is {what}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InputError(f"cannot write --save {path}: no such folder {folder}")
+    if not os.access(path if info is not None else folder, os.W_OK):
+        raise InputError(f"cannot write --save {path}: permission denied")
+
+
+def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH) -> str:
+    """The EPD suite line of ``fen`` with chesskit's counts at depths 1..``depth``."""
+    board = Board(fen, chess960=chess960)
+    fields = (shredder_fen(fen) if chess960 else fen).split()
+    ops = [f'id "{ident}"']
+    halfmove, fullmove = (fields[4], fields[5]) if len(fields) == 6 else ("0", "1")
+    if (halfmove, fullmove) != ("0", "1"):
+        ops += [f"hmvc {halfmove}", f"fmvn {fullmove}"]
+    ops += [f"D{d} {board.perft(d)}" for d in range(1, depth + 1)]
+    return " ".join(fields[:4]) + " " + "; ".join(ops) + ";"
+
+
+def unused_id(path: str, base: str) -> str:
+    """``base``, or ``base-2``, ``base-3``, ... whichever no line of ``path`` uses yet."""
+    taken = set()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            taken = {scan_id(line.strip()) for line in handle}
+    except FileNotFoundError:
+        pass
+    ident, n = base, 1
+    while ident in taken:
+        n += 1
+        ident = f"{base}-{n}"
+    return ident
+
+
+def append_lines(path: str, lines: list[str]) -> None:
+    """Append ``lines`` in one write, after a newline if the file does not end with one; fsync."""
+    check_save_path(path)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as err:
+        raise InputError(f"cannot write --save {path}: {err.strerror or err}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"cannot write --save {path}: it is not a regular file")
+        text = "\n".join(lines) + "\n"
+        size = os.fstat(fd).st_size
+        if size:
+            with open(path, "rb") as handle:
+                handle.seek(size - 1)
+                if handle.read(1) != b"\n":
+                    text = "\n" + text
+        data = text.encode("utf-8")
+        written = 0
+        while written < len(data):
+            written += os.write(fd, data[written:])
+        os.fsync(fd)
+    except OSError as err:
+        raise InputError(f"cannot write --save {path}: {err.strerror or err}") from None
+    finally:
+        os.close(fd)
