@@ -1,8 +1,9 @@
 """The Python board API: FEN parsing and validation (``fen``), the ``Board`` over the
-compiled core with perft and divide (``board``), the leaf counters (``counters``) and the
-consistency checker's Python side (``debug``).
+compiled core (``board``), perft and divide on one thread or a pool of them, and
+``usable_cores`` (``threads``), the leaf counters (``counters``) and the consistency
+checker's Python side (``debug``).
 
-May import: ``chesskit.vocab``, ``chesskit.errors``, ``chesskit.timer`` and
+May import: ``chesskit.vocab``, ``chesskit.invariants``, ``chesskit.errors``, ``chesskit.timer`` and
 ``chesskit.core``. Never the compare machinery, suites, the cluster or the CLI.
 ``from chesskit.board import Board`` loads the board (and numba) on first use only.
 """

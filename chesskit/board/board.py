@@ -7,33 +7,32 @@ Chess960 as king-takes-rook ``e1h1`` (``push`` accepts either form in both).
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor, as_completed
-
 import numpy as np
 
+from chesskit.board import counters, debug
+from chesskit.board import threads as _threads
+from chesskit.board.fen import STARTING_FEN, Setup, format_fen, parse_fen
 from chesskit.core import position as P
 from chesskit.core.api import table
 from chesskit.errors import IllegalMoveError, InputError
-from chesskit.board.fen import MAX_CLOCK, STARTING_FEN, Setup, format_fen, parse_fen, square_name
-
-_PROMO_LETTERS = {P.KNIGHT: "n", P.BISHOP: "b", P.ROOK: "r", P.QUEEN: "q"}
-_CASTLING = 1 << 18
-
-
-def usable_cores() -> int:
-    """The cores this process may run on: the default for threads and local workers."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+from chesskit.board.fen import MAX_CLOCK
+from chesskit.vocab import (
+    PROMOTION_LETTERS,
+    castle_squares,
+    from_sq,
+    is_castling,
+    piece_code,
+    promotion,
+    square_name,
+    to_sq,
+)
 
 
 def _core():
     """The compiled functions, imported on first use (importing numba costs ~0.3 s)."""
-    from chesskit.core import makemove, movegen, perft
+    from chesskit.core import makemove, movegen
 
-    return makemove, movegen, perft
+    return makemove, movegen
 
 
 class Board:
@@ -94,7 +93,7 @@ class Board:
         ep, us = setup.ep, setup.turn
         file = ep & 7
         rank_of_capturers = ep - 8 if us == P.WHITE else ep + 8
-        pawn = (us << 3) | P.PAWN
+        pawn = piece_code(us, P.PAWN)
         for df in (-1, 1):
             if 0 <= file + df < 8 and setup.board[rank_of_capturers + df] == pawn:
                 return ep
@@ -112,6 +111,10 @@ class Board:
             fullmove=int(self._st[P.FULL]),
             chess960=self.chess960,
         )
+
+    def _state(self) -> tuple:
+        """The core's state arrays, in the order its compiled functions take them."""
+        return self._bb, self._board, self._st, self._hist, self._hkeys
 
     def fen(self) -> str:
         return format_fen(self.setup())
@@ -142,24 +145,23 @@ class Board:
         return int(self._board[sq])
 
     def king_square(self, color: int) -> int:
-        return int(self._bb[(color << 3) | P.KING]).bit_length() - 1
+        return int(self._bb[piece_code(color, P.KING)]).bit_length() - 1
 
     def is_check(self) -> bool:
-        _, movegen, _ = _core()
+        _, movegen = _core()
         return bool(movegen.checkers_of(table(), self._bb, self._st))
 
     # ------------------------------------------------------------ moves
 
     def uci(self, move: int) -> str:
         """The UCI string of a packed move in this position's notation."""
-        frm, to = move & 63, (move >> 6) & 63
-        if move & _CASTLING and not self.chess960:
-            to = (frm & 56) + (6 if to > frm else 2)
-        promo = (move >> 12) & 7
-        return square_name(frm) + square_name(to) + _PROMO_LETTERS.get(promo, "")
+        frm, to = from_sq(move), to_sq(move)
+        if is_castling(move) and not self.chess960:
+            to = castle_squares(frm, to)[0]
+        return square_name(frm) + square_name(to) + PROMOTION_LETTERS.get(promotion(move), "")
 
     def _legal_packed(self) -> np.ndarray:
-        _, movegen, _ = _core()
+        _, movegen = _core()
         out = np.empty(P.MAX_MOVES, dtype=np.int64)
         n = movegen.generate(table(), self._bb, self._board, self._st, out)
         return out[:n]
@@ -172,9 +174,9 @@ class Board:
             move = int(move)
             if self.uci(move) == uci:
                 return move
-            if move & _CASTLING:  # accept both castling notations
-                frm, to = move & 63, (move >> 6) & 63
-                king_to = (frm & 56) + (6 if to > frm else 2)
+            if is_castling(move):  # accept both castling notations
+                frm, to = from_sq(move), to_sq(move)
+                king_to = castle_squares(frm, to)[0]
                 if uci in (square_name(frm) + square_name(to), square_name(frm) + square_name(king_to)):
                     return move
         raise IllegalMoveError(uci, self.fen(), self.legal_moves())
@@ -206,7 +208,7 @@ class Board:
         """Make a legal move given in UCI; IllegalMoveError lists the legal ones."""
         move = self._find(uci.strip())
         self._reserve(1, exact=True)
-        makemove, _, _ = _core()
+        makemove, _ = _core()
         makemove.make_move(table(), self._bb, self._board, self._st, self._hist, self._hkeys, move)
         self._stack.append(move)
         try:
@@ -223,7 +225,7 @@ class Board:
         if not self._stack:
             raise InputError("no move to take back")
         move = self._stack.pop()
-        makemove, _, _ = _core()
+        makemove, _ = _core()
         makemove.unmake_move(self._bb, self._board, self._st, self._hist, self._hkeys)
         return self.uci(move)
 
@@ -257,14 +259,7 @@ class Board:
         return self._run(self._check_depth(depth, 1), hash_mb, threads, progress, by_move=True, tt=table)
 
     def _run(self, depth, hash_mb, threads, progress, by_move=False, tt=None) -> dict:
-        """perft as ``{"": nodes}``, or divide as ``{move: nodes}``.
-
-        With one thread and no progress report the compiled walk runs once (per root move
-        for divide). Otherwise the tree is cut into tasks, the move sequences of the first
-        two plies, and a pool of Python threads runs the compiled walk on private copies of
-        the position; the walk releases the GIL, so the threads run on all cores at once,
-        taking the next task as they finish (the table, if any, is shared: its entries are
-        safe against concurrent writers)."""
+        """perft as ``{"": nodes}``, or divide as ``{move: nodes}`` (see ``chesskit.board.threads``)."""
         from chesskit.core.tt import allocate
 
         if depth == 0:
@@ -276,59 +271,7 @@ class Board:
                 tt = allocate(hash_mb)
             except MemoryError:  # the request, not the machine, is at fault: exit 2
                 raise InputError(f"a hash table of {hash_mb} MiB does not fit in this machine's memory") from None
-        if depth < 4:
-            threads = 1  # not worth a thread pool
-        if threads == 1 and progress is None:
-            if by_move:
-                return {self.uci(int(m)): self._walk(depth - 1, tt, (int(m),)) for m in self._legal_packed()}
-            return {"": self._walk(depth, tt, ())}
-        tasks = self._tasks(plies=2)
-        totals: dict[str, int] = {}
-        nodes = 0
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            futures = {pool.submit(self.copy()._walk, depth - len(t), tt, t): t for t in tasks}
-            try:
-                for done, future in enumerate(as_completed(futures), 1):
-                    count = future.result()
-                    first = futures[future][0]
-                    name = self.uci(first) if by_move else ""
-                    totals[name] = totals.get(name, 0) + count
-                    nodes += count
-                    if progress:
-                        progress(done, len(tasks), nodes)
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
-        if by_move:  # in generation order, as the serial divide gives them
-            return {self.uci(int(m)): totals[self.uci(int(m))] for m in self._legal_packed()}
-        return totals
-
-    def _walk(self, depth: int, tt, moves: tuple[int, ...]) -> int:
-        """perft(depth) after making the packed ``moves`` (then taken back)."""
-        makemove, _, perft = _core()
-        T, state = table(), (self._bb, self._board, self._st, self._hist, self._hkeys)
-        for move in moves:
-            makemove.make_move(T, *state, move)
-        try:
-            return int(perft.perft(T, *state, depth, tt))
-        finally:
-            for _ in moves:
-                makemove.unmake_move(*state)
-
-    def _tasks(self, plies: int) -> list[tuple[int, ...]]:
-        """Every sequence of ``plies`` legal moves, shorter where the game ends first."""
-        if plies == 0:
-            return [()]
-        makemove, _, _ = _core()
-        T, state = table(), (self._bb, self._board, self._st, self._hist, self._hkeys)
-        tasks = []
-        for move in self._legal_packed():
-            move = int(move)
-            makemove.make_move(T, *state, move)
-            tasks += [(move, *rest) for rest in self._tasks(plies - 1)]
-            makemove.unmake_move(*state)
-        return tasks
+        return _threads.run(self, depth, tt, threads, progress, by_move)
 
     @staticmethod
     def warm_up(threads: int = 1) -> None:
@@ -348,22 +291,16 @@ class Board:
 
     def stats(self, depth: int) -> dict[str, int]:
         """perft(depth) as "nodes" and the eight leaf-move counters (see ``chesskit.board.counters``)."""
-        from chesskit.board.counters import perft_stats
-
-        return perft_stats(self, depth)
+        return counters.perft_stats(self, depth)
 
     def divide_stats(self, depth: int) -> dict[str, dict[str, int]]:
         """``stats`` below each legal root move, in generation order (depth >= 1)."""
-        from chesskit.board.counters import divide_stats
-
-        return divide_stats(self, depth)
+        return counters.divide_stats(self, depth)
 
     def debug(self, depth: int):
         """Walk the tree to ``depth`` checking every invariant after every make and unmake;
         returns a ``chesskit.board.debug.DebugResult`` (``.ok``, ``.violation``)."""
-        from chesskit.board.debug import run_checks
-
-        return run_checks(self, depth)
+        return debug.run_checks(self, depth)
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"

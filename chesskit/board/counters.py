@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from chesskit.errors import InputError
+from chesskit.vocab import MAX_MOVES
 
 # the order of the compiled rows (chesskit/core/stats.py), "nodes" first
 COUNTERS = (
@@ -51,10 +52,6 @@ def _empty(nodes: int = 0) -> dict[str, int]:
     return {name: (nodes if name == "nodes" else 0) for name in COUNTERS}
 
 
-def _state(board):
-    return board._bb, board._board, board._st, board._hist, board._hkeys
-
-
 def stats_by_depth(board, depth: int) -> list[dict[str, int]]:
     """The counters for every depth 1..``depth`` (one tree walk); ``[]`` for depth 0."""
     from chesskit.core import stats as core_stats
@@ -65,7 +62,7 @@ def stats_by_depth(board, depth: int) -> list[dict[str, int]]:
         return []
     board._reserve(depth + 1)
     rows = np.zeros((depth, core_stats.N_COUNTERS), dtype=np.int64)
-    core_stats.stats_walk(table(), *_state(board), depth, rows)
+    core_stats.stats_walk(table(), *board._state(), depth, rows)
     return [_row_dict(row) for row in rows]
 
 
@@ -80,13 +77,12 @@ def divide_stats(board, depth: int) -> dict[str, dict[str, int]]:
     """For each legal root move (generation order), the counters of the leaf moves below it."""
     from chesskit.core import stats as core_stats
     from chesskit.core.api import table
-    from chesskit.core.position import MAX_MOVES
 
     depth = board._check_depth(depth, 1)
     board._reserve(depth + 1)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     out = np.zeros((MAX_MOVES, core_stats.N_COUNTERS), dtype=np.int64)
-    n = core_stats.divide_stats(table(), *_state(board), depth, moves, out)
+    n = core_stats.divide_stats(table(), *board._state(), depth, moves, out)
     return {board.uci(int(moves[i])): _row_dict(out[i]) for i in range(n)}
 
 

@@ -17,52 +17,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from chesskit.board.fen import format_fen, parse_fen
 from chesskit.errors import MismatchError
-from chesskit.board.fen import COLOR_NAMES, PIECE_NAMES, format_fen, parse_fen, square_name
-
-# invariant code (chesskit/core/check.py) -> stable name
-INVARIANTS = {
-    1: "one-king-each",
-    2: "colours-disjoint",
-    3: "occupancy-union",
-    4: "bitboards-match-squares",
-    5: "zobrist-key",
-    6: "castling-rights-placement",
-    7: "castling-rights-update",
-    8: "ep-square",
-    9: "halfmove-clock",
-    10: "fullmove-number",
-    11: "side-to-move",
-    12: "mover-not-in-check",
-    13: "movegen-matches-oracle",
-    14: "bulk-count",
-    15: "history-depth",
-    16: "unmake-restores-state",
-    17: "move-applied",
-}
-FEN_ROUND_TRIP = "fen-round-trip"
-INVARIANT_NAMES = (*INVARIANTS.values(), FEN_ROUND_TRIP)
-
-# injectable faults (tests): name -> the compiled F_* code
-FAULTS = {
-    "drop-square": 1,
-    "colour-overlap": 2,
-    "occupancy-extra": 3,
-    "extra-king": 4,
-    "corrupt-key": 5,
-    "keep-castling": 6,
-    "lose-castling": 7,
-    "keep-ep": 8,
-    "halfmove-not-reset": 9,
-    "fullmove-not-advanced": 10,
-    "side-not-flipped": 11,
-    "illegal-move": 12,
-    "drop-move": 13,
-    "bulk-count-off": 14,
-    "ply-not-popped": 15,
-    "unmake-forgets-clock": 16,
-    "ep-pawn-stays": 17,
-}
+from chesskit.invariants import FAULTS, FEN_ROUND_TRIP, INVARIANT_NAMES, INVARIANTS  # noqa: F401 (re-exported)
+from chesskit.vocab import COLOR_NAMES, PIECE_NAMES, is_piece_code, square_name
 
 _BB_NAMES = {0: "occupancy", 7: "white pieces", 15: "black pieces", 16: "castling rights", 17: "key"}
 _STATE_NAMES = {0: "side to move", 1: "en-passant square", 2: "halfmove clock", 3: "fullmove number", 4: "history depth"}
@@ -157,8 +115,7 @@ def run_checks(board, depth: int, inject: str | None = None, fen_depth: int | No
     path = np.zeros(max(depth, 1), dtype=np.int64)
     info = np.zeros(core_check.INFO_SIZE, dtype=np.int64)
     uvals = np.zeros(2, dtype=np.uint64)
-    state = (work._bb, work._board, work._st, work._hist, work._hkeys)
-    found = core_check.check_walk(table(), *state, depth, code, path, info, uvals)
+    found = core_check.check_walk(table(), *work._state(), depth, code, path, info, uvals)
     nodes, checks = int(info[core_check.I_NODES]), int(info[core_check.I_CHECKS])
     if found:
         return DebugResult(nodes, checks, _violation(board, int(found), path, info, uvals))
@@ -206,11 +163,9 @@ def _comparable(board) -> list[tuple[str, str]]:
 
 def round_trip(board, path: list[str]) -> Violation | None:
     """``Board.from_setup(parse_fen(fen()))`` must reproduce every field of the state."""
-    from chesskit.board.board import Board
-
     fen = format_fen(board.setup())
     try:
-        again = Board.from_setup(parse_fen(fen, chess960=board.chess960))
+        again = type(board).from_setup(parse_fen(fen, chess960=board.chess960))
     except Exception as err:  # noqa: BLE001 - any failure to read our own FEN is the finding
         return Violation(FEN_ROUND_TRIP, path, fen, None, "the FEN parses", f"{type(err).__name__}: {err}")
     for (name, want), (_, got) in zip(_comparable(board), _comparable(again)):
@@ -245,7 +200,7 @@ def _squares(bits: int) -> str:
 def _piece(code: int) -> str:
     if code == 0:
         return "empty"
-    if 1 <= code & 7 <= 6 and code >> 3 in (0, 1):
+    if is_piece_code(code):
         return f"{COLOR_NAMES[code >> 3]} {PIECE_NAMES[code & 7]}"
     return f"piece code {code}"
 

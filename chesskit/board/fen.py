@@ -30,47 +30,48 @@ from dataclasses import dataclass, field
 
 from chesskit.errors import FenError, InputError
 
-WHITE, BLACK = 0, 1
-PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+from chesskit.vocab import (  # noqa: F401 (square_name, parse_square, the names: re-exported)
+    BISHOP,
+    BISHOP_DIRS,
+    BLACK,
+    COLOR_NAMES,
+    FILE_NAMES,
+    KING,
+    KING_STEPS,
+    KNIGHT,
+    KNIGHT_STEPS,
+    PAWN,
+    PIECE_LETTERS,
+    PIECE_NAMES,
+    QUEEN,
+    ROOK,
+    ROOK_DIRS,
+    WHITE,
+    direction,
+    is_piece_code,
+    offset,
+    parse_square,
+    square_name,
+)
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-COLOR_NAMES = ("white", "black")
-PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
-FILE_NAMES = "abcdefgh"
-_PIECE_LETTERS = " pnbrqk"
 
 
 # ---------------------------------------------------------------- helpers
 
 
-def square_name(sq: int) -> str:
-    """``28 -> "e4"``."""
-    if not 0 <= sq < 64:
-        raise ValueError(f"square {sq} is outside 0..63")
-    return FILE_NAMES[sq & 7] + str((sq >> 3) + 1)
-
-
-def parse_square(name: str) -> int:
-    """``"e4" -> 28``; raises InputError for anything that is not a square."""
-    if len(name) == 2 and name[0] in FILE_NAMES and name[1] in "12345678":
-        return FILE_NAMES.index(name[0]) + 8 * (int(name[1]) - 1)
-    raise InputError(f"{name!r} is not a square name like 'e4'")
-
-
 def piece_symbol(code: int) -> str:
     """FEN letter of a piece code: ``1 -> "P"``, ``10 -> "n"``."""
-    ptype, color = code & 7, code >> 3
-    if not (PAWN <= ptype <= KING and color in (WHITE, BLACK)):
+    if not is_piece_code(code):
         raise ValueError(f"{code} is not a piece code")
-    letter = _PIECE_LETTERS[ptype]
-    return letter.upper() if color == WHITE else letter
+    letter = PIECE_LETTERS[code & 7]
+    return letter.upper() if code >> 3 == WHITE else letter
 
 
 def piece_from_symbol(symbol: str) -> int:
     """Piece code of a FEN letter: ``"P" -> 1``, ``"n" -> 10``."""
     if len(symbol) == 1 and symbol.lower() in "pnbrqk":
-        ptype = _PIECE_LETTERS.index(symbol.lower())
+        ptype = PIECE_LETTERS.index(symbol.lower())
         return ptype | ((WHITE if symbol.isupper() else BLACK) << 3)
     raise InputError(f"unknown piece letter {symbol!r}")
 
@@ -456,43 +457,25 @@ def _parse_ep(text: str, board: list[int], turn: int, notes: _Notes) -> int | No
 
 # ---------------------------------------------------------------- checks
 
-_KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-_KING_STEPS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-_ROOK_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
-_BISHOP_DIRS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
-
-
-def _offset(sq: int, df: int, dr: int) -> int | None:
-    f, r = (sq & 7) + df, (sq >> 3) + dr
-    return r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else None
-
 
 def attackers(board: list[int], sq: int, color: int) -> list[int]:
     """Sorted squares of ``color``'s pieces that attack ``sq``."""
     found = []
     side = color << 3
     pawn_dr = -1 if color == WHITE else 1  # a white pawn attacks upwards, so it sits below
-    for steps, ptype in (((-1, pawn_dr), (1, pawn_dr)), PAWN), (_KNIGHT_STEPS, KNIGHT), (_KING_STEPS, KING):
+    for steps, ptype in (((-1, pawn_dr), (1, pawn_dr)), PAWN), (KNIGHT_STEPS, KNIGHT), (KING_STEPS, KING):
         for df, dr in steps:
-            s = _offset(sq, df, dr)
+            s = offset(sq, df, dr)
             if s is not None and board[s] == ptype | side:
                 found.append(s)
-    for dirs, slider in ((_ROOK_DIRS, ROOK), (_BISHOP_DIRS, BISHOP)):
+    for dirs, slider in ((ROOK_DIRS, ROOK), (BISHOP_DIRS, BISHOP)):
         for df, dr in dirs:
-            s = _offset(sq, df, dr)
+            s = offset(sq, df, dr)
             while s is not None and not board[s]:
-                s = _offset(s, df, dr)
+                s = offset(s, df, dr)
             if s is not None and board[s] in (slider | side, QUEEN | side):
                 found.append(s)
     return sorted(found)
-
-
-def _direction(a: int, b: int) -> tuple[int, int] | None:
-    """Unit step from ``a`` towards ``b`` if they share a rank, file or diagonal."""
-    df, dr = (b & 7) - (a & 7), (b >> 3) - (a >> 3)
-    if (df, dr) == (0, 0) or (df and dr and abs(df) != abs(dr)):
-        return None
-    return ((df > 0) - (df < 0), (dr > 0) - (dr < 0))
 
 
 def _distance(a: int, b: int) -> int:
@@ -536,7 +519,7 @@ def _check_checks(setup: Setup, notes: _Notes) -> None:
         notes.add("position", f"{name} is in check from {len(checkers)} pieces ({listed}); at most 2 are possible")
     if len(checkers) == 2:
         a, b = checkers
-        da, db = _direction(king, a), _direction(king, b)
+        da, db = direction(king, a), direction(king, b)
         if da is not None and db is not None and da == (-db[0], -db[1]):
             notes.add(
                 "position",

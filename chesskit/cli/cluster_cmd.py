@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import click
 
+from chesskit.cli import output, perft_view
 from chesskit.cluster.errors import BOTH_WAYS
 from chesskit.errors import InputError
-from chesskit.timer import format_seconds
 
 _NAMES = ("scheduler", "workers", "checkpoint", "split_depth")
 
@@ -49,8 +49,6 @@ class ClusterOptions:
         """``chesskit perft`` with these options: run, then print like perft does (one
         JSON object with "tasks" and "resumed" added; rich on a terminal; the three
         Stockfish-style lines on a pipe)."""
-        from chesskit.cli import output
-
         if stats:
             raise InputError(
                 "--stats and --all-depths do not run on a cluster; drop them or the cluster options"
@@ -70,11 +68,14 @@ class ClusterOptions:
                 }
             )
         elif output.stdout_is_terminal():
-            _table(board.fen(), ident, depth, result, nps)
+            resumed = f" ({result.resumed:,} resumed)" if result.resumed else ""
+            extra = [
+                ("split", f"{result.positions:,} positions at depth {result.split_depth}"),
+                ("tasks", f"{result.tasks:,}{resumed}"),
+            ]
+            perft_view.perft_table(board.fen(), ident, depth, result.nodes, result.seconds, nps, extra)
         else:
-            click.echo(
-                f"Nodes searched: {result.nodes}\nTime: {format_seconds(result.seconds)}\nNodes/second: {nps}"
-            )
+            click.echo(perft_view.pipe_lines(result.nodes, result.seconds, nps))
 
 
 def json_fields(result) -> dict:
@@ -90,26 +91,6 @@ def json_fields(result) -> dict:
 def nodes_per_second(result) -> int:
     """This run's pace: nodes it computed (not those taken from the checkpoint) per second."""
     return int(result.computed_nodes / result.seconds) if result.seconds > 0 else 0
-
-
-def _table(fen: str, ident: str | None, depth: int, result, nps: int) -> None:
-    from rich.table import Table
-    from rich.text import Text
-
-    from chesskit.cli import output
-
-    con = output.console()
-    con.print(Text.assemble((f"perft {depth}", "bold"), "  ", (ident or "", "cyan")))
-    con.print(Text(fen, style="dim"))
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="dim")
-    grid.add_column(justify="right")
-    grid.add_row("nodes", f"[bold green]{result.nodes}[/]")
-    grid.add_row("time", format_seconds(result.seconds))
-    grid.add_row("nodes/second", f"{nps:,}")
-    grid.add_row("split", f"{result.positions:,} positions at depth {result.split_depth}")
-    grid.add_row("tasks", f"{result.tasks:,}" + (f" ({result.resumed:,} resumed)" if result.resumed else ""))
-    con.print(grid)
 
 
 def _positive(name: str, minimum: int):
@@ -174,8 +155,6 @@ class _progress_bar:
     nothing to draw on."""
 
     def __init__(self, depth: int, options: ClusterOptions, enabled: bool):
-        from chesskit.cli import output
-
         self._enabled = enabled and output.stderr_is_terminal()
         self._depth = depth
         if options.scheduler:
@@ -188,8 +167,6 @@ class _progress_bar:
         if not self._enabled:
             return None
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-        from chesskit.cli import output
 
         self._bar = Progress(
             TextColumn("[progress.description]{task.description}"),

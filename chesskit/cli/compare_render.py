@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from chesskit.compare.classify import FIELD_LABELS
-from chesskit.cli.show_cmd import FIGURINES, FILES, SQUARES, ranks
+from chesskit.compare.descent import shown_value
+from chesskit.cli.boardview import FILES, SQUARES, colour_depth, ranks, rich_board
 
 # square highlights (truecolor, basic): chesskit-only moves, engine-only moves, both
 MISSING = ("#7fc97f", "green")
@@ -22,10 +23,6 @@ def marked_squares(report) -> tuple[set[str], set[str]]:
     if report.state is not None and report.state.move and report.state.field != "walk":
         extra |= {report.state.move[0:2], report.state.move[2:4]}
     return missing, extra
-
-
-def _value(value) -> str:
-    return "-" if value is None else str(value)
 
 
 def state_checked_line(report) -> str:
@@ -56,7 +53,9 @@ def descent_lines(report) -> list[str]:
     for step in report.steps:
         ours, theirs = sum(step.ours.values()), step.engine_total()
         diff = sorted(step.differing())
-        shown = ", ".join(f"{m} {_value(step.ours.get(m))} vs {_value(step.theirs.get(m))}" for m in diff[:4])
+        shown = ", ".join(
+            f"{m} {shown_value(step.ours.get(m))} vs {shown_value(step.theirs.get(m))}" for m in diff[:4]
+        )
         more = f" (+{len(diff) - 4} more)" if len(diff) > 4 else ""
         verdict = f"differ: {shown}{more}" if diff else "same" if ours == theirs else "totals differ"
         lines.append(
@@ -131,8 +130,8 @@ def state_lines(report) -> list[str]:
     return [
         f"after: {state.op}" + (f" {state.move}" if state.move else ""),
         f"field: {state.field}",
-        f"ours: {_value(state.ours)}",
-        f"theirs: {_value(state.theirs)}",
+        f"ours: {shown_value(state.ours)}",
+        f"theirs: {shown_value(state.theirs)}",
         f"hint: {state.hint}",
     ]
 
@@ -145,7 +144,7 @@ def count_table_lines(report) -> list[str]:
         for move in _rows(step):
             a, b = step.ours.get(move), step.theirs.get(move)
             flag = "  <" if a != b else ""
-            lines.append(f"  {move:<7}{_value(a):>10}{_value(b):>10}{flag}")
+            lines.append(f"  {move:<7}{shown_value(a):>10}{shown_value(b):>10}{flag}")
         lines.append(f"  {'total':<7}{sum(step.ours.values()):>10}{step.engine_total():>10}")
     return lines
 
@@ -202,7 +201,9 @@ def render_terminal(report, con) -> None:
         steps.add_column(name, justify=justify, overflow="fold")
     for step in report.steps:
         diff = sorted(step.differing())
-        shown = ", ".join(f"{m} {_value(step.ours.get(m))}/{_value(step.theirs.get(m))}" for m in diff[:4])
+        shown = ", ".join(
+            f"{m} {shown_value(step.ours.get(m))}/{shown_value(step.theirs.get(m))}" for m in diff[:4]
+        )
         steps.add_row(
             str(step.depth),
             _where(step.path),
@@ -268,7 +269,7 @@ def render_terminal(report, con) -> None:
         for move in _rows(step):
             a, b = step.ours.get(move), step.theirs.get(move)
             row_style = "red" if a != b else None
-            table.add_row(move, _value(a), _value(b), style=row_style)
+            table.add_row(move, shown_value(a), shown_value(b), style=row_style)
         table.add_row("total", f"{sum(step.ours.values()):,}", f"{step.engine_total():,}", style="bold")
         con.print(table)
 
@@ -276,26 +277,19 @@ def render_terminal(report, con) -> None:
 def _board(con, fen: str, missing: set[str], extra: set[str], legend: tuple[str, str]):
     from rich.text import Text
 
-    tier = 0 if con.color_system in ("truecolor", "256") else 1  # index into the colour pairs
-    palette = "rich" if tier == 0 else "basic"
-    board = Text()
-    for rank, row in zip(range(8, 0, -1), ranks(fen)):
-        board.append(f"{rank} ", style="dim")
-        for file, piece in zip(FILES, row):
-            sq = f"{file}{rank}"
-            light = (FILES.index(file) + rank) % 2 == 0
-            if sq in missing and sq in extra:
-                bg = BOTH[tier]
-            elif sq in missing:
-                bg = MISSING[tier]
-            elif sq in extra:
-                bg = EXTRA[tier]
-            else:
-                bg = SQUARES[palette][0 if light else 1]
-            glyph = "   " if piece == "." else f" {FIGURINES[piece]} "
-            board.append(glyph, style=f"bold black on {bg}")
-        board.append("\n")
-    board.append("   " + "  ".join(FILES), style="dim")
+    palette = colour_depth(con)
+    tier = 0 if palette == "rich" else 1  # index into the colour pairs
+
+    def background(sq: str, light: bool) -> str:
+        if sq in missing and sq in extra:
+            return BOTH[tier]
+        if sq in missing:
+            return MISSING[tier]
+        if sq in extra:
+            return EXTRA[tier]
+        return SQUARES[palette][0 if light else 1]
+
+    board = rich_board(fen, background)
     key = Text()
     for label, colours in zip(legend, (MISSING, EXTRA)):
         if label:

@@ -17,7 +17,8 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
 )
-from chesskit.board.debug import FAULTS, DebugResult, InvariantError, run_checks
+from chesskit.board.debug import DebugResult, InvariantError, run_checks
+from chesskit.invariants import FAULTS
 from chesskit.timer import Timer
 
 

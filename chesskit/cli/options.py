@@ -6,6 +6,8 @@ import click
 
 from chesskit.cli import output
 from chesskit.errors import InputError
+from chesskit.suites.positions import is_chess960_id, resolve_position
+from chesskit.vocab import MAX_DEPTH
 
 position_argument = click.argument("position", metavar="POSITION")
 depth_argument = click.argument("depth", metavar="DEPTH")
@@ -27,12 +29,6 @@ strict_option = click.option(
     help="Refuse (exit 2) a position that cannot arise in a game; by default it is counted "
     "like Stockfish and python-chess count it, with a note saying why.",
 )
-
-
-# The deepest DEPTH argument accepted. Far beyond any tree that can be counted (perft 15
-# of the start position is about 2e21 nodes), and small enough that the move stacks
-# sized by the depth always fit in memory.
-MAX_DEPTH = 100
 
 
 def parse_depth(text: str, minimum: int = 0, why: str = "", name: str = "DEPTH") -> int:
@@ -76,7 +72,6 @@ def load_board(position: str, moves: str = "", chess960: bool = False, strict: b
     on stderr, and stays in ``board.notes`` for the JSON output.
     """
     from chesskit.board.board import Board  # deferred: loads the compiled move generator
-    from chesskit.suites.positions import is_chess960_id, resolve_position
 
     fen, ident = resolve_position(position)
     board = Board(fen, chess960=True if chess960 or is_chess960_id(position) else None, strict=strict)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from chesskit.cli import output, stats_cmd
+from chesskit.cli import output, perft_view, stats_cmd
 from chesskit.cli.cluster_cmd import cluster_options  # the options only: Dask loads on use
 from chesskit.cli.options import (
     chess960_option,
@@ -24,7 +24,7 @@ DEFAULT_HASH_MB = 64
 
 
 def _default_threads() -> int:
-    from chesskit.board.board import usable_cores  # deferred: loads numpy
+    from chesskit.board.threads import usable_cores
 
     return usable_cores()
 
@@ -111,9 +111,9 @@ def perft(
             }
         )
     elif output.stdout_is_terminal():
-        _perft_table(board.fen(), ident, depth_n, nodes, timer, nps)
+        perft_view.perft_table(board.fen(), ident, depth_n, nodes, seconds, nps)
     else:
-        click.echo(f"Nodes searched: {nodes}\nTime: {timer.display()}\nNodes/second: {nps}")
+        click.echo(perft_view.pipe_lines(nodes, seconds, nps))
 
 
 @click.command()
@@ -184,34 +184,11 @@ def _count(board, depth, hash_mb, threads, timer: Timer, label, as_json, by_move
         return run(depth, hash_mb=hash_mb, threads=threads, progress=report)
 
 
-def _heading(kind: str, depth: int, ident: str | None, fen: str):
-    from rich.text import Text
-
-    title = Text.assemble((f"{kind} {depth}", "bold"), "  ", (ident or "", "cyan"))
-    return title, Text(fen, style="dim")
-
-
-def _perft_table(fen: str, ident: str | None, depth: int, nodes: int, timer: Timer, nps: int):
-    from rich.table import Table
-
-    con = output.console()
-    title, fen_line = _heading("perft", depth, ident, fen)
-    con.print(title)
-    con.print(fen_line)
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="dim")
-    grid.add_column(justify="right")
-    grid.add_row("nodes", f"[bold green]{nodes}[/]")
-    grid.add_row("time", timer.display())
-    grid.add_row("nodes/second", f"{nps:,}")
-    con.print(grid)
-
-
 def _divide_table(fen, ident, depth, counts: dict[str, int], timer: Timer, nps: int):
     from rich.table import Table
 
     con = output.console()
-    title, fen_line = _heading("divide", depth, ident, fen)
+    title, fen_line = perft_view.heading("divide", depth, ident, fen)
     con.print(title)
     con.print(fen_line)
     nodes = sum(counts.values())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output
+from chesskit.cli.boardview import SQUARES, colour_depth, plain_lines, rich_board
 from chesskit.cli.options import (
     chess960_option,
     json_option,
@@ -14,12 +15,7 @@ from chesskit.cli.options import (
     strict_option,
 )
 
-FILES = "abcdefgh"
-# Outlined figurines for white, solid for black, both drawn in black: readable on
-# light and dark squares alike, in any colour mode.
-FIGURINES = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
-# (light, dark) square backgrounds and the last move's squares, by colour depth
-SQUARES = {"rich": ("#f0d9b5", "#b58863"), "basic": ("white", "yellow")}
+# (light, dark) backgrounds of the last move's squares, by colour depth
 LAST_MOVE = {"rich": ("#cdd26a", "#aaa23a"), "basic": ("bright_green", "green")}
 
 
@@ -60,14 +56,6 @@ def describe(board, ident: str | None) -> dict:
     }
 
 
-def ranks(fen: str) -> list[str]:
-    """The 8 ranks of the placement field, rank 8 first, as 8 characters each ('.' empty)."""
-    rows = []
-    for row in fen.split()[0].split("/"):
-        rows.append("".join("." * int(c) if c.isdigit() else c for c in row))
-    return rows
-
-
 def _state_lines(info: dict) -> list[tuple[str, str]]:
     moves = info["legal_moves"]
     status = ""
@@ -88,9 +76,8 @@ def _state_lines(info: dict) -> list[tuple[str, str]]:
 
 
 def _render_plain(info: dict) -> None:
-    for rank, row in zip(range(8, 0, -1), ranks(info["fen"])):
-        click.echo(f"{rank}  " + " ".join(row))
-    click.echo("   " + " ".join(FILES))
+    for line in plain_lines(info["fen"]):
+        click.echo(line)
     click.echo()
     if info["id"]:
         click.echo(f"id: {info['id']}")
@@ -103,24 +90,16 @@ def _render_terminal(info: dict, last_move: str | None) -> None:
     from rich.text import Text
 
     con = output.console()
-    depth = "rich" if con.color_system in ("truecolor", "256") else "basic"
+    depth = colour_depth(con)
     highlighted = set()
     if last_move:
         highlighted = {last_move[0:2], last_move[2:4]}
-    board = Text()
-    for rank, row in zip(range(8, 0, -1), ranks(info["fen"])):
-        board.append(f"{rank} ", style="dim")
-        for file, piece in zip(FILES, row):
-            light = (FILES.index(file) + rank) % 2 == 0  # a1 is dark
-            square = f"{file}{rank}"
-            palette = LAST_MOVE if square in highlighted else SQUARES
-            bg = palette[depth][0 if light else 1]
-            if piece == ".":
-                board.append("   ", style=f"on {bg}")
-            else:
-                board.append(f" {FIGURINES[piece]} ", style=f"bold black on {bg}")
-        board.append("\n")
-    board.append("   " + "  ".join(FILES), style="dim")
+
+    def background(square: str, light: bool) -> str:
+        palette = LAST_MOVE if square in highlighted else SQUARES
+        return palette[depth][0 if light else 1]
+
+    board = rich_board(info["fen"], background)
 
     state = Table.grid(padding=(0, 2))
     state.add_column(style="dim")

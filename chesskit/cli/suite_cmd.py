@@ -7,12 +7,13 @@ from collections import defaultdict
 import click
 
 from chesskit.cli import output
-from chesskit.cli.compare_cmd import engine_options, engine_dialect, note_dialect, open_user_engine, parse_timeout
+from chesskit.cli.engine_options import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import json_option, parse_count, parse_depth, strict_option
 from chesskit.cli.perft_cmd import hash_option, threads_option
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suites.formats import LineError
+from chesskit.suites.positions import display_path
 from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, load_entries, plan, run, run_engine, suite_paths
 from chesskit.timer import Timer, format_seconds
 
@@ -323,8 +324,6 @@ def _render_terminal(results, failed, timer: Timer, errors=()) -> None:
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
-
-    from chesskit.suites.positions import display_path
 
     con = output.console()
     files: dict = defaultdict(list)

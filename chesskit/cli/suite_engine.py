@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from chesskit.cli import output
 from chesskit.errors import InputError
+from chesskit.suites import junit
+from chesskit.suites.positions import display_path
 
 EXPECTED_IN_DOUBT = "chesskit agrees with the engine here: the suite's expected count is in doubt"
 
@@ -36,9 +38,6 @@ def write_junit(
 
     ``mismatch_lines(result)`` gives the suite's three lines about a mismatch.
     """
-    from chesskit.suites import junit
-    from chesskit.suites.positions import display_path
-
     cases = []
     for result in results:
         task = result.task

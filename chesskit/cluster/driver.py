@@ -22,7 +22,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from chesskit.board.board import usable_cores
+from chesskit import __version__
+from chesskit.board.threads import usable_cores
+from chesskit.cluster.checkpoint import Checkpoint, read_header, split_depth_of
 from chesskit.cluster.errors import (
     BOTH_WAYS,
     ClusterError,
@@ -30,6 +32,8 @@ from chesskit.cluster.errors import (
     ExtraMissing,
     SchedulerUnreachable,
 )
+from chesskit.cluster.plan import make_plan
+from chesskit.cluster.worker import run_batch
 from chesskit.errors import InputError
 from chesskit.outpath import check_output
 
@@ -103,10 +107,6 @@ def run_perft(
     (``tcp://host:port``), or on a local cluster of ``workers`` processes (default: one
     per core). ``checkpoint`` names a file that records finished tasks and is resumed
     from when it exists. ``progress(status)`` is called as tasks finish."""
-    from chesskit.cluster.checkpoint import Checkpoint, read_header, split_depth_of
-    from chesskit.cluster.plan import make_plan
-    from chesskit.cluster.worker import run_batch
-
     require_dask()
     if checkpoint is not None:  # a FIFO would block, a directory or device cannot hold it
         check_output(checkpoint, "--checkpoint")
@@ -169,8 +169,6 @@ def _compute(client, plan, pending, hash_mb, status, record, progress, scheduler
     each result into ``status``."""
     from distributed import as_completed
 
-    from chesskit.cluster.worker import run_batch
-
     run = uuid.uuid4().hex[:8]
     futures = {}
     try:
@@ -225,8 +223,6 @@ def _check_workers(client) -> None:
 
     A worker without chesskit cannot even unpack a task: Dask drops it and the run would
     wait for ever, so this is checked before anything is submitted."""
-    from chesskit import __version__
-
     answers = client.run(eval, _WORKER_PROBE, on_error="return")
     for address, answer in sorted(answers.items()):
         if isinstance(answer, BaseException):

@@ -17,8 +17,8 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-# Estimated nodes per task: the core counts 150-400 million nodes a second per core.
-TASK_NODES = 500_000_000
+from chesskit.cluster.split import TASK_NODES, choose_split_depth, split
+
 # A small run is still cut into about this many tasks, so that every worker gets some.
 MIN_TASKS = 64
 
@@ -91,8 +91,6 @@ def task_hash(chess960: bool, remaining: int, tasks: list[Task]) -> str:
 
 def make_plan(board, depth: int, split_depth: int | None = None) -> Plan:
     """Split ``board`` for perft(``depth``) at ``split_depth`` (None: choose it) and batch."""
-    from chesskit.cluster.split import choose_split_depth, split
-
     if split_depth is None:
         level = choose_split_depth(board, depth)
     else:

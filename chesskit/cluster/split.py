@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Estimated nodes per task (``chesskit.cluster.plan`` batches up to it): the core counts
+# 150-400 million nodes a second per core.
+TASK_NODES = 500_000_000
+
 # Auto split depth: stop at the first level with at least this many unique positions...
 MIN_POSITIONS = 256
 # ...unless each would still hold far too much work (see ``choose_split_depth``), and
@@ -87,8 +91,6 @@ def choose_split_depth(board, depth: int) -> Level:
     with the level's branching factor) and the next level is expected to stay under
     ``MAX_POSITIONS``. Never split at or below the leaves: at most ``depth - 1``.
     """
-    from chesskit.cluster.plan import TASK_NODES
-
     big = 16 * TASK_NODES
     level = root_level(board)
     previous_paths = 1

@@ -18,15 +18,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chesskit.board.fen import attackers, square_name
+from chesskit.board.fen import attackers
+from chesskit.vocab import (
+    BISHOP,
+    BISHOP_DIRS,
+    KING,
+    KNIGHT,
+    PAWN,
+    PIECE_NAMES,
+    PROMOTIONS,
+    QUEEN,
+    ROOK,
+    ROOK_DIRS,
+    WHITE,
+    castle_squares,
+    direction,
+    offset,
+    parse_square,
+    piece_code,
+    square_name,
+)
 
-WHITE, BLACK = 0, 1
-PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
-PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
-PROMOTIONS = {"q": QUEEN, "r": ROOK, "b": BISHOP, "n": KNIGHT}
-
-_ROOK_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
-_BISHOP_DIRS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
 
 
 @dataclass
@@ -45,11 +57,6 @@ class MoveNote:
 # ------------------------------------------------------------------ geometry
 
 
-def _step(sq: int, df: int, dr: int) -> int | None:
-    f, r = (sq & 7) + df, (sq >> 3) + dr
-    return r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else None
-
-
 def _name(board: list[int], sq: int) -> str:
     code = board[sq]
     return (
@@ -58,27 +65,19 @@ def _name(board: list[int], sq: int) -> str:
 
 
 def king_square(board: list[int], color: int) -> int | None:
-    code = KING | color << 3
+    code = piece_code(color, KING)
     return next((sq for sq in range(64) if board[sq] == code), None)
-
-
-def _direction(a: int, b: int) -> tuple[int, int] | None:
-    """Unit step from ``a`` towards ``b`` if they share a rank, file or diagonal."""
-    df, dr = (b & 7) - (a & 7), (b >> 3) - (a >> 3)
-    if (df, dr) == (0, 0) or (df and dr and abs(df) != abs(dr)):
-        return None
-    return ((df > 0) - (df < 0), (dr > 0) - (dr < 0))
 
 
 def between(a: int, b: int) -> list[int]:
     """Squares strictly between ``a`` and ``b`` on a line (empty when not on one)."""
-    d = _direction(a, b)
+    d = direction(a, b)
     if d is None:
         return []
-    out, s = [], _step(a, *d)
+    out, s = [], offset(a, *d)
     while s is not None and s != b:
         out.append(s)
-        s = _step(s, *d)
+        s = offset(s, *d)
     return out
 
 
@@ -89,9 +88,9 @@ def pins(board: list[int], color: int) -> dict[int, int]:
         return {}
     them = (1 - color) << 3
     found = {}
-    for dirs, slider in ((_ROOK_DIRS, ROOK), (_BISHOP_DIRS, BISHOP)):
+    for dirs, slider in ((ROOK_DIRS, ROOK), (BISHOP_DIRS, BISHOP)):
         for d in dirs:
-            s, own = _step(king, *d), None
+            s, own = offset(king, *d), None
             while s is not None:
                 if board[s]:
                     if own is None and board[s] >> 3 == color:
@@ -100,7 +99,7 @@ def pins(board: list[int], color: int) -> dict[int, int]:
                         if own is not None and board[s] in (slider | them, QUEEN | them):
                             found[own] = s
                         break
-                s = _step(s, *d)
+                s = offset(s, *d)
     return found
 
 
@@ -127,12 +126,11 @@ class _Move:
 
 
 def _parse(uci: str, setup) -> _Move:
-    frm = (ord(uci[0]) - 97) + 8 * (int(uci[1]) - 1)
-    to = (ord(uci[2]) - 97) + 8 * (int(uci[3]) - 1)
+    frm, to = parse_square(uci[0:2]), parse_square(uci[2:4])
     board, us = setup.board, setup.turn
     move = _Move(uci, frm, to, PROMOTIONS.get(uci[4:5], 0), board[frm], us)
     if move.ptype == KING and board[frm] >> 3 == us:
-        if board[to] == ROOK | us << 3:  # king takes own rook: Chess960 notation
+        if board[to] == piece_code(us, ROOK):  # king takes own rook: Chess960 notation
             move.castle_rook = to
         elif not setup.chess960 and frm >> 3 == to >> 3 and abs(to - frm) == 2:
             corner = (frm & 56) + (7 if to > frm else 0)
@@ -143,7 +141,7 @@ def _parse(uci: str, setup) -> _Move:
         and abs((frm & 7) - (to & 7)) == 1
         and not board[to]
         and to >> 3 == (5 if us == WHITE else 2)
-        and board[behind] == PAWN | (1 - us) << 3
+        and board[behind] == piece_code(1 - us, PAWN)
     ):
         move.en_passant = True  # a diagonal step onto the empty square behind an enemy pawn
         move.captured_sq = behind
@@ -152,20 +150,12 @@ def _parse(uci: str, setup) -> _Move:
     return move
 
 
-def _castle_targets(move: _Move) -> tuple[int, int]:
-    """King and rook destinations: g/f files for a rook east of the king, else c/d."""
-    back = move.frm & 56
-    if move.castle_rook > move.frm:
-        return back + 6, back + 5
-    return back + 2, back + 3
-
-
 def _apply(move: _Move, board: list[int]) -> list[int]:
     """The board after ``move`` (whatever its legality)."""
     after = list(board)
     if move.castle_rook is not None:
-        kto, rto = _castle_targets(move)
-        rook = after[move.castle_rook] if after[move.castle_rook] == ROOK | move.us << 3 else 0
+        kto, rto = castle_squares(move.frm, move.castle_rook)
+        rook = after[move.castle_rook] if after[move.castle_rook] == piece_code(move.us, ROOK) else 0
         after[move.frm] = 0
         if rook:
             after[move.castle_rook] = 0
@@ -175,7 +165,7 @@ def _apply(move: _Move, board: list[int]) -> list[int]:
     if move.captured_sq is not None:
         after[move.captured_sq] = 0
     after[move.frm] = 0
-    after[move.to] = (move.promo | move.us << 3) if move.promo else move.piece
+    after[move.to] = piece_code(move.us, move.promo) if move.promo else move.piece
     return after
 
 
@@ -200,7 +190,7 @@ def _shape_ok(move: _Move, setup) -> bool:
         return (abs(df), abs(dr)) in ((1, 2), (2, 1))
     if ptype == KING:
         return move.castle_rook is not None or max(abs(df), abs(dr)) == 1
-    line = _direction(frm, to)
+    line = direction(frm, to)
     if line is None or (ptype == ROOK and 0 not in line) or (ptype == BISHOP and 0 in line):
         return False
     return not any(board[s] for s in between(frm, to))
@@ -308,7 +298,7 @@ def _missing_hint(move: _Move, setup, checkers: list[int], pinned: dict[int, int
 def _missing_castle_hint(move: _Move, setup) -> str:
     board, us = setup.board, move.us
     them = 1 - us
-    kto, rto = _castle_targets(move)
+    kto, rto = castle_squares(move.frm, move.castle_rook)
     rook_path = [rto, *between(move.castle_rook, rto)]
     king_path = {move.frm, kto, *between(move.frm, kto)}
     rook_only = [s for s in rook_path if s not in king_path and s != move.castle_rook]
@@ -353,7 +343,7 @@ def _extra_hint(move: _Move, setup, checkers: list[int], pinned: dict[int, int])
             return "en-passant capture without a fresh double push: a stale en-passant square was not cleared"
         if exposed:
             sq = exposed[0]
-            line = _direction(new_king, sq)
+            line = direction(new_king, sq)
             if line is not None and line[1] == 0 and move.captured_sq >> 3 == new_king >> 3:
                 return "en-passant capture that exposes the king along the rank (both pawns leave it)"
             if move.frm in pinned:
@@ -404,7 +394,7 @@ def _extra_castle_hint(move: _Move, setup, checkers: list[int]) -> str:
     them = 1 - us
     rook_sq = move.castle_rook
     side = "king" if rook_sq > move.frm else "queen"
-    if board[rook_sq] != ROOK | us << 3:
+    if board[rook_sq] != piece_code(us, ROOK):
         if board[rook_sq] and board[rook_sq] >> 3 == them:
             return (
                 f"castling after the rook was captured on {square_name(rook_sq)}: "
@@ -415,7 +405,7 @@ def _extra_castle_hint(move: _Move, setup, checkers: list[int]) -> str:
         return f"{side}-side castling without the right: rights not cleared after the king or rook moved"
     if checkers:
         return "castling out of check"
-    kto, rto = _castle_targets(move)
+    kto, rto = castle_squares(move.frm, move.castle_rook)
     lo = min(move.frm, rook_sq, kto, rto)
     hi = max(move.frm, rook_sq, kto, rto)
     blocked = [s for s in range(lo, hi + 1) if board[s] and s not in (move.frm, rook_sq)]

@@ -30,154 +30,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
-from chesskit.compare.classify import MoveNote, classify_moves, state_hint
+from chesskit.compare.classify import classify_moves
 from chesskit.compare.engines.base import UCI_MOVE
+from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
+from chesskit.compare.totals import descend_totals
 from chesskit.errors import EngineError
 
 
 class Divider(Protocol):
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]: ...
-
-
-@dataclass
-class Step:
-    """One node of the descent: both divides of ``path`` at ``depth``."""
-
-    path: list[str]
-    depth: int
-    ours: dict[str, int]
-    theirs: dict[str, int]
-    # a total-only engine: its own total here (``theirs`` then holds its direct
-    # answers below each of our moves, or nothing at depth 1 and at the start)
-    theirs_total: int | None = None
-
-    def engine_total(self) -> int:
-        return sum(self.theirs.values()) if self.theirs_total is None else self.theirs_total
-
-    def differing(self) -> list[str]:
-        """Moves whose counts differ or that one side lacks: ours in our order, then theirs."""
-        if self.theirs_total is not None and not self.theirs:
-            return []  # a total only: no move to point at
-        moves = [m for m in self.ours if self.ours[m] != self.theirs.get(m)]
-        return moves + [m for m in self.theirs if m not in self.ours]
-
-    def to_json(self) -> dict:
-        return {
-            "path": list(self.path),
-            "depth": self.depth,
-            "ours": dict(self.ours),
-            "theirs": dict(self.theirs),
-            **({} if self.theirs_total is None else {"theirs_total": self.theirs_total}),
-        }
-
-
-@dataclass
-class StateMismatch:
-    """The engine's state differs from ours after ``op`` (``push``/``pop``/``set_fen``/``walk``) of ``move``."""
-
-    path: list[str]  # moves from POSITION to the node whose state is compared
-    fen: str  # our FEN of that node
-    op: str
-    move: str | None
-    field: str  # placement, turn, castling, ep, halfmove, fullmove, or walk
-    ours: object
-    theirs: object
-    hint: str = ""
-
-
-@dataclass
-class Report:
-    """The outcome of a comparison; ``kind`` None means the engine agrees."""
-
-    position_fen: str  # POSITION as given to the engine
-    chess960: bool
-    depth: int
-    engine: str
-    steps: list[Step] = field(default_factory=list)
-    kind: str | None = None  # None, "moves" or "state"
-    path: list[str] = field(default_factory=list)
-    fen: str = ""
-    missing: list[str] = field(default_factory=list)
-    extra: list[str] = field(default_factory=list)
-    notes: list[MoveNote] = field(default_factory=list)
-    state: StateMismatch | None = None
-    state_checked: int = 0  # pushes whose full state was compared
-    # a total-only engine (see chesskit.compare.totals): what its counts tell about the move lists
-    total_only: bool = False
-    move_counts: dict | None = None  # {"chesskit": n, "engine": m} where the lists differ
-    inferred: bool = False  # the missing moves were inferred from its counts
-    unnamed_missing: int = 0  # moves it misses that its counts cannot name
-    unnamed_extra: int = 0  # illegal moves it generates (totals never name them)
-
-    @property
-    def agree(self) -> bool:
-        return self.kind is None
-
-    def to_json(self) -> dict:
-        state = self.state
-        return {
-            "agree": self.agree,
-            "kind": self.kind,
-            "path": list(self.path),
-            "fen": self.fen,
-            "missing": list(self.missing),
-            "extra": list(self.extra),
-            "field": state.field if state else None,
-            "ours": state.ours if state else None,
-            "theirs": state.theirs if state else None,
-            "steps": [step.to_json() for step in self.steps],
-            # beyond the issue's schema: how the state mismatch arose, and the classification
-            "op": state.op if state else None,
-            "move": state.move if state else None,
-            "hint": state.hint if state else None,
-            "notes": [note.to_json() for note in self.notes],
-            **(self._totals_json() if self.total_only else {}),
-        }
-
-    def _totals_json(self) -> dict:
-        return {
-            "total_only": True,
-            "move_counts": self.move_counts,
-            "inferred": self.inferred,
-            "unnamed_missing": self.unnamed_missing,
-            "unnamed_extra": self.unnamed_extra,
-        }
-
-    def summary(self) -> str:
-        """One line: what was found where."""
-        where = " ".join(self.path) or "(start)"
-        if self.agree:
-            return f"{self.engine} agrees with chesskit at depth {self.depth}"
-        if self.kind == "moves":
-            parts = []
-            if self.missing:
-                parts.append(f"misses {' '.join(self.missing)}")
-            if self.extra:
-                parts.append(f"generates illegal {' '.join(self.extra)}")
-            if self.inferred:
-                parts[-1] += " (inferred from its totals)"
-            if self.unnamed_missing:
-                parts.append(f"misses {_moves(self.unnamed_missing)} its totals cannot name")
-            if self.unnamed_extra:
-                parts.append(f"generates {_moves(self.unnamed_extra, 'illegal ')} its totals cannot name")
-            return f"{self.engine} {' and '.join(parts)} after {where} ({self.fen})"
-        state = self.state
-        if state.field == "walk":
-            return f"{self.engine} counts {where} differently when reached by make/unmake ({self.fen})"
-        after = f" after {state.op} {state.move}" if state.move else f" after {state.op}"
-        return (
-            f"{self.engine} state differs{after} at {where}: {state.field} "
-            f"ours {_shown(state.ours)}, theirs {_shown(state.theirs)}"
-        )
-
-
-def _moves(n: int, kind: str = "") -> str:
-    return f"{n} {kind}move{'' if n == 1 else 's'}"
-
-
-def _shown(value: object) -> str:
-    """A state field's value as the FEN writes it: ``-`` for none (no Python reprs)."""
-    return "-" if value is None else str(value)
 
 
 def descend(
@@ -203,8 +64,6 @@ def descend(
     chess960 = bool(board.chess960)
     report = Report(position_fen, chess960, depth, engine_name, fen=board.fen(), path=list(prefix))
     if getattr(engine, "total_only", False):
-        from chesskit.compare.totals import descend_totals
-
         return descend_totals(board, engine, depth, position_fen, prefix, report, on_step)
 
     if checker is not None:
@@ -255,15 +114,6 @@ def descend(
         board.push(move)
         path.append(move)
         d -= 1
-
-
-def _state_report(report: Report, mismatch: StateMismatch) -> Report:
-    report.kind = "state"
-    report.state = mismatch
-    report.path, report.fen = list(mismatch.path), mismatch.fen
-    if not mismatch.hint:
-        mismatch.hint = state_hint(mismatch)
-    return report
 
 
 def _walk_report(report: Report, board, here: list[str], ours: dict[str, int], expected: int) -> Report:

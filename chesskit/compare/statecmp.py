@@ -35,14 +35,13 @@ descent reports them).
 from __future__ import annotations
 
 from chesskit.board.board import Board
+from chesskit.compare.classify import state_hint
 from chesskit.compare.descent import StateMismatch
+from chesskit.compare.engines.pyadapter import PythonEngine
 from chesskit.errors import FenError
-from chesskit.board.fen import parse_square, square_name
+from chesskit.vocab import FILE_NAMES, PAWN, ROOK, parse_square, piece_code, square_name
 
 SWEEP_PUSHES = 2000
-FIELDS = ("placement", "turn", "castling", "ep", "halfmove", "fullmove")
-
-_PAWN, _ROOK, _KING = 1, 4, 6
 
 
 class _Budget(Exception):
@@ -56,7 +55,7 @@ def legal_ep_square(board: Board) -> int | None:
         return None
     for move in board.legal_moves():
         frm, to = parse_square(move[0:2]), parse_square(move[2:4])
-        if to == ep and frm & 7 != to & 7 and board.piece_at(frm) & 7 == _PAWN:
+        if to == ep and frm & 7 != to & 7 and board.piece_at(frm) & 7 == PAWN:
             return ep
     return None
 
@@ -96,8 +95,8 @@ def _rights(field: str, cells: str) -> set[int] | None:
             files = range(7, king_file, -1) if low == "k" else range(0, king_file)
             found = next((f for f in files if rank[f] == rook), 7 if low == "k" else 0)
             rights.add(back + found)
-        elif low in "abcdefgh":
-            rights.add(back + "abcdefgh".index(low))
+        elif low in FILE_NAMES:
+            rights.add(back + FILE_NAMES.index(low))
         else:
             return None
     return rights
@@ -123,7 +122,7 @@ def _normalise_their_ep(board: Board, ours_fen: list[str], theirs: str) -> int |
     if unexplained:
         # no double push can have left this square; it matters if a pawn could capture onto it
         us = board.turn
-        pawn = _PAWN | us << 3
+        pawn = piece_code(us, PAWN)
         behind = sq - 8 if us == 0 else sq + 8
         if 0 <= behind < 64:
             for df in (-1, 1):
@@ -178,6 +177,14 @@ def _placement_detail(ours: str, theirs: str) -> str:
                 f"{square_name(_square_of(i))} ours {'empty' if x == '.' else x}, theirs {'empty' if y == '.' else y}"
             )
     return "; ".join(shown[:4]) + ("; ..." if len(shown) > 4 else "")
+
+
+def state_checker(engine, position_fen: str, prefix: list[str], chess960: bool, budget: int):
+    """A ``StateChecker`` for ``engine`` if it can show its full state (a Python adapter
+    with ``fen()``), else None: what ``compare`` and ``suite`` pass to the descent."""
+    if not isinstance(engine, PythonEngine) or not engine.has_fen():
+        return None
+    return StateChecker(engine, position_fen, prefix, chess960, budget)
 
 
 class StateChecker:
@@ -263,7 +270,7 @@ class StateChecker:
         found = self._compare(board, path + [move], "push", move)
         if found is not None and found.field == "castling":
             to = parse_square(move[2:4])
-            if before & 7 == _ROOK and to in rights and before >> 3 == board.turn:
+            if before & 7 == ROOK and to in rights and before >> 3 == board.turn:
                 found.hint = (
                     f"castling right kept after {move} captured the rook on {square_name(to)}: "
                     "rights not cleared when a rook is captured on its home square"
@@ -281,7 +288,5 @@ class StateChecker:
         field, ours, theirs = diff
         mismatch = StateMismatch(list(path), board.fen(), op, move, field, ours, theirs)
         if field == "placement":
-            from chesskit.compare.classify import state_hint
-
             mismatch.hint = f"{state_hint(mismatch)}: {_placement_detail(ours, theirs)}"
         return mismatch

@@ -25,14 +25,13 @@ from __future__ import annotations
 from itertools import combinations
 
 from chesskit.compare.classify import classify_moves
+from chesskit.compare.report import StateMismatch, Step, _state_report
 
 MAX_GUESSES = 50_000  # subsets tried when inferring the missing moves
 
 
 def descend_totals(board, engine, depth: int, position_fen: str, prefix: list[str], report, on_step=None):
     """Fill ``report`` (a ``descent.Report``) by asking ``engine.perft``; ``board`` is a copy at POSITION+prefix."""
-    from chesskit.compare.descent import Step, StateMismatch, _state_report
-
     chess960 = report.chess960
     report.total_only = True
 

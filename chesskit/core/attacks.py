@@ -152,7 +152,7 @@ def _fill_castling(T):
                     continue
                 ksq, r = back + kf, back + rf
                 k_bb, r_bb = ONE << np.uint64(ksq), ONE << np.uint64(r)
-                kto, rto = castle_squares(color, ksq, r)
+                kto, rto = castle_squares(ksq, r)
                 if rf > kf:
                     beyond = rank & ~(r_bb | (r_bb - ONE))
                 else:

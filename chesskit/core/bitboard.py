@@ -7,7 +7,7 @@ bit scans and PEXT compile to one instruction through llvmlite intrinsics; with
 """
 
 import numpy as np
-from numba import config, njit, types
+from numba import config, types
 from numba.extending import intrinsic
 
 ONE = np.uint64(1)
@@ -17,10 +17,8 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 FILE_A = np.uint64(0x0101010101010101)
 FILE_H = np.uint64(0x8080808080808080)
 RANK_1 = np.uint64(0xFF)
-RANK_2 = np.uint64(0xFF00)
 RANK_3 = np.uint64(0xFF0000)
 RANK_6 = np.uint64(0xFF0000000000)
-RANK_7 = np.uint64(0xFF000000000000)
 RANK_8 = np.uint64(0xFF00000000000000)
 NOT_FILE_A = ~FILE_A
 NOT_FILE_H = ~FILE_H
@@ -33,9 +31,6 @@ if config.DISABLE_JIT:
     def lsb(x):
         x = int(x)
         return (x & -x).bit_length() - 1
-
-    def msb(x):
-        return int(x).bit_length() - 1
 
     def pext(x, mask):
         x, mask, out, k = int(x), int(mask), 0, 0
@@ -69,13 +64,6 @@ else:
         return types.int64(types.uint64), codegen
 
     @intrinsic
-    def _ctlz(typingctx, x):
-        def codegen(context, builder, signature, args):
-            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-
-        return types.int64(types.uint64), codegen
-
-    @intrinsic
     def pext(typingctx, x, mask):
         """The bits of ``x`` under ``mask``, packed to the bottom (BMI2's PEXT). Only for
         processors that have it: see ``chesskit/core/cpu.py``."""
@@ -86,19 +74,3 @@ else:
             return builder.call(fn, args)
 
         return types.uint64(types.uint64, types.uint64), codegen
-
-    @njit(cache=True)
-    def msb(x):
-        """Index of the highest set bit (undefined for 0), as int64."""
-        return 63 - _ctlz(x)
-
-
-@njit(cache=True)
-def bit(sq):
-    """The bitboard of one square."""
-    return ONE << np.uint64(sq)
-
-
-@njit(cache=True)
-def clear_lsb(x):
-    return x & (x - ONE)

@@ -1,7 +1,7 @@
 """The labelled consistency checker (winglet's ``debugMoves``, made thorough).
 
 ``check_walk`` walks every node of the legal move tree to ``depth`` and verifies, each
-invariant with a number here and a name in ``chesskit/debug.py``:
+invariant with a number here and a name in ``chesskit/invariants.py``:
 
 at every node it generates moves from (the root and every inner node)
   MOVEGEN_MATCHES_ORACLE  the legal moves equal those of ``pseudo.oracle_moves`` (a
@@ -42,10 +42,48 @@ fires. It lives only in this walk: ``perft`` never pays for it.
 import numpy as np
 from numba import njit
 
+from chesskit.invariants import (
+    BITBOARDS_MATCH_SQUARES,
+    BULK_COUNT,
+    CASTLING_RIGHTS_PLACEMENT,
+    CASTLING_RIGHTS_UPDATE,
+    COLOURS_DISJOINT,
+    EP_SQUARE,
+    FULLMOVE_NUMBER,
+    F_BULK,
+    F_COLOUR_OVERLAP,
+    F_DROP_MOVE,
+    F_DROP_SQUARE,
+    F_EP_PAWN_STAYS,
+    F_EXTRA_KING,
+    F_FULLMOVE,
+    F_HALFMOVE,
+    F_ILLEGAL_MOVE,
+    F_KEEP_CASTLING,
+    F_KEEP_EP,
+    F_KEY,
+    F_LOSE_CASTLING,
+    F_OCC_EXTRA,
+    F_PLY,
+    F_SIDE,
+    F_UNMAKE_CLOCK,
+    HALFMOVE_CLOCK,
+    HISTORY_DEPTH,
+    MOVEGEN_MATCHES_ORACLE,
+    MOVER_NOT_IN_CHECK,
+    MOVE_APPLIED,
+    OCCUPANCY_UNION,
+    OK,
+    ONE_KING_EACH,
+    SIDE_TO_MOVE,
+    UNMAKE_RESTORES_STATE,
+    ZOBRIST_KEY,
+)
+
 from .attacks import P_ATT
 from .bitboard import ONE, RANK_1, RANK_8, ZERO, lsb, popcount
 from .makemove import make_move, unmake_move
-from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, castle_squares
+from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
 from .movegen import attackers_to, count_legal, generate
 from .position import (
     BLACK,
@@ -72,25 +110,6 @@ from .position import (
 )
 from .pseudo import leaves_king_attacked, oracle_moves, pseudo_legal
 
-# invariant codes (names in chesskit/debug.py)
-OK = 0
-ONE_KING_EACH = 1
-COLOURS_DISJOINT = 2
-OCCUPANCY_UNION = 3
-BITBOARDS_MATCH_SQUARES = 4
-ZOBRIST_KEY = 5
-CASTLING_RIGHTS_PLACEMENT = 6
-CASTLING_RIGHTS_UPDATE = 7
-EP_SQUARE = 8
-HALFMOVE_CLOCK = 9
-FULLMOVE_NUMBER = 10
-SIDE_TO_MOVE = 11
-MOVER_NOT_IN_CHECK = 12
-MOVEGEN_MATCHES_ORACLE = 13
-BULK_COUNT = 14
-HISTORY_DEPTH = 15
-UNMAKE_RESTORES_STATE = 16
-MOVE_APPLIED = 17
 
 # info[]: what the walk reports
 I_CODE = 0  # the violated invariant, OK when none
@@ -98,7 +117,7 @@ I_LEVEL = 1  # how many moves of ``path`` lead to the node where it happened
 I_MOVE = 2  # the move being made / unmade / found wrong there, -1 for none
 I_EXPECTED = 3  # integer-valued invariants: expected and actual value
 I_ACTUAL = 4
-I_DETAIL = 5  # which bitboard, square or field (see chesskit/debug.py)
+I_DETAIL = 5  # which bitboard, square or field (see chesskit/board/debug.py)
 I_NODES = 6  # leaf nodes reached (perft(depth) when no violation)
 I_CHECKS = 7  # invariant evaluations made
 INFO_SIZE = 8
@@ -109,27 +128,6 @@ DETAIL_SQUARE = 100
 DETAIL_STATE = 200
 DETAIL_MISSING = 1  # MOVEGEN_MATCHES_ORACLE: the oracle has a move the generator lacks
 DETAIL_EXTRA = 2  # ... the generator has a move the oracle lacks
-
-# injected faults
-F_NONE = 0
-F_DROP_SQUARE = 1  # make leaves the moved piece out of the square array
-F_COLOUR_OVERLAP = 2  # make also marks the moved piece as the other colour's
-F_OCC_EXTRA = 3  # make leaves the from-square in the occupancy
-F_EXTRA_KING = 4  # make leaves a king bit behind on the from-square
-F_KEY = 5  # make corrupts the Zobrist key
-F_KEEP_CASTLING = 6  # make forgets to clear castling rights
-F_LOSE_CASTLING = 7  # make clears rights it should keep
-F_KEEP_EP = 8  # make forgets to clear the en-passant square
-F_HALFMOVE = 9  # make forgets to reset the clock on pawn moves and captures
-F_FULLMOVE = 10  # make forgets to advance the fullmove number after Black's move
-F_SIDE = 11  # make forgets to flip the side to move (key flipped anyway)
-F_ILLEGAL_MOVE = 12  # the generator also emits a move that leaves its king attacked
-F_DROP_MOVE = 13  # the generator loses its last move
-F_BULK = 14  # the count-only mode counts one too many
-F_PLY = 15  # unmake forgets to pop the history stack
-F_UNMAKE_CLOCK = 16  # unmake forgets to restore the halfmove clock
-F_EP_PAWN_STAYS = 17  # make forgets to remove the pawn taken en passant
-
 
 @njit(cache=True)
 def _fail(info, code, detail, expected, actual):
@@ -275,8 +273,8 @@ def _check_rules(T, bb, board, st, homes, info, uvals):
 def _check_made(T, bb, board, st, move, sv_bb, sv_board, sv_st, homes, info, uvals, expect, squares):
     """Every invariant after ``move`` was made from the saved state ``sv_*``."""
     us = sv_st[STM]
-    frm = move & 63
-    to = (move >> 6) & 63
+    frm = from_sq(move)
+    to = to_sq(move)
     pc = sv_board[frm]
 
     info[I_CHECKS] += 1
@@ -296,7 +294,7 @@ def _check_made(T, bb, board, st, move, sv_bb, sv_board, sv_st, homes, info, uva
         squares[sq] = sv_board[sq]
     captured = False
     if move & CASTLING:
-        kto, rto = castle_squares(us, frm, to)
+        kto, rto = castle_squares(frm, to)
         rook = sv_board[to]
         squares[frm] = 0
         squares[to] = 0
@@ -308,7 +306,7 @@ def _check_made(T, bb, board, st, move, sv_bb, sv_board, sv_st, homes, info, uva
             captured = True
         elif sv_board[to] != 0:
             captured = True
-        promo = (move >> PROMO_SHIFT) & 7
+        promo = promotion(move)
         squares[frm] = 0
         squares[to] = pc if promo == 0 else (promo | (us << 3))
     for sq in range(64):
@@ -428,8 +426,8 @@ def _move_piece_bits(bb, pc, sq):
 @njit(cache=True)
 def _inject_after_make(inject, T, bb, board, st, move, sv_bb, sv_board, sv_st):
     us = sv_st[STM]
-    frm = move & 63
-    to = (move >> 6) & 63
+    frm = from_sq(move)
+    to = to_sq(move)
     plain = (move & CASTLING) == 0
     if inject == F_DROP_SQUARE and plain:
         board[to] = 0

@@ -11,7 +11,7 @@ from numba import njit
 
 from .attacks import P_ATT
 from .bitboard import ONE, RANK_1, RANK_8
-from .move import CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, castle_squares
+from .move import CASTLING, DOUBLE, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
 from .position import (
     CASTLE,
     EP,
@@ -62,8 +62,8 @@ def make(T, bb, board, st, hist, hkeys, move):
     ply = st[PLY]
     us = st[STM]
     them = us ^ 1
-    frm = move & 63
-    to = (move >> 6) & 63
+    frm = from_sq(move)
+    to = to_sq(move)
     hist[ply, H_MOVE] = move
     hist[ply, H_EP] = st[EP]
     hist[ply, H_HALF] = st[HALF]
@@ -78,7 +78,7 @@ def make(T, bb, board, st, hist, hkeys, move):
     captured = 0
     if move & CASTLING:
         rook = board[to]
-        kto, rto = castle_squares(us, frm, to)
+        kto, rto = castle_squares(frm, to)
         remove_piece(bb, board, frm, pc)
         remove_piece(bb, board, to, rook)
         put_piece(bb, board, kto, pc)
@@ -97,7 +97,7 @@ def make(T, bb, board, st, hist, hkeys, move):
             key ^= z_piece(captured, to)
         remove_piece(bb, board, frm, pc)
         key ^= z_piece(pc, frm)
-        promo = (move >> PROMO_SHIFT) & 7
+        promo = promotion(move)
         placed = pc if promo == 0 else (promo | (us << 3))
         put_piece(bb, board, to, placed)
         key ^= z_piece(placed, to)
@@ -141,10 +141,10 @@ def unmake(bb, board, st, hist, hkeys):
     st[HALF] = hist[ply, H_HALF]
     bb[CASTLE] = hkeys[ply, H_CASTLE]
     bb[KEY] = hkeys[ply, H_KEY]
-    frm = move & 63
-    to = (move >> 6) & 63
+    frm = from_sq(move)
+    to = to_sq(move)
     if move & CASTLING:
-        kto, rto = castle_squares(us, frm, to)
+        kto, rto = castle_squares(frm, to)
         king = board[kto]
         rook = board[rto]
         remove_piece(bb, board, kto, king)
@@ -154,7 +154,7 @@ def unmake(bb, board, st, hist, hkeys):
         return
     pc = board[to]
     remove_piece(bb, board, to, pc)
-    if (move >> PROMO_SHIFT) & 7:
+    if promotion(move):
         pc = PAWN | (us << 3)
     put_piece(bb, board, frm, pc)
     if captured != 0:
@@ -174,15 +174,15 @@ def make_for_count(T, bb, board, st, move, nb, nst):
         nb[i] = bb[i]
     us = st[STM]
     them = us ^ 1
-    frm = move & 63
-    to = (move >> 6) & 63
+    frm = from_sq(move)
+    to = to_sq(move)
     pc = board[frm]
     fb = ONE << np.uint64(frm)
     tb = ONE << np.uint64(to)
     nst[STM] = them
     nst[EP] = NO_SQ
     if move & CASTLING:
-        kto, rto = castle_squares(us, frm, to)
+        kto, rto = castle_squares(frm, to)
         kb = ONE << np.uint64(kto)
         rb = ONE << np.uint64(rto)
         nb[pc] ^= fb ^ kb
@@ -196,7 +196,7 @@ def make_for_count(T, bb, board, st, move, nb, nst):
         elif board[to] != 0:
             nb[board[to]] ^= tb
             nb[occ_of(them)] ^= tb
-        promo = (move >> PROMO_SHIFT) & 7
+        promo = promotion(move)
         nb[pc] ^= fb
         nb[pc if promo == 0 else (promo | (us << 3))] ^= tb
         nb[occ_of(us)] ^= fb | tb

@@ -21,10 +21,9 @@ it, as in Stockfish; FEN input is normalised the same way.
 import numpy as np
 from numba import njit
 
-from .bitboard import ONE, ZERO, lsb
+from chesskit.vocab import BISHOP, BLACK, KING, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, WHITE  # noqa: F401
 
-WHITE, BLACK = 0, 1
-PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+from .bitboard import ONE, ZERO, lsb
 
 OCC = 0
 CASTLE = 16
@@ -36,20 +35,6 @@ ST_SIZE = 8
 
 H_MOVE, H_CAPTURED, H_EP, H_HALF = 0, 1, 2, 3
 H_CASTLE, H_KEY = 0, 1
-MAX_PLY = 1024
-
-# The size of every move buffer: more moves than any position with one king per side
-# can have, legal or pseudo-legal (reachable positions have at most 218; impossible ones
-# go further: positions/impossible.epd has one with 271). Count moves by the square they
-# land on. A piece reaches a square either along one of the 8 lines through it, and is
-# then the nearest piece on that line (king steps, pawn pushes and captures included; a
-# double push passes over an empty square), or by a knight's jump from one of 8 squares:
-# at most 16 moves land on one square. They land on at most 62 squares: never on the
-# mover's own pieces (its king is one) nor on the enemy king (never attacked when the
-# move tree is defined). A pawn move to the last rank is 4 moves, one per promotion
-# piece, and at most 3 pawns reach each of its 8 squares: 8 * 3 * 3 more. Castling, the
-# king taking its own rook, adds at most 2.
-MAX_MOVES = 62 * 16 + 8 * 3 * 3 + 2  # 1066
 
 NO_SQ = -1
 
@@ -67,11 +52,6 @@ Z_PIECE, Z_SIDE, Z_CASTLE, Z_EP = _zobrist_keys()
 def occ_of(color):
     """Index in ``bb`` of the colour's occupancy."""
     return 7 + 8 * color
-
-
-@njit(cache=True)
-def code(color, ptype):
-    return ptype | (color << 3)
 
 
 @njit(cache=True)
@@ -102,20 +82,6 @@ def compute_key(bb, board, st):
     if st[EP] != NO_SQ:
         k ^= Z_EP[st[EP] & 7]
     return k
-
-
-@njit(cache=True)
-def rebuild_bitboards(bb, board):
-    """Set every piece and occupancy bitboard from the square array."""
-    for i in range(16):
-        bb[i] = ZERO
-    for sq in range(64):
-        pc = board[sq]
-        if pc != 0:
-            b = ONE << np.uint64(sq)
-            bb[pc] |= b
-            bb[occ_of(pc >> 3)] |= b
-            bb[OCC] |= b
 
 
 def new_state():

@@ -21,7 +21,7 @@ from numba import njit
 
 from .bitboard import ONE
 from .makemove import make, unmake
-from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT
+from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, encode
 from .position import (
     BISHOP,
     CASTLE,
@@ -106,10 +106,10 @@ def _add_pawn_move(out, n, frm, to, flags):
     """One pawn move, or its four promotions when it reaches the last rank."""
     if (to >> 3) == 0 or (to >> 3) == 7:
         for promo in (KNIGHT, BISHOP, ROOK, QUEEN):
-            out[n] = frm | (to << 6) | flags | (promo << PROMO_SHIFT)
+            out[n] = encode(frm, to, promo, flags)
             n += 1
     else:
-        out[n] = frm | (to << 6) | flags
+        out[n] = encode(frm, to, 0, flags)
         n += 1
     return n
 
@@ -124,7 +124,7 @@ def _pawn_moves(board, st, frm, us, out, n):
         n = _add_pawn_move(out, n, frm, one, 0)
         two = one + 8 * forward
         if r == start_rank and board[two] == 0:
-            out[n] = frm | (two << 6) | DOUBLE
+            out[n] = encode(frm, two, 0, DOUBLE)
             n += 1
     for df in (-1, 1):
         if not _on_board(f + df, r + forward):
@@ -134,7 +134,7 @@ def _pawn_moves(board, st, frm, us, out, n):
         if pc != 0 and (pc >> 3) != us and (pc & 7) != KING:
             n = _add_pawn_move(out, n, frm, to, CAPTURE)
         elif to == st[EP]:
-            out[n] = frm | (to << 6) | CAPTURE | EN_PASSANT
+            out[n] = encode(frm, to, 0, CAPTURE | EN_PASSANT)
             n += 1
     return n
 
@@ -148,11 +148,11 @@ def _step_moves(board, frm, us, steps, slide, out, n):
             to = r * 8 + f
             pc = board[to]
             if pc == 0:
-                out[n] = frm | (to << 6)
+                out[n] = encode(frm, to)
                 n += 1
             else:
                 if (pc >> 3) != us and (pc & 7) != KING:
-                    out[n] = frm | (to << 6) | CAPTURE
+                    out[n] = encode(frm, to, 0, CAPTURE)
                     n += 1
                 break
             if not slide:
@@ -185,7 +185,7 @@ def _castling_moves(board, bb, st, us, out, n):
             if square_attacked(board, sq, them):
                 ok = False
         if ok:
-            out[n] = ksq | (rook << 6) | CASTLING
+            out[n] = encode(ksq, rook, 0, CASTLING)
             n += 1
     return n
 

@@ -24,16 +24,18 @@ from numba import njit
 from .attacks import N_ATT, P_ATT, bishop_attacks, rook_attacks
 from .bitboard import ONE, ZERO, lsb
 from .makemove import make, make_move, unmake, unmake_move
-from .move import CAPTURE, CASTLING, EN_PASSANT, PROMO_SHIFT, castle_squares
+from chesskit.vocab import MAX_MOVES, PROMO_MASK, PROMO_SHIFT
+
+from .move import CAPTURE, CASTLING, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
 from .movegen import _generate, checkers_of, count_legal, generate, king_lines
 from .noref import borrow
-from .position import BISHOP, KING, KNIGHT, MAX_MOVES, OCC, PAWN, QUEEN, ROOK, STM, occ_of
+from .position import BISHOP, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM, occ_of
 
 NODES, CAPTURES, EN_PASSANTS, CASTLES, PROMOTIONS, CHECKS, DISCOVERY, DOUBLE, MATES = range(9)
 N_COUNTERS = 9
 
 # moves that are always made at the last ply: their effect on checks is not a simple lookup
-_SPECIAL = CASTLING | EN_PASSANT | (7 << PROMO_SHIFT)
+_SPECIAL = CASTLING | EN_PASSANT | (PROMO_MASK << PROMO_SHIFT)
 
 
 @njit(cache=True)
@@ -45,7 +47,7 @@ def _count_flags(move, rows, ply):
         rows[ply, EN_PASSANTS] += 1
     if move & CASTLING:
         rows[ply, CASTLES] += 1
-    if (move >> PROMO_SHIFT) & 7:
+    if promotion(move):
         rows[ply, PROMOTIONS] += 1
 
 
@@ -59,9 +61,9 @@ def _count_checks(T, bb, board, st, move, rows, ply, scratch):
     if checkers & (checkers - ONE):
         rows[ply, DOUBLE] += 1
     else:
-        landed = (move >> 6) & 63
+        landed = to_sq(move)
         if move & CASTLING:
-            landed = castle_squares(st[STM] ^ 1, move & 63, landed)[1]  # the rook's square
+            landed = castle_squares(from_sq(move), landed)[1]  # the rook's square
         if lsb(checkers) != landed:
             rows[ply, DISCOVERY] += 1
     if count_legal(T, bb, board, st, scratch) == 0:
@@ -93,8 +95,8 @@ def _count_last_ply(T, bb, board, st, hist, hkeys, moves, n, rows, ply, squares,
     for i in range(n):
         move = moves[i]
         _count_flags(move, rows, ply)
-        frm = move & 63
-        to = (move >> 6) & 63
+        frm = from_sq(move)
+        to = to_sq(move)
         if (
             (move & _SPECIAL) != 0
             or (squares[board[frm] & 7] >> np.uint64(to)) & ONE != ZERO

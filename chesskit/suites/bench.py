@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from chesskit.compare.engines import UciEngine, find_stockfish
+from chesskit.errors import EngineError, InputError
 from chesskit.timer import Timer
 
 # the six positions of the chessprogramming wiki's Perft Results page
@@ -112,15 +114,12 @@ def run_bench(vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None
     """Run the workload; ``vs`` names competitors from COMPETITORS. Each measurement is
     the best of ``repeat`` runs, ours and theirs alternating."""
     from chesskit.board.board import Board
-    from chesskit.errors import EngineError, InputError
 
     for name in vs:
         if name not in COMPETITORS:
             raise InputError(f"unknown competitor {name!r}: choose from {', '.join(COMPETITORS)}")
     engine = None
     if "stockfish" in vs:
-        from chesskit.compare.engines import UciEngine, find_stockfish
-
         path = find_stockfish()
         if path is None:
             raise EngineError("stockfish not found on PATH or at /usr/games/stockfish (apt-get install stockfish)")

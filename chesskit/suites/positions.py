@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from chesskit.board.fen import parse_epd
 from chesskit.errors import InputError
 from chesskit.suites.formats import display_path, read_lines  # noqa: F401  (display_path: re-exported)
 
@@ -97,8 +98,6 @@ def resolve_position(arg: str, folder: Path | None = None) -> tuple[str, str | N
     found = index.get(arg)
     if found is None:
         raise InputError(_unknown_message(arg, index))
-    from chesskit.board.fen import parse_epd  # deferred: only ids need the EPD parser
-
     try:
         record = parse_epd(found.text)
     except InputError as err:

@@ -352,7 +352,7 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     """
     from chesskit.board.board import Board
     from chesskit.compare.descent import descend
-    from chesskit.compare.engines import PythonEngine
+    from chesskit.compare.statecmp import state_checker
 
     diverged: set[int] = set()
     for task in tasks:
@@ -369,10 +369,6 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
             diverged.add(id(record))
             result.divide = dict(sorted(divide.items()))
             board = Board(record.fen, chess960=record.chess960 or None)
-            checker = None
-            if isinstance(engine, PythonEngine) and engine.has_fen():
-                from chesskit.compare.statecmp import StateChecker
-
-                checker = StateChecker(engine, record.fen, [], record.chess960, state_pushes)
+            checker = state_checker(engine, record.fen, [], record.chess960, state_pushes)
             result.report = descend(board, engine, task.depth, record.fen, [], checker, engine.name)
         yield result

@@ -101,3 +101,13 @@ def one_line(text: str, limit: int = 200) -> str:
 def position_label(fen: str, moves: list[str]) -> str:
     """`FEN` or `FEN moves e2e4 e7e5`, for messages."""
     return f"{fen} moves {' '.join(moves)}" if moves else fen
+
+
+def node_board(fen: str, moves: list[str], chess960: bool):
+    """chesskit's Board of `fen` + `moves` (for SAN and for the moves of a total-only engine)."""
+    from chesskit.board.board import Board
+
+    board = Board(fen, chess960=True if chess960 else None)
+    for move in moves:
+        board.push(move)
+    return board

@@ -20,9 +20,11 @@ import queue
 import re
 import time
 
-from chesskit.compare.engines.base import check_depth, one_line, position_label
+from chesskit.compare.engines.base import check_depth, node_board, one_line, position_label  # noqa: F401 (node_board re-exported)
 from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect
+from chesskit.compare.engines.detect import detect
 from chesskit.compare.engines.uci import UciEngine
+from chesskit.errors import InputError
 
 # How long to wait for `uciok` before taking the engine for a console (capped by --timeout).
 UCIOK_WAIT = 10.0
@@ -47,8 +49,6 @@ class PerftEngine(UciEngine):
         self._console = dialect is not None and dialect.loop == "console"
         self._waiting_uciok = False
         if self._console and self.options:
-            from chesskit.errors import InputError
-
             raise InputError("--engine-option needs a UCI engine; a console dialect has no options")
 
     # -- the Engine interface -------------------------------------------------
@@ -87,8 +87,6 @@ class PerftEngine(UciEngine):
             return
         super()._ensure_started()
         if self.dialect is None:
-            from chesskit.compare.engines.detect import detect
-
             try:
                 self.dialect, self.expect_total = detect(self)
             except BaseException:
@@ -232,16 +230,6 @@ class PerftEngine(UciEngine):
             except queue.Empty:
                 return
             self._taken(line)
-
-
-def node_board(fen: str, moves: list[str], chess960: bool):
-    """chesskit's Board of `fen` + `moves` (for SAN and for the moves of a total-only engine)."""
-    from chesskit.board.board import Board
-
-    board = Board(fen, chess960=True if chess960 else None)
-    for move in moves:
-        board.push(move)
-    return board
 
 
 def _grace(timeout: float | None) -> float:

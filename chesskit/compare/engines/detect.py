@@ -12,7 +12,7 @@ commands a second probe (Kiwipete, 48 moves) checks that the engine follows
 
 from __future__ import annotations
 
-from chesskit.compare.engines.base import one_line
+from chesskit.compare.engines.base import node_board, one_line
 from chesskit.compare.engines.dialects import Answer, Dialect
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -23,8 +23,6 @@ CHECK_MOVES = 48
 
 def detect(engine) -> tuple[Dialect, bool]:
     """The dialect `engine` (a started `PerftEngine`) speaks, and whether it prints totals."""
-    from chesskit.compare.engines.console import node_board
-
     loop = "console" if engine.is_console else "uci"
     commands = ("go-perft", "perft", "divide") if loop == "uci" else ("perft", "divide")
     heard: list[str] = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 import shlex
 import subprocess
 
-from chesskit.compare.engines.base import Engine, check_depth, one_line, position_label
+from chesskit.compare.engines.base import Engine, check_depth, node_board, one_line, position_label
 from chesskit.compare.engines.dialects import AnswerReader, Dialect
 from chesskit.compare.engines.proc import (
     OutputLimit,
@@ -70,8 +70,6 @@ class OneShotEngine(Engine):
         if self.dialect_info().total_only:
             if depth < 2:
                 raise self.error("answers perft with a total only: it cannot list its moves (a divide at depth 1)")
-            from chesskit.compare.engines.console import node_board
-
             board = node_board(fen, moves, chess960)
             return {m: self.perft(fen, depth - 1, [*moves, m], chess960) for m in board.legal_moves()}
         return self._ask(fen, depth, moves, chess960).moves
@@ -83,8 +81,6 @@ class OneShotEngine(Engine):
 
     def _argv(self, fen: str, depth: int, moves: list[str], chess960: bool) -> list[str]:
         if moves and not self.with_moves:
-            from chesskit.compare.engines.console import node_board
-
             fen, moves = node_board(fen, moves, chess960).fen(), []
         if chess960:
             from chesskit.compare.engines.script import shredder_fen
@@ -99,8 +95,6 @@ class OneShotEngine(Engine):
         return argv
 
     def _ask(self, fen: str, depth: int, moves: list[str], chess960: bool):
-        from chesskit.compare.engines.console import node_board
-
         argv = self._argv(fen, depth, moves, chess960)
         argv[0] = resolve_program(argv[0], self.name)
         call = f"depth {depth} on {position_label(fen, moves)!r}"

@@ -33,7 +33,6 @@ import threading
 import time
 from collections import deque
 
-import chesskit
 from chesskit.compare.engines.base import UCI_MOVE, Engine, check_depth, one_line
 from chesskit.compare.engines.proc import (
     MAX_ANSWER,
@@ -46,7 +45,7 @@ from chesskit.compare.engines.proc import (
 from chesskit.errors import EngineError
 
 # The folder that holds the chesskit package: the child imports pyhost from there.
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(chesskit.__file__)))
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 # How long starting the adapter (Python, its imports, its constructor) may take at least,
 # whatever --timeout says: a small --timeout is meant for the calls, not for the start.
 LOAD_TIMEOUT = 30.0

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import subprocess
 
+from chesskit.board.fen import parse_fen
 from chesskit.compare.engines.base import COUNT, Engine, add_divide_entry, check_depth, one_line, parse_divide_line
 from chesskit.compare.engines.proc import (
     MAX_LINE,
@@ -35,6 +36,7 @@ from chesskit.compare.engines.proc import (
     spawn,
     too_long_line,
 )
+from chesskit.vocab import FILE_NAMES
 
 
 class ScriptEngine(Engine):
@@ -103,8 +105,6 @@ class ScriptEngine(Engine):
 def shredder_fen(fen: str) -> str:
     """``fen`` with its castling field in Shredder-FEN: the files of the castling rooks,
     white's upper-case, each side's king-side rook first (``HAha``, ``GEge``)."""
-    from chesskit.board.fen import FILE_NAMES, parse_fen
-
     fields = fen.split()
     if len(fields) < 3 or fields[2] == "-":
         return fen

@@ -1,0 +1,51 @@
+"""Drawing a board: the plain text of ``show`` and the rich board of ``show`` and ``compare``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from chesskit.vocab import FILE_NAMES as FILES
+
+# Outlined figurines for white, solid for black, both drawn in black: readable on
+# light and dark squares alike, in any colour mode.
+FIGURINES = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
+# (light, dark) square backgrounds by colour depth
+SQUARES = {"rich": ("#f0d9b5", "#b58863"), "basic": ("white", "yellow")}
+
+
+def colour_depth(con) -> str:
+    """``"rich"`` on a console with 256 colours or more, else ``"basic"``."""
+    return "rich" if con.color_system in ("truecolor", "256") else "basic"
+
+
+def ranks(fen: str) -> list[str]:
+    """The 8 ranks of the placement field, rank 8 first, as 8 characters each ('.' empty)."""
+    rows = []
+    for row in fen.split()[0].split("/"):
+        rows.append("".join("." * int(c) if c.isdigit() else c for c in row))
+    return rows
+
+
+def plain_lines(fen: str) -> list[str]:
+    """The board as text, rank 8 first, then the file letters."""
+    lines = [f"{rank}  " + " ".join(row) for rank, row in zip(range(8, 0, -1), ranks(fen))]
+    return [*lines, "   " + " ".join(FILES)]
+
+
+def rich_board(fen: str, background: Callable[[str, bool], str]):
+    """The board as a rich ``Text``; ``background(square name, light)`` colours each square."""
+    from rich.text import Text
+
+    board = Text()
+    for rank, row in zip(range(8, 0, -1), ranks(fen)):
+        board.append(f"{rank} ", style="dim")
+        for file, piece in zip(FILES, row):
+            light = (FILES.index(file) + rank) % 2 == 0  # a1 is dark
+            bg = background(f"{file}{rank}", light)
+            if piece == ".":
+                board.append("   ", style=f"on {bg}")
+            else:
+                board.append(f" {FIGURINES[piece]} ", style=f"bold black on {bg}")
+        board.append("\n")
+    board.append("   " + "  ".join(FILES), style="dim")
+    return board

@@ -1,0 +1,111 @@
+"""The options that name an external engine, shared by ``compare`` and ``suite``:
+--engine / --dialect / --engine-cmd / --script / --python / --engine-option / --timeout,
+opening the engine, and stating the dialect it spoke."""
+
+from __future__ import annotations
+
+import click
+
+from chesskit.errors import InputError
+
+
+def engine_options(fn):
+    """--engine / --dialect / --engine-cmd / --script / --python / --engine-option / --timeout (shared with ``suite``)."""
+    for decorator in reversed(
+        [
+            click.option(
+                "--engine",
+                metavar="CMD",
+                help="An engine command (e.g. stockfish): how it answers perft is detected and stated "
+                "('go perft', a bare 'perft'/'divide' in its UCI loop or console, a divide or a total only).",
+            ),
+            click.option(
+                "--dialect",
+                metavar="NAME",
+                help="How --engine answers perft, when detection cannot tell: uci-go-perft, uci-perft, "
+                "uci-divide, console-perft, console-divide, each also with -total (a total only), "
+                "e.g. uci-perft-total for Ethereal.",
+            ),
+            click.option(
+                "--engine-cmd",
+                metavar="TEMPLATE",
+                help='A one-shot command line per question, with {fen}, {depth} and optionally {moves}, '
+                'e.g. \'./engine "{fen}" {depth}\'; it prints a divide or a total.',
+            ),
+            click.option(
+                "--script",
+                metavar="PATH",
+                help='A perftree script: PATH "$depth" "$fen" "$moves" prints "move count" lines, a blank line, the total.',
+            ),
+            click.option(
+                "--python",
+                "python_spec",
+                metavar="MODULE:ATTR",
+                help="A Python adapter factory (module or path/to/file.py) with set_fen, legal_moves, push, pop [, fen].",
+            ),
+            click.option(
+                "--engine-option",
+                "engine_options",
+                metavar="NAME=VALUE",
+                multiple=True,
+                help="setoption for the UCI engine (repeatable), e.g. --engine-option Threads=2.",
+            ),
+            click.option(
+                "--timeout",
+                metavar="SECONDS",
+                default="30",
+                show_default=True,
+                help="Give up on an engine that takes longer than this for one answer.",
+            ),
+        ]
+    ):
+        fn = decorator(fn)
+    return fn
+
+
+def parse_timeout(text: str) -> float:
+    from chesskit.compare.engines.base import MAX_TIMEOUT
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= MAX_TIMEOUT:  # also refuses nan and inf
+        raise InputError(f"bad --timeout {text!r}: must be a positive number of seconds up to {MAX_TIMEOUT:g}")
+    return value
+
+
+def open_user_engine(engine, script, python_spec, engine_options, timeout, dialect=None, engine_cmd=None):
+    """The engine back end for the flags (InputError unless exactly one is given)."""
+    from chesskit.compare.engines import open_engine
+
+    return open_engine(
+        engine=engine,
+        script=script,
+        python=python_spec,
+        options=engine_options,
+        timeout=timeout,
+        dialect=dialect,
+        engine_cmd=engine_cmd,
+    )
+
+
+def engine_dialect(eng):
+    """Start the engine and find its dialect: the JSON value for the ``"dialect"`` key
+    (None for a --script or --python engine)."""
+    info = eng.dialect_info()
+    if info is None:
+        return None
+    return {**info.to_json(), "detected": bool(getattr(eng, "detected", True)), "about": info.describe()}
+
+
+def note_dialect(spoken, as_json: bool) -> None:
+    """In text mode, once the run is over, say on stderr which dialect the engine spoke.
+
+    Not for `go perft` (what chesskit always spoke: that output stays as it was), and not
+    when the engine failed (the one error line stays the only one).
+    """
+    if spoken is None or as_json or spoken["name"] == "uci-go-perft":
+        return
+    how = "detected" if spoken["detected"] else "as named"
+    click.echo(f"chesskit: engine dialect {spoken['name']} ({how}): {spoken['about']}", err=True)

@@ -1,0 +1,38 @@
+"""How a perft result is shown, shared by ``perft`` on one machine and on a cluster: the
+Stockfish-style lines for a pipe and the heading and table for a terminal."""
+
+from __future__ import annotations
+
+from chesskit.cli import output
+from chesskit.timer import format_seconds
+
+
+def pipe_lines(nodes: int, seconds: float, nps: int) -> str:
+    """The three lines ``go perft`` users expect: nodes, time and nodes per second."""
+    return f"Nodes searched: {nodes}\nTime: {format_seconds(seconds)}\nNodes/second: {nps}"
+
+
+def heading(kind: str, depth: int, ident: str | None, fen: str):
+    """The title (``perft 5  kiwipete``) and the dimmed FEN line above a result."""
+    from rich.text import Text
+
+    title = Text.assemble((f"{kind} {depth}", "bold"), "  ", (ident or "", "cyan"))
+    return title, Text(fen, style="dim")
+
+
+def perft_table(fen: str, ident: str | None, depth: int, nodes: int, seconds: float, nps: int, extra=()) -> None:
+    """The heading and a grid of nodes, time and nodes/second, then the ``extra`` (name, value) rows."""
+    from rich.table import Table
+
+    con = output.console()
+    for line in heading("perft", depth, ident, fen):
+        con.print(line)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim")
+    grid.add_column(justify="right")
+    grid.add_row("nodes", f"[bold green]{nodes}[/]")
+    grid.add_row("time", format_seconds(seconds))
+    grid.add_row("nodes/second", f"{nps:,}")
+    for name, value in extra:
+        grid.add_row(name, value)
+    con.print(grid)

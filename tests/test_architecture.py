@@ -1,0 +1,219 @@
+"""The package layers hold: imports point down, never in a cycle, also inside functions.
+
+Every module of ``chesskit/`` is parsed with ``ast`` and each of its imports of another
+chesskit module (at module level or inside a function) is checked against the layers:
+
+    vocab, invariants, errors, timer, outpath   the base: pure Python, no numba
+    core                                        the numba-compiled core (no click, no rich)
+    board                                       FEN, Board, perft/divide orchestration and threads
+    compare                                     descent, classification, state comparison, engines
+    suites        cluster                       suites use compare; the cluster uses only the board
+    fuzz                                        uses compare and the suites' positions
+    cli                                         click wiring and rendering: may use everything
+
+The checker is run on the real tree, and on doctored copies to show that it catches an
+upward import and a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO
+
+PACKAGE = REPO / "chesskit"
+
+BASE = ("chesskit.vocab", "chesskit.invariants", "chesskit.errors", "chesskit.timer", "chesskit.outpath")
+# what each layer may import (besides itself and the standard library)
+ALLOWED = {
+    "base": {"base"},
+    "core": {"base", "core"},
+    "board": {"base", "core", "board"},
+    # the root package re-exports Board lazily, so it sits with the board
+    "root": {"base", "core", "board"},
+    "compare": {"base", "core", "board", "compare"},
+    "suites": {"base", "core", "board", "compare", "suites"},
+    "cluster": {"base", "core", "board", "root", "cluster"},
+    "fuzz": {"base", "core", "board", "compare", "suites", "fuzz"},
+    "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "cli"},
+}
+FORBIDDEN_IN_CORE = ("click", "rich")
+
+
+def layer(module: str) -> str:
+    if module in BASE:
+        return "base"
+    if module == "chesskit":
+        return "root"
+    if module == "chesskit.__main__":
+        return "cli"
+    part = module.split(".")[1]
+    if part not in ALLOWED:
+        raise AssertionError(f"{module} is in no layer: add it to tests/test_architecture.py")
+    return part
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path, root: Path) -> list[tuple[str, int, bool]]:
+    """``(imported module, line, inside a function)`` for every import in ``path``."""
+    name = module_name(path, root)
+    is_package = path.name == "__init__.py"
+    modules = {module_name(p, root) for p in root.rglob("*.py")}
+    tree = ast.parse(path.read_text(), str(path))
+    found = []
+
+    def visit(node, in_function):
+        for child in ast.iter_child_nodes(node):
+            nested = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, child.lineno, in_function) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    package = name.split(".") if is_package else name.split(".")[:-1]
+                    package = package[: len(package) - (child.level - 1)]
+                    base = ".".join(package + ([child.module] if child.module else []))
+                else:
+                    base = child.module
+                for alias in child.names:
+                    target = f"{base}.{alias.name}"
+                    found.append((target if target in modules else base, child.lineno, in_function))
+            visit(child, nested)
+
+    visit(tree, False)
+    return found
+
+
+def import_graph(root: Path) -> dict[str, list[tuple[str, int, bool]]]:
+    """chesskit module -> the chesskit modules it imports."""
+    graph = {}
+    for path in sorted(root.rglob("*.py")):
+        targets = [(t, line, f) for t, line, f in imports(path, root) if t == "chesskit" or t.startswith("chesskit.")]
+        graph[module_name(path, root)] = targets
+    return graph
+
+
+def layer_violations(graph) -> list[str]:
+    bad = []
+    for module, targets in graph.items():
+        for target, line, in_function in targets:
+            if layer(target) not in ALLOWED[layer(module)]:
+                where = "in a function" if in_function else "at module level"
+                bad.append(f"{module}:{line} ({layer(module)}) imports {target} ({layer(target)}) {where}")
+    return bad
+
+
+def cycles(graph) -> list[list[str]]:
+    """The import cycles (each once, as a closed path), module level and functions alike."""
+    edges = {m: sorted({t for t, _, _ in targets if t in graph and t != m}) for m, targets in graph.items()}
+    found, state = [], {}
+
+    def visit(module, stack):
+        state[module] = "open"
+        stack.append(module)
+        for target in edges[module]:
+            if state.get(target) == "open":
+                found.append(stack[stack.index(target) :] + [target])
+            elif target not in state:
+                visit(target, stack)
+        stack.pop()
+        state[module] = "done"
+
+    for module in sorted(edges):
+        if module not in state:
+            visit(module, [])
+    return found
+
+
+def third_party(root: Path, module_prefix: str) -> list[str]:
+    """Top-level names of non-chesskit imports of the modules under ``module_prefix``."""
+    names = []
+    for path in root.rglob("*.py"):
+        if module_name(path, root).startswith(module_prefix):
+            names += [t.split(".")[0] for t, _, _ in imports(path, root) if not t.startswith("chesskit")]
+    return names
+
+
+# ---------------------------------------------------------------- the real tree
+
+
+def test_every_module_is_in_a_layer_and_imports_only_downwards():
+    graph = import_graph(PACKAGE)
+    assert len(graph) > 50  # the whole package was read
+    assert layer_violations(graph) == []
+
+
+def test_no_import_cycles():
+    assert cycles(import_graph(PACKAGE)) == []
+
+
+def test_the_core_uses_no_cli_libraries():
+    used = set(third_party(PACKAGE, "chesskit.core"))
+    assert "numba" in used  # the scan sees the core's imports
+    assert not used & set(FORBIDDEN_IN_CORE)
+
+
+@pytest.mark.parametrize("module", ["chesskit.vocab", "chesskit.invariants", "chesskit.cli.main"])
+def test_importing_does_not_load_numba(module):
+    code = f"import sys, {module}; print('numba' in sys.modules)"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------- the checker catches what it should
+
+
+@pytest.fixture
+def copy(tmp_path) -> Path:
+    root = tmp_path / "chesskit"
+    shutil.copytree(PACKAGE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def _append(path: Path, text: str) -> None:
+    path.write_text(path.read_text() + "\n\n" + text + "\n")
+
+
+def test_an_upward_import_inside_a_function_is_caught(copy):
+    _append(copy / "core" / "position.py", "def _render():\n    from chesskit.cli import output\n    return output\n")
+    bad = layer_violations(import_graph(copy))
+    assert len(bad) == 1
+    assert "chesskit.core.position" in bad[0] and "chesskit.cli.output (cli) in a function" in bad[0]
+
+
+def test_the_cluster_may_not_use_the_cli(copy):
+    _append(copy / "cluster" / "plan.py", "from chesskit.cli.options import parse_depth")
+    assert [b for b in layer_violations(import_graph(copy)) if "chesskit.cluster.plan" in b]
+
+
+def test_a_cycle_through_a_function_import_is_caught(copy):
+    _append(copy / "board" / "fen.py", "def _board():\n    from chesskit.board.board import Board\n    return Board\n")
+    found = cycles(import_graph(copy))
+    assert found
+    assert {"chesskit.board.fen", "chesskit.board.board"} <= set(found[0])
+    assert layer_violations(import_graph(copy)) == []  # same layer: only the cycle check sees it
+
+
+def test_relative_imports_are_resolved(copy):
+    _append(copy / "core" / "tt.py", "from . import perft\nfrom .move import encode")
+    targets = {t for t, _, _ in import_graph(copy)["chesskit.core.tt"]}
+    assert {"chesskit.core.perft", "chesskit.core.move"} <= targets
+    assert cycles(import_graph(copy))  # perft imports tt
+
+
+def test_click_in_the_core_is_caught(copy):
+    _append(copy / "core" / "perft.py", "import click")
+    assert "click" in third_party(copy, "chesskit.core")
