@@ -79,3 +79,31 @@ def load_board(position: str, moves: str = "", chess960: bool = False, strict: b
     for move in moves.replace(",", " ").split():
         board.push(move)
     return board, ident
+
+
+DEFAULT_HASH_MB = 64
+
+
+def default_threads() -> int:
+    """All the cores this process may run on: the default for --threads."""
+    from chesskit.board.threads import usable_cores  # deferred: loads numpy
+
+    return usable_cores()
+
+
+hash_option = click.option(
+    "--hash",
+    "hash_mb",
+    default=DEFAULT_HASH_MB,
+    show_default=True,
+    type=click.IntRange(0, 1 << 20),
+    metavar="MB",
+    help="Transposition table size in MiB (0: none). Entries check the full key and depth.",
+)
+threads_option = click.option(
+    "--threads",
+    default=None,
+    type=click.IntRange(1, 1024),
+    metavar="N",
+    help="Threads for the tree walk [default: all cores]. Counts are identical for any N.",
+)

@@ -8,45 +8,21 @@ from chesskit.cli import output, perft_view, stats_cmd
 from chesskit.cli.cluster_cmd import cluster_options  # the options only: Dask loads on use
 from chesskit.cli.options import (
     chess960_option,
+    default_threads,
     depth_argument,
+    hash_option,
     json_option,
     load_board,
     moves_option,
     parse_depth,
     position_argument,
     strict_option,
+    threads_option,
 )
 from chesskit.timer import Timer
 
 # From this depth on a terminal, count the tree in parts to drive a progress bar.
 PROGRESS_DEPTH = 5
-DEFAULT_HASH_MB = 64
-
-
-def _default_threads() -> int:
-    from chesskit.board.threads import usable_cores
-
-    return usable_cores()
-
-
-hash_option = click.option(
-    "--hash",
-    "hash_mb",
-    default=DEFAULT_HASH_MB,
-    show_default=True,
-    type=click.IntRange(0, 1 << 20),
-    metavar="MB",
-    help="Transposition table size in MiB (0: none). Entries check the full key and depth.",
-)
-threads_option = click.option(
-    "--threads",
-    default=None,
-    type=click.IntRange(1, 1024),
-    metavar="N",
-    help="Threads for the tree walk [default: all cores]. Counts are identical for any N.",
-)
-
-
 stats_option = click.option(
     "--stats",
     is_flag=True,
@@ -93,7 +69,7 @@ def perft(
     if stats or all_depths:
         stats_cmd.perft_stats(board, ident, depth_n, all_depths, as_json)
         return
-    threads = threads or _default_threads()
+    threads = threads or default_threads()
     board.warm_up(threads)  # load (or compile) the move generator outside the timed run
     timer = Timer()
     nodes = sum(_count(board, depth_n, hash_mb, threads, timer, f"perft {depth_n}", as_json).values())
@@ -141,7 +117,7 @@ def divide(
     if stats:
         stats_cmd.divide_stats(board, ident, depth_n, as_json)
         return
-    threads = threads or _default_threads()
+    threads = threads or default_threads()
     board.warm_up(threads)  # load (or compile) the move generator outside the timed run
     timer = Timer()
     counts = _count(board, depth_n, hash_mb, threads, timer, f"divide {depth_n}", as_json, by_move=True)

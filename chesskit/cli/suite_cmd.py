@@ -9,8 +9,7 @@ import click
 from chesskit.cli import output
 from chesskit.cli.engine_options import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
-from chesskit.cli.options import json_option, parse_count, parse_depth, strict_option
-from chesskit.cli.perft_cmd import hash_option, threads_option
+from chesskit.cli.options import default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
@@ -120,7 +119,7 @@ def suite(
                 credited[id(task)] = share
 
             if eng is None:
-                threads = threads or _default_threads()
+                threads = threads or default_threads()
                 drawn = partial if output.stderr_is_terminal() else None  # the bar is drawn
                 counted = run(tasks, stats, threads=threads, hash_mb=hash_mb, progress=drawn)
             else:
@@ -173,12 +172,6 @@ def suite(
         raise MismatchError(f"{len(failed)} of {len(results)} counts did not match{extra}")
     if errors:
         raise InputError(not_run)
-
-
-def _default_threads() -> int:
-    from chesskit.board.board import usable_cores  # deferred: loads numpy
-
-    return usable_cores()
 
 
 def _run_errors(results: list[SuiteResult]) -> list[LineError]:

@@ -464,3 +464,14 @@ def test_shredder_fen_names_the_castling_rooks_files():
     assert shredder_fen("bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1").split()[2] == "GEge"
     assert shredder_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1").split()[2] == "Ha"
     assert shredder_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1") == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+
+
+def test_a_bare_engine_name_is_found_in_debians_games_folder(monkeypatch):
+    """Debian installs ethereal-chess and fairy-stockfish in /usr/games, which a root
+    shell's PATH lacks: `--engine ethereal-chess` must still find them."""
+    from chesskit.compare.engines.proc import resolve_program
+
+    if not os.access("/usr/games/ethereal-chess", os.X_OK):
+        pytest.skip("Debian's ethereal-chess is not installed")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert resolve_program("ethereal-chess", "ethereal-chess") == "/usr/games/ethereal-chess"

@@ -16,6 +16,7 @@ import time
 
 from chesskit.errors import EngineError
 
+GAMES_DIR = "/usr/games"  # Debian installs chess engines here
 STOCKFISH_FALLBACK = "/usr/games/stockfish"
 
 # What chesskit reads from an engine is bounded, so an engine printing endless or huge
@@ -70,13 +71,12 @@ def find_stockfish() -> str | None:
 def resolve_program(program: str, name: str) -> str:
     """The executable to run for `program`, or an EngineError saying why there is none.
 
-    A bare name is looked up on PATH (`stockfish` also in /usr/games); anything
-    with a slash is taken as a path.
+    A bare name is looked up on PATH, then in Debian's /usr/games (where the packages
+    `stockfish`, `ethereal-chess` and `fairy-stockfish` put their engines, off a root
+    user's PATH); anything with a slash is taken as a path.
     """
     if os.sep not in program and (os.altsep is None or os.altsep not in program):
-        found = shutil.which(program)
-        if found is None and program == "stockfish":
-            found = find_stockfish()
+        found = shutil.which(program) or shutil.which(program, path=GAMES_DIR)
         if found is not None:
             return found
         if not os.path.exists(program):
