@@ -347,9 +347,10 @@ def error_line(err: BaseException) -> tuple[str, int]:
         return message, err.exit_code
     if isinstance(err, (KeyboardInterrupt, click.Abort)):
         return "interrupted", Interrupted.exit_code
-    if _memory_limit():
+    if _memory_limit() and isinstance(err, (OSError, SystemError, ImportError)):
         # under `ulimit -v`, an allocation that fails inside a library (numba's loader,
-        # numpy) surfaces as OSError or SystemError rather than MemoryError
+        # numpy) surfaces as OSError, SystemError or a failed import rather than
+        # MemoryError; any other error stays what it is, a bug (exit 70)
         return (
             f"failed under the memory limit{_memory_limit()}, probably out of memory: {_what(err)}",
             OUT_OF_MEMORY,
