@@ -23,8 +23,11 @@ to a buffer, or only counting them by popcount of target sets (bulk counting for
 last ply). Both modes share the code. The steps every node runs are inlined into
 ``_generate``, and it into its callers, by numba (``inline="always"``), so the flag is a
 constant in each caller (left to LLVM, the bigger ones stayed calls: ~5% more
-instructions on position 3 of the perft suite). The rare ones, en passant, castling and
-pinned pawns, stay calls: inlining them too cost a quarter more compile time for nothing.
+instructions on position 3 of the perft suite). Castling is inlined too: as a call it cost
+startpos 6 about 16% and Kiwipete 5 about 10% of their nodes/second (every node of those
+trees has a castling right, and each call pays numba's reference counting of its array
+arguments); inlined, the first compile takes about 1.5 s longer (docs/benchmarks.md). The
+rare steps, en passant and pinned pawns, stay calls.
 """
 
 import numpy as np
@@ -315,7 +318,7 @@ def _en_passant(T, bb, out, n, ep, us, them, ksq, occ, pawns, count_only):
     return n
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _castling(T, bb, out, n, us, them, ksq, occ, occ_noking, unsafe, tested, rights, count_only):
     """Castling with the rooks of ``rights`` (not out of check): the squares it needs empty
     and unattacked are tabled by the files of king and rook."""
