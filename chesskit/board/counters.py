@@ -116,8 +116,10 @@ def parse_stat_opcode(text: str) -> dict[str, int]:
         if not sep or name not in COUNTERS:
             known = ", ".join(COUNTERS)
             raise InputError(f"bad statistics item {item!r}: expected name=count with a name among {known}")
-        if not value.isdigit():
-            raise InputError(f"bad statistics item {item!r}: {value!r} is not a non-negative integer")
+        # ASCII digits only ('²'.isdigit() is True but int('²') fails), and a bounded
+        # number of them: a count has at most 20 digits
+        if not (value.isascii() and value.isdigit() and len(value) <= 20):
+            raise InputError(f"bad statistics item {item!r}: {value!r} is not a non-negative integer of at most 20 digits")
         found[name] = int(value)
     if not found:
         raise InputError("empty statistics opcode: expected name=count pairs such as 'captures=34'")

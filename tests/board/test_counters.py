@@ -310,3 +310,10 @@ def test_cli_suite_stats_bad_opcode(cli, tmp_path):
     result = cli("suite", "--stats", str(path))
     assert result.exit_code == 2  # the bad opcode alone: an error for that line, the rest counted
     assert "bad.epd:1: S3" in result.stderr and "ERROR " in result.stdout
+
+
+@pytest.mark.parametrize("value", ["²", "１２", "1" * 21])
+def test_a_stat_opcode_count_with_a_non_ascii_digit_or_too_many_digits_is_bad_input(value):
+    """'²'.isdigit() is True, yet int('²') raises: such a count was exit 70 (a bug)."""
+    with pytest.raises(InputError, match="not a non-negative integer"):
+        parse_stat_opcode(f"captures={value}")
