@@ -10,8 +10,18 @@ names the engine and says what happened.
 from __future__ import annotations
 
 import re
+import subprocess
 from abc import ABC, abstractmethod
 
+from chesskit.compare.engines.proc import (
+    OutputLimit,
+    communicate_bounded,
+    describe_exit,
+    drain,
+    kill_group,
+    resolve_program,
+    spawn,
+)
 from chesskit.errors import EngineError
 
 # The longest --timeout: about 11 days, well inside what thread and timer waits accept.
@@ -65,6 +75,41 @@ class Engine(ABC):
     def error(self, what: str) -> EngineError:
         """An `EngineError` reading ``engine '<name>' <what>``."""
         return EngineError(f"engine {self.name!r} {what}")
+
+    def run_once(self, argv: list[str], call: str) -> str:
+        """Run a one-shot command line (no stdin, output capped, ``self.timeout``) and
+        return its stdout. Its whole process group is killed afterwards (helpers it left
+        running too); a hang, an answer past the output limits or a non-zero exit is an
+        `EngineError` naming ``call`` and the last line it printed."""
+        argv = [resolve_program(argv[0], self.name), *argv[1:]]
+        proc = spawn(argv, self.name, stdin=subprocess.DEVNULL)
+        try:
+            out, err = communicate_bounded(proc, self.timeout, call)
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            drain(proc)
+            raise self.error(f"did not answer {call} within {self.timeout:g} s") from None
+        except OutputLimit as limit:  # a line past MAX_LINE or an answer past MAX_ANSWER
+            kill_group(proc)
+            drain(proc)
+            shown = str(limit) if call in str(limit) else f"{limit} for {call}"
+            raise self.error(shown) from None
+        except BaseException:
+            kill_group(proc)
+            drain(proc)
+            raise
+        kill_group(proc)  # helpers it left running in its group
+        stdout = out.decode("utf-8", "replace")
+        if proc.returncode != 0:
+            last = _last_line(err.decode("utf-8", "replace")) or _last_line(stdout)
+            shown = f"last output: {one_line(last)!r}" if last else "it printed nothing"
+            raise self.error(f"{describe_exit(proc.returncode)} for {call}; {shown}")
+        return stdout
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
 
 
 def check_depth(depth: int) -> None:

@@ -16,19 +16,9 @@ is an `EngineError`; its whole process group is killed.
 from __future__ import annotations
 
 import shlex
-import subprocess
 
 from chesskit.compare.engines.base import Engine, check_depth, node_board, one_line, position_label
 from chesskit.compare.engines.dialects import AnswerReader, Dialect
-from chesskit.compare.engines.proc import (
-    OutputLimit,
-    communicate_bounded,
-    describe_exit,
-    drain,
-    kill_group,
-    resolve_program,
-    spawn,
-)
 from chesskit.errors import InputError
 
 PLACEHOLDERS = ("{fen}", "{depth}", "{moves}")
@@ -96,29 +86,8 @@ class OneShotEngine(Engine):
 
     def _ask(self, fen: str, depth: int, moves: list[str], chess960: bool):
         argv = self._argv(fen, depth, moves, chess960)
-        argv[0] = resolve_program(argv[0], self.name)
         call = f"depth {depth} on {position_label(fen, moves)!r}"
-        proc = spawn(argv, self.name, stdin=subprocess.DEVNULL)
-        try:
-            out, err = communicate_bounded(proc, self.timeout, call)
-        except subprocess.TimeoutExpired:
-            kill_group(proc)
-            drain(proc)
-            raise self.error(f"did not answer {call} within {self.timeout:g} s") from None
-        except OutputLimit as limit:  # a line past MAX_LINE or an answer past MAX_ANSWER
-            kill_group(proc)
-            drain(proc)
-            shown = str(limit) if call in str(limit) else f"{limit} for {call}"
-            raise self.error(shown) from None
-        except BaseException:
-            kill_group(proc)
-            raise
-        kill_group(proc)  # helpers it left running in its group
-        stdout = out.decode("utf-8", "replace")
-        if proc.returncode != 0:
-            last = _last_line(err.decode("utf-8", "replace")) or _last_line(stdout)
-            shown = f"last output: {one_line(last)!r}" if last else "it printed nothing"
-            raise self.error(f"{describe_exit(proc.returncode)} for {call}; {shown}")
+        stdout = self.run_once(argv, call)
         reader = AnswerReader(depth, lambda: node_board(fen, moves, chess960))
         for line in stdout.splitlines():
             reader.feed(line)
@@ -137,8 +106,3 @@ class OneShotEngine(Engine):
         elif not self.dialect.total_only and not answer.moves and answer.total:
             raise self.error(f"printed a total but no divide lines for {call}")
         return answer
-
-
-def _last_line(text: str) -> str:
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else ""

@@ -21,21 +21,10 @@ is an `EngineError`; its whole process group is killed on a timeout.
 from __future__ import annotations
 
 import re
-import subprocess
 
 from chesskit.board.fen import parse_fen
 from chesskit.compare.engines.base import COUNT, Engine, add_divide_entry, check_depth, one_line, parse_divide_line
-from chesskit.compare.engines.proc import (
-    MAX_LINE,
-    OutputLimit,
-    communicate_bounded,
-    describe_exit,
-    drain,
-    kill_group,
-    resolve_program,
-    spawn,
-    too_long_line,
-)
+from chesskit.compare.engines.proc import MAX_LINE, too_long_line
 from chesskit.vocab import FILE_NAMES
 
 
@@ -49,33 +38,11 @@ class ScriptEngine(Engine):
 
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
         check_depth(depth)
-        program = resolve_program(self.path, self.name)
         if chess960:
             fen = shredder_fen(fen)
-        argv = [program, str(depth), fen, " ".join(moves)]
+        argv = [self.path, str(depth), fen, " ".join(moves)]
         call = f"depth {depth} on {fen!r}" + (f" moves {' '.join(moves)!r}" if moves else "")
-        proc = spawn(argv, self.name, stdin=subprocess.DEVNULL)
-        try:
-            out, err = communicate_bounded(proc, self.timeout, call)
-        except subprocess.TimeoutExpired:
-            kill_group(proc)
-            drain(proc)
-            raise self.error(f"did not answer {call} within {self.timeout:g} s") from None
-        except OutputLimit as limit:
-            kill_group(proc)
-            drain(proc)
-            shown = str(limit) if call in str(limit) else f"{limit} for {call}"
-            raise self.error(shown) from None
-        except BaseException:
-            kill_group(proc)
-            drain(proc)
-            raise
-        kill_group(proc)  # helpers it left running in its group
-        stdout = out.decode("utf-8", "replace")
-        if proc.returncode != 0:
-            last = _last_line(err.decode("utf-8", "replace")) or _last_line(stdout)
-            shown = f"last output: {one_line(last)!r}" if last else "it printed nothing"
-            raise self.error(f"{describe_exit(proc.returncode)} for {call}; {shown}")
+        stdout = self.run_once(argv, call)
         return self._parse(stdout, call)
 
     def _parse(self, stdout: str, call: str) -> dict[str, int]:
@@ -118,6 +85,3 @@ def shredder_fen(fen: str) -> str:
     return " ".join(fields)
 
 
-def _last_line(text: str) -> str:
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else ""
