@@ -644,14 +644,16 @@ def _parse_epd_ops(text: str) -> dict[str, str]:
             raise InputError(f"malformed EPD operation {chunk!r}: opcode {opcode!r} must start with a letter")
         if opcode in ops:
             raise InputError(f"EPD operation {opcode!r} appears twice")
-        ops[opcode] = _unquote(operand, chunk)
+        ops[opcode] = unquote_operand(operand, repr(chunk))
     return ops
 
 
-def _unquote(operand: str, chunk: str) -> str:
+def unquote_operand(operand: str, shown: str) -> str:
+    """An EPD operand as written, or the text of a quoted ``"string"`` with its ``\\``
+    escapes undone; ``shown`` names the operation in the error."""
     if '"' not in operand:
         return operand
     match = re.fullmatch(r'"((?:[^"\\]|\\.)*)"', operand, re.DOTALL)
     if not match:
-        raise InputError(f"malformed EPD operation {chunk!r}: a quoted operand must be one whole \"string\"")
+        raise InputError(f"malformed EPD operation {shown}: a quoted operand must be one whole \"string\"")
     return re.sub(r"\\(.)", r"\1", match.group(1))

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
-from chesskit.board.fen import format_fen, parse_fen
+from chesskit.board.fen import format_fen, parse_fen, unquote_operand
 from chesskit.errors import FenError, InputError
 
 MAX_LINE_BYTES = 64 * 1024
@@ -356,17 +356,8 @@ def _split_ops(text: str) -> list[tuple[str, str]]:
         opcode, operand = (chunk.split(None, 1) + [""])[:2]
         if not _OPCODE.fullmatch(opcode):
             raise InputError(f"malformed EPD operation {printable(chunk[:40])!r}: an opcode starts with a letter")
-        ops.append((opcode, _unquote(operand.strip(), opcode)))
+        ops.append((opcode, unquote_operand(operand.strip(), opcode)))
     return ops
-
-
-def _unquote(operand: str, opcode: str) -> str:
-    if '"' not in operand:
-        return operand
-    match = re.fullmatch(r'"((?:[^"\\]|\\.)*)"', operand, re.DOTALL)
-    if not match:
-        raise InputError(f"malformed EPD operation {opcode}: a quoted operand must be one whole \"string\"")
-    return re.sub(r"\\(.)", r"\1", match.group(1))
 
 
 def _depth(text: str, what: str) -> int:
