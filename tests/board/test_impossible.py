@@ -17,7 +17,7 @@ from chesskit.board.board import Board
 from chesskit.board.fen import parse_epd, parse_fen
 from chesskit.core.position import MAX_MOVES
 from chesskit.errors import FenError
-from helpers import REPO
+from helpers import REPO, pc_perft
 
 IMPOSSIBLE = REPO / "positions" / "impossible.epd"
 PYTHON_CHESS_TRICKY = Path("/work/data/python-chess-perft/tricky.perft")
@@ -50,16 +50,6 @@ def pychess_board(fen: str) -> chess.Board:
     return board
 
 
-def pychess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += pychess_perft(board, depth - 1)
-        board.pop()
-    return total
-
 
 def stockfish_perft(stockfish: str, fen: str, depth: int) -> int:
     """Stockfish's ``go perft`` of the position as python-chess reads it (castling rights
@@ -83,7 +73,7 @@ def test_counted_like_python_chess(ident, fen):
     board = Board(fen)
     expected = pychess_board(fen)
     assert sorted(board.legal_moves()) == sorted(m.uci() for m in expected.legal_moves)
-    assert board.perft(2) == pychess_perft(expected, 2)
+    assert board.perft(2) == pc_perft(expected, 2)
 
 
 @pytest.mark.stockfish
@@ -137,7 +127,7 @@ def test_more_legal_moves_than_256():
     expected = chess.Board(fen)
     assert expected.legal_moves.count() == 271
     assert len(board.legal_moves()) == 271 and len(board.divide(1)) == 271
-    assert board.perft(2) == pychess_perft(expected, 2)
+    assert board.perft(2) == pc_perft(expected, 2)
     assert board.stats(1)["nodes"] == 271 and len(board.divide_stats(1)) == 271
     assert MAX_MOVES >= 271
 

@@ -11,7 +11,7 @@ import pytest
 
 from chesskit.board.fen import parse_fen
 from chesskit.errors import FenError
-from helpers import ENGINES, REPO
+from helpers import ENGINES, REPO, pc_perft
 
 ALIGN = "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1"  # python-chess tricky.perft align-diag-1
 TWO_ROOKS_MISSING = "r3k3/8/8/8/8/8/8/R3K3 w KQkq - 0 1"  # K and k name no rook: two notes
@@ -19,16 +19,6 @@ TWO_ROOKS_MISSING = "r3k3/8/8/8/8/8/8/R3K3 w KQkq - 0 1"  # K and k name no rook
 Q_WITHOUT_ROOK = "4k2r/8/8/8/8/8/8/4K2R w Qk - 0 1"
 NOTE = "chesskit: note: this position cannot arise in a game: "
 
-
-def pychess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += pychess_perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 def reasons(fen: str) -> list[str]:
@@ -65,7 +55,7 @@ def test_every_command_counts_with_notes(cli, fen, args):
     assert data["notes"] == reasons(fen) and data["notes"]
     assert note_lines(result.stderr) == data["notes"]  # one line per reason, nothing else
     if "nodes" in data and args[0] != "debug":
-        assert data["nodes"] == pychess_perft(chess.Board(fen), 2)
+        assert data["nodes"] == pc_perft(chess.Board(fen), 2)
 
 
 @pytest.mark.parametrize("fen", [ALIGN, TWO_ROOKS_MISSING])
@@ -81,7 +71,7 @@ def test_strict_refuses_with_the_old_message(cli, fen, args):
 def test_plain_perft_prints_the_count_and_notes_go_to_stderr(run_module):
     proc = run_module("perft", TWO_ROOKS_MISSING, "3")
     assert proc.returncode == 0
-    assert proc.stdout.splitlines()[0] == f"Nodes searched: {pychess_perft(chess.Board(TWO_ROOKS_MISSING), 3)}"
+    assert proc.stdout.splitlines()[0] == f"Nodes searched: {pc_perft(chess.Board(TWO_ROOKS_MISSING), 3)}"
     assert len(note_lines(proc.stderr)) == 2 and "'K'" in proc.stderr and "'k'" in proc.stderr
 
 
@@ -117,7 +107,7 @@ def test_suite_counts_an_impossible_line_with_its_note(cli, tmp_path):
     suite.write_text(
         "# test\n"
         f"4k3/8/8/8/8/8/8/4K3 w - - id \"bare\"; D1 5;\n"
-        f"{' '.join(ALIGN.split()[:4])} id \"align\"; D1 {pychess_perft(board, 1)}; D2 {pychess_perft(board, 2)};\n"
+        f"{' '.join(ALIGN.split()[:4])} id \"align\"; D1 {pc_perft(board, 1)}; D2 {pc_perft(board, 2)};\n"
     )
     result = cli("suite", str(suite), "--json")
     assert result.exit_code == 0, result.stderr
