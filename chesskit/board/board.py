@@ -161,10 +161,9 @@ class Board:
         return square_name(frm) + square_name(to) + PROMOTION_LETTERS.get(promotion(move), "")
 
     def _legal_packed(self) -> np.ndarray:
-        _, movegen = _core()
-        out = np.empty(P.MAX_MOVES, dtype=np.int64)
-        n = movegen.generate(table(), self._bb, self._board, self._st, out)
-        return out[:n]
+        from chesskit.core import perft  # the walk lists moves too: one function to compile
+
+        return perft.legal(table(), self._state())
 
     def legal_moves(self) -> list[str]:
         return [self.uci(int(m)) for m in self._legal_packed()]

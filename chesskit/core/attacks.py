@@ -27,10 +27,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from chesskit.vocab import BISHOP_DIRS, KING_STEPS, KNIGHT_STEPS, ROOK_DIRS, castle_squares
+
 from . import SLIDERS
 from .bitboard import ONE, ZERO, pext
 from .magics import BISHOP_MAGICS, ROOK_MAGICS
-from .move import castle_squares
 
 PEXT = SLIDERS == "pext"
 
@@ -54,155 +55,130 @@ CASTLE_PATH = CASTLE_SPAN + 128
 CASTLE_BEYOND = CASTLE_PATH + 128
 SLIDE = CASTLE_BEYOND + 128
 
-ROOK_DIRS = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=np.int64)
-BISHOP_DIRS = np.array([[1, 1], [1, -1], [-1, 1], [-1, -1]], dtype=np.int64)
-KNIGHT_STEPS = np.array(
-    [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]], dtype=np.int64
-)
-KING_STEPS = np.array(
-    [[1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1]], dtype=np.int64
-)
 
 
-@njit(cache=True)
+def _on_board(f, r):
+    return 0 <= f < 8 and 0 <= r < 8
+
+
 def ray_attacks(sq, occ, dirs):
-    """Slider attacks by walking rays (slow; used only to build the tables)."""
-    result = ZERO
-    f0, r0 = sq & 7, sq >> 3
-    for i in range(dirs.shape[0]):
-        f, r = f0 + dirs[i, 0], r0 + dirs[i, 1]
-        while 0 <= f < 8 and 0 <= r < 8:
-            b = ONE << np.uint64(r * 8 + f)
-            result |= b
-            if occ & b:
+    """Slider attacks by walking rays (slow, plain Python: the tables' and tests' oracle)."""
+    occ = int(occ)
+    result = 0
+    for df, dr in dirs:
+        f, r = (sq & 7) + df, (sq >> 3) + dr
+        while _on_board(f, r):
+            result |= 1 << (r * 8 + f)
+            if occ >> (r * 8 + f) & 1:
                 break
-            f += dirs[i, 0]
-            r += dirs[i, 1]
-    return result
+            f, r = f + df, r + dr
+    return np.uint64(result)
 
 
-@njit(cache=True)
 def relevant_mask(sq, dirs):
     """Squares whose occupancy can change the slider's attacks: rays minus their last square."""
-    result = ZERO
-    f0, r0 = sq & 7, sq >> 3
-    for i in range(dirs.shape[0]):
-        f, r = f0 + dirs[i, 0], r0 + dirs[i, 1]
-        while 0 <= f + dirs[i, 0] < 8 and 0 <= r + dirs[i, 1] < 8:
-            result |= ONE << np.uint64(r * 8 + f)
-            f += dirs[i, 0]
-            r += dirs[i, 1]
-    return result
+    result = 0
+    for df, dr in dirs:
+        f, r = (sq & 7) + df, (sq >> 3) + dr
+        while _on_board(f + df, r + dr):
+            result |= 1 << (r * 8 + f)
+            f, r = f + df, r + dr
+    return np.uint64(result)
 
 
-@njit(cache=True)
 def step_attacks(sq, steps):
-    result = ZERO
     f0, r0 = sq & 7, sq >> 3
-    for i in range(steps.shape[0]):
-        f, r = f0 + steps[i, 0], r0 + steps[i, 1]
-        if 0 <= f < 8 and 0 <= r < 8:
-            result |= ONE << np.uint64(r * 8 + f)
+    return np.uint64(sum(1 << ((r0 + dr) * 8 + f0 + df) for df, dr in steps if _on_board(f0 + df, r0 + dr)))
+
+
+def subsets_of(mask):
+    """Every subset of ``mask``, in the order of their packed bits (the k-th is PEXT's
+    index k)."""
+    bits = [b for b in range(64) if int(mask) >> b & 1]
+    k = np.arange(1 << len(bits), dtype=np.uint64)
+    occ = np.zeros(k.shape[0], dtype=np.uint64)
+    for j, b in enumerate(bits):
+        occ |= ((k >> np.uint64(j)) & ONE) << np.uint64(b)
+    return occ
+
+
+def rays_of_many(sq, occs, dirs):
+    """``ray_attacks`` for an array of occupancies at once (numpy)."""
+    result = np.zeros(occs.shape[0], dtype=np.uint64)
+    for df, dr in dirs:
+        going = np.ones(occs.shape[0], dtype=bool)
+        f, r = (sq & 7) + df, (sq >> 3) + dr
+        while _on_board(f, r):
+            b = np.uint64(1 << (r * 8 + f))
+            result[going] |= b
+            going &= (occs & b) == ZERO
+            f, r = f + df, r + dr
     return result
 
 
-@njit(cache=True)
-def _fill_sliders(T, mask_off, magic_off, shift_off, base_off, start, dirs, magics, use_pext):
+def _fill_sliders(T, offsets, start, dirs, magics, use_pext):
     """Fill one slider's magic slices from ``start``; return the next free index."""
+    mask_off, magic_off, shift_off, base_off = offsets
     base = start
     for sq in range(64):
         mask = relevant_mask(sq, dirs)
-        bits = 0
-        m = mask
-        while m:
-            bits += 1
-            m &= m - ONE
+        bits = bin(int(mask)).count("1")
         T[mask_off + sq] = mask
         T[magic_off + sq] = magics[sq]
-        T[shift_off + sq] = np.uint64(64 - bits)
-        T[base_off + sq] = np.uint64(base)
-        # enumerate every subset of mask (carry-rippler) and store its attack set; the
-        # subsets come in the order of their packed bits, so the k-th is PEXT's index k
-        sub = ZERO
-        k = 0
-        while True:
-            if use_pext:
-                idx = k
-            else:
-                idx = np.int64((sub * magics[sq]) >> np.uint64(64 - bits))
-            T[base + idx] = ray_attacks(sq, sub, dirs)
-            sub = (sub - mask) & mask
-            k += 1
-            if sub == ZERO:
-                break
+        T[shift_off + sq] = 64 - bits
+        T[base_off + sq] = base
+        occs = subsets_of(mask)
+        if use_pext:
+            idx = np.arange(occs.shape[0])
+        else:
+            idx = ((occs * magics[sq]) >> np.uint64(64 - bits)).astype(np.int64)
+        T[base + idx] = rays_of_many(sq, occs, dirs)
         base += 1 << bits
     return base
 
 
-@njit(cache=True)
 def _fill_castling(T):
     """The castling masks, for every king file and rook file of either back rank (the
     king lands on g/c and the rook on f/d, as in standard chess and Chess960)."""
     for color in range(2):
         back = 56 * color
-        rank = np.uint64(0xFF) << np.uint64(back)
+        rank = 0xFF << back
         for kf in range(8):
             for rf in range(8):
                 if kf == rf:
                     continue
                 ksq, r = back + kf, back + rf
-                k_bb, r_bb = ONE << np.uint64(ksq), ONE << np.uint64(r)
+                k_bb, r_bb = 1 << ksq, 1 << r
                 kto, rto = castle_squares(ksq, r)
-                if rf > kf:
-                    beyond = rank & ~(r_bb | (r_bb - ONE))
-                else:
-                    beyond = rank & (r_bb - ONE)
-                path = T[BETWEEN + ksq * 64 + kto] | (ONE << np.uint64(kto))
-                span = path | T[BETWEEN + r * 64 + rto] | (ONE << np.uint64(rto))
+                beyond = rank & ~(r_bb | (r_bb - 1)) if rf > kf else rank & (r_bb - 1)
+                path = int(T[BETWEEN + ksq * 64 + kto]) | (1 << kto)
+                span = path | int(T[BETWEEN + r * 64 + rto]) | (1 << rto)
                 i = color * 64 + kf * 8 + rf
                 T[CASTLE_SPAN + i] = span & ~(k_bb | r_bb)
                 T[CASTLE_PATH + i] = path
                 T[CASTLE_BEYOND + i] = beyond
 
 
-@njit(cache=True)
 def _build(T, rook_magics, bishop_magics, use_pext):
+    """Fill ``T`` (plain Python and numpy: about 0.1 s once per cache folder, where
+    compiling a builder would cost seconds on the first run)."""
     for sq in range(64):
         T[N_ATT + sq] = step_attacks(sq, KNIGHT_STEPS)
         T[K_ATT + sq] = step_attacks(sq, KING_STEPS)
-        f, r = sq & 7, sq >> 3
-        w = ZERO
-        b = ZERO
-        if r < 7:
-            if f > 0:
-                w |= ONE << np.uint64(sq + 7)
-            if f < 7:
-                w |= ONE << np.uint64(sq + 9)
-        if r > 0:
-            if f > 0:
-                b |= ONE << np.uint64(sq - 9)
-            if f < 7:
-                b |= ONE << np.uint64(sq - 7)
-        T[P_ATT + sq] = w
-        T[P_ATT + 64 + sq] = b
-        T[R_EMPTY + sq] = ray_attacks(sq, ZERO, ROOK_DIRS)
-        T[B_EMPTY + sq] = ray_attacks(sq, ZERO, BISHOP_DIRS)
+        T[P_ATT + sq] = step_attacks(sq, ((-1, 1), (1, 1)))
+        T[P_ATT + 64 + sq] = step_attacks(sq, ((-1, -1), (1, -1)))
+        T[R_EMPTY + sq] = ray_attacks(sq, 0, ROOK_DIRS)
+        T[B_EMPTY + sq] = ray_attacks(sq, 0, BISHOP_DIRS)
     for a in range(64):
-        a_bb = ONE << np.uint64(a)
         for b in range(64):
-            if a == b:
-                continue
-            b_bb = ONE << np.uint64(b)
             for dirs in (ROOK_DIRS, BISHOP_DIRS):
-                if ray_attacks(a, ZERO, dirs) & b_bb:
-                    T[LINE + a * 64 + b] = (
-                        (ray_attacks(a, ZERO, dirs) & ray_attacks(b, ZERO, dirs)) | a_bb | b_bb
-                    )
-                    T[BETWEEN + a * 64 + b] = ray_attacks(a, b_bb, dirs) & ray_attacks(b, a_bb, dirs)
+                if a != b and int(T[(R_EMPTY if dirs is ROOK_DIRS else B_EMPTY) + a]) >> b & 1:
+                    both = int(ray_attacks(a, 0, dirs)) & int(ray_attacks(b, 0, dirs))
+                    T[LINE + a * 64 + b] = both | (1 << a) | (1 << b)
+                    T[BETWEEN + a * 64 + b] = int(ray_attacks(a, 1 << b, dirs)) & int(ray_attacks(b, 1 << a, dirs))
     _fill_castling(T)
-    end = _fill_sliders(T, R_MASK, R_MAGIC, R_SHIFT, R_BASE, SLIDE, ROOK_DIRS, rook_magics, use_pext)
-    end = _fill_sliders(T, B_MASK, B_MAGIC, B_SHIFT, B_BASE, end, BISHOP_DIRS, bishop_magics, use_pext)
-    return end
+    end = _fill_sliders(T, (R_MASK, R_MAGIC, R_SHIFT, R_BASE), SLIDE, ROOK_DIRS, rook_magics, use_pext)
+    return _fill_sliders(T, (B_MASK, B_MAGIC, B_SHIFT, B_BASE), end, BISHOP_DIRS, bishop_magics, use_pext)
 
 
 def table_size(rook_magics=ROOK_MAGICS, bishop_magics=BISHOP_MAGICS) -> int:
