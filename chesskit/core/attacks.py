@@ -215,27 +215,31 @@ def tables() -> np.ndarray:
     return _TABLES
 
 
+# The slices are indexed by the uint64 sum itself: numba checks a signed index for a
+# negative value (wraparound) on every lookup, an unsigned one never (about 9% of the
+# instructions of Kiwipete's perft).
+
 if PEXT:
 
     @njit(cache=True)
     def rook_attacks(T, sq, occ):
-        return T[np.int64(T[R_BASE + sq] + pext(occ, T[R_MASK + sq]))]
+        return T[T[R_BASE + sq] + pext(occ, T[R_MASK + sq])]
 
     @njit(cache=True)
     def bishop_attacks(T, sq, occ):
-        return T[np.int64(T[B_BASE + sq] + pext(occ, T[B_MASK + sq]))]
+        return T[T[B_BASE + sq] + pext(occ, T[B_MASK + sq])]
 
 else:
 
     @njit(cache=True)
     def rook_attacks(T, sq, occ):
         idx = ((occ & T[R_MASK + sq]) * T[R_MAGIC + sq]) >> T[R_SHIFT + sq]
-        return T[np.int64(T[R_BASE + sq] + idx)]
+        return T[T[R_BASE + sq] + idx]
 
     @njit(cache=True)
     def bishop_attacks(T, sq, occ):
         idx = ((occ & T[B_MASK + sq]) * T[B_MAGIC + sq]) >> T[B_SHIFT + sq]
-        return T[np.int64(T[B_BASE + sq] + idx)]
+        return T[T[B_BASE + sq] + idx]
 
 
 @njit(cache=True)
