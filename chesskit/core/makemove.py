@@ -172,11 +172,13 @@ def make_for_count(T, bb, board, st, move, nb, nst):
     nothing to unmake. Bulk counting then counts the replies on the copy."""
     for i in range(CASTLE):
         nb[i] = bb[i]
-    us = st[STM]
+    # ``& 1``, ``& 15``: known non-negative, the indices below skip numba's wraparound
+    us = st[STM] & 1
     them = us ^ 1
     frm = from_sq(move)
     to = to_sq(move)
-    pc = board[frm]
+    pc = board[frm] & 15
+    there = board[to] & 15  # the captured piece, or the castling rook
     fb = ONE << np.uint64(frm)
     tb = ONE << np.uint64(to)
     nst[STM] = them
@@ -186,15 +188,15 @@ def make_for_count(T, bb, board, st, move, nb, nst):
         kb = ONE << np.uint64(kto)
         rb = ONE << np.uint64(rto)
         nb[pc] ^= fb ^ kb
-        nb[board[to]] ^= tb ^ rb
+        nb[there] ^= tb ^ rb
         nb[occ_of(us)] ^= fb ^ tb ^ kb ^ rb
     else:
         if move & EN_PASSANT:
             cb = ONE << np.uint64(to - 8 if us == WHITE else to + 8)
             nb[(them << 3) | PAWN] ^= cb
             nb[occ_of(them)] ^= cb
-        elif board[to] != 0:
-            nb[board[to]] ^= tb
+        elif there != 0:
+            nb[there] ^= tb
             nb[occ_of(them)] ^= tb
         promo = promotion(move)
         nb[pc] ^= fb
