@@ -6,8 +6,10 @@ Per node we find the checkers of our king and our pinned pieces once:
 * single check: every non-king move must land on the checker or between it and the king
   (``target``), and a pinned piece can never help;
 * a pinned piece moves only along the line through the king and itself (``line``);
-* king moves are tested square by square with the king taken off the board, so a slider
-  checking along the line still "sees through" the king's old square;
+* king moves are tested with the king taken off the board, so a slider checking along
+  the line still "sees through" the king's old square: square by square when the king
+  and castling need one square tested, else on a map of every square the enemy attacks
+  (drawn once for both);
 * en passant is tested by making it on the occupancy: removing both pawns at once can
   expose the king along the rank (the en-passant rank pin: ``8/8/8/KPp4r/...``), which no
   pin mask sees, and it must also resolve any check;
@@ -16,23 +18,30 @@ Per node we find the checkers of our king and our pinned pieces once:
   unattacked with both castling pieces taken off (a castling rook can shield the king
   from an attacker on the back rank); the masks come from tables by king and rook file.
 
-``_generate`` is the steps in order: king moves, the check and pin masks (evasions),
-the other pieces, pawns (set-wise; pinned ones one by one through the same code with
-their pin line as the target), en passant, castling. It runs in two modes: writing moves
-to a buffer, or only counting them by popcount of target sets (bulk counting for perft's
-last ply). Both modes share the code. The steps every node runs are inlined into
-``_generate``, and it into its callers, by numba (``inline="always"``), so the flag is a
-constant in each caller (left to LLVM, the bigger ones stayed calls: ~5% more
-instructions on position 3 of the perft suite). Castling is inlined too: as a call it cost
-startpos 6 about 16% and Kiwipete 5 about 10% of their nodes/second (every node of those
-trees has a castling right, and each call pays numba's reference counting of its array
-arguments). The rare steps, en passant and pinned pawns, stay calls, compiled once for
-both modes.
+``_generate`` is the steps in order: the check and pin masks (evasions), the castlings
+whose squares are empty (their paths decide how the king's squares are tested), king
+moves, the other pieces, pawns (set-wise; pinned ones one by one through the same code
+with their pin line as the target), en passant, castling. Moves are written in the
+order king, pieces, pawns, en passant, castling (divide lists them so). It runs in
+two modes: writing moves to a buffer, or only counting them by popcount of target sets
+(bulk counting for perft's last ply). Both modes share the code. The steps every node
+runs are inlined into ``_generate``, and it into its callers, by numba
+(``inline="always"``), so the flag is a constant in each caller (left to LLVM, the
+bigger ones stayed calls: ~5% more instructions on position 3 of the perft suite).
+Castling is inlined too: as a call it cost startpos 6 about 16% and Kiwipete 5 about 10%
+of their nodes/second (every node of those trees has a castling right, and each call
+pays numba's reference counting of its array arguments). The rare steps, en passant and
+pinned pawns, stay calls, compiled once for both modes.
 
 First-run compile time (docs/benchmarks.md): each inlined copy of ``_generate`` is typed
 and lowered again, so perft's walk has one call site per mode; and each distinct literal
 argument makes numba compile a helper once more, so helpers get int64 flags (``_NIL``,
 ``_CAPTURE``, ...) and the rare steps a plain bool mode.
+
+Indices: numba checks every signed array index for a negative value (Python's
+wraparound) and never an unsigned one, so the hot indices are kept provably
+non-negative (the side to move as ``st[STM] & 1``, slider slices by a uint64 sum): the
+checks were about 13% of the instructions of Kiwipete's perft.
 """
 
 import numpy as np
@@ -200,21 +209,18 @@ def _emit_pawns(out, n, targets, delta, flags, promo_rank):
     return n
 
 
-@njit(cache=True)
-def _pawn_count(targets, promo_rank):
-    return popcount(targets) + 3 * popcount(targets & promo_rank)
-
-
 @njit(inline="always", cache=True)
-def _king_moves(T, bb, out, n, ksq, own, opp, occ_noking, them, count_only):
+def _king_moves(T, bb, out, n, ksq, own, opp, occ_noking, them, paths, count_only):
     """The king's moves, with the king lifted off the board so a checking slider still
-    sees through its square: with one or two targets each is tested, with more it is
-    cheaper to draw every square the enemy attacks once. Also returns what castling can
-    reuse: which squares around the king were tested (``tested``) and which of those
-    are attacked (``unsafe``)."""
+    sees through its square. The squares to test are the king's targets and the castling
+    paths (``paths``): one is tested alone, with two or more it is cheaper to draw every
+    square the enemy attacks once (measured: fewer instructions on all six bench
+    positions than a threshold of one, three or four). Also returns what castling can
+    reuse: which squares were tested (``tested``) and which of those are attacked
+    (``unsafe``)."""
     kt = T[K_ATT + ksq] & ~own
     tested = kt
-    few = kt & (kt - ONE)
+    few = kt | paths
     if few & (few - ONE):
         unsafe = attacked_by(T, bb, them, occ_noking)
         n = _emit_split(out, n, ksq, kt & ~unsafe, opp, count_only)
@@ -300,8 +306,12 @@ def _pawn_moves(out, n, us, pawns, empty, opp, allowed, count_only):
         promo_rank = RANK_1
     push1 &= allowed
     if count_only:
-        n += _pawn_count(push1, promo_rank) + popcount(push2)
-        return n + _pawn_count(capw, promo_rank) + _pawn_count(cape, promo_rank)
+        n += popcount(push1) + popcount(push2) + popcount(capw) + popcount(cape)
+        if (push1 | capw | cape) & promo_rank:
+            # three more for each promotion (a capture on either side is a move each)
+            promos = popcount(push1 & promo_rank) + popcount(capw & promo_rank)
+            n += 3 * (promos + popcount(cape & promo_rank))
+        return n
     n = _emit_pawns(out, n, capw, dw, _CAPTURE, promo_rank)
     n = _emit_pawns(out, n, cape, de, _CAPTURE, promo_rank)
     n = _emit_pawns(out, n, push1, d1, _NIL, promo_rank)
@@ -333,16 +343,32 @@ def _en_passant(T, bb, out, n, ep, us, them, ksq, occ, pawns, count_only):
 
 
 @njit(inline="always", cache=True)
-def _castling(T, bb, out, n, us, them, ksq, occ, occ_noking, unsafe, tested, rights, count_only):
-    """Castling with the rooks of ``rights`` (not out of check): the squares it needs empty
-    and unattacked are tabled by the files of king and rook."""
+def _open_castlings(T, us, ksq, occ, rights):
+    """The rooks of ``rights`` whose castling has every square it needs empty, and the
+    king's paths of those castlings (landing squares included): the squares castling
+    will test for attacks."""
+    open_rights = ZERO
+    paths = ZERO
+    while rights:
+        r = lsb(rights)
+        rights &= rights - ONE
+        ci = us * 64 + ((ksq & 7) << 3) + (r & 7)
+        if (occ & T[CASTLE_SPAN + ci]) == ZERO:
+            open_rights |= ONE << np.uint64(r)
+            paths |= T[CASTLE_PATH + ci]
+    return open_rights, paths
+
+
+@njit(inline="always", cache=True)
+def _castling(T, bb, out, n, us, them, ksq, occ_noking, unsafe, tested, rights, count_only):
+    """Castling with the rooks of ``rights`` (not out of check, every square it needs
+    empty: ``_open_castlings``): the king's path must be unattacked. The squares are
+    tabled by the files of king and rook."""
     tb = them << 3
     while rights:
         r = lsb(rights)
         rights &= rights - ONE
         ci = us * 64 + ((ksq & 7) << 3) + (r & 7)
-        if occ & T[CASTLE_SPAN + ci]:
-            continue
         kpath = T[CASTLE_PATH + ci]
         if T[CASTLE_BEYOND + ci] & (bb[tb | ROOK] | bb[tb | QUEEN]):
             # a rook or queen behind the castling rook on the back rank sees along it
@@ -369,7 +395,9 @@ def _castling(T, bb, out, n, us, them, ksq, occ, occ_noking, unsafe, tested, rig
 
 @njit(inline="always", cache=True)
 def _generate(T, bb, board, st, out, count_only):
-    us = st[STM]
+    # ``& 1``: the compiler then knows the side is 0 or 1, so no table or bitboard index
+    # built from it pays numba's negative-index wraparound (about 4% on Kiwipete)
+    us = st[STM] & 1
     them = us ^ 1
     ub = us << 3
     occ = bb[OCC]
@@ -378,8 +406,14 @@ def _generate(T, bb, board, st, out, count_only):
     ksq = lsb(bb[ub | KING])
     occ_noking = occ ^ (ONE << np.uint64(ksq))
 
-    n, unsafe, tested = _king_moves(T, bb, out, _NIL, ksq, own, opp, occ_noking, them, count_only)
     checkers, pinned, target = _evasion_target(T, bb, ksq, us, them)
+    rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
+    if checkers:
+        rights = ZERO  # never out of check
+    paths = ZERO
+    if rights:
+        rights, paths = _open_castlings(T, us, ksq, occ, rights)
+    n, unsafe, tested = _king_moves(T, bb, out, _NIL, ksq, own, opp, occ_noking, them, paths, count_only)
     if target == ZERO:
         return n  # double check: only the king may move
     n = _piece_moves(T, bb, out, n, ub, ksq, occ, opp, pinned, ~own & target, count_only)
@@ -396,9 +430,8 @@ def _generate(T, bb, board, st, out, count_only):
             n = _pinned_pawn(out, n, us, ONE << np.uint64(frm), empty, opp, line(T, ksq, frm), count_only != False)
     if st[EP] != NO_SQ:
         n = _en_passant(T, bb, out, n, st[EP], us, them, ksq, occ, pawns, count_only != False)
-    rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
-    if rights and not checkers:
-        n = _castling(T, bb, out, n, us, them, ksq, occ, occ_noking, unsafe, tested, rights, count_only)
+    if rights:
+        n = _castling(T, bb, out, n, us, them, ksq, occ_noking, unsafe, tested, rights, count_only)
     return n
 
 

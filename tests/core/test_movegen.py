@@ -85,6 +85,13 @@ SPECIAL = {
     "Chess960: a piece on the rook's landing square": ("4k3/8/8/8/8/8/8/RK1B4 w A - 0 1", True, set(), {"b1a1"}),
     "Chess960: only the king's path must be safe": ("1r2k3/8/8/8/8/8/8/R4K2 w A - 0 1", True, {"f1a1"}, set()),
     "Chess960: king's landing square attacked": ("2r1k3/8/8/8/8/8/8/RK6 w A - 0 1", True, {"b1b2"}, {"b1a1"}),
+    # the king's one free square is also the castling path: tested once, square by square
+    "Chess960: boxed-in king, one square for its step and castling": (
+        "4k3/8/8/8/8/8/4PPP1/4NK1R w H - 0 1", True, {"f1g1", "f1h1"}, set(),
+    ),
+    "Chess960: boxed-in king, its one square attacked": (
+        "4k3/8/8/8/8/7n/4PPP1/4NK1R w H - 0 1", True, set(), {"f1g1", "f1h1"},
+    ),
     # promotions
     "promotions by push and by capture": (
         "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", False,
