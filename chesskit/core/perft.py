@@ -92,9 +92,11 @@ def walk(T, bb, board, st, hist, hkeys, prefix, depth, tt, moves, nmoves, index,
                 if plies - level == 2:
                     # the node above the last ply: copy-make each of its moves on
                     # scratch arrays and count the replies in bulk
+                    total = 0  # a local, not acc[level]: no store per move
                     for j in range(n):
                         make_for_count(T, bb, board, st, moves[level, j], leaf_bb, leaf_st)
-                        acc[level] += _generate(T, leaf_bb, board, leaf_st, scratch, True)
+                        total += _generate(T, leaf_bb, board, leaf_st, scratch, True)
+                    acc[level] = total
                     index[level] = n
                 elif plies - level < 2:
                     acc[level] = n  # perft 1, or the move list (depth 0)
