@@ -268,8 +268,12 @@ def _piece_moves(T, bb, out, n, ub, ksq, occ, opp, pinned, movable, count_only):
         frm = lsb(pcs)
         pcs &= pcs - ONE
         n = _emit_split(out, n, frm, T[N_ATT + frm] & movable, opp, count_only)
+    # counting, the pinned sliders are counted after the others, so the others need no
+    # pin test each (about 5% of the instructions of Kiwipete and pos5); the list keeps
+    # the order by piece type and square, which divide shows
+    free = ~pinned if count_only else ALL
     for pt in (BISHOP, ROOK, QUEEN):
-        pcs = bb[ub | pt]
+        pcs = bb[ub | pt] & free
         while pcs:
             frm = lsb(pcs)
             pcs &= pcs - ONE
@@ -279,9 +283,22 @@ def _piece_moves(T, bb, out, n, ub, ksq, occ, opp, pinned, movable, count_only):
             if pt != BISHOP:
                 t |= rook_attacks(T, frm, occ)
             t &= movable
-            if (pinned >> np.uint64(frm)) & ONE:
+            if not count_only and (pinned >> np.uint64(frm)) & ONE:
                 t &= line(T, ksq, frm)
             n = _emit_split(out, n, frm, t, opp, count_only)
+    if count_only:
+        diagonal = bb[ub | BISHOP] | bb[ub | QUEEN]
+        straight = bb[ub | ROOK] | bb[ub | QUEEN]
+        pcs = (diagonal | straight) & pinned
+        while pcs:
+            frm = lsb(pcs)
+            pcs &= pcs - ONE
+            t = ZERO
+            if (diagonal >> np.uint64(frm)) & ONE:
+                t |= bishop_attacks(T, frm, occ)
+            if (straight >> np.uint64(frm)) & ONE:
+                t |= rook_attacks(T, frm, occ)
+            n += popcount(t & movable & line(T, ksq, frm))
     return n
 
 

@@ -112,6 +112,9 @@ SPECIAL = {
     "double check: the king takes the undefended checker": (
         "3Rk3/8/8/8/8/8/8/4R1K1 b - - 0 1", False, {"e8d8", "e8f7"}, {"e8e7", "e8f8", "e8d7"},
     ),
+    "pins: a rook pinned on a diagonal and a bishop on a file stay, a queen slides": (
+        "4r2k/8/8/8/1b2B2b/6Q1/3R4/4K3 w - - 0 1", False, {"g3f2", "g3h4"}, {"d2c3", "d2d3", "e4e5", "e4d5"},
+    ),
     "checkmate: no moves": ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", False, set(), set()),
     "stalemate: no moves": ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", False, set(), set()),
     "218 moves with eight promoted queens": ("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1", False, set(), set()),
