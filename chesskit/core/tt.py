@@ -40,7 +40,7 @@ def allocate(megabytes: float) -> np.ndarray:
         return np.zeros(0, dtype=np.uint64)
     n = 1 << (entries.bit_length() - 1)
     nbytes = 16 * n
-    if nbytes >= _HUGE_FROM:
+    if nbytes >= _HUGE_FROM and hasattr(mmap, "MAP_ANONYMOUS"):  # not on Windows: np.zeros below
         try:
             # an anonymous map is zero-filled on first touch, page by page, and page aligned
             area = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
