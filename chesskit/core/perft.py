@@ -8,38 +8,22 @@ of target sets, no moves made). Interior nodes two or more plies above the leave
 looked up in and stored to the transposition table ``tt`` (an empty array disables it).
 
 The walk borrows every array it touches (``noref.borrow``): without that, numba's
-reference counting costs a third of the time in the bulk-counting loop. ``count`` and
-``legal`` allocate its buffers in Python and hold them until it returns, as borrowing
-needs.
+reference counting costs a third of the time in the bulk-counting loop. ``entry.py``
+allocates its buffers in Python and holds them until it returns, as borrowing needs, and
+calls it through ``native.py``.
 
 ``walk`` is the only function a perft compiles (a first run's compile is most of its
 time): it makes a task's first moves itself (the ``prefix``), lists moves for the
 thread pool and for ``Board`` (depth 0), and counts.
 """
 
-import numpy as np
 from numba import njit
 
 from .makemove import make, make_for_count, unmake
 from .movegen import _generate
 from .noref import borrow
-from .position import KEY, MAX_MOVES
+from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE
 from .tt import probe, store
-
-
-def buffers(plies, bb, st):
-    """The walk's buffers for ``plies`` levels (the prefix and the tree): allocated here,
-    in Python, and held by the caller for as long as the walk runs, as borrowing needs."""
-    rows = plies + 1
-    return (
-        np.empty((rows, MAX_MOVES), dtype=np.int64),  # moves: one row per level
-        np.zeros(rows, dtype=np.int64),  # nmoves
-        np.zeros(rows, dtype=np.int64),  # index: the next move to try per level
-        np.zeros(rows, dtype=np.int64),  # acc: the running subtotal per level
-        np.empty(MAX_MOVES, dtype=np.int64),  # scratch for the counting generator
-        np.empty_like(bb),  # leaf_bb, leaf_st: the copy-made child of the last ply
-        st.copy(),
-    )
 
 
 @njit(cache=True, nogil=True)
@@ -121,21 +105,27 @@ def walk(T, bb, board, st, hist, hkeys, prefix, depth, tt, moves, nmoves, index,
     return acc[0]
 
 
-_NO_TABLE = np.zeros(0, dtype=np.uint64)
 
+def c_entry():
+    """``walk`` behind a C signature of pointers and sizes (numba's ``cfunc``; the
+    argument order is ``native.ARGTYPES``): the function chesskit saves and loads itself.
+    Compiled on each call, not cached by numba: its machine code must be at hand to be
+    saved (the walk inside it comes from numba's cache when it is there)."""
+    from numba import carray, cfunc, types
 
-def count(T, state, depth, tt, prefix=()):
-    """perft(``depth``) of the position in ``state`` (bb, board, st, hist, hkeys) after
-    the packed moves of ``prefix``; the history must have room for all of them."""
-    if depth == 0:
-        return 1
-    pre = np.array(prefix, dtype=np.int64)
-    return int(walk(T, *state, pre, depth, tt, *buffers(pre.shape[0] + depth, state[0], state[2])))
+    u64p, i64p, i64 = types.CPointer(types.uint64), types.CPointer(types.int64), types.int64
+    signature = i64(u64p, i64, u64p, i64p, i64p, i64p, u64p, i64, i64p, i64, i64, u64p, i64,
+                    i64p, i64, i64p, i64p, i64p, i64p, u64p, i64p)
 
+    @cfunc(signature)
+    def walk_c(T, nT, bb, board, st, hist, hkeys, nhist, prefix, nprefix, depth, tt, ntt,
+               moves, nrows, nmoves, index, acc, scratch, leaf_bb, leaf_st):
+        return walk(
+            carray(T, (nT,)), carray(bb, (BB_SIZE,)), carray(board, (64,)), carray(st, (ST_SIZE,)),
+            carray(hist, (nhist, 4)), carray(hkeys, (nhist, 2)), carray(prefix, (nprefix,)), depth,
+            carray(tt, (ntt,)), carray(moves, (nrows, MAX_MOVES)), carray(nmoves, (nrows,)),
+            carray(index, (nrows,)), carray(acc, (nrows,)), carray(scratch, (MAX_MOVES,)),
+            carray(leaf_bb, (BB_SIZE,)), carray(leaf_st, (ST_SIZE,)),
+        )
 
-def legal(T, state, prefix=()):
-    """The packed legal moves after the moves of ``prefix``, in generation order."""
-    pre = np.array(prefix, dtype=np.int64)
-    bufs = buffers(pre.shape[0], state[0], state[2])
-    n = walk(T, *state, pre, 0, _NO_TABLE, *bufs)
-    return bufs[0][pre.shape[0], :n].copy()
+    return walk_c

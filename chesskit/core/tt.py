@@ -13,18 +13,11 @@ An empty array (``N = 0``) disables the table.
 import numpy as np
 from numba import njit
 
+from .hashtable import allocate  # noqa: F401 (re-exported)
+
 _DEPTH_MIX = np.uint64(0x9E3779B97F4A7C15)
 _DEPTH_MASK = np.uint64(63)
 _SIX = np.uint64(6)
-
-
-def allocate(megabytes: float) -> np.ndarray:
-    """A table of at most ``megabytes`` MiB (rounded down to a power of two entries)."""
-    entries = int(megabytes * 1024 * 1024) // 16
-    if entries < 1:
-        return np.zeros(0, dtype=np.uint64)
-    n = 1 << (entries.bit_length() - 1)
-    return np.zeros(2 * n, dtype=np.uint64)
 
 
 @njit(cache=True)
