@@ -9,9 +9,16 @@ the reader of stdout goes away (``chesskit suite | head -1``) it stops quietly w
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
+
+# chesskit never calls BLAS: numpy's OpenBLAS need not start a thread per core when it
+# loads. (Where a memory limit stops that thread, OpenBLAS raises SIGINT, which would end
+# the run as "interrupted" instead of out of memory.) Set before numpy loads, which the
+# commands do lazily; a process that loaded numpy already keeps its own setting.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from chesskit import __version__
 from chesskit.cli import output
