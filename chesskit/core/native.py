@@ -144,9 +144,17 @@ def load():
 def build():
     """Compile the walk's C function with numba, save its machine code for the next runs
     (unless the folder is read-only) and return it."""
-    from . import perft
+    from . import prewarm
 
-    entry = perft.c_entry()
+    folder = Path(os.environ["NUMBA_CACHE_DIR"])
+    # numba has the walk already (a damaged object was dropped): nothing to share out
+    child = None if any(folder.rglob("perft.walk-*.nbi")) else prewarm.start()
+    try:
+        from . import perft
+
+        entry = perft.c_entry()
+    finally:
+        prewarm.stop(child)
     try:
         _save(entry)
     except (OSError, ValueError, RuntimeError):
