@@ -9,12 +9,13 @@ attack sets sharing a slot.
 import numpy as np
 from numba import njit
 
-from chesskit.core.attacks import BISHOP_DIRS, ROOK_DIRS, ray_attacks, relevant_mask
-from chesskit.core.bitboard import ONE, ZERO
+from chesskit.core.tables import rays_of_many, relevant_mask, subsets_of
+from chesskit.core.bitboard import ONE
+from chesskit.vocab import BISHOP_DIRS, ROOK_DIRS
 
 
 @njit(cache=True)
-def _try_magic(sq, dirs, magic, subsets, attacks, n, bits, used, slot_att, stamp):
+def _try_magic(magic, subsets, attacks, n, bits, used, slot_att, stamp):
     shift = np.uint64(64 - bits)
     for i in range(n):
         idx = np.int64((subsets[i] * magic) >> shift)
@@ -26,21 +27,16 @@ def _try_magic(sq, dirs, magic, subsets, attacks, n, bits, used, slot_att, stamp
     return True
 
 
-@njit(cache=True)
 def find_magic(sq, dirs, seed):
-    np.random.seed(seed)
     mask = relevant_mask(sq, dirs)
-    subsets = np.zeros(4096, dtype=np.uint64)
-    attacks = np.zeros(4096, dtype=np.uint64)
-    n = 0
-    sub = ZERO
-    while True:
-        subsets[n] = sub
-        attacks[n] = ray_attacks(sq, sub, dirs)
-        n += 1
-        sub = (sub - mask) & mask
-        if sub == ZERO:
-            break
+    subsets = subsets_of(mask)
+    return _search(mask, subsets, rays_of_many(sq, subsets, dirs), seed)
+
+
+@njit(cache=True)
+def _search(mask, subsets, attacks, seed):
+    np.random.seed(seed)
+    n = subsets.shape[0]
     bits = 0
     while (1 << bits) < n:
         bits += 1
@@ -53,7 +49,7 @@ def find_magic(sq, dirs, seed):
         if bin_count_top(mask * magic) < 6:
             continue
         stamp += 1
-        if _try_magic(sq, dirs, magic, subsets, attacks, n, bits, used, slot_att, stamp):
+        if _try_magic(magic, subsets, attacks, n, bits, used, slot_att, stamp):
             return magic
 
 

@@ -64,32 +64,21 @@ def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
 
 
 def walk(board, depth: int, tt, moves: tuple[int, ...]) -> int:
-    """perft(depth) after making the packed ``moves`` on ``board`` (then taken back)."""
-    from chesskit.core import makemove, perft
+    """perft(depth) after making the packed ``moves`` on ``board`` (taken back after)."""
+    from chesskit.core import entry
     from chesskit.core.api import table
 
-    T, state = table(), board._state()
-    for move in moves:
-        makemove.make_move(T, *state, move)
-    try:
-        return int(perft.perft(T, *state, depth, tt))
-    finally:
-        for _ in moves:
-            makemove.unmake_move(*state)
+    return entry.count(table(), board._state(), depth, tt, moves)
 
 
-def tasks(board, plies: int) -> list[tuple[int, ...]]:
+def tasks(board, plies: int, prefix: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
     """Every sequence of ``plies`` legal moves, shorter where the game ends first."""
     if plies == 0:
-        return [()]
-    from chesskit.core import makemove
+        return [prefix]
+    from chesskit.core import entry
     from chesskit.core.api import table
 
-    T, state = table(), board._state()
     found = []
-    for move in board._legal_packed():
-        move = int(move)
-        makemove.make_move(T, *state, move)
-        found += [(move, *rest) for rest in tasks(board, plies - 1)]
-        makemove.unmake_move(*state)
+    for move in entry.legal(table(), board._state(), prefix):
+        found += tasks(board, plies - 1, (*prefix, int(move)))
     return found

@@ -13,8 +13,9 @@ from chesskit.cli.options import json_option
     "--vs",
     "vs",
     multiple=True,
-    type=click.Choice(["stockfish", "python-chess"]),
-    help="Also run this program on the same work, back to back, and print the ratio (repeatable).",
+    type=click.Choice(["stockfish", "python-chess", "ellxor"]),
+    help="Also run this program on the same work, back to back, and print the ratio (repeatable). "
+    "ellxor takes the path of its binary as the argument PATH.",
 )
 @click.option("--repeat", default=1, show_default=True, type=click.IntRange(1, 20), help="Best of N runs each.")
 @click.option(
@@ -26,13 +27,18 @@ from chesskit.cli.options import json_option
 )
 @click.option("--hash", "hash_mb", default=0, show_default=True, type=click.IntRange(0, 65536), help="Hash table MiB.")
 @click.option("--threads", default=1, show_default=True, type=click.IntRange(1, 1024), help="Threads.")
+@click.argument("path", required=False)
 @json_option
-def bench(vs, repeat, depth_offset, hash_mb, threads, as_json) -> None:
+def bench(vs, repeat, depth_offset, hash_mb, threads, as_json, path) -> None:
     """Perft of the six standard positions: nodes, seconds and Mnps per position.
 
     By default single-threaded with no hash table, the conditions of Stockfish's own
     `go perft`. With --vs the other program runs the same positions back to back, and
     the ratio is chesskit's nodes/second over theirs.
+
+    `--vs ellxor PATH` races ellxor/perft, the fast C++ perft without a table, built from
+    its source (its README says how). Pin the run to one core for a fair single-core
+    ratio: `taskset -c 0 chesskit bench --vs ellxor PATH --repeat 3`.
     """
     from chesskit.suites.bench import run_bench, totals
 
@@ -44,6 +50,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, as_json) -> None:
             hash_mb=hash_mb,
             threads=threads,
             on_row=lambda row: advance(1),
+            ellxor=path,
         )
     summary = totals(rows)
     if as_json:
@@ -52,7 +59,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, as_json) -> None:
              "positions": [r.as_dict() for r in rows], "total": summary}
         )
         return
-    names = [n for n in ("stockfish", "python-chess") if rows and n in rows[0].theirs]
+    names = [n for n in ("stockfish", "python-chess", "ellxor") if rows and n in rows[0].theirs]
     if output.stdout_is_terminal():
         from rich.table import Table
 

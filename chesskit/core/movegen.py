@@ -26,8 +26,13 @@ constant in each caller (left to LLVM, the bigger ones stayed calls: ~5% more
 instructions on position 3 of the perft suite). Castling is inlined too: as a call it cost
 startpos 6 about 16% and Kiwipete 5 about 10% of their nodes/second (every node of those
 trees has a castling right, and each call pays numba's reference counting of its array
-arguments); inlined, the first compile takes about 1.5 s longer (docs/benchmarks.md). The
-rare steps, en passant and pinned pawns, stay calls.
+arguments). The rare steps, en passant and pinned pawns, stay calls, compiled once for
+both modes.
+
+First-run compile time (docs/benchmarks.md): each inlined copy of ``_generate`` is typed
+and lowered again, so perft's walk has one call site per mode; and each distinct literal
+argument makes numba compile a helper once more, so helpers get int64 flags (``_NIL``,
+``_CAPTURE``, ...) and the rare steps a plain bool mode.
 """
 
 import numpy as np
@@ -76,6 +81,15 @@ from .position import (
     WHITE,
     occ_of,
 )
+
+
+# The flags and the empty promotion as int64 values, not literals: numba compiles a helper
+# once per distinct literal argument, and once for all with these (first-run compile time).
+_NIL = np.int64(0)
+_CAPTURE = np.int64(CAPTURE)
+_DOUBLE = np.int64(DOUBLE)
+_EN_PASSANT = np.int64(CAPTURE | EN_PASSANT)
+_CASTLING = np.int64(CASTLING)
 
 
 @njit(cache=True)
@@ -153,7 +167,7 @@ def _emit(out, n, frm, targets, flags):
     while targets:
         to = lsb(targets)
         targets &= targets - ONE
-        out[n] = encode(frm, to, 0, flags)
+        out[n] = encode(frm, to, _NIL, flags)
         n += 1
     return n
 
@@ -163,8 +177,8 @@ def _emit_split(out, n, frm, targets, opp, count_only):
     """Moves from ``frm`` to ``targets``, the captures first (or just how many)."""
     if count_only:
         return n + popcount(targets)
-    n = _emit(out, n, frm, targets & opp, CAPTURE)
-    return _emit(out, n, frm, targets & ~opp, 0)
+    n = _emit(out, n, frm, targets & opp, _CAPTURE)
+    return _emit(out, n, frm, targets & ~opp, _NIL)
 
 
 @njit(cache=True)
@@ -174,7 +188,7 @@ def _emit_pawns(out, n, targets, delta, flags, promo_rank):
     while plain:
         to = lsb(plain)
         plain &= plain - ONE
-        out[n] = encode(to - delta, to, 0, flags)
+        out[n] = encode(to - delta, to, _NIL, flags)
         n += 1
     promos = targets & promo_rank
     while promos:
@@ -212,7 +226,7 @@ def _king_moves(T, bb, out, n, ksq, own, opp, occ_noking, them, count_only):
         kt &= kt - ONE
         if attackers_to(T, bb, to, occ_noking, them) == ZERO:
             if not count_only:
-                out[n] = encode(ksq, to, 0, CAPTURE if opp & to_bb else 0)
+                out[n] = encode(ksq, to, _NIL, _CAPTURE if opp & to_bb else _NIL)
             n += 1
         else:
             unsafe |= to_bb
@@ -288,10 +302,10 @@ def _pawn_moves(out, n, us, pawns, empty, opp, allowed, count_only):
     if count_only:
         n += _pawn_count(push1, promo_rank) + popcount(push2)
         return n + _pawn_count(capw, promo_rank) + _pawn_count(cape, promo_rank)
-    n = _emit_pawns(out, n, capw, dw, CAPTURE, promo_rank)
-    n = _emit_pawns(out, n, cape, de, CAPTURE, promo_rank)
-    n = _emit_pawns(out, n, push1, d1, 0, promo_rank)
-    return _emit_pawns(out, n, push2, d2, DOUBLE, promo_rank)
+    n = _emit_pawns(out, n, capw, dw, _CAPTURE, promo_rank)
+    n = _emit_pawns(out, n, cape, de, _CAPTURE, promo_rank)
+    n = _emit_pawns(out, n, push1, d1, _NIL, promo_rank)
+    return _emit_pawns(out, n, push2, d2, _DOUBLE, promo_rank)
 
 
 @njit(cache=True)
@@ -313,7 +327,7 @@ def _en_passant(T, bb, out, n, ep, us, them, ksq, occ, pawns, count_only):
         occ2 = occ ^ (ONE << np.uint64(frm)) ^ cap_bb ^ ep_bb
         if (attackers_to(T, bb, ksq, occ2, them) & ~cap_bb) == ZERO:
             if not count_only:
-                out[n] = encode(frm, ep, 0, CAPTURE | EN_PASSANT)
+                out[n] = encode(frm, ep, _NIL, _EN_PASSANT)
             n += 1
     return n
 
@@ -348,7 +362,7 @@ def _castling(T, bb, out, n, us, them, ksq, occ, occ_noking, unsafe, tested, rig
         if hits:
             continue
         if not count_only:
-            out[n] = encode(ksq, r, 0, CASTLING)
+            out[n] = encode(ksq, r, _NIL, _CASTLING)
         n += 1
     return n
 
@@ -364,7 +378,7 @@ def _generate(T, bb, board, st, out, count_only):
     ksq = lsb(bb[ub | KING])
     occ_noking = occ ^ (ONE << np.uint64(ksq))
 
-    n, unsafe, tested = _king_moves(T, bb, out, 0, ksq, own, opp, occ_noking, them, count_only)
+    n, unsafe, tested = _king_moves(T, bb, out, _NIL, ksq, own, opp, occ_noking, them, count_only)
     checkers, pinned, target = _evasion_target(T, bb, ksq, us, them)
     if target == ZERO:
         return n  # double check: only the king may move
@@ -373,14 +387,15 @@ def _generate(T, bb, board, st, out, count_only):
     empty = ~occ
     n = _pawn_moves(out, n, us, pawns & ~pinned, empty, opp, target, count_only)
     if not checkers:
-        # pinned pawns (never when in check): one by one, along their pin line
+        # pinned pawns (never when in check): one by one, along their pin line (``!= False``
+        # makes the mode a plain bool: a literal would compile the rare step twice)
         pp = pawns & pinned
         while pp:
             frm = lsb(pp)
             pp &= pp - ONE
-            n = _pinned_pawn(out, n, us, ONE << np.uint64(frm), empty, opp, line(T, ksq, frm), count_only)
+            n = _pinned_pawn(out, n, us, ONE << np.uint64(frm), empty, opp, line(T, ksq, frm), count_only != False)
     if st[EP] != NO_SQ:
-        n = _en_passant(T, bb, out, n, st[EP], us, them, ksq, occ, pawns, count_only)
+        n = _en_passant(T, bb, out, n, st[EP], us, them, ksq, occ, pawns, count_only != False)
     rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
     if rights and not checkers:
         n = _castling(T, bb, out, n, us, them, ksq, occ, occ_noking, unsafe, tested, rights, count_only)

@@ -1,4 +1,5 @@
-"""perft in the compiled core (divide and the parallel split are in Board, in Python).
+"""perft and move lists in the compiled core (divide and the parallel split are in
+``chesskit/board/threads.py``, in Python).
 
 The tree walk uses an explicit stack (per level: a move-buffer row, the move count, the
 next index and the running subtotal) instead of recursion: numba cannot cache a
@@ -7,29 +8,41 @@ of target sets, no moves made). Interior nodes two or more plies above the leave
 looked up in and stored to the transposition table ``tt`` (an empty array disables it).
 
 The walk borrows every array it touches (``noref.borrow``): without that, numba's
-reference counting costs a third of the time in the bulk-counting loop. The entry point
-allocates the walk's buffers and holds them until the walk returns, as borrowing needs.
+reference counting costs a third of the time in the bulk-counting loop. ``entry.py``
+allocates its buffers in Python and holds them until it returns, as borrowing needs, and
+calls it through ``native.py``.
+
+``walk`` is the only function a perft compiles (a first run's compile is most of its
+time): it makes a task's first moves itself (the ``prefix``), lists moves for the
+thread pool and for ``Board`` (depth 0), and counts.
 """
 
-import numpy as np
 from numba import njit
 
 from .makemove import make, make_for_count, unmake
-from .movegen import _generate, count_legal, generate
+from .movegen import _generate
 from .noref import borrow
-from .position import KEY, MAX_MOVES
+from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE
 from .tt import probe, store
 
 
-@njit(cache=True)
-def _walk(T, bb, board, st, hist, hkeys, depth, tt, moves, nmoves, index, acc, scratch, leaf_bb, leaf_st):
-    """perft for depth >= 2, with the buffers ``perft`` allocates."""
+@njit(cache=True, nogil=True)
+def walk(T, bb, board, st, hist, hkeys, prefix, depth, tt, moves, nmoves, index, acc, scratch, leaf_bb, leaf_st):
+    """After making the moves of ``prefix``: perft(``depth``) for depth >= 1, or with
+    depth 0 the number of legal moves, written to ``moves[len(prefix)]``. Every move made
+    is taken back before it returns. The buffers are ``buffers(len(prefix) + depth)``.
+
+    The core's one entry point for perft, move lists and the thread pool's tasks (one
+    function to compile on a first run instead of four). The prefix moves are levels of
+    the walk with one forced move each: their subtotals are not their nodes' perft, so
+    they are never stored in or looked up from the table."""
     T = borrow(T)
     bb = borrow(bb)
     board = borrow(board)
     st = borrow(st)
     hist = borrow(hist)
     hkeys = borrow(hkeys)
+    prefix = borrow(prefix)
     tt = borrow(tt)
     moves = borrow(moves)
     nmoves = borrow(nmoves)
@@ -38,65 +51,81 @@ def _walk(T, bb, board, st, hist, hkeys, depth, tt, moves, nmoves, index, acc, s
     scratch = borrow(scratch)
     leaf_bb = borrow(leaf_bb)
     leaf_st = borrow(leaf_st)
-    nmoves[0] = generate(T, bb, board, st, moves[0])
+    forced = prefix.shape[0]
+    plies = forced + depth
+    if forced == 0 and depth >= 2:
+        hit = probe(tt, bb[KEY], depth)
+        if hit >= 0:
+            return hit
     level = 0
+    entering = True
     while level >= 0:
+        if entering:
+            # a new node, ``plies - level`` plies above the leaves: its moves
+            entering = False
+            index[level] = 0
+            acc[level] = 0
+            if level < forced:
+                moves[level, 0] = prefix[level]
+                nmoves[level] = 1
+            else:
+                # one call site for each of the generator's two modes: each is inlined
+                # here whole, and a second copy would cost compile time, not speed
+                n = _generate(T, bb, board, st, moves[level], False)
+                nmoves[level] = n
+                if plies - level == 2:
+                    # the node above the last ply: copy-make each of its moves on
+                    # scratch arrays and count the replies in bulk
+                    for j in range(n):
+                        make_for_count(T, bb, board, st, moves[level, j], leaf_bb, leaf_st)
+                        acc[level] += _generate(T, leaf_bb, board, leaf_st, scratch, True)
+                    index[level] = n
+                elif plies - level < 2:
+                    acc[level] = n  # perft 1, or the move list (depth 0)
+                    index[level] = n
         i = index[level]
         if i < nmoves[level]:
             index[level] = i + 1
-            remaining = depth - level - 1
             make(T, bb, board, st, hist, hkeys, moves[level, i])
-            hit = probe(tt, bb[KEY], remaining)
+            left = plies - level - 1
+            hit = probe(tt, bb[KEY], left) if level + 1 >= forced and left >= 2 else -1
             if hit >= 0:
                 acc[level] += hit
+                unmake(bb, board, st, hist, hkeys)
             else:
-                # one call site each for the generator's two modes: each is inlined here
-                # whole, and a second copy would cost compile time, not speed
-                n = _generate(T, bb, board, st, moves[level + 1], False)
-                if remaining > 2:
-                    level += 1
-                    acc[level] = 0
-                    index[level] = 0
-                    nmoves[level] = n
-                    continue
-                sub = n  # a child one ply above the leaves (perft 2 only): its move count
-                if remaining == 2:
-                    # the node above the last ply: copy-make each of its moves on scratch
-                    # arrays and count the replies in bulk
-                    sub = 0
-                    for j in range(n):
-                        make_for_count(T, bb, board, st, moves[level + 1, j], leaf_bb, leaf_st)
-                        sub += _generate(T, leaf_bb, board, leaf_st, scratch, True)
-                    store(tt, bb[KEY], 2, sub)
-                acc[level] += sub
-            unmake(bb, board, st, hist, hkeys)
+                level += 1
+                entering = True
         else:
+            if level >= forced and plies - level >= 2:
+                store(tt, bb[KEY], plies - level, acc[level])
             if level > 0:
-                store(tt, bb[KEY], depth - level, acc[level])
                 acc[level - 1] += acc[level]
                 unmake(bb, board, st, hist, hkeys)
             level -= 1
     return acc[0]
 
 
-@njit(cache=True, nogil=True)
-def perft(T, bb, board, st, hist, hkeys, depth, tt):
-    """Leaf count of the tree of depth ``depth`` (``perft(0) == 1``)."""
-    if depth == 0:
-        return np.int64(1)
-    if depth == 1:
-        scratch = np.empty(MAX_MOVES, dtype=np.int64)
-        return np.int64(count_legal(T, bb, board, st, scratch))
-    hit = probe(tt, bb[KEY], depth)
-    if hit >= 0:
-        return hit
-    moves = np.empty((depth, MAX_MOVES), dtype=np.int64)
-    nmoves = np.zeros(depth, dtype=np.int64)
-    index = np.zeros(depth, dtype=np.int64)
-    acc = np.zeros(depth, dtype=np.int64)
-    scratch = np.empty(MAX_MOVES, dtype=np.int64)
-    leaf_bb = np.empty_like(bb)
-    leaf_st = st.copy()
-    total = _walk(T, bb, board, st, hist, hkeys, depth, tt, moves, nmoves, index, acc, scratch, leaf_bb, leaf_st)
-    store(tt, bb[KEY], depth, total)
-    return total
+
+def c_entry():
+    """``walk`` behind a C signature of pointers and sizes (numba's ``cfunc``; the
+    argument order is ``native.ARGTYPES``): the function chesskit saves and loads itself.
+    Compiled on each call, not cached by numba: its machine code must be at hand to be
+    saved (the walk inside it comes from numba's cache when it is there)."""
+    from numba import carray, cfunc, types
+
+    u64p, i64p, i64 = types.CPointer(types.uint64), types.CPointer(types.int64), types.int64
+    signature = i64(u64p, i64, u64p, i64p, i64p, i64p, u64p, i64, i64p, i64, i64, u64p, i64,
+                    i64p, i64, i64p, i64p, i64p, i64p, u64p, i64p)
+
+    @cfunc(signature)
+    def walk_c(T, nT, bb, board, st, hist, hkeys, nhist, prefix, nprefix, depth, tt, ntt,
+               moves, nrows, nmoves, index, acc, scratch, leaf_bb, leaf_st):
+        return walk(
+            carray(T, (nT,)), carray(bb, (BB_SIZE,)), carray(board, (64,)), carray(st, (ST_SIZE,)),
+            carray(hist, (nhist, 4)), carray(hkeys, (nhist, 2)), carray(prefix, (nprefix,)), depth,
+            carray(tt, (ntt,)), carray(moves, (nrows, MAX_MOVES)), carray(nmoves, (nrows,)),
+            carray(index, (nrows,)), carray(acc, (nrows,)), carray(scratch, (MAX_MOVES,)),
+            carray(leaf_bb, (BB_SIZE,)), carray(leaf_st, (ST_SIZE,)),
+        )
+
+    return walk_c

@@ -7,8 +7,8 @@ depth) is never mistaken for a hit. Storing the key XORed with the data also mak
 table safe for threads that write without locks: an entry torn between two writers no
 longer passes the check (Hyatt's lockless hashing).
 
-Entries come in buckets of ``WAYS`` (4 entries of 16 bytes: one 64-byte cache line, the
-table is aligned to it), picked by the key's low bits; a probe reads the one line. A
+Entries come in buckets of ``WAYS`` (4 entries of 16 bytes: one 64-byte cache line;
+``hashtable.allocate`` aligns the table to it), picked by the key's low bits; a probe reads the one line. A
 store overwrites the entry already holding that key and depth, else the bucket's least
 valuable entry: an empty one, or the one with the smallest count (a hit on it saves the
 least work). So a new entry always gets in, and the deep entries that save the most work
@@ -18,44 +18,14 @@ than ``WAYS`` entries is one bucket of all of them.
 An empty array (``N = 0``) disables the table.
 """
 
-import mmap
-
 import numpy as np
 from numba import njit
+
+from .hashtable import allocate  # noqa: F401 (re-exported)
 
 WAYS = 4
 _DEPTH_MASK = np.uint64(63)
 _SIX = np.uint64(6)
-_LINE = 64
-# from this size on the table is mapped with transparent huge pages where the system
-# offers them: fewer page faults to fill it and fewer TLB misses to probe it
-_HUGE_FROM = 8 << 20
-
-
-def allocate(megabytes: float) -> np.ndarray:
-    """A zeroed table of at most ``megabytes`` MiB (rounded down to a power of two entries),
-    aligned to a cache line. Raises MemoryError when the system cannot map it."""
-    entries = int(megabytes * 1024 * 1024) // 16
-    if entries < 1:
-        return np.zeros(0, dtype=np.uint64)
-    n = 1 << (entries.bit_length() - 1)
-    nbytes = 16 * n
-    if nbytes >= _HUGE_FROM and hasattr(mmap, "MAP_ANONYMOUS"):  # not on Windows: np.zeros below
-        try:
-            # an anonymous map is zero-filled on first touch, page by page, and page aligned
-            area = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-        except OSError as err:
-            raise MemoryError(str(err)) from None
-        if hasattr(area, "madvise") and hasattr(mmap, "MADV_HUGEPAGE"):
-            try:
-                area.madvise(mmap.MADV_HUGEPAGE)
-            except OSError:  # no transparent huge pages here: normal pages serve
-                pass
-        return np.frombuffer(area, dtype=np.uint64)  # the array holds the map open
-    words = nbytes // 8
-    raw = np.zeros(words + _LINE // 8, dtype=np.uint64)
-    skip = (-raw.ctypes.data % _LINE) // 8
-    return raw[skip : skip + words]
 
 
 @njit(cache=True)

@@ -5,11 +5,18 @@ nodes/second over theirs on the same positions. Stockfish is timed from sending
 ``go perft`` to reading ``Nodes searched`` on an engine process that is already running,
 so its start-up is not counted (nor is ours: the core is warmed first). python-chess is
 about 300 times slower, so it runs the same positions three plies shallower and the
-ratio compares rates.
+ratio compares rates. ellxor/perft (a fast C++ perft without a table, given by the path of
+its binary) runs once per position and repeat, and its own ``Time taken`` is its time:
+the process start and its table set-up are not counted. It starts one thread per online
+core whatever its affinity, so when ours is single-threaded it is pinned to one core of
+ours (one core each, as the comparison means).
 """
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
 from dataclasses import dataclass, field
 
 from chesskit.compare.engines import UciEngine, find_stockfish
@@ -26,7 +33,7 @@ WORKLOAD = [
     ("pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 5),
 ]
 PYTHON_CHESS_SHALLOWER = 3
-COMPETITORS = ("stockfish", "python-chess")
+COMPETITORS = ("stockfish", "python-chess", "ellxor")
 
 
 @dataclass
@@ -90,6 +97,31 @@ def _stockfish(engine, fen: str, depth: int) -> Run:
     return Run(nodes, timer.elapsed_s)
 
 
+_ELLXOR_RESULT = re.compile(r"^Result:\s+(\d+)\s*$", re.M)
+_ELLXOR_TIME = re.compile(r"^Time taken:\s+([0-9.]+) seconds", re.M)
+
+
+def _ellxor(path: str, fen: str, depth: int, cpu: int | None) -> Run:
+    """One run of ellxor/perft on ``fen`` to ``depth``, on core ``cpu`` (None: ours)."""
+    pin = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
+    try:
+        done = subprocess.run([path, fen, str(depth)], capture_output=True, text=True, preexec_fn=pin)
+    except OSError as exc:
+        raise EngineError(f"ellxor: cannot run {path}: {exc.strerror or exc}") from None
+    nodes, seconds = _ELLXOR_RESULT.search(done.stdout), _ELLXOR_TIME.search(done.stdout)
+    if done.returncode != 0 or not nodes or not seconds:
+        why = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1][:200]
+        raise EngineError(f"ellxor: {path} exited with {done.returncode} on {fen!r} depth {depth}: {why}")
+    return Run(int(nodes.group(1)), float(seconds.group(1)))
+
+
+def _one_core(threads: int) -> int | None:
+    """The core ellxor is pinned to: one of ours when ours runs one thread, else none."""
+    if threads != 1 or not hasattr(os, "sched_getaffinity"):
+        return None
+    return min(os.sched_getaffinity(0))
+
+
 def _python_chess(fen: str, depth: int) -> Run:
     import chess
 
@@ -110,14 +142,20 @@ def _python_chess(fen: str, depth: int) -> Run:
     return Run(nodes, timer.elapsed_s)
 
 
-def run_bench(vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None) -> list[Row]:
-    """Run the workload; ``vs`` names competitors from COMPETITORS. Each measurement is
-    the best of ``repeat`` runs, ours and theirs alternating."""
+def run_bench(vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None, ellxor=None) -> list[Row]:
+    """Run the workload; ``vs`` names competitors from COMPETITORS (``ellxor`` needs the
+    path of its binary). Each measurement is the best of ``repeat`` runs, ours and theirs
+    alternating."""
     from chesskit.board.board import Board
 
     for name in vs:
         if name not in COMPETITORS:
             raise InputError(f"unknown competitor {name!r}: choose from {', '.join(COMPETITORS)}")
+    if "ellxor" in vs and not ellxor:
+        raise InputError("--vs ellxor needs the path of its binary: chesskit bench --vs ellxor PATH")
+    if ellxor and "ellxor" not in vs:
+        raise InputError(f"{ellxor!r}: a path is only taken with --vs ellxor")
+    ellxor_cpu = _one_core(threads)
     engine = None
     if "stockfish" in vs:
         path = find_stockfish()
@@ -135,7 +173,7 @@ def run_bench(vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None
     try:
         for ident, fen, depth in WORKLOAD:
             depth = max(1, depth + depth_offset)
-            ours, sf, pc = [], [], []
+            ours, sf, pc, ex = [], [], [], []
             pc_depth = max(1, depth - PYTHON_CHESS_SHALLOWER)
             for _ in range(max(1, repeat)):
                 ours.append(_ours(fen, depth, hash_mb, threads))
@@ -143,15 +181,16 @@ def run_bench(vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None
                     sf.append(_stockfish(engine, fen, depth))
                 if "python-chess" in vs:
                     pc.append(_python_chess(fen, pc_depth))
+                if "ellxor" in vs:
+                    ex.append(_ellxor(ellxor, fen, depth, ellxor_cpu))
             row = Row(ident, fen, depth, _best(ours))
-            if sf:
-                row.theirs["stockfish"] = _best(sf)
-            if pc:
-                row.theirs["python-chess"] = _best(pc)
+            for name, runs in (("stockfish", sf), ("python-chess", pc), ("ellxor", ex)):
+                if runs:
+                    row.theirs[name] = _best(runs)
             for name, run in row.theirs.items():
-                if name == "stockfish" and run.nodes != row.ours.nodes:
+                if name != "python-chess" and run.nodes != row.ours.nodes:
                     raise EngineError(
-                        f"stockfish counted {run.nodes} nodes for {ident} at depth {depth}, chesskit {row.ours.nodes}"
+                        f"{name} counted {run.nodes} nodes for {ident} at depth {depth}, chesskit {row.ours.nodes}"
                     )
             rows.append(row)
             if on_row:

@@ -4,8 +4,12 @@ No test here asserts a time: speed is measured by the benchmark, never by a test
 from __future__ import annotations
 
 import json
+import os
+
+import pytest
 
 from chesskit.suites.bench import WORKLOAD
+from helpers import ENGINES, one_line
 
 # perft of the six standard positions at depth 1..3 (chessprogramming wiki, Perft Results)
 PUBLISHED = {
@@ -72,3 +76,47 @@ def test_stockfish_is_started_before_its_first_timing(stockfish_path, monkeypatc
     monkeypatch.setattr(bench, "_stockfish", check)
     bench.run_bench(vs=("stockfish",), depth_offset=-5)
     assert running == [True] * len(WORKLOAD)
+
+
+FAKE_ELLXOR = str(ENGINES / "fake_ellxor.py")
+
+
+def test_bench_against_ellxor_checks_its_counts_and_gives_ratios(cli, tmp_path, monkeypatch):
+    cpus = tmp_path / "cpus"
+    monkeypatch.setenv("FAKE_ELLXOR_CPUS", str(cpus))
+    result = cli("bench", "--depth-offset", "-4", "--vs", "ellxor", FAKE_ELLXOR, "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    for row in data["positions"]:
+        assert row["ellxor"]["nodes"] == row["nodes"] == PUBLISHED[row["id"]][row["depth"] - 1]
+        assert row["ellxor"]["ratio"] > 0
+    assert data["total"]["ellxor"]["nodes"] == data["total"]["nodes"]
+    # one thread of ours: ellxor, which starts a thread per online core, is held to one core
+    assert {line for line in cpus.read_text().splitlines()} == {str(min(os.sched_getaffinity(0)))}
+
+
+def test_bench_ellxor_with_threads_keeps_its_affinity(cli, tmp_path, monkeypatch):
+    cpus = tmp_path / "cpus"
+    monkeypatch.setenv("FAKE_ELLXOR_CPUS", str(cpus))
+    result = cli("bench", "--depth-offset", "-5", "--threads", "2", "--vs", "ellxor", FAKE_ELLXOR)
+    assert result.exit_code == 0, result.stderr
+    ours = " ".join(map(str, sorted(os.sched_getaffinity(0))))
+    assert set(cpus.read_text().splitlines()) == {ours}
+    assert result.stdout.splitlines()[0].split()[-1] == "x_ellxor"
+
+
+@pytest.mark.parametrize(
+    "env,args,code,words",
+    [
+        ({"FAKE_ELLXOR_OFF_BY_ONE": "1"}, ["--vs", "ellxor", FAKE_ELLXOR], 3, ["ellxor counted", "startpos"]),
+        ({"FAKE_ELLXOR_CRASH": "1"}, ["--vs", "ellxor", FAKE_ELLXOR], 3, ["exited with 134", "Assertion"]),
+        ({}, ["--vs", "ellxor", "/nonexistent/ellxor-perft"], 3, ["cannot run", "/nonexistent/ellxor-perft"]),
+        ({}, ["--vs", "ellxor"], 2, ["--vs ellxor needs the path"]),
+        ({}, [FAKE_ELLXOR], 2, ["only taken with --vs ellxor"]),
+    ],
+)
+def test_bench_ellxor_failures_are_one_line(cli, monkeypatch, env, args, code, words):
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    result = cli("bench", "--depth-offset", "-5", *args)
+    one_line(result, code, *words)
