@@ -64,7 +64,7 @@ def helpers():
     u64, i64, boolean = types.uint64, types.int64, types.boolean
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
     return [
-        (tt._slot, (u64s, u64, i64)),
+        (tt._bucket, (i64, u64)),
         (tt.probe, (u64s, u64, i64)),
         (tt.store, (u64s, u64, i64, i64)),  # met last, but small: the child is behind by then
         (position.occ_of, (i64,)),
