@@ -8,7 +8,8 @@ the cache folder with a manifest: the C symbol and the outside symbols the code 
 it raises nothing and frees nothing). Later runs hand that object to LLVM's loader
 through llvmlite, which numba itself uses for its cache, bind the C API from this
 process and numba's runtime symbols, which only numba's import would provide, to a
-function that reports an internal error and exits 70, and call the walk through ctypes,
+function that reports an internal error and exits 70 (where numba is loaded already, its
+own bindings stand and are used), and call the walk through ctypes,
 which lets go of the GIL for the call, so threads run the walk in parallel.
 
 The object is specific to this processor and this LLVM: its file name carries the CPU
@@ -119,6 +120,8 @@ def load():
         llvm.initialize_native_asmprinter()
         process = ctypes.CDLL(None)
         for name in meta["undefined"]:
+            if llvm.address_of_symbol(name):
+                continue  # bound already: numba, loaded in this process, bound its own
             address = _address(name, process)
             if address is None:
                 if not name.startswith(("numba_", "NRT_")):
