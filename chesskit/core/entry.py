@@ -1,4 +1,4 @@
-"""perft counts and move lists from Python: the compiled walk (``perft.walk``) with
+"""perft counts and move lists from Python: the compiled walk (``perft.c_entry``) with
 buffers allocated here, called through ``native.py`` (no numba to load on a warm run)."""
 
 from __future__ import annotations

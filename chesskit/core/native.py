@@ -1,20 +1,21 @@
 """The compiled walk as a plain C function: built once with numba, then loaded without it.
 
 Importing numba and loading its cache costs about half a second, more than a whole small
-perft. So the first run compiles ``perft.walk`` behind a C signature of pointers and sizes
+perft. So the first run compiles the walk as a C function of pointers and sizes
 (numba's ``cfunc``, see ``perft.c_entry``) and saves its machine code, an ELF object, in
 the cache folder with a manifest: the C symbol and the outside symbols the code refers to
 (the C API and numba's runtime, reached only on error paths that the walk never takes:
 it raises nothing and frees nothing). Later runs hand that object to LLVM's loader
 through llvmlite, which numba itself uses for its cache, bind the C API from this
 process and numba's runtime symbols, which only numba's import would provide, to a
-function that reports an internal error and exits 70, and call the walk through ctypes,
+function that reports an internal error and exits 70 (where numba is loaded already, its
+own bindings stand and are used), and call the walk through ctypes,
 which lets go of the GIL for the call, so threads run the walk in parallel.
 
 The object is specific to this processor and this LLVM: its file name carries the CPU
 name, a hash of its features and llvmlite's version. When it is missing, damaged (its
 manifest records a SHA-256) or names a symbol this process lacks, numba compiles the C
-function again (the walk inside it comes from numba's cache) and it is saved anew,
+function again (its helpers come from numba's cache) and it is saved anew,
 written to a temporary file and renamed into place, so a reader never sees half of one.
 """
 
@@ -119,6 +120,8 @@ def load():
         llvm.initialize_native_asmprinter()
         process = ctypes.CDLL(None)
         for name in meta["undefined"]:
+            if llvm.address_of_symbol(name):
+                continue  # bound already: numba, loaded in this process, bound its own
             address = _address(name, process)
             if address is None:
                 if not name.startswith(("numba_", "NRT_")):
@@ -146,9 +149,7 @@ def build():
     (unless the folder is read-only) and return it."""
     from . import prewarm
 
-    folder = Path(os.environ["NUMBA_CACHE_DIR"])
-    # numba has the walk already (a damaged object was dropped): nothing to share out
-    child = None if any(folder.rglob("perft.walk-*.nbi")) else prewarm.start()
+    child = prewarm.start()
     try:
         from . import perft
 

@@ -1,8 +1,8 @@
 """The first run's compile on a second core: the walk's helpers, compiled by a child process.
 
-numba compiles ``perft.walk`` in one process, one function after another. Its first
-seconds go to the walk's own untyped passes and inlining, before its type inference
-reaches the first call to a helper (``attacked_by``, ``probe``, ...), each compiled then
+numba compiles the walk (``perft.c_entry``) in one process, one function after another.
+Its first seconds go to the walk's own untyped passes and inlining, before its type
+inference reaches the first call to a helper (``attacked_by``, ``probe``, ...), each compiled then
 as a function of its own. A child process started with the compile (``native.build``)
 compiles those helpers meanwhile, with the argument types the walk calls them with, into
 numba's on-disk cache; when the walk's typing reaches one, numba finds it there. A helper

@@ -121,3 +121,37 @@ def test_the_object_name_carries_the_processor(saved):
 
     assert saved[0].name.startswith(f"walk-{binding.get_host_cpu_name()}-")
     assert os.path.getsize(saved[0]) > 1000
+
+
+ORDER = """
+import sys
+import numba
+from chesskit.board.board import Board
+
+def boom(x):
+    if x > 0:
+        raise ValueError("boom")
+    return x
+
+boom = numba.njit(boom)
+if sys.argv[1] == "numba first":
+    boom(0)
+    print(Board().perft(3))
+else:
+    print(Board().perft(3))
+    boom(0)
+try:
+    boom(1)
+except ValueError as err:
+    print("raised", err)
+"""
+
+
+@pytest.mark.parametrize("order", ["numba first", "chesskit first"])
+def test_numba_code_in_the_same_process_still_raises_its_errors(saved, order):
+    """The saved walk's runtime stub must never stand in for numba's own runtime: numba
+    code in the same process, loaded before or after it, raises its exceptions."""
+    done = subprocess.run([sys.executable, "-c", ORDER, order], env=subprocess_env(),
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["8902", "raised boom"]
