@@ -39,6 +39,15 @@ def find_stockfish() -> str | None:
     return None
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_core():
+    """Compile (or load) the core's walk once, before any test, whatever order they run
+    in: a process a test starts that met a cold cache would print the first-run notice."""
+    from chesskit.board.board import Board
+
+    Board().perft(2)
+
+
 @pytest.fixture(scope="session")
 def stockfish_path() -> str:
     """The Stockfish binary: on PATH, else /usr/games/stockfish; skips when absent."""

@@ -165,7 +165,24 @@ def test_the_core_uses_no_cli_libraries():
     assert not used & set(FORBIDDEN_IN_CORE)
 
 
-@pytest.mark.parametrize("module", ["chesskit.vocab", "chesskit.invariants", "chesskit.cli.main"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "chesskit.vocab",
+        "chesskit.invariants",
+        "chesskit.cli.main",
+        # a warm perft runs the saved walk: nothing on its way may load numba
+        "chesskit.board.board",
+        "chesskit.board.threads",
+        "chesskit.core.entry",
+        "chesskit.core.native",
+        "chesskit.core.state",
+        "chesskit.core.tables",
+        "chesskit.core.hashtable",
+        "chesskit.core.api",
+        "chesskit.cli.perft_cmd",
+    ],
+)
 def test_importing_does_not_load_numba(module):
     code = f"import sys, {module}; print('numba' in sys.modules)"
     env = {**os.environ, "PYTHONPATH": str(REPO)}

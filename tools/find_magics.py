@@ -9,7 +9,7 @@ attack sets sharing a slot.
 import numpy as np
 from numba import njit
 
-from chesskit.core.attacks import rays_of_many, relevant_mask, subsets_of
+from chesskit.core.tables import rays_of_many, relevant_mask, subsets_of
 from chesskit.core.bitboard import ONE
 from chesskit.vocab import BISHOP_DIRS, ROOK_DIRS
 

@@ -12,7 +12,7 @@ import numpy as np
 from chesskit.board import counters, debug
 from chesskit.board import threads as _threads
 from chesskit.board.fen import STARTING_FEN, Setup, format_fen, parse_fen
-from chesskit.core import position as P
+from chesskit.core import state as P
 from chesskit.core.api import table
 from chesskit.errors import IllegalMoveError, InputError
 from chesskit.board.fen import MAX_CLOCK
@@ -66,7 +66,7 @@ class Board:
         squares = np.flatnonzero(board)
         codes = board[squares]
         one = np.uint64(1)
-        for code in np.unique(codes):
+        for code in set(codes.tolist()):  # (np.unique would load numpy.ma: 70 ms)
             bits = np.bitwise_or.reduce(one << squares[codes == code].astype(np.uint64))
             bb[code] = bits
             bb[7 + 8 * (int(code) >> 3)] |= bits  # occ_of(colour), without waking numba
@@ -161,9 +161,9 @@ class Board:
         return square_name(frm) + square_name(to) + PROMOTION_LETTERS.get(promotion(move), "")
 
     def _legal_packed(self) -> np.ndarray:
-        from chesskit.core import perft  # the walk lists moves too: one function to compile
+        from chesskit.core import entry  # the walk lists moves too: one function to compile
 
-        return perft.legal(table(), self._state())
+        return entry.legal(table(), self._state())
 
     def legal_moves(self) -> list[str]:
         return [self.uci(int(m)) for m in self._legal_packed()]
@@ -245,7 +245,7 @@ class Board:
         two plies down and walks the pieces in parallel. ``progress(done, total, nodes)``
         is called as parts of the tree finish. ``check=True`` (test runs) counts with the
         consistency checker instead, raising ``chesskit.board.debug.InvariantError`` on a violation.
-        ``table`` is a transposition table from ``chesskit.core.tt.allocate`` to use instead
+        ``table`` is a transposition table from ``chesskit.core.hashtable.allocate`` to use instead
         of a fresh one, so that what one call learns serves the next (it must only ever be
         used for standard chess or only for Chess960, as the keys do not tell them apart).
         """
@@ -259,7 +259,7 @@ class Board:
 
     def _run(self, depth, hash_mb, threads, progress, by_move=False, tt=None) -> dict:
         """perft as ``{"": nodes}``, or divide as ``{move: nodes}`` (see ``chesskit.board.threads``)."""
-        from chesskit.core.tt import allocate
+        from chesskit.core.hashtable import allocate
 
         if depth == 0:
             return {"": 1}
@@ -275,10 +275,9 @@ class Board:
     @staticmethod
     def warm_up(threads: int = 1) -> None:
         """Load (or, the first time, compile) everything a perft with ``threads`` uses,
-        so that timings that follow measure only the counting."""
-        board = Board()
-        board.perft(1)
-        board.divide(2)
+        so that timings that follow measure only the counting: the core's walk, which
+        perft, divide and the thread pool's tasks all run."""
+        Board().perft(1)
 
     @staticmethod
     def _check_threads(threads: int) -> int:

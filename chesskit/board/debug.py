@@ -145,7 +145,7 @@ def _fen_round_trips(board, depth: int, path: list[str]) -> tuple[Violation | No
 
 def _comparable(board) -> list[tuple[str, str]]:
     """Every field of the state but the history, as (name, value as text)."""
-    from chesskit.core import position as P
+    from chesskit.core import state as P
 
     st = board._st
     fields = [("chess960", str(board.chess960))]

@@ -65,20 +65,20 @@ def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
 
 def walk(board, depth: int, tt, moves: tuple[int, ...]) -> int:
     """perft(depth) after making the packed ``moves`` on ``board`` (taken back after)."""
-    from chesskit.core import perft
+    from chesskit.core import entry
     from chesskit.core.api import table
 
-    return perft.count(table(), board._state(), depth, tt, moves)
+    return entry.count(table(), board._state(), depth, tt, moves)
 
 
 def tasks(board, plies: int, prefix: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
     """Every sequence of ``plies`` legal moves, shorter where the game ends first."""
     if plies == 0:
         return [prefix]
-    from chesskit.core import perft
+    from chesskit.core import entry
     from chesskit.core.api import table
 
     found = []
-    for move in perft.legal(table(), board._state(), prefix):
+    for move in entry.legal(table(), board._state(), prefix):
         found += tasks(board, plies - 1, (*prefix, int(move)))
     return found

@@ -8,24 +8,47 @@ the reader of stdout goes away (``chesskit suite | head -1``) it stops quietly w
 
 from __future__ import annotations
 
+import importlib
+import os
 import sys
 
 import click
 
+# chesskit never calls BLAS: numpy's OpenBLAS need not start a thread per core when it
+# loads. (Where a memory limit stops that thread, OpenBLAS raises SIGINT, which would end
+# the run as "interrupted" instead of out of memory.) Set before numpy loads, which the
+# commands do lazily; a process that loaded numpy already keeps its own setting.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from chesskit import __version__
 from chesskit.cli import output
-from chesskit.cli.bench_cmd import bench
-from chesskit.cli.compare_cmd import compare
-from chesskit.cli.debug_cmd import debug
-from chesskit.cli.fuzz_cmd import fuzz
-from chesskit.cli.perft_cmd import divide, perft
-from chesskit.cli.show_cmd import show
-from chesskit.cli.suite_cmd import suite
 from chesskit.errors import InputError
+
+# every command and the module that defines it (the help lists them sorted): a command's
+# module (and what it imports) loads only when that command runs or the help lists them
+COMMANDS = {
+    "perft": "chesskit.cli.perft_cmd",
+    "divide": "chesskit.cli.perft_cmd",
+    "suite": "chesskit.cli.suite_cmd",
+    "show": "chesskit.cli.show_cmd",
+    "bench": "chesskit.cli.bench_cmd",
+    "compare": "chesskit.cli.compare_cmd",
+    "debug": "chesskit.cli.debug_cmd",
+    "fuzz": "chesskit.cli.fuzz_cmd",
+}
 
 
 class ChesskitGroup(click.Group):
-    """A click Group whose standalone ``main`` reports errors as one line, never a traceback."""
+    """A click Group whose standalone ``main`` reports errors as one line, never a traceback,
+    and that imports a command's module only when the command is wanted."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str):
+        if name not in COMMANDS:
+            return None
+        return getattr(importlib.import_module(COMMANDS[name]), name)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -74,12 +97,3 @@ def main() -> None:
     Exit codes: 0 ok, 1 count mismatch, 2 bad input, 3 engine failure.
     """
 
-
-main.add_command(perft)
-main.add_command(divide)
-main.add_command(suite)
-main.add_command(show)
-main.add_command(bench)
-main.add_command(compare)
-main.add_command(debug)
-main.add_command(fuzz)

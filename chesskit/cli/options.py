@@ -81,7 +81,8 @@ def load_board(position: str, moves: str = "", chess960: bool = False, strict: b
     return board, ident
 
 
-DEFAULT_HASH_MB = 64
+# the table of a suite run when --hash is not given: one table serves the run's many small counts
+SUITE_HASH_MB = 64
 
 
 def default_threads() -> int:
@@ -94,12 +95,22 @@ def default_threads() -> int:
 hash_option = click.option(
     "--hash",
     "hash_mb",
-    default=DEFAULT_HASH_MB,
-    show_default=True,
+    default=None,
     type=click.IntRange(0, 1 << 20),
     metavar="MB",
-    help="Transposition table size in MiB (0: none). Entries check the full key and depth.",
+    help="Transposition table size in MiB (0: none) [default: by depth, 1 MiB at depth 4 "
+    "and below, x4 per ply (256 MiB at depth 8, 1 GiB at 9), at most a quarter of the "
+    "memory available; suites: 64]. Entries check the full key and depth.",
 )
+
+
+def table_mb(hash_mb: int | None, depth: int) -> int:
+    """``--hash`` as given, or the default table of a perft of ``depth``."""
+    if hash_mb is not None:
+        return hash_mb
+    from chesskit.board.tablesize import default_table_mb
+
+    return default_table_mb(depth)
 threads_option = click.option(
     "--threads",
     default=None,

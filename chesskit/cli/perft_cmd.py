@@ -16,6 +16,7 @@ from chesskit.cli.options import (
     moves_option,
     parse_depth,
     position_argument,
+    table_mb,
     strict_option,
     threads_option,
 )
@@ -50,7 +51,7 @@ def perft(
     chess960: bool,
     stats: bool,
     all_depths: bool,
-    hash_mb: int,
+    hash_mb: int | None,
     threads: int | None,
     cluster,
     strict: bool,
@@ -72,6 +73,7 @@ def perft(
     threads = threads or default_threads()
     board.warm_up(threads)  # load (or compile) the move generator outside the timed run
     timer = Timer()
+    hash_mb = table_mb(hash_mb, depth_n)
     nodes = sum(_count(board, depth_n, hash_mb, threads, timer, f"perft {depth_n}", as_json).values())
     seconds = timer.elapsed_s
     nps = output.nodes_per_second(nodes, seconds)
@@ -103,7 +105,7 @@ def perft(
 @strict_option
 @json_option
 def divide(
-    position: str, depth: str, moves: str, chess960: bool, stats: bool, hash_mb: int, threads: int | None,
+    position: str, depth: str, moves: str, chess960: bool, stats: bool, hash_mb: int | None, threads: int | None,
     strict: bool, as_json: bool,
 ) -> None:
     """Perft of POSITION to DEPTH split by the first move.
@@ -120,6 +122,7 @@ def divide(
     threads = threads or default_threads()
     board.warm_up(threads)  # load (or compile) the move generator outside the timed run
     timer = Timer()
+    hash_mb = table_mb(hash_mb, depth_n)
     counts = _count(board, depth_n, hash_mb, threads, timer, f"divide {depth_n}", as_json, by_move=True)
     counts = dict(sorted(counts.items()))
     nodes = sum(counts.values())

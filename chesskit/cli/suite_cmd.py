@@ -9,7 +9,7 @@ import click
 from chesskit.cli import output
 from chesskit.cli.engine_options import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
-from chesskit.cli.options import default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
+from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
@@ -57,7 +57,7 @@ def suite(
     junit: str | None,
     skip_chess960: bool,
     stats: bool,
-    hash_mb: int,
+    hash_mb: int | None,
     threads: int | None,
     strict: bool,
     as_json: bool,
@@ -121,7 +121,7 @@ def suite(
             if eng is None:
                 threads = threads or default_threads()
                 drawn = partial if output.stderr_is_terminal() else None  # the bar is drawn
-                counted = run(tasks, stats, threads=threads, hash_mb=hash_mb, progress=drawn)
+                counted = run(tasks, stats, threads=threads, hash_mb=SUITE_HASH_MB if hash_mb is None else hash_mb, progress=drawn)
             else:
                 counted = run_engine(tasks, eng)
             for result in counted:

@@ -28,7 +28,7 @@ _TABLES: dict[tuple[float, bool], object] = {}
 
 
 def worker_table(size_mb: float, chess960: bool):
-    from chesskit.core.tt import allocate
+    from chesskit.core.hashtable import allocate
 
     key = (size_mb, chess960)
     if key not in _TABLES:

@@ -1,8 +1,8 @@
 """Loading the compiled core from Python: the attack table and the first-run notice.
 
 numba compiles each entry point on its first call and caches the machine code on disk
-(see ``chesskit/core/__init__.py`` for where). The first run of a fresh install takes
-tens of seconds, so we say so on stderr when the cache is empty.
+(see ``chesskit/core/__init__.py`` for where; the walk's own copy is ``native.py``'s).
+The first run of a fresh install takes seconds, so we say so on stderr then.
 """
 
 import os
@@ -13,8 +13,10 @@ _T = None
 
 
 def _cache_is_warm() -> bool:
+    from .native import is_saved
+
     folder = Path(os.environ["NUMBA_CACHE_DIR"])  # set by chesskit.core on import
-    return folder.is_dir() and any(folder.rglob("*.nbi"))
+    return is_saved() or (folder.is_dir() and any(folder.rglob("*.nbi")))
 
 
 def table():
@@ -23,7 +25,7 @@ def table():
     if _T is None:
         if not _cache_is_warm():
             print("chesskit: compiling move generator, first run only", file=sys.stderr, flush=True)
-        from .attacks import tables
+        from .tables import tables
 
         _T = tables()
     return _T

@@ -7,137 +7,107 @@ recursive function, and the loop is faster. The last ply is counted in bulk (pop
 of target sets, no moves made). Interior nodes two or more plies above the leaves are
 looked up in and stored to the transposition table ``tt`` (an empty array disables it).
 
-The walk borrows every array it touches (``noref.borrow``): without that, numba's
-reference counting costs a third of the time in the bulk-counting loop. ``count`` and
-``legal`` allocate its buffers in Python and hold them until it returns, as borrowing
-needs.
+The walk's arrays are views of memory it is handed as pointers (``carray``), which numba
+counts no references to: counting them costs a third of the time in the bulk-counting
+loop (``noref.py``). ``entry.py`` allocates them in Python and holds them until it
+returns, and calls it through ``native.py``.
 
 ``walk`` is the only function a perft compiles (a first run's compile is most of its
 time): it makes a task's first moves itself (the ``prefix``), lists moves for the
 thread pool and for ``Board`` (depth 0), and counts.
 """
 
-import numpy as np
-from numba import njit
-
 from .makemove import make, make_for_count, unmake
 from .movegen import _generate
-from .noref import borrow
-from .position import KEY, MAX_MOVES
+from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE
 from .tt import probe, store
 
 
-def buffers(plies, bb, st):
-    """The walk's buffers for ``plies`` levels (the prefix and the tree): allocated here,
-    in Python, and held by the caller for as long as the walk runs, as borrowing needs."""
-    rows = plies + 1
-    return (
-        np.empty((rows, MAX_MOVES), dtype=np.int64),  # moves: one row per level
-        np.zeros(rows, dtype=np.int64),  # nmoves
-        np.zeros(rows, dtype=np.int64),  # index: the next move to try per level
-        np.zeros(rows, dtype=np.int64),  # acc: the running subtotal per level
-        np.empty(MAX_MOVES, dtype=np.int64),  # scratch for the counting generator
-        np.empty_like(bb),  # leaf_bb, leaf_st: the copy-made child of the last ply
-        st.copy(),
-    )
+def c_entry():
+    """The walk, compiled by numba as a C function on each call (``native.ARGTYPES`` is
+    its signature: each array a pointer and its sizes). Not cached by numba: its machine
+    code must be at hand to be saved (``native.py``), and written as the C function itself
+    rather than a wrapper around a jitted walk, the first run optimises and generates its
+    code once, not twice (about 4 s less compile).
 
-
-@njit(cache=True, nogil=True)
-def walk(T, bb, board, st, hist, hkeys, prefix, depth, tt, moves, nmoves, index, acc, scratch, leaf_bb, leaf_st):
-    """After making the moves of ``prefix``: perft(``depth``) for depth >= 1, or with
-    depth 0 the number of legal moves, written to ``moves[len(prefix)]``. Every move made
-    is taken back before it returns. The buffers are ``buffers(len(prefix) + depth)``.
+    After making the moves of ``prefix``: perft(``depth``) for depth >= 1, or with depth
+    0 the number of legal moves, written to ``moves[len(prefix)]``. Every move made is
+    taken back before it returns. ``moves`` has ``len(prefix) + depth + 1`` rows.
 
     The core's one entry point for perft, move lists and the thread pool's tasks (one
     function to compile on a first run instead of four). The prefix moves are levels of
     the walk with one forced move each: their subtotals are not their nodes' perft, so
     they are never stored in or looked up from the table."""
-    T = borrow(T)
-    bb = borrow(bb)
-    board = borrow(board)
-    st = borrow(st)
-    hist = borrow(hist)
-    hkeys = borrow(hkeys)
-    prefix = borrow(prefix)
-    tt = borrow(tt)
-    moves = borrow(moves)
-    nmoves = borrow(nmoves)
-    index = borrow(index)
-    acc = borrow(acc)
-    scratch = borrow(scratch)
-    leaf_bb = borrow(leaf_bb)
-    leaf_st = borrow(leaf_st)
-    forced = prefix.shape[0]
-    plies = forced + depth
-    if forced == 0 and depth >= 2:
-        hit = probe(tt, bb[KEY], depth)
-        if hit >= 0:
-            return hit
-    level = 0
-    entering = True
-    while level >= 0:
-        if entering:
-            # a new node, ``plies - level`` plies above the leaves: its moves
-            entering = False
-            index[level] = 0
-            acc[level] = 0
-            if level < forced:
-                moves[level, 0] = prefix[level]
-                nmoves[level] = 1
-            else:
-                # one call site for each of the generator's two modes: each is inlined
-                # here whole, and a second copy would cost compile time, not speed
-                n = _generate(T, bb, board, st, moves[level], False)
-                nmoves[level] = n
-                if plies - level == 2:
-                    # the node above the last ply: copy-make each of its moves on
-                    # scratch arrays and count the replies in bulk
-                    total = 0  # a local, not acc[level]: no store per move
-                    for j in range(n):
-                        make_for_count(T, bb, board, st, moves[level, j], leaf_bb, leaf_st)
-                        total += _generate(T, leaf_bb, board, leaf_st, scratch, True)
-                    acc[level] = total
-                    index[level] = n
-                elif plies - level < 2:
-                    acc[level] = n  # perft 1, or the move list (depth 0)
-                    index[level] = n
-        i = index[level]
-        if i < nmoves[level]:
-            index[level] = i + 1
-            make(T, bb, board, st, hist, hkeys, moves[level, i])
-            left = plies - level - 1
-            hit = probe(tt, bb[KEY], left) if level + 1 >= forced and left >= 2 else -1
+    from numba import carray, cfunc, types
+
+    u64p, i64p, i64 = types.CPointer(types.uint64), types.CPointer(types.int64), types.int64
+    signature = i64(u64p, i64, u64p, i64p, i64p, i64p, u64p, i64, i64p, i64, i64, u64p, i64,
+                    i64p, i64, i64p, i64p, i64p, i64p, u64p, i64p)
+
+    @cfunc(signature)
+    def walk(T_, nT, bb_, board_, st_, hist_, hkeys_, nhist, prefix_, nprefix, depth, tt_, ntt,
+             moves_, nrows, nmoves_, index_, acc_, scratch_, leaf_bb_, leaf_st_):
+        T = carray(T_, (nT,))
+        bb, board, st = carray(bb_, (BB_SIZE,)), carray(board_, (64,)), carray(st_, (ST_SIZE,))
+        hist, hkeys = carray(hist_, (nhist, 4)), carray(hkeys_, (nhist, 2))
+        prefix, tt = carray(prefix_, (nprefix,)), carray(tt_, (ntt,))
+        moves = carray(moves_, (nrows, MAX_MOVES))
+        nmoves, index, acc = carray(nmoves_, (nrows,)), carray(index_, (nrows,)), carray(acc_, (nrows,))
+        scratch = carray(scratch_, (MAX_MOVES,))
+        leaf_bb, leaf_st = carray(leaf_bb_, (BB_SIZE,)), carray(leaf_st_, (ST_SIZE,))
+        forced = prefix.shape[0]
+        plies = forced + depth
+        if forced == 0 and depth >= 2:
+            hit = probe(tt, bb[KEY], depth)
             if hit >= 0:
-                acc[level] += hit
-                unmake(bb, board, st, hist, hkeys)
+                return hit
+        level = 0
+        entering = True
+        while level >= 0:
+            if entering:
+                # a new node, ``plies - level`` plies above the leaves: its moves
+                entering = False
+                index[level] = 0
+                acc[level] = 0
+                if level < forced:
+                    moves[level, 0] = prefix[level]
+                    nmoves[level] = 1
+                else:
+                    # one call site for each of the generator's two modes: each is inlined
+                    # here whole, and a second copy would cost compile time, not speed
+                    n = _generate(T, bb, board, st, moves[level], False)
+                    nmoves[level] = n
+                    if plies - level == 2:
+                        # the node above the last ply: copy-make each of its moves on
+                        # scratch arrays and count the replies in bulk
+                        total = 0  # a local, not acc[level]: no store per move
+                        for j in range(n):
+                            make_for_count(T, bb, board, st, moves[level, j], leaf_bb, leaf_st)
+                            total += _generate(T, leaf_bb, board, leaf_st, scratch, True)
+                        acc[level] = total
+                        index[level] = n
+                    elif plies - level < 2:
+                        acc[level] = n  # perft 1, or the move list (depth 0)
+                        index[level] = n
+            i = index[level]
+            if i < nmoves[level]:
+                index[level] = i + 1
+                make(T, bb, board, st, hist, hkeys, moves[level, i])
+                left = plies - level - 1
+                hit = probe(tt, bb[KEY], left) if level + 1 >= forced and left >= 2 else -1
+                if hit >= 0:
+                    acc[level] += hit
+                    unmake(bb, board, st, hist, hkeys)
+                else:
+                    level += 1
+                    entering = True
             else:
-                level += 1
-                entering = True
-        else:
-            if level >= forced and plies - level >= 2:
-                store(tt, bb[KEY], plies - level, acc[level])
-            if level > 0:
-                acc[level - 1] += acc[level]
-                unmake(bb, board, st, hist, hkeys)
-            level -= 1
-    return acc[0]
+                if level >= forced and plies - level >= 2:
+                    store(tt, bb[KEY], plies - level, acc[level])
+                if level > 0:
+                    acc[level - 1] += acc[level]
+                    unmake(bb, board, st, hist, hkeys)
+                level -= 1
+        return acc[0]
 
-
-_NO_TABLE = np.zeros(0, dtype=np.uint64)
-
-
-def count(T, state, depth, tt, prefix=()):
-    """perft(``depth``) of the position in ``state`` (bb, board, st, hist, hkeys) after
-    the packed moves of ``prefix``; the history must have room for all of them."""
-    if depth == 0:
-        return 1
-    pre = np.array(prefix, dtype=np.int64)
-    return int(walk(T, *state, pre, depth, tt, *buffers(pre.shape[0] + depth, state[0], state[2])))
-
-
-def legal(T, state, prefix=()):
-    """The packed legal moves after the moves of ``prefix``, in generation order."""
-    pre = np.array(prefix, dtype=np.int64)
-    bufs = buffers(pre.shape[0], state[0], state[2])
-    n = walk(T, *state, pre, 0, _NO_TABLE, *bufs)
-    return bufs[0][pre.shape[0], :n].copy()
+    return walk

@@ -5,7 +5,15 @@ accepts an entry only when ``check ^ data`` equals the full 64-bit Zobrist key a
 depth matches, so a slot shared by two positions (or by the same position at another
 depth) is never mistaken for a hit. Storing the key XORed with the data also makes the
 table safe for threads that write without locks: an entry torn between two writers no
-longer passes the check (Hyatt's lockless hashing). Entries are always replaced.
+longer passes the check (Hyatt's lockless hashing).
+
+Entries come in buckets of ``WAYS`` (4 entries of 16 bytes: one 64-byte cache line;
+``hashtable.allocate`` aligns the table to it), picked by the key's low bits; a probe reads the one line. A
+store overwrites the entry already holding that key and depth, else the bucket's least
+valuable entry: an empty one, or the one with the smallest count (a hit on it saves the
+least work). So a new entry always gets in, and the deep entries that save the most work
+stay while the many entries just above the leaves churn beside them. A table of fewer
+than ``WAYS`` entries is one bucket of all of them.
 
 An empty array (``N = 0``) disables the table.
 """
@@ -13,43 +21,58 @@ An empty array (``N = 0``) disables the table.
 import numpy as np
 from numba import njit
 
-_DEPTH_MIX = np.uint64(0x9E3779B97F4A7C15)
+from .hashtable import allocate  # noqa: F401 (re-exported)
+
+WAYS = 4
 _DEPTH_MASK = np.uint64(63)
 _SIX = np.uint64(6)
 
 
-def allocate(megabytes: float) -> np.ndarray:
-    """A table of at most ``megabytes`` MiB (rounded down to a power of two entries)."""
-    entries = int(megabytes * 1024 * 1024) // 16
-    if entries < 1:
-        return np.zeros(0, dtype=np.uint64)
-    n = 1 << (entries.bit_length() - 1)
-    return np.zeros(2 * n, dtype=np.uint64)
-
-
 @njit(cache=True)
-def _slot(tt, key, depth):
-    mask = np.uint64((tt.shape[0] >> 1) - 1)
-    return 2 * np.int64((key ^ (np.uint64(depth) * _DEPTH_MIX)) & mask)
+def _bucket(words, key):
+    """The first word of ``key``'s bucket in a table of ``words`` words, and its entries."""
+    entries = words >> 1
+    ways = WAYS if entries >= WAYS else entries
+    mask = np.uint64(entries // ways - 1)
+    return 2 * ways * np.int64(key & mask), ways
 
 
 @njit(cache=True)
 def probe(tt, key, depth):
     """The stored count of (key, depth), or -1."""
-    if tt.shape[0] == 0:
+    words = tt.shape[0]
+    if words == 0:
         return np.int64(-1)
-    i = _slot(tt, key, depth)
-    data = tt[i + 1]
-    if (tt[i] ^ data) == key and (data & _DEPTH_MASK) == np.uint64(depth):
-        return np.int64(data >> _SIX)
+    base, ways = _bucket(words, key)
+    d = np.uint64(depth)
+    for w in range(ways):
+        i = base + 2 * w
+        data = tt[i + 1]
+        if (tt[i] ^ data) == key and (data & _DEPTH_MASK) == d:
+            return np.int64(data >> _SIX)
     return np.int64(-1)
 
 
 @njit(cache=True)
 def store(tt, key, depth, count):
-    if tt.shape[0] == 0:
+    """Store (key, depth) -> count over the same entry or the bucket's least valuable one."""
+    words = tt.shape[0]
+    if words == 0:
         return
-    i = _slot(tt, key, depth)
-    data = (np.uint64(count) << _SIX) | np.uint64(depth)
-    tt[i] = key ^ data
-    tt[i + 1] = data
+    base, ways = _bucket(words, key)
+    d = np.uint64(depth)
+    victim = base
+    least = np.uint64(0xFFFFFFFFFFFFFFFF)
+    for w in range(ways):
+        i = base + 2 * w
+        old = tt[i + 1]
+        if (tt[i] ^ old) == key and (old & _DEPTH_MASK) == d:
+            victim = i  # already there (another thread stored it): refresh it in place
+            break
+        value = old >> _SIX  # the count; 0 for an empty entry
+        if value < least:
+            least = value
+            victim = i
+    data = (np.uint64(count) << _SIX) | d
+    tt[victim] = key ^ data
+    tt[victim + 1] = data

@@ -281,7 +281,7 @@ class _Tables:
     def get(self, chess960: bool):
         with self.lock:
             if chess960 not in self.tables:
-                from chesskit.core.tt import allocate
+                from chesskit.core.hashtable import allocate
 
                 self.tables[chess960] = allocate(self.hash_mb)
             return self.tables[chess960]

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from chesskit.board.board import Board
-from chesskit.core.tt import allocate, probe, store
+from chesskit.board.tablesize import default_table_mb, memory_available_mb
+from chesskit.core.tt import WAYS, allocate, probe, store
 from chesskit.suites.runner import load_suites
 
 
@@ -15,6 +16,15 @@ def test_allocate_rounds_to_power_of_two_entries():
     assert tt.dtype == np.uint64 and tt.shape == (2 * 65536,)
     assert allocate(0).shape == (0,)
     assert allocate(0.0001).shape == (2 * 4,)  # 6 entries' worth rounds down to 4
+
+
+def test_tables_are_aligned_to_cache_lines_and_zeroed():
+    for megabytes in (0.001, 1, 16):  # the last one is mapped (huge pages where offered)
+        tt = allocate(megabytes)
+        assert tt.ctypes.data % 64 == 0
+        assert tt.flags.writeable and tt.flags.c_contiguous
+        assert not tt.any()
+    assert allocate(16).shape == (2 * (16 << 20) // 16,)
 
 
 def test_probe_needs_the_full_key_and_the_depth():
@@ -28,6 +38,57 @@ def test_probe_needs_the_full_key_and_the_depth():
     store(tt, key_b, 5, 7)  # always replace
     assert probe(tt, key_b, 5) == 7
     assert probe(tt, key_a, 3) == -1
+
+
+def _one_bucket():
+    return np.zeros(2 * WAYS, dtype=np.uint64)  # every key lands in the one bucket
+
+
+def test_a_bucket_holds_several_keys_and_replaces_the_smallest_count():
+    tt = _one_bucket()
+    keys = [np.uint64(0x1111_0000_0000_0000 * (i + 1) + 8 * i) for i in range(WAYS + 1)]
+    counts = [5000, 40, 900_000, 7000, 300]
+    for key, count in zip(keys[:WAYS], counts[:WAYS]):
+        store(tt, key, 3, count)
+    assert [probe(tt, k, 3) for k in keys[:WAYS]] == counts[:WAYS]  # all four kept
+    store(tt, keys[WAYS], 2, counts[WAYS])  # a fifth: it goes in over the smallest (40)
+    assert probe(tt, keys[WAYS], 2) == 300
+    assert probe(tt, keys[1], 3) == -1
+    assert [probe(tt, keys[i], 3) for i in (0, 2, 3)] == [5000, 900_000, 7000]
+    store(tt, keys[1], 3, 40)  # and a new entry is never refused: now over the 300
+    assert probe(tt, keys[1], 3) == 40 and probe(tt, keys[WAYS], 2) == -1
+    assert probe(tt, keys[2], 3) == 900_000  # the biggest stays throughout
+
+
+def test_storing_a_key_again_updates_its_entry_in_place():
+    tt = _one_bucket()
+    key = np.uint64(0xABCD_0123_4567_89EF)
+    store(tt, key, 4, 123)
+    store(tt, np.uint64(77), 4, 1)
+    store(tt, key, 4, 123)  # another thread stored the same result
+    store(tt, key, 5, 999)  # the same position at another depth is another entry
+    assert probe(tt, key, 4) == 123 and probe(tt, key, 5) == 999 and probe(tt, np.uint64(77), 4) == 1
+    assert int(np.count_nonzero(tt[1::2])) == 3  # one entry per (key, depth)
+
+
+def test_default_table_grows_with_depth_within_a_quarter_of_memory():
+    plenty = 1 << 20  # 1 TiB available
+    assert [default_table_mb(d, plenty) for d in range(1, 11)] == [1, 1, 1, 1, 4, 16, 64, 256, 1024, 4096]
+    assert default_table_mb(9, 2000) == 256  # a quarter of 2000 MiB is 500: 256 (a power of two)
+    assert default_table_mb(8, 24 * 1024) == 256
+    assert default_table_mb(12, 24 * 1024) == 4096  # 6 GiB is a quarter: 4 GiB
+    assert default_table_mb(6, 1) == 1  # never below 1 MiB
+    available = memory_available_mb()
+    assert available is None or available > 0
+    assert default_table_mb(20) <= max(1, (available or 4096) // 4)
+
+
+def test_a_full_table_still_counts_exactly():
+    # one bucket for a whole depth-5 count (published: chessprogramming.org Perft Results)
+    for fen, nodes in [(FENS[0], 4865609), (FENS[1], 193690690), (FENS[2], 674624)]:
+        tt = _one_bucket()
+        assert Board(fen).perft(5, table=tt) == nodes
+        assert int(np.count_nonzero(tt[1::2])) == WAYS  # it was full throughout
 
 
 def test_disabled_table_never_hits():

@@ -1,0 +1,107 @@
+"""The first run's compile on a second core: the walk's helpers, compiled by a child process.
+
+numba compiles the walk (``perft.c_entry``) in one process, one function after another.
+Its first seconds go to the walk's own untyped passes and inlining, before its type
+inference reaches the first call to a helper (``attacked_by``, ``probe``, ...), each compiled then
+as a function of its own. A child process started with the compile (``native.build``)
+compiles those helpers meanwhile, with the argument types the walk calls them with, into
+numba's on-disk cache; when the walk's typing reaches one, numba finds it there. A helper
+the child has not finished is compiled by the walk's process as before, so a list that
+no longer matches the code costs time, never a result.
+
+``python -m chesskit.core.prewarm`` is the child; it prints nothing and stops when told.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+
+def start():
+    """Start the child when a second core is free to run it, else None
+    (``CHESSKIT_PREWARM=0`` turns it off, to measure what it saves)."""
+    if os.environ.get("CHESSKIT_PREWARM", "").strip() == "0":
+        return None
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    if cores < 2:
+        return None
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "chesskit.core.prewarm"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError:
+        return None
+
+
+def stop(child) -> None:
+    """End the child (its finished helpers are in the cache already) and reap it."""
+    if child is None:
+        return
+    if child.poll() is None:
+        child.terminate()
+    try:
+        child.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+def helpers():
+    """(function, argument types) of the walk's helpers, about in the order its typing meets them."""
+    from numba import types
+
+    from . import attacks, makemove, movegen, position, tt
+    from .move import castle_squares, encode, from_sq, promotion, to_sq
+
+    u64, i64, boolean = types.uint64, types.int64, types.boolean
+    u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
+    return [
+        (tt._bucket, (i64, u64)),
+        (tt.probe, (u64s, u64, i64)),
+        (tt.store, (u64s, u64, i64, i64)),  # met last, but small: the child is behind by then
+        (position.occ_of, (i64,)),
+        (attacks.bishop_attacks, (u64s, i64, u64)),
+        (attacks.rook_attacks, (u64s, i64, u64)),
+        (movegen.attacked_by, (u64s, u64s, i64, u64)),
+        (encode, (i64, i64, i64, i64)),
+        (movegen._emit, (i64s, i64, i64, u64, i64)),
+        (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(False))),
+        (movegen.attackers_to, (u64s, u64s, i64, u64, i64)),
+        (attacks.between, (u64s, i64, i64)),
+        (movegen.king_lines, (u64s, u64s, i64, i64)),
+        (attacks.line, (u64s, i64, i64)),
+        (movegen._emit_pawns, (i64s, i64, u64, i64, i64, u64)),
+        (movegen._pinned_pawn, (i64s, i64, i64, u64, u64, u64, u64, boolean)),
+        (movegen._en_passant, (u64s, u64s, i64s, i64, i64, i64, i64, i64, u64, u64, boolean)),
+        (from_sq, (i64,)),
+        (to_sq, (i64,)),
+        (castle_squares, (i64, i64)),
+        (promotion, (i64,)),
+        (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
+        (makemove.remove_piece, (u64s, i64s, i64, i64)),
+        (makemove.put_piece, (u64s, i64s, i64, i64)),
+        (position.z_piece, (i64, i64)),
+        (position.z_castle, (u64,)),
+    ]
+
+
+def main() -> None:
+    import chesskit.core  # noqa: F401 (names numba's cache folder before numba loads)
+
+    for function, argtypes in helpers():
+        try:
+            function.compile(argtypes)
+        except Exception:  # noqa: BLE001 - a helper that changed: the walk compiles it itself
+            continue
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""The position's state arrays, the history stack, and Zobrist keys (plain numpy: the
+Python side reads and writes them without loading numba; ``position.py`` adds the
+compiled helpers).
+
+A position is four preallocated numpy arrays that jitted code changes in place:
+
+  bb    uint64[18]  bitboards: bb[code] per piece code (white 1..6, black 9..14),
+                    bb[OCC] all pieces, bb[7] / bb[15] white / black pieces (``occ_of``),
+                    bb[CASTLE] the squares of rooks that may still castle,
+                    bb[KEY] the Zobrist key, updated incrementally by make.
+  board int64[64]   the piece code on each square (0 = empty).
+  st    int64[8]    STM side to move, EP en-passant square (-1 = none), HALF halfmove
+                    clock, FULL fullmove number, PLY depth of the history stack.
+  hist  int64[MAX_PLY, 4]   the history stack, one saved game state per move made: the
+  hkeys uint64[MAX_PLY, 2]  move, the captured piece, EP and HALF before the move (hist),
+                    and CASTLE and KEY before the move (hkeys). Make pushes a row, unmake
+                    pops it and reverses only the pieces (the scheme of Rustic's History).
+
+The en-passant square is kept (and hashed) only when a pawn of the side to move attacks
+it, as in Stockfish; FEN input is normalised the same way.
+"""
+
+import numpy as np
+
+from chesskit.vocab import BISHOP, BLACK, KING, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, WHITE  # noqa: F401
+
+OCC = 0
+CASTLE = 16
+KEY = 17
+BB_SIZE = 18
+
+STM, EP, HALF, FULL, PLY = 0, 1, 2, 3, 4
+ST_SIZE = 8
+
+H_MOVE, H_CAPTURED, H_EP, H_HALF = 0, 1, 2, 3
+H_CASTLE, H_KEY = 0, 1
+
+NO_SQ = -1
+
+
+def _zobrist_keys():
+    rng = np.random.Generator(np.random.PCG64(0xC4E55))
+    keys = rng.integers(0, 2**64 - 1, size=16 * 64 + 1 + 64 + 8, dtype=np.uint64, endpoint=True)
+    return keys[: 16 * 64].copy(), keys[16 * 64], keys[16 * 64 + 1 : 16 * 64 + 65].copy(), keys[-8:].copy()
+
+
+Z_PIECE, Z_SIDE, Z_CASTLE, Z_EP = _zobrist_keys()
+
+
+def new_state():
+    """Fresh, empty state arrays: (bb, board, st, hist, hkeys)."""
+    return (
+        np.zeros(BB_SIZE, dtype=np.uint64),
+        np.zeros(64, dtype=np.int64),
+        np.zeros(ST_SIZE, dtype=np.int64),
+        np.zeros((MAX_PLY, 4), dtype=np.int64),
+        np.zeros((MAX_PLY, 2), dtype=np.uint64),
+    )

@@ -1,0 +1,40 @@
+"""The first run's second core (``chesskit.core.prewarm``): the helpers its child compiles
+are exactly the ones the walk compiles, with the walk's argument types, so none of its
+work is wasted and none is missed. Checked by compiling the walk in a fresh cache without
+the child."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from helpers import subprocess_env
+
+SCRIPT = """
+import gc, json
+from chesskit.core import native, prewarm
+native.build()
+from numba.core.registry import CPUDispatcher
+used = set()
+for o in list(gc.get_objects()):
+    try:
+        if isinstance(o, CPUDispatcher) and o.py_func.__module__.startswith("chesskit"):
+            used.update(f"{o.py_func.__module__}.{o.py_func.__name__}{tuple(s)}" for s in o.signatures)
+    except ReferenceError:
+        pass
+listed = [f"{f.py_func.__module__}.{f.py_func.__name__}{tuple(t)}" for f, t in prewarm.helpers()]
+print(json.dumps({"used": sorted(used), "listed": listed}))
+"""
+
+
+def test_the_child_compiles_what_the_walk_calls(tmp_path):
+    env = subprocess_env()
+    env["CHESSKIT_CACHE_DIR"] = str(tmp_path)
+    env.pop("NUMBA_CACHE_DIR", None)
+    env["CHESSKIT_PREWARM"] = "0"  # the walk's process compiles every helper itself
+    done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert len(out["listed"]) == len(set(out["listed"]))
+    assert set(out["listed"]) == set(out["used"])
