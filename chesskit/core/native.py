@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import struct
+import sys
 import threading
 from pathlib import Path
 
@@ -46,6 +47,10 @@ ARGTYPES = (
 _PROTOTYPE = ctypes.CFUNCTYPE(_I64, *ARGTYPES)
 
 _engine = None  # the LLVM execution engine holding the loaded code: kept for the process
+# the object is an ELF64 little-endian file: saved and loaded on Linux only; elsewhere numba
+# caches the C function itself (its cache load costs what a warm run saves here)
+SAVES = sys.platform.startswith("linux") and sys.byteorder == "little" and struct.calcsize("P") == 8
+_unloadable = False  # an intact saved object that this process could not load
 
 
 def _machine_key() -> str:
@@ -107,13 +112,16 @@ def _internal_error() -> None:
 def load():
     """The saved walk as a ctypes function, or None when there is none or it cannot be
     loaded here (the caller then builds it with numba)."""
-    global _engine
+    global _engine, _unloadable
+    if not SAVES:
+        return None
     obj, manifest = _paths()
     try:
         meta = json.loads(manifest.read_text())
         code = obj.read_bytes()
         if hashlib.sha256(code).hexdigest() != meta["sha256"]:
             return None
+        _unloadable = True  # until it has loaded
         from llvmlite import binding as llvm
 
         llvm.initialize_native_target()
@@ -141,21 +149,27 @@ def load():
     except (OSError, ValueError, KeyError, TypeError, RuntimeError):
         return None
     _engine = engine
+    _unloadable = False
     return _PROTOTYPE(address)
 
 
 def build():
     """Compile the walk's C function with numba, save its machine code for the next runs
-    (unless the folder is read-only) and return it."""
+    (unless the folder is read-only) and return it. Where the object cannot be saved or an
+    intact one would not load, numba caches the function instead, so that later runs do
+    not compile it again."""
     from . import prewarm
 
-    child = prewarm.start()
+    cache = not SAVES or _unloadable
+    child = None if _unloadable else prewarm.start()  # (an unloadable object: helpers cached)
     try:
         from . import perft
 
-        entry = perft.c_entry()
+        entry = perft.c_entry(cache=cache)
     finally:
         prewarm.stop(child)
+    if cache:
+        return _PROTOTYPE(entry.address)
     try:
         _save(entry)
     except (OSError, ValueError, RuntimeError):

@@ -17,16 +17,19 @@ time): it makes a task's first moves itself (the ``prefix``), lists moves for th
 thread pool and for ``Board`` (depth 0), and counts.
 """
 
+from numba import carray
+
 from .makemove import make, make_for_count, unmake
 from .movegen import _generate
 from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE
 from .tt import probe, store
 
 
-def c_entry():
+def c_entry(cache=False):
     """The walk, compiled by numba as a C function on each call (``native.ARGTYPES`` is
     its signature: each array a pointer and its sizes). Not cached by numba: its machine
-    code must be at hand to be saved (``native.py``), and written as the C function itself
+    code must be at hand to be saved (``native.py``; ``cache=True`` where it cannot be
+    saved or loaded, so numba's cache serves the next run), and written as the C function itself
     rather than a wrapper around a jitted walk, the first run optimises and generates its
     code once, not twice (about 4 s less compile).
 
@@ -38,13 +41,13 @@ def c_entry():
     function to compile on a first run instead of four). The prefix moves are levels of
     the walk with one forced move each: their subtotals are not their nodes' perft, so
     they are never stored in or looked up from the table."""
-    from numba import carray, cfunc, types
+    from numba import cfunc, types
 
     u64p, i64p, i64 = types.CPointer(types.uint64), types.CPointer(types.int64), types.int64
     signature = i64(u64p, i64, u64p, i64p, i64p, i64p, u64p, i64, i64p, i64, i64, u64p, i64,
                     i64p, i64, i64p, i64p, i64p, i64p, u64p, i64p)
 
-    @cfunc(signature)
+    @cfunc(signature, cache=cache)
     def walk(T_, nT, bb_, board_, st_, hist_, hkeys_, nhist, prefix_, nprefix, depth, tt_, ntt,
              moves_, nrows, nmoves_, index_, acc_, scratch_, leaf_bb_, leaf_st_):
         T = carray(T_, (nT,))

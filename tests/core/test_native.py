@@ -155,3 +155,23 @@ def test_numba_code_in_the_same_process_still_raises_its_errors(saved, order):
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["8902", "raised boom"]
+
+
+NO_OBJECT = """
+import json, sys
+from chesskit.core import native
+native.SAVES = False  # as on a platform whose objects chesskit does not save (not Linux)
+from chesskit.board.board import Board
+print(json.dumps({"perft3": Board().perft(3), "saved": native.is_saved()}))
+"""
+
+
+def test_where_no_object_is_saved_numba_caches_the_walk(tmp_path):
+    env = subprocess_env()
+    env["CHESSKIT_CACHE_DIR"] = str(tmp_path)
+    env.pop("NUMBA_CACHE_DIR", None)
+    for _ in range(2):  # the first run compiles, the second loads numba's cache
+        done = subprocess.run([sys.executable, "-c", NO_OBJECT], env=env, capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == {"perft3": 8902, "saved": False}
+    assert any("c_entry" in path.name for path in tmp_path.rglob("*.nbi"))  # numba cached it
