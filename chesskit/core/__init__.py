@@ -1,6 +1,6 @@
 """The numba-compiled board core. Nothing here imports click or rich; it may import only
-``chesskit.vocab`` and ``chesskit.invariants`` (whose functions and constants it compiles)
-and ``chesskit.errors``.
+``chesskit.vocab`` and ``chesskit.invariants`` (whose functions and constants it compiles),
+``chesskit.errors`` and ``chesskit.outpath`` (``native.py`` saves the walk's code with it).
 
 numba's on-disk cache only checks the source file of the function it caches, so a change
 to a callee in another module would leave a caller's stale machine code in place. We key

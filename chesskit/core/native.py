@@ -15,13 +15,15 @@ which lets go of the GIL for the call, so threads run the walk in parallel.
 The object is specific to this processor and this LLVM: its file name carries the CPU
 name, a hash of its features and llvmlite's version. When it is missing, damaged (its
 manifest records a SHA-256) or names a symbol this process lacks, numba compiles the C
-function again (its helpers come from numba's cache) and it is saved anew,
-written to a temporary file and renamed into place, so a reader never sees half of one.
+function again (its helpers come from numba's cache) and it is saved anew with
+``outpath.write_atomic`` (a temporary file renamed into place: a reader never sees half
+of one).
 """
 
 from __future__ import annotations
 
 import ctypes
+import functools
 import hashlib
 import json
 import os
@@ -29,6 +31,8 @@ import struct
 import sys
 import threading
 from pathlib import Path
+
+from chesskit.outpath import write_atomic
 
 _VOIDP = ctypes.c_void_p
 _I64 = ctypes.c_int64
@@ -53,6 +57,7 @@ SAVES = sys.platform.startswith("linux") and sys.byteorder == "little" and struc
 _unloadable = False  # an intact saved object that this process could not load
 
 
+@functools.cache
 def _machine_key() -> str:
     from llvmlite import binding, __version__ as llvmlite_version
 
@@ -102,8 +107,6 @@ def _address(name: str, process: ctypes.CDLL) -> int | None:
 @ctypes.CFUNCTYPE(None)
 def _internal_error() -> None:
     """Where numba's runtime would be called: only an error inside the walk gets here."""
-    import sys
-
     print("chesskit: internal error in the compiled walk (numba runtime called); please report it", file=sys.stderr)
     sys.stderr.flush()
     os._exit(70)
@@ -185,10 +188,8 @@ def _save(entry) -> None:
     obj, manifest = _paths()
     meta = {"symbol": entry.native_name, "undefined": undefined_symbols(code), "sha256": hashlib.sha256(code).hexdigest()}
     obj.parent.mkdir(parents=True, exist_ok=True)
-    for path, data in ((obj, code), (manifest, json.dumps(meta).encode())):
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+    write_atomic(obj, code)
+    write_atomic(manifest, json.dumps(meta))
 
 
 _walk = None
