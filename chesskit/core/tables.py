@@ -22,11 +22,13 @@ Layout of ``T`` (offsets are module constants):
   then the slider attack slices.
 """
 
+import io
 import os
 from pathlib import Path
 
 import numpy as np
 
+from chesskit.outpath import write_atomic
 from chesskit.vocab import BISHOP_DIRS, KING_STEPS, KNIGHT_STEPS, ROOK_DIRS, castle_squares
 
 from . import SLIDERS
@@ -209,9 +211,9 @@ def tables() -> np.ndarray:
             _TABLES = T
             try:
                 saved.parent.mkdir(parents=True, exist_ok=True)
-                tmp = saved.with_suffix(f".{os.getpid()}.tmp.npy")
-                np.save(tmp, T)
-                os.replace(tmp, saved)
+                data = io.BytesIO()
+                np.save(data, T)
+                write_atomic(saved, data.getvalue())
             except OSError:
                 pass  # a read-only cache only costs the build next time
     return _TABLES
