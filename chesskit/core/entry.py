@@ -18,6 +18,7 @@ def _walk(T, state, prefix, depth: int, tt) -> tuple[int, np.ndarray]:
     pre = np.ascontiguousarray(prefix, dtype=np.int64)
     rows = pre.shape[0] + depth + 1
     moves = np.empty((rows, MAX_MOVES), dtype=np.int64)
+    keys = np.empty((rows, MAX_MOVES), dtype=np.uint64)
     nmoves, index, acc = (np.zeros(rows, dtype=np.int64) for _ in range(3))
     scratch = np.empty(MAX_MOVES, dtype=np.int64)
     leaf_bb, leaf_st = np.empty_like(bb), st.copy()
@@ -31,6 +32,7 @@ def _walk(T, state, prefix, depth: int, tt) -> tuple[int, np.ndarray]:
         depth,
         tt.ctypes.data, tt.shape[0],
         moves.ctypes.data, rows,
+        keys.ctypes.data,
         nmoves.ctypes.data, index.ctypes.data, acc.ctypes.data,
         scratch.ctypes.data, leaf_bb.ctypes.data, leaf_st.ctypes.data,
     )

@@ -3,7 +3,8 @@
 ``make`` pushes one saved state (move, captured piece, en-passant square, halfmove clock,
 castling rights, Zobrist key) onto ``hist``/``hkeys`` at ``st[PLY]`` and updates every
 field incrementally. ``unmake`` pops it, restores those fields as saved and moves only the
-pieces back. Neither allocates.
+pieces back. Neither allocates. ``child_key`` is the key ``make`` would give, computed
+without making the move (the perft walk probes its table with it first).
 """
 
 import numpy as np
@@ -58,6 +59,53 @@ def remove_piece(bb, board, sq, pc):
 
 
 @njit(inline="always", cache=True)
+def child_key(T, bb, board, st, move):
+    """The Zobrist key of the position after ``move``, from the move and the squares it
+    touches, without making it: the walk looks a child up in the table before (and
+    instead of) making its move. ``make`` takes its new key from here too, so the key's
+    terms are written once."""
+    us = st[STM]
+    frm = from_sq(move)
+    to = to_sq(move)
+    key = bb[KEY] ^ Z_SIDE
+    if st[EP] != NO_SQ:
+        key ^= Z_EP[st[EP] & 7]
+    pc = board[frm]
+    if move & CASTLING:
+        rook = board[to]
+        kto, rto = castle_squares(frm, to)
+        key ^= z_piece(pc, frm) ^ z_piece(rook, to) ^ z_piece(pc, kto) ^ z_piece(rook, rto)
+    else:
+        if move & EN_PASSANT:
+            capsq = to - 8 if us == WHITE else to + 8
+            key ^= z_piece(board[capsq], capsq)
+        elif board[to] != 0:
+            key ^= z_piece(board[to], to)
+        promo = promotion(move)
+        placed = pc if promo == 0 else (promo | (us << 3))
+        key ^= z_piece(pc, frm) ^ z_piece(placed, to)
+        if move & DOUBLE:
+            ep = (frm + to) >> 1
+            # the square counts only if an enemy pawn could take en passant (as Stockfish)
+            if T[P_ATT + us * 64 + ep] & bb[((us ^ 1) << 3) | PAWN]:
+                key ^= Z_EP[ep & 7]
+    rights = bb[CASTLE]
+    if rights:
+        key ^= z_castle(rights ^ _rights_after(rights, pc, frm, to, us))
+    return key
+
+
+@njit(inline="always", cache=True)
+def _rights_after(rights, pc, frm, to, us):
+    """The castling rooks left after ``pc`` moves from ``frm`` to ``to``: a rook moved or
+    taken loses its right, a king move loses both of its side's."""
+    new = rights & ~((ONE << np.uint64(frm)) | (ONE << np.uint64(to)))
+    if (pc & 7) == KING:
+        new &= ~(RANK_1 if us == WHITE else RANK_8)
+    return new
+
+
+@njit(inline="always", cache=True)
 def make(T, bb, board, st, hist, hkeys, move):
     ply = st[PLY]
     us = st[STM]
@@ -69,11 +117,9 @@ def make(T, bb, board, st, hist, hkeys, move):
     hist[ply, H_HALF] = st[HALF]
     hkeys[ply, H_CASTLE] = bb[CASTLE]
     hkeys[ply, H_KEY] = bb[KEY]
+    key = child_key(T, bb, board, st, move)
 
-    key = bb[KEY] ^ Z_SIDE
-    if st[EP] != NO_SQ:
-        key ^= Z_EP[st[EP] & 7]
-        st[EP] = NO_SQ
+    st[EP] = NO_SQ
     pc = board[frm]
     captured = 0
     if move & CASTLING:
@@ -83,43 +129,30 @@ def make(T, bb, board, st, hist, hkeys, move):
         remove_piece(bb, board, to, rook)
         put_piece(bb, board, kto, pc)
         put_piece(bb, board, rto, rook)
-        key ^= z_piece(pc, frm) ^ z_piece(rook, to) ^ z_piece(pc, kto) ^ z_piece(rook, rto)
         st[HALF] += 1
     else:
         if move & EN_PASSANT:
             capsq = to - 8 if us == WHITE else to + 8
             captured = board[capsq]
             remove_piece(bb, board, capsq, captured)
-            key ^= z_piece(captured, capsq)
         elif board[to] != 0:
             captured = board[to]
             remove_piece(bb, board, to, captured)
-            key ^= z_piece(captured, to)
         remove_piece(bb, board, frm, pc)
-        key ^= z_piece(pc, frm)
         promo = promotion(move)
-        placed = pc if promo == 0 else (promo | (us << 3))
-        put_piece(bb, board, to, placed)
-        key ^= z_piece(placed, to)
+        put_piece(bb, board, to, pc if promo == 0 else (promo | (us << 3)))
         if (pc & 7) == PAWN or captured != 0:
             st[HALF] = 0
         else:
             st[HALF] += 1
         if move & DOUBLE:
             ep = (frm + to) >> 1
-            # keep the square only if an enemy pawn could take en passant (as Stockfish)
             if T[P_ATT + us * 64 + ep] & bb[(them << 3) | PAWN]:
                 st[EP] = ep
-                key ^= Z_EP[ep & 7]
 
     rights = bb[CASTLE]
     if rights:
-        new = rights & ~((ONE << np.uint64(frm)) | (ONE << np.uint64(to)))
-        if (pc & 7) == KING:
-            new &= ~(RANK_1 if us == WHITE else RANK_8)
-        if new != rights:
-            key ^= z_castle(rights ^ new)
-            bb[CASTLE] = new
+        bb[CASTLE] = _rights_after(rights, pc, frm, to, us)
 
     hist[ply, H_CAPTURED] = captured
     st[FULL] += us

@@ -45,6 +45,7 @@ ARGTYPES = (
     _I64,  # depth
     _VOIDP, _I64,  # tt, its length
     _VOIDP, _I64,  # moves, its rows
+    _VOIDP,  # keys (the children's keys: rows like moves)
     _VOIDP, _VOIDP, _VOIDP,  # nmoves, index, acc
     _VOIDP, _VOIDP, _VOIDP,  # scratch, leaf_bb, leaf_st
 )

@@ -5,7 +5,9 @@ The tree walk uses an explicit stack (per level: a move-buffer row, the move cou
 next index and the running subtotal) instead of recursion: numba cannot cache a
 recursive function, and the loop is faster. The last ply is counted in bulk (popcounts
 of target sets, no moves made). Interior nodes two or more plies above the leaves are
-looked up in and stored to the transposition table ``tt`` (an empty array disables it).
+looked up in and stored to the transposition table ``tt`` (an empty array disables it):
+a node's children are looked up by keys computed from their moves (``makemove.child_key``),
+their buckets fetched together first (``tt.fetch``), and a child found is never made.
 
 The walk's arrays are views of memory it is handed as pointers (``carray``), which numba
 counts no references to: counting them costs a third of the time in the bulk-counting
@@ -19,10 +21,10 @@ thread pool and for ``Board`` (depth 0), and counts.
 
 from numba import carray
 
-from .makemove import make, make_for_count, unmake
+from .makemove import child_key, make, make_for_count, unmake
 from .movegen import _generate
 from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE
-from .tt import probe, store
+from .tt import fetch, probe, store
 
 
 def c_entry(cache=False):
@@ -45,21 +47,22 @@ def c_entry(cache=False):
 
     u64p, i64p, i64 = types.CPointer(types.uint64), types.CPointer(types.int64), types.int64
     signature = i64(u64p, i64, u64p, i64p, i64p, i64p, u64p, i64, i64p, i64, i64, u64p, i64,
-                    i64p, i64, i64p, i64p, i64p, i64p, u64p, i64p)
+                    i64p, i64, u64p, i64p, i64p, i64p, i64p, u64p, i64p)
 
     @cfunc(signature, cache=cache)
     def walk(T_, nT, bb_, board_, st_, hist_, hkeys_, nhist, prefix_, nprefix, depth, tt_, ntt,
-             moves_, nrows, nmoves_, index_, acc_, scratch_, leaf_bb_, leaf_st_):
+             moves_, nrows, keys_, nmoves_, index_, acc_, scratch_, leaf_bb_, leaf_st_):
         T = carray(T_, (nT,))
         bb, board, st = carray(bb_, (BB_SIZE,)), carray(board_, (64,)), carray(st_, (ST_SIZE,))
         hist, hkeys = carray(hist_, (nhist, 4)), carray(hkeys_, (nhist, 2))
         prefix, tt = carray(prefix_, (nprefix,)), carray(tt_, (ntt,))
-        moves = carray(moves_, (nrows, MAX_MOVES))
+        moves, keys = carray(moves_, (nrows, MAX_MOVES)), carray(keys_, (nrows, MAX_MOVES))
         nmoves, index, acc = carray(nmoves_, (nrows,)), carray(index_, (nrows,)), carray(acc_, (nrows,))
         scratch = carray(scratch_, (MAX_MOVES,))
         leaf_bb, leaf_st = carray(leaf_bb_, (BB_SIZE,)), carray(leaf_st_, (ST_SIZE,))
         forced = prefix.shape[0]
         plies = forced + depth
+        hashing = ntt > 0
         if forced == 0 and depth >= 2:
             hit = probe(tt, bb[KEY], depth)
             if hit >= 0:
@@ -92,16 +95,22 @@ def c_entry(cache=False):
                     elif plies - level < 2:
                         acc[level] = n  # perft 1, or the move list (depth 0)
                         index[level] = n
+                if hashing and level + 1 >= forced and plies - level >= 3:
+                    # children that are looked up: their keys from their moves, and all
+                    # their buckets asked for before the first probe waits on memory
+                    for j in range(nmoves[level]):
+                        k = child_key(T, bb, board, st, moves[level, j])
+                        keys[level, j] = k
+                        fetch(tt, k)
             i = index[level]
             if i < nmoves[level]:
                 index[level] = i + 1
-                make(T, bb, board, st, hist, hkeys, moves[level, i])
                 left = plies - level - 1
-                hit = probe(tt, bb[KEY], left) if level + 1 >= forced and left >= 2 else -1
+                hit = probe(tt, keys[level, i], left) if hashing and level + 1 >= forced and left >= 2 else -1
                 if hit >= 0:
-                    acc[level] += hit
-                    unmake(bb, board, st, hist, hkeys)
+                    acc[level] += hit  # a child found is never made
                 else:
+                    make(T, bb, board, st, hist, hkeys, moves[level, i])
                     level += 1
                     entering = True
             else:

@@ -65,6 +65,7 @@ def helpers():
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
     return [
         (tt._bucket, (i64, u64)),
+        (tt.fetch, (u64s, u64)),
         (tt.probe, (u64s, u64, i64)),
         (tt.store, (u64s, u64, i64, i64)),  # met last, but small: the child is behind by then
         (position.occ_of, (i64,)),

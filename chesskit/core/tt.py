@@ -16,12 +16,16 @@ stay while the many entries just above the leaves churn beside them. A table of 
 than ``WAYS`` entries is one bucket of all of them.
 
 An empty array (``N = 0``) disables the table.
+
+``fetch`` asks for a key's bucket ahead of its probe (``prefetch.py``): the walk fetches
+the buckets of all a node's children before it probes the first.
 """
 
 import numpy as np
 from numba import njit
 
 from .hashtable import allocate  # noqa: F401 (re-exported)
+from .prefetch import prefetch
 
 WAYS = 4
 _DEPTH_MASK = np.uint64(63)
@@ -35,6 +39,14 @@ def _bucket(words, key):
     ways = WAYS if entries >= WAYS else entries
     mask = np.uint64(entries // ways - 1)
     return 2 * ways * np.int64(key & mask), ways
+
+
+@njit(cache=True)
+def fetch(tt, key):
+    """Start loading ``key``'s bucket into the cache (a hint: no value changes)."""
+    words = tt.shape[0]
+    if words != 0:
+        prefetch(tt, _bucket(words, key)[0])
 
 
 @njit(cache=True)

@@ -2,7 +2,9 @@
 those of the resulting position loaded fresh from python-chess's FEN (every bitboard, the
 castling rooks, the square array, side to move, en-passant square, both clocks), the
 incremental Zobrist key equals the key computed from scratch, and unmake restores every
-field as it was. The last-ply copy-make of perft writes the same bitboards as make."""
+field as it was. The last-ply copy-make of perft writes the same bitboards as make, and
+the key perft looks a child up by before making its move (``child_key``) is the key of
+the position after the move, loaded fresh."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from numba import njit
 from chesskit.board.board import Board
 from chesskit.core import position as P
 from chesskit.core.api import table
-from chesskit.core.makemove import make_for_count, make_move, unmake_move
+from chesskit.core.makemove import child_key, make_for_count, make_move, unmake_move
 from chesskit.core.movegen import generate
 from helpers import KIWIPETE, random_boards
 
@@ -183,3 +185,38 @@ def test_copy_make_of_the_last_ply_writes_what_make_writes(name):
         assert np.array_equal(nb[: P.CASTLE + 1], ours._bb[: P.CASTLE + 1]), ours.uci(move)
         assert (nst[P.STM], nst[P.EP]) == (ours._st[P.STM], ours._st[P.EP])
         unmake_move(*_state(ours))
+
+
+@njit(cache=False)
+def _child_key(T, bb, board, st, move):
+    return child_key(T, bb, board, st, move)
+
+
+def _every_child_key(pc_board: chess.Board) -> int:
+    ours = Board(pc_board.fen(en_passant="fen"), chess960=pc_board.chess960)
+    before = _snapshot(ours)
+    checked = 0
+    for move in _legal(ours):
+        key = _child_key(table(), ours._bb, ours._board, ours._st, move)
+        _assert_restored(ours, before)  # nothing is made
+        pc_board.push_uci(ours.uci(move))
+        fresh = Board(pc_board.fen(en_passant="fen"), chess960=pc_board.chess960)
+        assert key == fresh.key, f"{pc_board.peek().uci()} from {ours.fen()}"
+        pc_board.pop()
+        checked += 1
+    assert checked == pc_board.legal_moves.count()
+    return checked
+
+
+@pytest.mark.parametrize("name", list(SPECIAL))
+def test_the_key_of_a_child_before_its_move_is_made_special(name):
+    """Castling (960 too), en passant, a double push with and without a pawn to take en
+    passant, promotions capturing castling rooks: the key from the move alone is the key of
+    the position after it, computed from scratch."""
+    fen, chess960 = SPECIAL[name]
+    assert _every_child_key(chess.Board(fen, chess960=chess960)) > 0
+
+
+@pytest.mark.parametrize("pc_board", STANDARD[50:90] + CHESS960[30:50], ids=lambda b: b.fen())
+def test_the_key_of_a_child_before_its_move_is_made_random(pc_board):
+    _every_child_key(pc_board.copy())
