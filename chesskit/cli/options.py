@@ -99,7 +99,7 @@ hash_option = click.option(
     type=click.IntRange(0, 1 << 20),
     metavar="MB",
     help="Transposition table size in MiB (0: none) [default: by depth, 1 MiB at depth 4 "
-    "and below, x4 per ply (256 MiB at depth 8, 1 GiB at 9), at most a quarter of the "
+    "and below, x4 per ply to 256 MiB at depth 8, then x8 (2 GiB at 9), at most a quarter of the "
     "memory available; suites: 64]. Entries check the full key and depth.",
 )
 

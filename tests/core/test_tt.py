@@ -73,7 +73,7 @@ def test_storing_a_key_again_updates_its_entry_in_place():
 
 def test_default_table_grows_with_depth_within_a_quarter_of_memory():
     plenty = 1 << 20  # 1 TiB available
-    assert [default_table_mb(d, plenty) for d in range(1, 11)] == [1, 1, 1, 1, 4, 16, 64, 256, 1024, 4096]
+    assert [default_table_mb(d, plenty) for d in range(1, 11)] == [1, 1, 1, 1, 4, 16, 64, 256, 2048, 16384]
     assert default_table_mb(9, 2000) == 256  # a quarter of 2000 MiB is 500: 256 (a power of two)
     assert default_table_mb(8, 24 * 1024) == 256
     assert default_table_mb(12, 24 * 1024) == 4096  # 6 GiB is a quarter: 4 GiB
