@@ -78,6 +78,8 @@ def c_entry(cache=False):
                 if level < forced:
                     moves[level, 0] = prefix[level]
                     nmoves[level] = 1
+                    if hashing and level + 1 == forced and plies - level >= 3:
+                        keys[level, 0] = child_key(T, bb, board, st, prefix[level])
                 else:
                     # one call site for each of the generator's two modes: each is inlined
                     # here whole, and a second copy would cost compile time, not speed
@@ -95,13 +97,13 @@ def c_entry(cache=False):
                     elif plies - level < 2:
                         acc[level] = n  # perft 1, or the move list (depth 0)
                         index[level] = n
-                if hashing and level + 1 >= forced and plies - level >= 3:
-                    # children that are looked up: their keys from their moves, and all
-                    # their buckets asked for before the first probe waits on memory
-                    for j in range(nmoves[level]):
-                        k = child_key(T, bb, board, st, moves[level, j])
-                        keys[level, j] = k
-                        fetch(tt, k)
+                    elif hashing:
+                        # children that are looked up: their keys from their moves, and all
+                        # their buckets asked for before the first probe waits on memory
+                        for j in range(n):
+                            k = child_key(T, bb, board, st, moves[level, j])
+                            keys[level, j] = k
+                            fetch(tt, k)
             i = index[level]
             if i < nmoves[level]:
                 index[level] = i + 1

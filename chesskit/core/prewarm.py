@@ -87,6 +87,7 @@ def helpers():
         (castle_squares, (i64, i64)),
         (promotion, (i64,)),
         (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
+        (makemove.child_key, (u64s, u64s, i64s, i64s, i64)),
         (makemove.remove_piece, (u64s, i64s, i64, i64)),
         (makemove.put_piece, (u64s, i64s, i64, i64)),
         (position.z_piece, (i64, i64)),
