@@ -59,6 +59,17 @@ def remove_piece(bb, board, sq, pc):
     board[sq] = 0
 
 
+@njit(inline="always", cache=True)
+def rights_after(rights, pc, frm, to, us):
+    """The castling rooks of ``rights`` left after piece ``pc`` of side ``us`` moves from
+    ``frm`` to ``to``: a rook that moves or is taken loses its right, and a king move loses
+    both of its side's (make, the last-ply copy-make and ``child_key`` all use this rule)."""
+    new = rights & ~((ONE << np.uint64(frm)) | (ONE << np.uint64(to)))
+    if (pc & 7) == KING:
+        new &= ~(RANK_1 if us == WHITE else RANK_8)
+    return new
+
+
 @njit(cache=True)
 def child_key(T, bb, board, st, move):
     """The Zobrist key of the position after ``move``, from the move and the squares it
@@ -94,10 +105,7 @@ def child_key(T, bb, board, st, move):
                 key ^= Z_EP[ep & 7]
     rights = bb[CASTLE]
     if rights:
-        new = rights & ~((ONE << np.uint64(frm)) | (ONE << np.uint64(to)))
-        if (pc & 7) == KING:
-            new &= ~(RANK_1 if us == WHITE else RANK_8)
-        key ^= z_castle(rights ^ new)
+        key ^= z_castle(rights ^ rights_after(rights, pc, frm, to, us))
     return key
 
 
@@ -158,9 +166,7 @@ def make(T, bb, board, st, hist, hkeys, move):
 
     rights = bb[CASTLE]
     if rights:
-        new = rights & ~((ONE << np.uint64(frm)) | (ONE << np.uint64(to)))
-        if (pc & 7) == KING:
-            new &= ~(RANK_1 if us == WHITE else RANK_8)
+        new = rights_after(rights, pc, frm, to, us)
         if new != rights:
             key ^= z_castle(rights ^ new)
             bb[CASTLE] = new
@@ -266,11 +272,7 @@ def make_for_count(T, bb, board, st, move, nb, nst):
     nb[ot] = theirs
     nb[OCC] = mine | theirs
     rights = bb[CASTLE]
-    if rights:
-        rights &= ~(fb | tb)
-        if (pc & 7) == KING:
-            rights &= ~(RANK_1 if us == WHITE else RANK_8)
-    nb[CASTLE] = rights
+    nb[CASTLE] = rights_after(rights, pc, frm, to, us) if rights else rights
 
 
 @njit(cache=True)
