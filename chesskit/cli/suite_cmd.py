@@ -11,6 +11,7 @@ from chesskit.cli.engine_options import engine_dialect, engine_options, note_dia
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
 from chesskit.errors import EngineError, InputError, MismatchError
+from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
 from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, load_entries, plan, run, run_engine, suite_paths
@@ -83,7 +84,8 @@ def suite(
         records = [record for record in records if not record.chess960]
         if not records and not bad_lines:
             raise InputError("nothing to run: every position is a Chess960 one and --skip-chess960 leaves them out")
-    tasks = plan(records, depth_limit, node_limit)
+    tasks, understated = within_bounds(plan(records, depth_limit, node_limit), node_limit)
+    bad_lines = bad_lines + understated
     if not tasks and not bad_lines:
         limits = f"--max-nodes {node_limit}" + (
             f" and --max-depth {depth_limit}" if depth_limit is not None else ""

@@ -1,0 +1,63 @@
+"""``chesskit suite`` against hostile suites (issue 27): an understated expected count,
+outputs that are inputs, unreadable files and broken links in a folder, UTF-16 files.
+
+Counts are the Perft Results page's (start position: 20, 400, 8902; depth 12: 62,854,969,236,701,747).
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from chesskit.board.board import Board
+
+START4 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+ROOK4 = "4k3/8/8/8/8/8/8/4K2R w K -"  # D1 15, D2 66, D3 1197 (python-chess)
+GOOD = f'{ROOK4} id "rook"; D1 15; D2 66; D3 1197;\n'
+
+
+@pytest.fixture
+def no_deep_perft(monkeypatch):
+    """Fault injection: a perft deeper than 5 fails the test instead of running for ever."""
+    original = Board.perft
+
+    def perft(self, depth, *args, **kwargs):
+        assert depth <= 5, f"chesskit started perft {depth}"
+        return original(self, depth, *args, **kwargs)
+
+    monkeypatch.setattr(Board, "perft", perft)
+
+
+# ------------------------------------------------------------------ an understated count (item 8)
+
+
+def test_an_understated_count_is_an_error_not_a_walk_that_never_ends(cli, tmp_path, no_deep_perft):
+    (tmp_path / "u.epd").write_text(f'{START4} id "start"; D1 20; D2 400; D12 6285;\n' + GOOD)
+    result = cli("suite", str(tmp_path / "u.epd"), "--threads", "1")
+    assert result.exit_code == 2, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:3] == ["ok", "start", "D1-D2"]
+    assert lines[1].startswith("ERROR ") and "u.epd:1: D12 6285: not run: chesskit estimates" in lines[1]
+    assert lines[2].split()[:3] == ["ok", "rook", "D1-D3"]
+    assert lines[-1].endswith("5 passed, all match, 1 line not run (errors)")
+    assert result.stderr.startswith("chesskit: 1 line could not be run (first: ")
+
+
+def test_an_understated_count_is_an_error_in_json_too(cli, tmp_path, no_deep_perft):
+    (tmp_path / "u.epd").write_text(f'{START4} id "start"; D7 6285;\n' + GOOD)
+    result = cli("suite", str(tmp_path / "u.epd"), "--json", "--threads", "2")
+    assert result.exit_code == 2
+    data = json.loads(result.stdout)
+    assert (data["passed"], data["errors"]) == (3, 1)
+    assert data["error_lines"][0]["id"] == "start" and data["error_lines"][0]["line"] == 1
+    assert "D7 6285: not run" in data["error_lines"][0]["error"]
+
+
+def test_an_overstated_count_within_the_limit_still_runs_and_mismatches(cli, tmp_path):
+    # a wrong count that is cheap to check is a plain mismatch, not an error
+    (tmp_path / "w.epd").write_text(f'{START4} id "start"; D3 100;\n')
+    result = cli("suite", str(tmp_path / "w.epd"), "--threads", "1")
+    assert result.exit_code == 1
+    assert "FAIL  start  D3: expected 100, got 8902" in result.stdout
