@@ -61,3 +61,66 @@ def test_an_overstated_count_within_the_limit_still_runs_and_mismatches(cli, tmp
     result = cli("suite", str(tmp_path / "w.epd"), "--threads", "1")
     assert result.exit_code == 1
     assert "FAIL  start  D3: expected 100, got 8902" in result.stdout
+
+
+# ------------------------------------------------------------------ an output may not be an input (item 13)
+
+ENGINE_FILE = "#!/bin/sh\nexit 0\n"
+
+
+def _engine(tmp_path, name="myeng.py"):
+    path = tmp_path / name
+    path.write_text(ENGINE_FILE)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        lambda e: ["--script", str(e), "--junit", str(e)],
+        lambda e: ["--script", str(e), "--junit", "./" + e.name],  # another spelling
+        lambda e: ["--python", f"{e}:Adapter", "--junit", str(e)],  # the adapter's file
+        lambda e: ["--python", "myeng:Adapter", "--junit", str(e)],  # the adapter as a module
+        lambda e: ["--engine", str(e), "--junit", str(e)],  # the engine binary
+        lambda e: ["--engine", "myeng.py", "--junit", str(e)],  # the binary found on PATH
+        lambda e: ["--engine", f"sh {e.name} --uci", "--junit", str(e)],  # an interpreter's script
+        lambda e: ["--engine-cmd", f"./{e.name} {{fen}} {{depth}}", "--junit", str(e)],
+        lambda e: ["--script", str(e), "--junit", str(e.parent / "link.xml")],  # a link to it
+    ],
+    ids=["script", "script-spelling", "adapter-file", "adapter-module", "engine", "engine-on-path",
+         "engine-argument", "engine-cmd", "symlink"],
+)
+def test_junit_may_not_overwrite_the_engine(cli, tmp_path, monkeypatch, flags):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    engine = _engine(tmp_path)
+    (tmp_path / "link.xml").symlink_to(engine)
+    (tmp_path / "s.epd").write_text(GOOD)
+    result = cli("suite", "s.epd", *flags(engine))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("chesskit: cannot write --junit ") and "it is the input file" in result.stderr
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
+    assert engine.read_text() == ENGINE_FILE and engine.stat().st_mode & 0o777 == 0o755
+
+
+def test_junit_may_not_overwrite_a_suite_file(cli, tmp_path):
+    (tmp_path / "s.epd").write_text(GOOD)
+    result = cli("suite", str(tmp_path), "--junit", str(tmp_path / "s.epd"))
+    assert result.exit_code == 2 and "it is the input file" in result.stderr
+    assert (tmp_path / "s.epd").read_text() == GOOD
+
+
+def test_fuzz_save_may_not_append_to_the_adapter(cli, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    engines = Path(__file__).resolve().parent.parent / "engines"
+    for name in ("bug_three_queens.py", "pchelper.py"):
+        shutil.copy(engines / name, tmp_path / name)
+    adapter = tmp_path / "bug_three_queens.py"
+    before = adapter.read_text()
+    result = cli("fuzz", "--python", f"{adapter}:Adapter", "--seed", "1", "--positions", "5", "--save", str(adapter))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("chesskit: cannot write --save ") and "it is the input file" in result.stderr
+    assert adapter.read_text() == before
