@@ -75,7 +75,9 @@ def fuzz(
     if limit_positions is None and limit_seconds is None:
         limit_positions = DEFAULT_POSITIONS
     if save is not None:
-        check_save_path(save)
+        from chesskit.compare.engines.files import input_files
+
+        check_save_path(save, input_files(*(engine_args.get(k) for k in ("engine", "script", "python_spec", "engine_cmd"))))
     engine_args["timeout"] = parse_timeout(engine_args["timeout"])
     eng = open_user_engine(**engine_args)
     if not as_json:

@@ -28,10 +28,11 @@ from chesskit.suites.positions import scan_id
 SAVE_DEPTH = 3
 
 
-def check_save_path(path: str) -> None:
+def check_save_path(path: str, inputs=()) -> None:
     """Fail at once (exit 2), not after the run, when ``--save FILE`` cannot be appended to
-    (the shared check of every file chesskit writes: ``chesskit.outpath``)."""
-    check_output(path, "--save")
+    or is one of ``inputs`` (the engine's own files; the shared check of every file chesskit
+    writes: ``chesskit.outpath``)."""
+    check_output(path, "--save", inputs)
 
 
 def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH) -> str:
