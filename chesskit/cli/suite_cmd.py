@@ -10,6 +10,7 @@ from chesskit.cli import output
 from chesskit.cli.engine_options import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
+from chesskit.compare.engines.files import input_files
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError
@@ -77,7 +78,7 @@ def suite(
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
     if junit is not None:
-        check_writable(junit, suite_paths(paths))
+        check_writable(junit, [*suite_paths(paths), *input_files(engine, script, python_spec, engine_cmd)])
     loaded = load_entries(paths, strict)
     records, bad_lines = loaded.records, loaded.errors
     if skip_chess960:
