@@ -4,12 +4,15 @@ random positions, and the check of a one-line error. Fixtures live in ``conftest
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import chess
+import pytest
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -22,6 +25,39 @@ EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"  # exf6
 BEFORE_EP = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"  # f7f5 then allows it
 
 FAKE_UCI = f"{sys.executable} {ENGINES / 'fake_uci.py'}"  # the --engine command of the fake UCI engine
+
+
+# ------------------------------------------------------------------ what a test needs
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+DASK_INSTALL = 'pip install -e ".[test,cluster]"'
+
+
+def missing(what: str) -> NoReturn:
+    """Skip locally; in CI (.ci/run installs everything) a missing tool is a failure.
+    Also at a module's top level."""
+    if in_ci():
+        pytest.fail(f"{what} is missing in CI", pytrace=False)
+    pytest.skip(f"{what} not found", allow_module_level=True)
+
+
+def need_module(name: str, install: str):
+    """Import ``name``, or ``missing`` it, saying what to install."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        missing(f"{name} ({install})")
+
+
+def need_program(path: str) -> str:
+    """``path`` when it is an executable file, else ``missing`` it."""
+    if not os.access(path, os.X_OK):
+        missing(f"{path} (Debian: apt-get install {Path(path).name})")
+    return path
 
 
 # ------------------------------------------------------------------ processes

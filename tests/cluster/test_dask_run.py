@@ -13,17 +13,13 @@ from pathlib import Path
 
 import pytest
 
-try:
-    import distributed
-except ImportError:  # in CI, which should install the [cluster] extra, a failure (as in conftest)
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail('dask[distributed] is missing in CI: pip install -e ".[test,cluster]"', pytrace=False)
-    pytest.skip("dask[distributed] is not installed", allow_module_level=True)
+from helpers import DASK_INSTALL, KIWIPETE, STARTPOS, need_module, subprocess_env
+
+distributed = need_module("distributed", DASK_INSTALL)  # skipped without it, a failure in CI
 
 from chesskit.board.board import Board  # noqa: E402
 from chesskit.cluster import run_perft  # noqa: E402
 from chesskit.cluster.errors import ClusterError, ClusterInterrupted  # noqa: E402
-from helpers import KIWIPETE, STARTPOS, subprocess_env
 
 POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 

@@ -17,7 +17,7 @@ import sys
 import chess
 import pytest
 
-from helpers import ENGINES, REPO
+from helpers import ENGINES, REPO, need_program
 
 PY = sys.executable
 
@@ -252,8 +252,7 @@ def test_total_only_engine_is_fuzzed_through_its_totals(cli):
 
 @pytest.mark.parametrize("binary", ["/usr/games/ethereal-chess", "/usr/games/fairy-stockfish"])
 def test_real_engines_of_other_dialects_agree(cli, binary):
-    if not os.access(binary, os.X_OK):
-        pytest.skip(f"{binary} not installed")
+    need_program(binary)
     result, report = fuzz_json(cli, "--engine", binary, "--seed", "12", "--positions", "150")
     assert result.exit_code == 0, result.stderr
     assert report["positions"] == 150 and report["dialect"] is not None
