@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 import os
 import random
+import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -134,6 +136,15 @@ def pc_divide(fen: str, depth: int, moves=(), chess960: bool = False) -> dict[st
         result[uci] = pc_perft(board, depth - 1)
         board.pop()
     return result
+
+
+def sf_divide(stockfish: str, fen: str, depth: int) -> dict[str, int]:
+    """Stockfish's divide (``go perft``) of ``fen``: {move: count}, parsed here, not by chesskit."""
+    commands = f"position fen {fen}\ngo perft {depth}\nquit\n"
+    proc = subprocess.run([stockfish], input=commands, capture_output=True, text=True, timeout=300)
+    found = dict(re.findall(r"^([a-h][1-8][a-h][1-8][nbrq]?): (\d+)$", proc.stdout, re.MULTILINE))
+    assert found, proc.stdout[-300:]
+    return {move: int(count) for move, count in found.items()}
 
 
 def random_boards(seed: int, count: int, chess960: bool = False, max_plies: int = 80) -> list[chess.Board]:
