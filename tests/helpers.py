@@ -90,6 +90,30 @@ def gone(pid: int) -> bool:
         return True
 
 
+def finishes(call, timeout: float = 300):
+    """``call()``'s value, or the exception it raised, re-raised here; a test failure if it is
+    still running after ``timeout`` seconds. For code that must not hang (an engine that never
+    answers must be killed): a generous bound a busy machine does not reach, where a hang
+    would otherwise block the run for ever."""
+    import threading
+
+    outcome: dict = {}
+
+    def run():
+        try:
+            outcome["value"] = call()
+        except BaseException as err:  # noqa: BLE001 - handed to the test as it was raised
+            outcome["error"] = err
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    assert not thread.is_alive(), f"still running after {timeout} s: it hangs"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
 # ------------------------------------------------------------------ errors
 
 

@@ -54,6 +54,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow  # perft startpos 6 on two local workers, twice (about 12 s on 2 busy cores)
 def test_local_workers_ctrl_c_then_resume(tmp_path):
     need_dask()
     path = tmp_path / "startpos6.ck"

@@ -92,7 +92,11 @@ def cluster(tmp_path_factory):
 
 @pytest.mark.parametrize(
     "fen, depth, nodes",
-    [(KIWIPETE, 4, 4085603), (STARTPOS, 5, 4865609), (POS3, 6, 11030083)],
+    [
+        (KIWIPETE, 4, 4085603),
+        (STARTPOS, 5, 4865609),
+        pytest.param(POS3, 6, 11030083, marks=pytest.mark.slow),
+    ],
     ids=["kiwipete-4", "startpos-5", "pos3-6"],
 )
 def test_totals_of_known_positions(cluster, fen, depth, nodes):
@@ -102,6 +106,7 @@ def test_totals_of_known_positions(cluster, fen, depth, nodes):
     assert result.resumed == 0 and result.tasks > 1 and result.computed_nodes == nodes
 
 
+@pytest.mark.slow  # perft 6 on a cluster (4-16 s on 2 busy cores)
 def test_a_worker_killed_mid_run_costs_only_time(cluster):
     address, monitor, tmp = cluster
     victim = start_worker(address, "victim", tmp)
@@ -127,6 +132,7 @@ def test_a_worker_killed_mid_run_costs_only_time(cluster):
         stop(victim, signal.SIGKILL)
 
 
+@pytest.mark.slow  # perft 6 on a cluster (4-16 s on 2 busy cores)
 def test_an_interrupted_run_resumes_without_recomputing(cluster, tmp_path):
     address, _, _ = cluster
     path = tmp_path / "pos3.ck"
@@ -224,6 +230,7 @@ def test_waits_for_a_worker_and_refuses_one_without_chesskit(tmp_path):
             stop(process)
 
 
+@pytest.mark.slow  # perft 6 on a cluster (4-16 s on 2 busy cores)
 def test_a_lost_scheduler_ends_the_run_and_another_one_resumes_it(tmp_path):
     path = tmp_path / "pos3.ck"
     (tmp_path / "one").mkdir()
