@@ -10,7 +10,9 @@ from chesskit.cli import output
 from chesskit.cli.engine_options import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
+from chesskit.compare.engines.files import input_files
 from chesskit.errors import EngineError, InputError, MismatchError
+from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
 from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, load_entries, plan, run, run_engine, suite_paths
@@ -76,14 +78,15 @@ def suite(
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
     if junit is not None:
-        check_writable(junit, suite_paths(paths))
+        check_writable(junit, [*suite_paths(paths), *input_files(engine, script, python_spec, engine_cmd)])
     loaded = load_entries(paths, strict)
     records, bad_lines = loaded.records, loaded.errors
     if skip_chess960:
         records = [record for record in records if not record.chess960]
         if not records and not bad_lines:
             raise InputError("nothing to run: every position is a Chess960 one and --skip-chess960 leaves them out")
-    tasks = plan(records, depth_limit, node_limit)
+    tasks, understated = within_bounds(plan(records, depth_limit, node_limit), node_limit)
+    bad_lines = bad_lines + understated
     if not tasks and not bad_lines:
         limits = f"--max-nodes {node_limit}" + (
             f" and --max-depth {depth_limit}" if depth_limit is not None else ""

@@ -87,7 +87,8 @@ class SuiteRecord:
 
 @dataclass(frozen=True)
 class LineError:
-    """A line of a suite file that was not run, and why (one line, safe to print)."""
+    """A line of a suite file that was not run, and why (one line, safe to print); line 0
+    for a whole file that cannot be read."""
 
     path: Path
     lineno: int
@@ -96,13 +97,14 @@ class LineError:
 
     @property
     def location(self) -> str:
-        return f"{display_path(self.path)}:{self.lineno}"
+        """``FILE:LINE``, or ``FILE`` for an error about the whole file (line 0)."""
+        return f"{display_path(self.path)}:{self.lineno}" if self.lineno else display_path(self.path)
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}"
 
     def to_json(self) -> dict:
-        return {"file": str(self.path), "line": self.lineno, "id": self.id, "error": self.message}
+        return {"file": str(self.path), "line": self.lineno or None, "id": self.id, "error": self.message}
 
 
 Entry = SuiteRecord | LineError
@@ -113,8 +115,10 @@ Entry = SuiteRecord | LineError
 
 def display_path(path: Path) -> str:
     """``path`` relative to the working directory when it is below it, else as is."""
+    # a broken link is shown by its own name, not by where it leads
+    absolute = path.parent.resolve() / path.name if path.is_symlink() and not path.exists() else path.resolve()
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(absolute.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 
@@ -173,6 +177,37 @@ def _decoded(lineno: int, raw: bytearray, length: int) -> tuple[int, str | None,
     return lineno, text, None
 
 
+_WIDE_BOMS = (
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\xfe\xff", "UTF-16"),
+    (b"\xff\xfe", "UTF-16"),
+)
+_SNIFF = 4096
+
+
+def check_text_file(path: Path) -> None:
+    """Raise InputError, one line for the whole file, when ``path`` cannot be read as
+    UTF-8 text lines: a broken symbolic link, not a regular file (a FIFO would block), a
+    UTF-16 or UTF-32 file (by its byte-order mark, or NUL bytes at every other place), or
+    one whose first 4 KiB are an eighth or more NUL bytes (not a text file). Raises OSError when it cannot be read."""
+    shown = display_path(path)
+    if path.is_symlink() and not path.exists():
+        raise InputError(f"{shown}: a broken symbolic link (to {printable(str(path.readlink()))})")
+    if not path.is_file():
+        raise InputError(f"{shown}: not a regular file")
+    with open(path, "rb") as handle:
+        head = handle.read(_SNIFF)
+    for bom, name in _WIDE_BOMS:
+        if head.startswith(bom):
+            raise InputError(f"{shown}: this file is {name} (save it as UTF-8)")
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if (even + odd) * 8 >= len(head) > 0:  # a stray NUL in a line is that line's error
+        if min(even, odd) * 8 < max(even, odd):
+            raise InputError(f"{shown}: this file is UTF-16 (save it as UTF-8)")
+        raise InputError(f"{shown}: not a text file (it holds NUL bytes)")
+
+
 def _is_comment(text: str) -> bool:
     return not text or text[0] in "#%"
 
@@ -201,6 +236,7 @@ def read_suite(path: Path, strict: bool = False) -> list[Entry]:
     an error for its line. Raises InputError when the file cannot be opened at all.
     """
     try:
+        check_text_file(path)
         entries = read_perft(path, strict) if is_perft_format(path) else read_epd(path, strict)
     except OSError as err:
         raise InputError(f"{display_path(path)}: cannot read: {err.strerror or err}") from None

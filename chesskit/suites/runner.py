@@ -109,7 +109,8 @@ def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     seen: set[Path] = set()
     for path in given:
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix.lower() in SUITE_SUFFIXES and p.is_file())
+            # a broken link, a FIFO, ... with a suite's name: read_suite reports it
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() in SUITE_SUFFIXES and not p.is_dir())
         elif path.is_file():
             found = [path]
         elif path.exists():  # a FIFO or a device: reading it could block forever
@@ -131,15 +132,27 @@ def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Load
     Ids are unique within a file (``chesskit.suites.formats.read_suite``); an id that
     several files use is told apart by the file's name: each record's ``name`` is its id,
     or ``file:id`` (``tricky.perft:pos-2``) when another file of the run uses the id too.
-    Raises InputError for a path that does not exist or cannot be opened, and when the
-    files hold no line at all to run or report.
+    A file that cannot be read (no permission, a broken link, UTF-16) is an error for the
+    whole file (a LineError at line 0) and the other files are read. Raises InputError for
+    a path that does not exist, when no file can be read at all (the first one's reason),
+    and when the files hold no line at all to run or report.
     """
     paths = list(paths)
     records: list[SuiteRecord] = []
     errors: list[LineError] = []
-    for path in suite_paths(paths):
-        for entry in read_suite(path, strict):
+    unreadable: list[InputError] = []
+    files = suite_paths(paths)
+    for path in files:
+        try:
+            entries = read_suite(path, strict)
+        except InputError as err:
+            unreadable.append(err)
+            errors.append(LineError(path, 0, str(err).removeprefix(f"{display_path(path)}: ")))
+            continue
+        for entry in entries:
             (records if isinstance(entry, SuiteRecord) else errors).append(entry)
+    if unreadable and len(unreadable) == len(files):
+        raise unreadable[0]
     files_of: dict[str, set[Path]] = {}
     for record in records:
         files_of.setdefault(record.id, set()).add(record.path)
