@@ -414,12 +414,27 @@ def fail(err: BaseException) -> None:
         raise err
     if code == OutputClosed.exit_code:
         silence_stdout()
-        sys.exit(code)
+        end(code)
     try:
         click.echo(f"{PROG}: {message}", err=True)
     except OSError:  # stderr is gone too: the exit code is all that is left
         pass
-    sys.exit(code)
+    end(code)
+
+
+def end(code: int) -> None:
+    """Exit with ``code``: ``sys.exit``, unless a compiled walk is still running on a
+    thread (a threaded perft that was interrupted): the interpreter would wait for it
+    before exiting, for minutes, so the output is flushed and the process ends at once."""
+    threads = sys.modules.get("chesskit.board.threads")
+    if threads is None or not threads.walks_left_running():
+        sys.exit(code)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    os._exit(code)
 
 
 def silence_stdout() -> None:
