@@ -32,9 +32,11 @@ def test_keyboard_interrupt_is_one_line_130(cli, monkeypatch):
     assert result.stderr == "chesskit: interrupted\n"
 
 
-def test_interrupt_during_a_compile_is_reported_as_interrupted(cli, monkeypatch):
+def test_an_interrupt_the_compiler_turned_into_another_error_is_still_interrupted(cli, monkeypatch):
     """numba's compiler can swallow the KeyboardInterrupt and raise something else (a
-    RuntimeError "no compiled object yet"): after a Ctrl-C it is still "interrupted", 130."""
+    RuntimeError "no compiled object yet"): after a Ctrl-C it is still "interrupted", 130.
+    No compile runs here: a stand-in for the board's loading receives the SIGINT and raises
+    that RuntimeError in its place, as the compiler does."""
     from chesskit.cli import perft_cmd
 
     def compile_interrupted(*args):
