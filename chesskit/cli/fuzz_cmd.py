@@ -9,7 +9,7 @@ import random
 import click
 
 from chesskit import __version__
-from chesskit.cli import output
+from chesskit.cli import output, signals
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import ChesskitError, InputError, MismatchError
@@ -99,7 +99,7 @@ def fuzz(
         return
     where = f"{finding.report.summary()} (fuzz seed {run.seed}, position {finding.index})"
     if finding.shrunk.interrupted:
-        raise output.Interrupted(output.interrupted_signal()) if failure is None else _Stopped(failure)
+        raise signals.Interrupted(signals.interrupted_signal()) if failure is None else _Stopped(failure)
     if failure is not None:
         raise MismatchError(f"{where}; the finding is shown above but {failure}")
     raise MismatchError(where)
@@ -109,8 +109,8 @@ class _Stopped(ChesskitError):
     """Ctrl-C while shrinking, and --save failed too: the interrupt's exit code, the save's words."""
 
     def __init__(self, failure: str):
-        self.exit_code = 128 + int(output.interrupted_signal())
-        super().__init__(f"{output.interrupt_message(output.interrupted_signal())}; the finding is shown above but {failure}")
+        self.exit_code = 128 + int(signals.interrupted_signal())
+        super().__init__(f"{signals.interrupt_message(signals.interrupted_signal())}; the finding is shown above but {failure}")
 
 
 def _show_and_save(run, save: str | None, as_json: bool, spoken) -> str | None:

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from chesskit.cli import output
+from chesskit.cli import boundary
 from helpers import subprocess_env
 
 
@@ -32,9 +32,11 @@ def test_keyboard_interrupt_is_one_line_130(cli, monkeypatch):
     assert result.stderr == "chesskit: interrupted\n"
 
 
-def test_interrupt_during_a_compile_is_reported_as_interrupted(cli, monkeypatch):
+def test_an_interrupt_the_compiler_turned_into_another_error_is_still_interrupted(cli, monkeypatch):
     """numba's compiler can swallow the KeyboardInterrupt and raise something else (a
-    RuntimeError "no compiled object yet"): after a Ctrl-C it is still "interrupted", 130."""
+    RuntimeError "no compiled object yet"): after a Ctrl-C it is still "interrupted", 130.
+    No compile runs here: a stand-in for the board's loading receives the SIGINT and raises
+    that RuntimeError in its place, as the compiler does."""
     from chesskit.cli import perft_cmd
 
     def compile_interrupted(*args):
@@ -192,7 +194,7 @@ def test_ctrl_c_stops_a_threaded_walk_under_its_progress_bar(entry_point, comman
 
 
 def test_broken_pipe_maps_to_141_without_a_message():
-    assert output.error_line(BrokenPipeError()) == ("", 141)
+    assert boundary.error_line(BrokenPipeError()) == ("", 141)
 
 
 def test_closing_the_pipe_early_is_quiet_and_not_a_mismatch(entry_point, tmp_path):
