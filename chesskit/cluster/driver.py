@@ -102,11 +102,13 @@ def run_perft(
     hash_mb: float = DEFAULT_HASH_MB,
     progress: Callable[[Status], None] | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
+    warn: Callable[[str], None] | None = None,
 ) -> ClusterResult:
     """perft(``depth``) of ``board`` on Dask: on the scheduler at ``scheduler``
     (``tcp://host:port``), or on a local cluster of ``workers`` processes (default: one
     per core). ``checkpoint`` names a file that records finished tasks and is resumed
-    from when it exists. ``progress(status)`` is called as tasks finish."""
+    from when it exists. ``progress(status)`` is called as tasks finish. ``warn(line)`` is
+    told what in the checkpoint could not be verified (default: ``warnings.warn``)."""
     require_dask()
     if checkpoint is not None:  # a FIFO would block, a directory or device cannot hold it
         check_output(checkpoint, "--checkpoint")
@@ -135,6 +137,8 @@ def run_perft(
         if checkpoint is not None:
             ck = stack.enter_context(Checkpoint(checkpoint, plan))
             finished, record = dict(ck.finished), ck.record
+            for line in ck.warnings:
+                (warn or _warn)(line)
         pending = [t for t in plan.tasks if t.index not in finished]
         start = time.monotonic()
         status = Status(
@@ -382,6 +386,12 @@ class _quiet_logs:
     def close(self) -> None:
         for name, level in self._saved.items():
             logging.getLogger(name).setLevel(level)
+
+
+def _warn(line: str) -> None:
+    import warnings
+
+    warnings.warn(line, stacklevel=3)
 
 
 def _check_int(name: str, value, minimum: int) -> int:
