@@ -17,18 +17,12 @@ import pytest
 from chesskit.board.board import Board
 from chesskit.cluster.checkpoint import Checkpoint
 from chesskit.cluster.plan import make_plan
-from helpers import KIWIPETE, subprocess_env
+from helpers import DASK_INSTALL, KIWIPETE, need_module, subprocess_env
 
 
 def need_dask() -> None:
-    """Skip without Dask; in CI (which should install the [cluster] extra) fail instead,
-    as conftest does for every missing tool."""
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail('dask[distributed] is missing in CI: pip install -e ".[test,cluster]"')
-        pytest.skip("dask[distributed] is not installed")
+    """Skip without Dask; in CI (which installs the [cluster] extra) fail instead."""
+    need_module("distributed", DASK_INSTALL)
 
 
 def chesskit_process(*args: str) -> subprocess.Popen:
@@ -60,6 +54,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow  # perft startpos 6 on two local workers, twice (about 12 s on 2 busy cores)
 def test_local_workers_ctrl_c_then_resume(tmp_path):
     need_dask()
     path = tmp_path / "startpos6.ck"

@@ -13,17 +13,13 @@ from pathlib import Path
 
 import pytest
 
-try:
-    import distributed
-except ImportError:  # in CI, which should install the [cluster] extra, a failure (as in conftest)
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail('dask[distributed] is missing in CI: pip install -e ".[test,cluster]"', pytrace=False)
-    pytest.skip("dask[distributed] is not installed", allow_module_level=True)
+from helpers import DASK_INSTALL, KIWIPETE, STARTPOS, need_module, subprocess_env
+
+distributed = need_module("distributed", DASK_INSTALL)  # skipped without it, a failure in CI
 
 from chesskit.board.board import Board  # noqa: E402
 from chesskit.cluster import run_perft  # noqa: E402
 from chesskit.cluster.errors import ClusterError, ClusterInterrupted  # noqa: E402
-from helpers import KIWIPETE, STARTPOS, subprocess_env
 
 POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 
@@ -96,7 +92,11 @@ def cluster(tmp_path_factory):
 
 @pytest.mark.parametrize(
     "fen, depth, nodes",
-    [(KIWIPETE, 4, 4085603), (STARTPOS, 5, 4865609), (POS3, 6, 11030083)],
+    [
+        (KIWIPETE, 4, 4085603),
+        (STARTPOS, 5, 4865609),
+        pytest.param(POS3, 6, 11030083, marks=pytest.mark.slow),
+    ],
     ids=["kiwipete-4", "startpos-5", "pos3-6"],
 )
 def test_totals_of_known_positions(cluster, fen, depth, nodes):
@@ -106,6 +106,7 @@ def test_totals_of_known_positions(cluster, fen, depth, nodes):
     assert result.resumed == 0 and result.tasks > 1 and result.computed_nodes == nodes
 
 
+@pytest.mark.slow  # perft 6 on a cluster (4-16 s on 2 busy cores)
 def test_a_worker_killed_mid_run_costs_only_time(cluster):
     address, monitor, tmp = cluster
     victim = start_worker(address, "victim", tmp)
@@ -131,6 +132,7 @@ def test_a_worker_killed_mid_run_costs_only_time(cluster):
         stop(victim, signal.SIGKILL)
 
 
+@pytest.mark.slow  # perft 6 on a cluster (4-16 s on 2 busy cores)
 def test_an_interrupted_run_resumes_without_recomputing(cluster, tmp_path):
     address, _, _ = cluster
     path = tmp_path / "pos3.ck"
@@ -228,6 +230,7 @@ def test_waits_for_a_worker_and_refuses_one_without_chesskit(tmp_path):
             stop(process)
 
 
+@pytest.mark.slow  # perft 6 on a cluster (4-16 s on 2 busy cores)
 def test_a_lost_scheduler_ends_the_run_and_another_one_resumes_it(tmp_path):
     path = tmp_path / "pos3.ck"
     (tmp_path / "one").mkdir()
