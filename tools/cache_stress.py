@@ -79,19 +79,19 @@ def chesskit(base: Path, args: list[str], timeout: float) -> subprocess.Complete
 
 
 def good_cache(work: Path, source: Path | None, timeout: float) -> Path:
-    """A good cache folder with the walk and the stats counters compiled."""
+    """A good cache folder of this build with the walk and the stats counters compiled
+    (``source`` is copied first when it is this build's)."""
     base = work / "good"
-    if source is not None:
-        base.mkdir(mode=0o700)
-        shutil.copytree(source, base / source.name, symlinks=True)
+    base.mkdir(mode=0o700)
+    name = subprocess.run([sys.executable, "-c", "import chesskit.core as c; print(c.cache_dir().name)"],
+                          env=_env(base), capture_output=True, text=True, check=True).stdout.strip()
+    if source is not None and source.name == name:
+        shutil.copytree(source, base / name, symlinks=True)
     for args in (["perft", "startpos", "2"], ["perft", "startpos", "2", "--stats"]):
         done = chesskit(base, args, timeout)
         if done is None or done.returncode != 0:
             raise SystemExit(f"cache_stress: cannot build a good cache: {done and done.stderr}")
-    folders = [p for p in base.iterdir() if p.is_dir()]
-    if len(folders) != 1:
-        raise SystemExit(f"cache_stress: expected one keyed folder in {base}, found {folders}")
-    return folders[0]
+    return base / name
 
 
 def damage(rng: random.Random, path: Path, how: str, others: list[Path], nobody) -> None:
