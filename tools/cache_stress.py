@@ -86,7 +86,7 @@ def good_cache(work: Path, source: Path | None, timeout: float) -> Path:
     name = subprocess.run([sys.executable, "-c", "import chesskit.core as c; print(c.cache_dir().name)"],
                           env=_env(base), capture_output=True, text=True, check=True).stdout.strip()
     if source is not None and source.name == name:
-        shutil.copytree(source, base / name, symlinks=True)
+        shutil.copytree(source, base / name, symlinks=True, dirs_exist_ok=True)  # (the name query made it)
     for args in (["perft", "startpos", "2"], ["perft", "startpos", "2", "--stats"]):
         done = chesskit(base, args, timeout)
         if done is None or done.returncode != 0:
