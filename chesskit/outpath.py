@@ -4,7 +4,10 @@
 an output path that is a directory, a FIFO (opening it would block until a reader comes),
 a device or socket, a file in a missing folder or one that cannot be written, and a path
 that names one of the run's input files (the same file by device and inode, whatever the
-spelling or link), which writing would destroy.
+spelling or link), which writing would destroy. This is the one owner of the rule "an
+output may not be an input": every option that writes a file calls it with every file
+the run reads — the suite files, and the engine's own files (its program, script or
+adapter: ``chesskit.compare.engines.files.input_files``).
 
 ``write_atomic(path, text)`` writes to a temporary file in the same folder, fsyncs it,
 and renames it over ``path``: a crash or a full disk leaves the old file whole, never a

@@ -1,6 +1,7 @@
 """Suites: reading suite files, EPD and ``.perft``, a position or an error per line
 (``formats``), resolving POSITION arguments and finding the bundled ``positions/``
-(``positions``), running suites with chesskit or an engine (``runner``), JUnit XML
+(``positions``), running suites with chesskit or an engine (``runner``), chesskit's own
+estimate of a count, which bounds the work whatever a file says (``estimate``), JUnit XML
 (``junit``) and the fixed benchmark workload (``bench``).
 
 May import: ``chesskit.vocab``, ``chesskit.errors``, ``chesskit.timer``, ``chesskit.core``,
