@@ -33,25 +33,11 @@ import sys
 import threading
 from pathlib import Path
 
-from . import CACHE, KEY, cachefs, tables
+from . import CACHE, KEY, cachefs, tables, walkargs
 from .cpu import machine_key
 
 _VOIDP = ctypes.c_void_p
-_I64 = ctypes.c_int64
-# the C signature of ``perft.c_entry``'s function (one line per array: pointer, sizes)
-ARGTYPES = (
-    _VOIDP, _I64,  # T, its length
-    _VOIDP, _VOIDP, _VOIDP,  # bb, board, st
-    _VOIDP, _VOIDP, _I64,  # hist, hkeys, their rows
-    _VOIDP, _I64,  # prefix, its length
-    _I64,  # depth
-    _VOIDP, _I64,  # tt, its length
-    _VOIDP, _I64,  # moves, its rows
-    _VOIDP,  # keys (the children's keys: rows like moves)
-    _VOIDP, _VOIDP, _VOIDP,  # nmoves, index, acc
-    _VOIDP, _VOIDP, _VOIDP,  # scratch, leaf_bb, leaf_st
-)
-_PROTOTYPE = ctypes.CFUNCTYPE(_I64, *ARGTYPES)
+_PROTOTYPE = ctypes.CFUNCTYPE(walkargs.RESTYPE, *walkargs.ARGTYPES)  # the walk's C signature
 
 _engine = None  # the LLVM execution engine holding the loaded code: kept for the process
 # the object is an ELF64 little-endian file: saved and loaded on Linux only; elsewhere numba
