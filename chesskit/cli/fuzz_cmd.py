@@ -9,8 +9,8 @@ import random
 import click
 
 from chesskit import __version__
-from chesskit.cli import output
-from chesskit.cli.compare_cmd import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
+from chesskit.cli import output, signals
+from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import ChesskitError, InputError, MismatchError
 
@@ -39,7 +39,7 @@ def fuzz(
     chess960: bool | None,
     save: str | None,
     as_json: bool,
-    **engine_args,
+    engine_opts: EngineOptions,
 ) -> None:
     """Search for a position where an engine's perft disagrees with chesskit's.
 
@@ -59,8 +59,6 @@ def fuzz(
     Exit codes: 0 nothing differs within the bounds, 1 a finding, 2 bad input, 3 the engine
     failed, 130 interrupted.
     """
-    # the engine flags (--engine, --script, --python, --engine-option, --timeout and any
-    # that compare's engine_options adds) go to compare's engine opener unchanged
     from chesskit.fuzz.run import fuzz as run_fuzz
     from chesskit.fuzz.save import check_save_path
 
@@ -75,11 +73,8 @@ def fuzz(
     if limit_positions is None and limit_seconds is None:
         limit_positions = DEFAULT_POSITIONS
     if save is not None:
-        from chesskit.compare.engines.files import input_files
-
-        check_save_path(save, input_files(*(engine_args.get(k) for k in ("engine", "script", "python_spec", "engine_cmd"))))
-    engine_args["timeout"] = parse_timeout(engine_args["timeout"])
-    eng = open_user_engine(**engine_args)
+        check_save_path(save, engine_opts.input_files())
+    eng = engine_opts.open()
     if not as_json:
         click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
     try:
@@ -104,7 +99,7 @@ def fuzz(
         return
     where = f"{finding.report.summary()} (fuzz seed {run.seed}, position {finding.index})"
     if finding.shrunk.interrupted:
-        raise output.Interrupted(output.interrupted_signal()) if failure is None else _Stopped(failure)
+        raise signals.Interrupted(signals.interrupted_signal()) if failure is None else _Stopped(failure)
     if failure is not None:
         raise MismatchError(f"{where}; the finding is shown above but {failure}")
     raise MismatchError(where)
@@ -114,8 +109,8 @@ class _Stopped(ChesskitError):
     """Ctrl-C while shrinking, and --save failed too: the interrupt's exit code, the save's words."""
 
     def __init__(self, failure: str):
-        self.exit_code = 128 + int(output.interrupted_signal())
-        super().__init__(f"{output.interrupt_message(output.interrupted_signal())}; the finding is shown above but {failure}")
+        self.exit_code = 128 + int(signals.interrupted_signal())
+        super().__init__(f"{signals.interrupt_message(signals.interrupted_signal())}; the finding is shown above but {failure}")
 
 
 def _show_and_save(run, save: str | None, as_json: bool, spoken) -> str | None:

@@ -7,10 +7,9 @@ from collections import defaultdict
 import click
 
 from chesskit.cli import output
-from chesskit.cli.engine_options import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
+from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
-from chesskit.compare.engines.files import input_files
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError
@@ -49,13 +48,7 @@ def suite(
     paths: tuple[str, ...],
     max_depth: str | None,
     max_nodes: str,
-    engine: str | None,
-    dialect: str | None,
-    engine_cmd: str | None,
-    script: str | None,
-    python_spec: str | None,
-    engine_options: tuple[str, ...],
-    timeout: str,
+    engine_opts: EngineOptions,
     junit: str | None,
     skip_chess960: bool,
     stats: bool,
@@ -78,7 +71,7 @@ def suite(
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
     if junit is not None:
-        check_writable(junit, [*suite_paths(paths), *input_files(engine, script, python_spec, engine_cmd)])
+        check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
     loaded = load_entries(paths, strict)
     records, bad_lines = loaded.records, loaded.errors
     if skip_chess960:
@@ -95,15 +88,10 @@ def suite(
 
     eng = None
     spoken = None
-    using_engine = (
-        any(flag is not None for flag in (engine, script, python_spec, engine_cmd, dialect)) or engine_options
-    )
-    if using_engine:
+    if engine_opts.given:
         if stats:
             raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
-        eng = open_user_engine(
-            engine, script, python_spec, engine_options, parse_timeout(timeout), dialect, engine_cmd
-        )
+        eng = engine_opts.open()
     results: list[SuiteResult] = []
     plain = not as_json and not output.stdout_is_terminal()
     stream = _Stream(bad_lines, tasks) if plain else None  # a pipe (a CI log) gets each line when known

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from chesskit.cli import output
+from chesskit.cli import boundary
 from chesskit.errors import EngineError, MismatchError
 from helpers import one_line
 
@@ -114,7 +114,7 @@ def test_nothing_to_run_is_bad_input(cli, tmp_path):
     [(MismatchError("counts differ"), 1), (EngineError("stockfish died"), 3)],
 )
 def test_error_boundary_exit_codes(error, code):
-    assert output.error_line(error) == (str(error), code)
+    assert boundary.error_line(error) == (str(error), code)
 
 
 def test_internal_error_is_one_line_without_traceback(cli, monkeypatch):
@@ -125,7 +125,7 @@ def test_internal_error_is_one_line_without_traceback(cli, monkeypatch):
 
     monkeypatch.setattr(perft_cmd, "load_board", broken)
     result = cli("perft", "startpos", "1")
-    assert result.exit_code == output.INTERNAL_ERROR
+    assert result.exit_code == boundary.INTERNAL_ERROR
     assert result.stderr.startswith("chesskit: internal error: ZeroDivisionError: division by zero")
     assert len(result.stderr.splitlines()) == 1
     assert "Traceback" not in result.stderr

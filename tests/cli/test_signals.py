@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from chesskit.cli import output
+from chesskit.cli import boundary
 from helpers import subprocess_env
 
 
@@ -194,7 +194,7 @@ def test_ctrl_c_stops_a_threaded_walk_under_its_progress_bar(entry_point, comman
 
 
 def test_broken_pipe_maps_to_141_without_a_message():
-    assert output.error_line(BrokenPipeError()) == ("", 141)
+    assert boundary.error_line(BrokenPipeError()) == ("", 141)
 
 
 def test_closing_the_pipe_early_is_quiet_and_not_a_mismatch(entry_point, tmp_path):
