@@ -6,6 +6,7 @@ from collections import defaultdict
 
 import click
 
+from chesskit.board.tablesize import check_request
 from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
@@ -70,6 +71,8 @@ def suite(
     """
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
+    if hash_mb is not None:
+        check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
     if junit is not None:
         check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
     loaded = load_entries(paths, strict)
@@ -147,7 +150,7 @@ def suite(
             "passed": len(results) - len(failed),
             "failed": len(failed),
             "results": [_result_json(r) for r in results],
-            "errors": len(errors),
+            "errors": sum(e.count for e in errors),
             "error_lines": [e.to_json() for e in errors],
         }
         if spoken is not None:
@@ -157,7 +160,7 @@ def suite(
         _render_terminal(results, failed, timer, errors)
     else:
         _render_plain(results, failed, timer, errors)
-    not_run = f"{_plural(len(errors), 'line')} could not be run (first: {errors[0]})" if errors else ""
+    not_run = f"{_plural(sum(e.count for e in errors), 'line')} could not be run (first: {errors[0]})" if errors else ""
     if failed:
         extra = f"; {not_run}" if errors else ""
         raise MismatchError(f"{len(failed)} of {len(results)} counts did not match{extra}")
@@ -256,7 +259,7 @@ def _summary(results, failed, timer: Timer, errors=()) -> str:
     return (
         f"{_plural(len(results), 'count')}{with_counters} of {_plural(positions, 'position')} checked in "
         f"{timer.display()}: {len(results) - len(failed)} passed, {verdict}"
-        + (f", {_plural(len(errors), 'line')} not run (errors)" if errors else "")
+        + (f", {_plural(sum(e.count for e in errors), 'line')} not run (errors)" if errors else "")
     )
 
 
@@ -315,7 +318,7 @@ def _render_terminal(results, failed, timer: Timer, errors=()) -> None:
         files[result.task.record.path].append(result)
     not_run: dict = defaultdict(int)
     for error in errors:
-        not_run[error.path] += 1
+        not_run[error.path] += error.count
         files.setdefault(error.path, [])
     table = Table(title="suite results", title_justify="left")
     table.add_column("file", overflow="fold")

@@ -28,7 +28,8 @@ Nothing here stops at a bad line: each line that cannot be read (too long, not U
 bad FEN, a count that is not a number, a depth past the cap, an id used twice in the
 file) becomes a ``LineError`` naming the line and why, and the rest of the file is read.
 
-Limits, so that no input can exhaust memory or run forever: a line holds at most
+Limits, so that no input can exhaust memory or run forever: at most ``MAX_ERRORS_KEPT``
+errors of a file are kept in detail, the others are counted in one last entry; a line holds at most
 ``MAX_LINE_BYTES`` bytes (read in bounded chunks: a 50 MB line costs 64 KiB), depths are
 at most ``MAX_DEPTH`` (``chesskit.vocab``, as on the command line), counts have at most
 ``MAX_COUNT_DIGITS`` digits and clocks are at most ``chesskit.board.fen.MAX_CLOCK`` (2**62).
@@ -40,8 +41,10 @@ for the line (but ``perft DEPTH COUNT``, which names its depth).
 
 from __future__ import annotations
 
+import functools
+import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
@@ -51,6 +54,8 @@ from chesskit.vocab import MAX_DEPTH
 
 MAX_LINE_BYTES = 64 * 1024
 MAX_COUNT_DIGITS = 20  # 2**64 has 20 digits; no count in any suite comes close
+# the errors of a file (and of a run) kept in detail; the rest are counted in one entry
+MAX_ERRORS_KEPT = 1000
 
 _CHUNK = 64 * 1024
 _BOM = "\ufeff"
@@ -60,7 +65,7 @@ _STAT_OP = re.compile(r"S([0-9]+)")
 _PERFT_KEYWORDS = ("id", "epd", "perft")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SuiteRecord:
     """One position of a suite with its expected counts."""
 
@@ -73,8 +78,6 @@ class SuiteRecord:
     chess960: bool = False
     # the id shown and reported: ``id``, or ``file:id`` when another file of the run uses it
     name: str = ""
-    # the validated position (a chesskit.board.fen.Setup), so running does not parse it again
-    setup: object = field(default=None, compare=False, repr=False)
     # why the position cannot arise in a game (it is counted anyway; see board/fen.py)
     notes: tuple[str, ...] = ()
 
@@ -87,7 +90,7 @@ class SuiteRecord:
         return f"{display_path(self.path)}:{self.lineno}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineError:
     """A line of a suite file that was not run, and why (one line, safe to print); line 0
     for a whole file that cannot be read."""
@@ -96,6 +99,8 @@ class LineError:
     lineno: int
     message: str
     id: str | None = None
+    # how many lines it stands for: more than 1 for the lines past MAX_ERRORS_KEPT
+    count: int = 1
 
     @property
     def location(self) -> str:
@@ -117,6 +122,11 @@ Entry = SuiteRecord | LineError
 
 def display_path(path: Path) -> str:
     """``path`` relative to the working directory when it is below it, else as is."""
+    return _display_path(Path(path), os.getcwd())
+
+
+@functools.lru_cache(maxsize=256)  # a million lines of one file are shown with one lookup
+def _display_path(path: Path, cwd: str) -> str:
     # a broken link is shown by its own name, not by where it leads
     absolute = path.parent.resolve() / path.name if path.is_symlink() and not path.exists() else path.resolve()
     try:
@@ -260,12 +270,44 @@ def _chess960_mode(path: Path) -> bool | None:
     return True if "960" in path.stem else None
 
 
+class Entries:
+    """The entries of a file in order, with at most ``MAX_ERRORS_KEPT`` LineErrors kept in
+    detail: the others are counted, and ``done()`` adds one entry for all of them."""
+
+    def __init__(self, path: Path, room: int = MAX_ERRORS_KEPT):
+        self.path, self.room = path, room
+        self.items: list[Entry] = []
+        self.dropped, self.first_dropped = 0, 0
+
+    def append(self, entry: Entry) -> None:
+        if isinstance(entry, LineError):
+            if self.room <= 0:
+                self.dropped += entry.count
+                self.first_dropped = self.first_dropped or entry.lineno
+                return
+            self.room -= 1
+        self.items.append(entry)
+
+    def done(self) -> list[Entry]:
+        if self.dropped:
+            self.items.append(folded(self.path, self.first_dropped, self.dropped))
+        return self.items
+
+
+def folded(path: Path, lineno: int, count: int) -> LineError:
+    """One entry for ``count`` lines not run that are not listed one by one."""
+    return LineError(
+        path, lineno, f"{count:,} more lines not run from here on (only the first {MAX_ERRORS_KEPT:,} "
+        "errors are listed)", count=count,
+    )
+
+
 # --------------------------------------------------------------------------- EPD
 
 
 def read_epd(path: Path, strict: bool = False) -> list[Entry]:
     """An EPD suite: one position per line."""
-    entries: list[Entry] = []
+    entries = Entries(path)
     mode = _chess960_mode(path)
     for lineno, text, error in read_lines(path):
         if error is not None:
@@ -278,7 +320,7 @@ def read_epd(path: Path, strict: bool = False) -> list[Entry]:
             entries.append(parse_epd_line(text, path, lineno, mode, strict=strict))
         except InputError as err:
             entries.append(LineError(path, lineno, printable(str(err)), _scan_id(text)))
-    return entries
+    return entries.done()
 
 
 def parse_epd_line(
@@ -329,8 +371,7 @@ def parse_epd_line(
         path=path,
         lineno=lineno,
         chess960=bool(setup.chess960),
-        setup=setup,
-        notes=tuple(setup.notes),
+        notes=tuple(setup.notes),  # (the setup itself is not kept: a million lines would not fit)
     )
 
 
@@ -400,7 +441,7 @@ def read_perft(path: Path, strict: bool = False) -> list[Entry]:
     block's other depths still run; a bad ``epd`` line drops its block.
     """
     mode = _chess960_mode(path)
-    entries: list[Entry] = []
+    entries = Entries(path)
     block: _Block | None = None
 
     def finish() -> None:
@@ -456,8 +497,7 @@ def read_perft(path: Path, strict: bool = False) -> list[Entry]:
                 LineError(path, lineno, f"unknown line {printable(text[:40])!r}: expected 'id', 'epd' or 'perft'")
             )
     finish()
-    entries.sort(key=lambda entry: entry.lineno)
-    return entries
+    return sorted(entries.done(), key=lambda entry: entry.lineno)
 
 
 def _with_id(record: SuiteRecord, ident: str) -> SuiteRecord:
