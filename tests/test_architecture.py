@@ -201,6 +201,7 @@ def test_the_core_uses_no_cli_libraries():
         "chesskit.core.tables",
         "chesskit.core.hashtable",
         "chesskit.core.api",
+        "chesskit.core.numbaguard",  # guards numba's cache before numba loads
         "chesskit.cli.perft_cmd",
     ],
 )
