@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import click
+import pytest
 from click.testing import CliRunner
 
 from chesskit.cli.compare_cmd import compare
 from chesskit.cli.engine_options import EngineOptions, engine_options
 from chesskit.cli.fuzz_cmd import fuzz
 from chesskit.cli.suite_cmd import suite
+from helpers import ENGINES, one_line, subprocess_env
 
 
 def _received(args):
@@ -45,3 +50,20 @@ def test_every_engine_command_takes_the_same_options():
     for command in (compare, suite, fuzz):
         params = {param.name for param in command.params}
         assert names <= params, command.name
+
+
+@pytest.mark.parametrize(
+    "option",
+    ["Hash=16\nquit", "Hash=16\r\nsetoption name Threads value 9", "Hash\nquit=16", "Skill Level=3\x1b", "Hash=1\u2028go"],
+)
+def test_an_engine_option_with_a_line_break_is_refused_before_the_engine_starts(option):
+    """issue 27 item 17: a newline in --engine-option injected a UCI command of its own
+    ("quit", "go ..."); now exit 2 and one line, and the engine is never started."""
+    result = subprocess.run(
+        [sys.executable, "-m", "chesskit", "compare", "startpos", "1",
+         "--engine", f"{sys.executable} {ENGINES / 'fake_uci.py'}", "--engine-option", option],
+        capture_output=True, text=True, env=subprocess_env(), timeout=60,
+    )
+    one_line(result, 2, "--engine-option", "line break", repr(option.partition("=")[0]
+                                                                + "=" + option.partition("=")[2].strip())[:8])
+    assert result.stdout == ""
