@@ -49,7 +49,10 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, as_json, path) ->
     """
     from chesskit.suites.bench import run_bench, totals
 
+    from chesskit.board.tablesize import check_request
+
     limit = None if timeout is None else parse_timeout(timeout)
+    check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
     with output.progress(6, "bench") as advance:
         rows = run_bench(
             vs=tuple(dict.fromkeys(vs)),

@@ -57,7 +57,7 @@ def fuzz(
     Ctrl-C while shrinking shows and saves the smallest position so far, then exits 130.
 
     Exit codes: 0 nothing differs within the bounds, 1 a finding, 2 bad input, 3 the engine
-    failed, 130 interrupted.
+    failed, 4 out of memory, 130 interrupted.
     """
     from chesskit.fuzz.run import fuzz as run_fuzz
     from chesskit.fuzz.save import check_save_path

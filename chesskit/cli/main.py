@@ -96,6 +96,6 @@ def main() -> None:
     """Perft and move-generator debugging toolkit for chess programmers.
 
     POSITION arguments take a quoted FEN, 'startpos', or a suite id such as 'kiwipete'.
-    Exit codes: 0 ok, 1 count mismatch, 2 bad input, 3 engine failure.
+    Exit codes: 0 ok, 1 count mismatch, 2 bad input, 3 engine failure, 4 out of memory.
     """
 

@@ -214,14 +214,16 @@ def test_out_of_memory_has_its_own_exit_code_not_a_bug(cli, monkeypatch):
 
 
 def test_a_hash_table_larger_than_memory_is_bad_input(cli, monkeypatch):
-    from chesskit.core import tt
+    from chesskit.core import hashtable as tt  # where Board takes allocate from
 
     real = tt.allocate
 
     def huge(megabytes):
-        if megabytes > 1000:
-            raise MemoryError("Unable to allocate 1.00 TiB for an array")
+        if megabytes > 8:
+            raise MemoryError("Unable to allocate 16.0 MiB for an array")
         return real(megabytes)
 
+    # within the machine's memory (more is refused before: tests/board/test_tablesize.py),
+    # but the allocation fails
     monkeypatch.setattr(tt, "allocate", huge)
-    one_line(cli("perft", "startpos", "5", "--hash", "1048576"), 2, "hash table of 1048576 MiB does not fit")
+    one_line(cli("perft", "startpos", "5", "--hash", "16"), 2, "hash table of 16 MiB does not fit")

@@ -259,3 +259,51 @@ def test_a_lost_scheduler_ends_the_run_and_another_one_resumes_it(tmp_path):
     finally:
         for process in reversed(processes):
             stop(process, signal.SIGKILL)
+
+
+def test_a_tls_scheduler_with_the_certificates_of_dasks_configuration(tmp_path):
+    """docs/cluster.md recommends tls://: a scheduler and a worker with a self-signed
+    certificate, and chesskit given the same one through Dask's configuration (issue 27:
+    exit 70 before)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl is needed to make a test certificate (apt install openssl)")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+         "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+        check=True, capture_output=True,
+    )
+    tls = ["--tls-ca-file", str(cert), "--tls-cert", str(cert), "--tls-key", str(key)]
+    info = tmp_path / "scheduler.json"
+    options = ["--protocol", "tls", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", *tls]
+    scheduler = dask_cli("scheduler", *options, "--scheduler-file", str(info), log=tmp_path / "scheduler.log")
+    processes = [scheduler]
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() or not info.read_text().strip():
+            assert scheduler.poll() is None and time.monotonic() < deadline, (tmp_path / "scheduler.log").read_text()
+            time.sleep(0.2)
+        address = json.loads(info.read_text())["address"]
+        assert address.startswith("tls://")
+        worker_options = "--nthreads 1 --nworkers 1 --host 127.0.0.1 --no-dashboard --memory-limit 0".split()
+        processes.append(dask_cli("worker", address, *worker_options, *tls, log=tmp_path / "worker.log"))
+        env = subprocess_env()
+        command = [sys.executable, "-m", "chesskit", "perft", "startpos", "4", "--scheduler", address, "--json"]
+        plain = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert plain.returncode == 2 and "a tls:// scheduler needs certificates" in plain.stderr
+        env.update(
+            DASK_DISTRIBUTED__COMM__TLS__CA_FILE=str(cert),
+            DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT=str(cert),
+            DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY=str(key),
+        )
+        result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["nodes"] == 197281  # the published perft(4)
+        env["DASK_DISTRIBUTED__COMM__TLS__CA_FILE"] = str(tmp_path / "missing.pem")
+        missing = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert missing.returncode == 2 and "cannot use the TLS certificates" in missing.stderr
+        assert missing.stderr.count("\n") == 1
+    finally:
+        for process in reversed(processes):
+            stop(process)
