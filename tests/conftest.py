@@ -142,7 +142,9 @@ def no_leftover_children():
         import psutil
     except ImportError:  # pragma: no cover - psutil comes with the [cluster] extra
         psutil = None
-    deadline = time.monotonic() + 3
+    # generous: the wait ends as soon as they are gone, and a busy machine (xdist workers
+    # beside engines) can take seconds to reap a process that was killed correctly
+    deadline = time.monotonic() + 30
     while True:
         if psutil is not None:
             left = psutil.Process().children(recursive=True)
