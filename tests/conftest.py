@@ -46,6 +46,7 @@ def _warm_core() -> None:
 
     Board().perft(2)
     Board().stats(1)
+    Board().divide_stats(1)
     Board().debug(1)
 
 
