@@ -11,8 +11,13 @@ chesskit module (at module level or inside a function) is checked against the la
     fuzz                                        uses compare and the suites' positions
     cli                                         click wiring and rendering: may use everything
 
+Rules with one owner are checked the same way: ``chesskit/board/fen.py`` is the one EPD
+reader (a second one read ``perft kiwipete`` and ``suite`` differently, issue 25), so no
+other module splits EPD operations (a loop that honours quotes around ``;``), spells
+the opcode or id patterns, or reads the ``hmvc``/``fmvn`` clock operations.
+
 The checker is run on the real tree, and on doctored copies to show that it catches an
-upward import and a cycle.
+upward import, a cycle and a second EPD parser.
 """
 
 from __future__ import annotations
@@ -45,6 +50,9 @@ ALLOWED = {
     "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "cli"},
 }
 FORBIDDEN_IN_CORE = ("click", "rich")
+EPD_OWNER = "chesskit.board.fen"
+# the patterns an EPD reader needs: an opcode, the id operation (suites/formats.scan_id owns that one)
+EPD_PATTERNS = {"[A-Za-z][A-Za-z0-9_+-]*": EPD_OWNER, 'id\\s+(?:"([^"]*)"|([^\\s;"]+))': "chesskit.suites.formats"}
 
 
 def layer(module: str) -> str:
@@ -190,6 +198,38 @@ def test_importing_does_not_load_numba(module):
     assert out.stdout.strip() == "False"
 
 
+def epd_parsers(root: Path) -> list[str]:
+    """``module:function: why`` for each piece of an EPD reader outside its owner."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        module = module_name(path, root)
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for pattern, owner in EPD_PATTERNS.items():
+                    if pattern in node.value and module != owner:
+                        found.append(f"{module}:{node.lineno}: the EPD pattern {pattern!r} (owner: {owner})")
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or module == EPD_OWNER:
+                continue
+            compared = {
+                c.value
+                for cmp in ast.walk(node)
+                if isinstance(cmp, ast.Compare)
+                for c in [cmp.left, *cmp.comparators]
+                if isinstance(c, ast.Constant)
+            }
+            words = {c.value for c in ast.walk(node) if isinstance(c, ast.Constant)}
+            if {";", '"'} <= compared:
+                found.append(f"{module}:{node.name}: splits EPD operations (';' outside quotes)")
+            if {"hmvc", "fmvn"} <= words:
+                found.append(f"{module}:{node.name}: reads the hmvc/fmvn clock operations")
+    return found
+
+
+def test_one_epd_reader():
+    assert epd_parsers(PACKAGE) == []
+
+
 # ---------------------------------------------------------------- the checker catches what it should
 
 
@@ -234,3 +274,33 @@ def test_relative_imports_are_resolved(copy):
 def test_click_in_the_core_is_caught(copy):
     _append(copy / "core" / "perft.py", "import click")
     assert "click" in third_party(copy, "chesskit.core")
+
+
+SECOND_EPD_SPLITTER = """
+def split_ops(text):
+    chunks, current, quoted = [], "", False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == ";" and not quoted:
+            chunks.append(current)
+            current = ""
+        else:
+            current += ch
+    return chunks + [current]
+"""
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        (SECOND_EPD_SPLITTER, "splits EPD operations"),
+        ("import re\nOP = re.compile(r'[A-Za-z][A-Za-z0-9_+-]*')", "the EPD pattern"),
+        ("import re\nID = re.compile(r'(?:^|[;\\s])id\\s+(?:\"([^\"]*)\"|([^\\s;\"]+))')", "the EPD pattern"),
+        ("def clocks(ops):\n    return ops.get('hmvc'), ops.get('fmvn')", "reads the hmvc/fmvn"),
+    ],
+)
+def test_a_second_epd_parser_is_caught(copy, text, why):
+    _append(copy / "suites" / "positions.py", text)
+    found = epd_parsers(copy)
+    assert len(found) == 1 and found[0].startswith("chesskit.suites.positions:") and why in found[0], found

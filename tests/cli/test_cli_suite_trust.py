@@ -216,3 +216,26 @@ def test_nul_bytes_make_a_file_not_text(cli, tmp_path):
     (tmp_path / "bin.epd").write_bytes(open("/bin/sh", "rb").read(4096))  # an ELF binary
     result = cli("suite", str(tmp_path / "bin.epd"))
     assert result.exit_code == 2 and result.stderr.endswith("bin.epd: not a text file (it holds NUL bytes)\n")
+
+
+# ------------------------------------------------------------------ bounded memory (item 16)
+
+
+def test_errors_past_the_cap_are_counted_in_one_entry(cli, tmp_path):
+    from chesskit.suites.formats import MAX_ERRORS_KEPT
+
+    bad = MAX_ERRORS_KEPT + 500
+    (tmp_path / "bad.epd").write_text(GOOD + "x\n" * bad)
+    (tmp_path / "more.epd").write_text("y\n" * 3 + GOOD.replace("rook", "r2"))
+    result = cli("suite", str(tmp_path / "bad.epd"), str(tmp_path / "more.epd"), "--json")
+    assert result.exit_code == 2
+    data = json.loads(result.stdout)
+    assert (data["passed"], data["errors"]) == (6, bad + 3)
+    lines = data["error_lines"]
+    assert len(lines) == MAX_ERRORS_KEPT + 2  # the first ones, then one entry per file for the rest
+    assert lines[MAX_ERRORS_KEPT]["line"] == MAX_ERRORS_KEPT + 2
+    assert lines[MAX_ERRORS_KEPT]["error"].startswith("500 more lines not run from here on")
+    assert lines[-1]["file"].endswith("more.epd") and lines[-1]["error"].startswith("3 more lines not run")
+    plain = cli("suite", str(tmp_path / "bad.epd"), "--threads", "1")
+    assert plain.stdout.count("\nERROR ") == MAX_ERRORS_KEPT + 1  # the first ones and the folded one
+    assert plain.stdout.splitlines()[-1].endswith(f"3 passed, all match, {bad} lines not run (errors)")
