@@ -29,32 +29,27 @@ import re
 from dataclasses import dataclass, field
 
 from chesskit.errors import FenError, InputError
-
+from chesskit.geometry import START_FEN, attackers, distance  # noqa: F401 (attackers: re-exported)
 from chesskit.vocab import (  # noqa: F401 (square_name, parse_square, the names: re-exported)
     BISHOP,
-    BISHOP_DIRS,
     BLACK,
     COLOR_NAMES,
     FILE_NAMES,
     KING,
-    KING_STEPS,
     KNIGHT,
-    KNIGHT_STEPS,
     PAWN,
     PIECE_LETTERS,
     PIECE_NAMES,
     QUEEN,
     ROOK,
-    ROOK_DIRS,
     WHITE,
     direction,
     is_piece_code,
-    offset,
     parse_square,
     square_name,
 )
 
-STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+STARTING_FEN = START_FEN
 
 
 # ---------------------------------------------------------------- helpers
@@ -460,30 +455,6 @@ def _parse_ep(text: str, board: list[int], turn: int, notes: _Notes) -> int | No
 # ---------------------------------------------------------------- checks
 
 
-def attackers(board: list[int], sq: int, color: int) -> list[int]:
-    """Sorted squares of ``color``'s pieces that attack ``sq``."""
-    found = []
-    side = color << 3
-    pawn_dr = -1 if color == WHITE else 1  # a white pawn attacks upwards, so it sits below
-    for steps, ptype in (((-1, pawn_dr), (1, pawn_dr)), PAWN), (KNIGHT_STEPS, KNIGHT), (KING_STEPS, KING):
-        for df, dr in steps:
-            s = offset(sq, df, dr)
-            if s is not None and board[s] == ptype | side:
-                found.append(s)
-    for dirs, slider in ((ROOK_DIRS, ROOK), (BISHOP_DIRS, BISHOP)):
-        for df, dr in dirs:
-            s = offset(sq, df, dr)
-            while s is not None and not board[s]:
-                s = offset(s, df, dr)
-            if s is not None and board[s] in (slider | side, QUEEN | side):
-                found.append(s)
-    return sorted(found)
-
-
-def _distance(a: int, b: int) -> int:
-    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
-
-
 def _check_checks(setup: Setup, notes: _Notes) -> None:
     """Refuse a position whose side not to move is in check (its king could be
     taken: the tree is not defined); note check configurations no legal last move
@@ -505,7 +476,7 @@ def _check_checks(setup: Setup, notes: _Notes) -> None:
     board, us = setup.board, setup.turn
     them = 1 - us
     king, their_king = _king_square(board, us), _king_square(board, them)
-    if _distance(king, their_king) == 1:
+    if distance(king, their_king) == 1:
         raise FenError(
             "position", f"the kings stand next to each other on {square_name(king)} and {square_name(their_king)}"
         )
@@ -528,7 +499,7 @@ def _check_checks(setup: Setup, notes: _Notes) -> None:
                 f"{name} is in check from {_describe(board, a)} and {_describe(board, b)} on opposite sides "
                 "along one line; no single move gives such a double check",
             )
-        elif not any(board[sq] & 7 in (BISHOP, ROOK, QUEEN) and _distance(sq, king) > 1 for sq in checkers):
+        elif not any(board[sq] & 7 in (BISHOP, ROOK, QUEEN) and distance(sq, king) > 1 for sq in checkers):
             notes.add(
                 "position",
                 f"{name} is in double check from {_describe(board, a)} and {_describe(board, b)}, but a double "

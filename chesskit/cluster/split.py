@@ -28,7 +28,7 @@ MAX_POSITIONS = 10_000
 
 # The most distinct positions a split may hold (a FEN each, about 200 bytes with its
 # multiplicity): past it, --split-depth is refused rather than planning for minutes and
-# gigabytes (from the start position, ply 4 has 72,078 and ply 5 822,518).
+# gigabytes (from the start position, ply 4 has about 72,000 and ply 5 about 822,000).
 MAX_SPLIT_POSITIONS = 250_000
 
 

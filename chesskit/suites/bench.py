@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 from chesskit.compare.engines import UciEngine, find_stockfish
 from chesskit.compare.engines.proc import OutputLimit, communicate_bounded, drain, kill_group, spawn
 from chesskit.errors import EngineError, InputError
+from chesskit.geometry import START_FEN
 from chesskit.timer import Timer
 
 # the six positions of the chessprogramming wiki's Perft Results page
 WORKLOAD = [
-    ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
+    ("startpos", START_FEN, 6),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
     ("pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
     ("pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 5),

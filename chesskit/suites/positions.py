@@ -16,9 +16,10 @@ from typing import NamedTuple
 
 from chesskit.board.fen import parse_epd
 from chesskit.errors import InputError
+from chesskit.geometry import START_FEN
 from chesskit.suites.formats import display_path, read_lines, scan_id  # noqa: F401  (display_path, scan_id: re-exported)
 
-STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+STARTING_FEN = START_FEN
 
 
 class SuiteLine(NamedTuple):
