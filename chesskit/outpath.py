@@ -64,20 +64,23 @@ def check_output(path: str | os.PathLike, option: str, inputs: Iterable[str | os
         raise _refuse(option, text, "permission denied")
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "utf-8") -> None:
+def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "utf-8", mode: int | None = None) -> None:
     """Replace ``path`` by ``data`` all at once: temporary file, fsync, rename, fsync the folder.
-    OSError propagates (the caller names the option); the temporary file never stays behind."""
+    The file keeps the mode of the one it replaces (a new one: 0666 less the umask), or
+    gets ``mode`` when given, whatever the umask. OSError propagates (the caller names the
+    option); the temporary file never stays behind."""
     target = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(target))
     payload = data.encode(encoding) if isinstance(data, str) else data
     fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder)
     try:
-        try:
-            mode = stat.S_IMODE(os.stat(target).st_mode)
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
+        if mode is None:
+            try:
+                mode = stat.S_IMODE(os.stat(target).st_mode)
+            except OSError:
+                umask = os.umask(0)
+                os.umask(umask)
+                mode = 0o666 & ~umask
         os.fchmod(fd, mode)
         view = memoryview(payload)
         while view:

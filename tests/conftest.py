@@ -14,20 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import subprocess_env
+from helpers import missing as _missing, subprocess_env
 
 STOCKFISH_FALLBACK = "/usr/games/stockfish"  # Debian's package installs it off PATH
-
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() == "true"
-
-
-def _missing(what: str):
-    """Skip locally; in CI (.ci/run installs everything) a missing tool is a failure."""
-    if _in_ci():
-        pytest.fail(f"{what} is missing in CI")
-    pytest.skip(f"{what} not found")
 
 
 def find_stockfish() -> str | None:

@@ -4,12 +4,17 @@ random positions, and the check of a one-line error. Fixtures live in ``conftest
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
+import re
+import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import chess
+import pytest
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -22,6 +27,39 @@ EP_FEN = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"  # exf6
 BEFORE_EP = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"  # f7f5 then allows it
 
 FAKE_UCI = f"{sys.executable} {ENGINES / 'fake_uci.py'}"  # the --engine command of the fake UCI engine
+
+
+# ------------------------------------------------------------------ what a test needs
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+DASK_INSTALL = 'pip install -e ".[test,cluster]"'
+
+
+def missing(what: str) -> NoReturn:
+    """Skip locally; in CI (.ci/run installs everything) a missing tool is a failure.
+    Also at a module's top level."""
+    if in_ci():
+        pytest.fail(f"{what} is missing in CI", pytrace=False)
+    pytest.skip(f"{what} not found", allow_module_level=True)
+
+
+def need_module(name: str, install: str):
+    """Import ``name``, or ``missing`` it, saying what to install."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        missing(f"{name} ({install})")
+
+
+def need_program(path: str) -> str:
+    """``path`` when it is an executable file, else ``missing`` it."""
+    if not os.access(path, os.X_OK):
+        missing(f"{path} (Debian: apt-get install {Path(path).name})")
+    return path
 
 
 # ------------------------------------------------------------------ processes
@@ -50,6 +88,30 @@ def gone(pid: int) -> bool:
         return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return True
+
+
+def finishes(call, timeout: float = 300):
+    """``call()``'s value, or the exception it raised, re-raised here; a test failure if it is
+    still running after ``timeout`` seconds. For code that must not hang (an engine that never
+    answers must be killed): a generous bound a busy machine does not reach, where a hang
+    would otherwise block the run for ever."""
+    import threading
+
+    outcome: dict = {}
+
+    def run():
+        try:
+            outcome["value"] = call()
+        except BaseException as err:  # noqa: BLE001 - handed to the test as it was raised
+            outcome["error"] = err
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    assert not thread.is_alive(), f"still running after {timeout} s: it hangs"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
 
 
 # ------------------------------------------------------------------ errors
@@ -98,6 +160,15 @@ def pc_divide(fen: str, depth: int, moves=(), chess960: bool = False) -> dict[st
         result[uci] = pc_perft(board, depth - 1)
         board.pop()
     return result
+
+
+def sf_divide(stockfish: str, fen: str, depth: int) -> dict[str, int]:
+    """Stockfish's divide (``go perft``) of ``fen``: {move: count}, parsed here, not by chesskit."""
+    commands = f"position fen {fen}\ngo perft {depth}\nquit\n"
+    proc = subprocess.run([stockfish], input=commands, capture_output=True, text=True, timeout=300)
+    found = dict(re.findall(r"^([a-h][1-8][a-h][1-8][nbrq]?): (\d+)$", proc.stdout, re.MULTILINE))
+    assert found, proc.stdout[-300:]
+    return {move: int(count) for move, count in found.items()}
 
 
 def random_boards(seed: int, count: int, chess960: bool = False, max_plies: int = 80) -> list[chess.Board]:

@@ -29,32 +29,27 @@ import re
 from dataclasses import dataclass, field
 
 from chesskit.errors import FenError, InputError
-
+from chesskit.geometry import START_FEN, attackers, distance  # noqa: F401 (attackers: re-exported)
 from chesskit.vocab import (  # noqa: F401 (square_name, parse_square, the names: re-exported)
     BISHOP,
-    BISHOP_DIRS,
     BLACK,
     COLOR_NAMES,
     FILE_NAMES,
     KING,
-    KING_STEPS,
     KNIGHT,
-    KNIGHT_STEPS,
     PAWN,
     PIECE_LETTERS,
     PIECE_NAMES,
     QUEEN,
     ROOK,
-    ROOK_DIRS,
     WHITE,
     direction,
     is_piece_code,
-    offset,
     parse_square,
     square_name,
 )
 
-STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+STARTING_FEN = START_FEN
 
 
 # ---------------------------------------------------------------- helpers
@@ -125,6 +120,8 @@ class EpdRecord:
     # it has lost a dropped castling right or ignored en-passant square, and with
     # them the notes that re-reading the position should repeat)
     given: str = ""
+    # every operation in order (``ops`` keeps the last of a repeatable one, ``perft``)
+    operations: tuple[tuple[str, str], ...] = ()
 
 
 # ---------------------------------------------------------------- parse_fen
@@ -458,30 +455,6 @@ def _parse_ep(text: str, board: list[int], turn: int, notes: _Notes) -> int | No
 # ---------------------------------------------------------------- checks
 
 
-def attackers(board: list[int], sq: int, color: int) -> list[int]:
-    """Sorted squares of ``color``'s pieces that attack ``sq``."""
-    found = []
-    side = color << 3
-    pawn_dr = -1 if color == WHITE else 1  # a white pawn attacks upwards, so it sits below
-    for steps, ptype in (((-1, pawn_dr), (1, pawn_dr)), PAWN), (KNIGHT_STEPS, KNIGHT), (KING_STEPS, KING):
-        for df, dr in steps:
-            s = offset(sq, df, dr)
-            if s is not None and board[s] == ptype | side:
-                found.append(s)
-    for dirs, slider in ((ROOK_DIRS, ROOK), (BISHOP_DIRS, BISHOP)):
-        for df, dr in dirs:
-            s = offset(sq, df, dr)
-            while s is not None and not board[s]:
-                s = offset(s, df, dr)
-            if s is not None and board[s] in (slider | side, QUEEN | side):
-                found.append(s)
-    return sorted(found)
-
-
-def _distance(a: int, b: int) -> int:
-    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
-
-
 def _check_checks(setup: Setup, notes: _Notes) -> None:
     """Refuse a position whose side not to move is in check (its king could be
     taken: the tree is not defined); note check configurations no legal last move
@@ -503,7 +476,7 @@ def _check_checks(setup: Setup, notes: _Notes) -> None:
     board, us = setup.board, setup.turn
     them = 1 - us
     king, their_king = _king_square(board, us), _king_square(board, them)
-    if _distance(king, their_king) == 1:
+    if distance(king, their_king) == 1:
         raise FenError(
             "position", f"the kings stand next to each other on {square_name(king)} and {square_name(their_king)}"
         )
@@ -526,7 +499,7 @@ def _check_checks(setup: Setup, notes: _Notes) -> None:
                 f"{name} is in check from {_describe(board, a)} and {_describe(board, b)} on opposite sides "
                 "along one line; no single move gives such a double check",
             )
-        elif not any(board[sq] & 7 in (BISHOP, ROOK, QUEEN) and _distance(sq, king) > 1 for sq in checkers):
+        elif not any(board[sq] & 7 in (BISHOP, ROOK, QUEEN) and distance(sq, king) > 1 for sq in checkers):
             notes.add(
                 "position",
                 f"{name} is in double check from {_describe(board, a)} and {_describe(board, b)}, but a double "
@@ -575,11 +548,16 @@ def format_fen(setup: Setup) -> str:
 
 
 # ---------------------------------------------------------------- EPD
+#
+# The one EPD reader: ``perft kiwipete`` (suites/positions) and ``chesskit suite``
+# (suites/formats, which reads the D<n>, perft, S<n> and id operations it returns) read
+# a line the same way. tests/test_architecture.py refuses a second one.
 
-_EPD_HEAD = re.compile(r"\s*([^\s;]+)\s+([^\s;]+)\s+([^\s;]+)\s+([^\s;]+)(?=[\s;]|$)")
 _OPCODE = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*")
-_CLOCKS = re.compile(r"\s*([^\s;]+)\s+([^\s;]+)(?=[\s;]|$)")
-_NUMBER = re.compile(r"[-+]?[0-9]+")
+_FIELD = re.compile(r"\s*([^\s;]+)")
+_SIGNED = re.compile(r"[-+]?\d+")  # a Unicode digit is a clock, refused by parse_fen
+# opcodes that may repeat: each ``perft DEPTH COUNT`` names its own depth
+REPEATABLE_OPCODES = frozenset({"perft"})
 
 
 def parse_epd(line: str, chess960: bool | None = None, strict: bool = False) -> EpdRecord:
@@ -587,64 +565,84 @@ def parse_epd(line: str, chess960: bool | None = None, strict: bool = False) -> 
 
     Both ``<4 fields> id "kiwipete"; D1 48; D2 2039;`` and the perft-suite style
     ``<6 fields> ;D1 20 ;D2 400`` work.  Quoted operands lose their quotes;
-    ``hmvc`` and ``fmvn`` set the clocks.  A bad FEN part raises ``FenError``,
-    malformed operations raise ``InputError``; ``strict`` as for ``parse_fen``.
+    ``hmvc`` and ``fmvn`` set the clocks.  An opcode given twice is an error (the EPD
+    standard allows each once), but for ``perft DEPTH COUNT``.  A bad FEN part raises
+    ``FenError``, malformed operations raise ``InputError``; ``strict`` as for
+    ``parse_fen``.
     """
-    head = _EPD_HEAD.match(line)
-    if not head:
-        found = len(line.split(";")[0].split())
-        raise FenError("fen", f"an EPD line starts with 4 FEN fields, found {found}")
-    rest = line[head.end() :]
-    clocks: list[str] = []
-    match = _CLOCKS.match(rest)
-    if match and _NUMBER.fullmatch(match.group(1)):
-        clocks = [match.group(1), match.group(2)]
-        rest = rest[match.end() :]
-    elif _NUMBER.match(rest.strip()):
-        raise FenError("fen", "found a halfmove clock but no fullmove number after the 4 FEN fields")
-    ops = _parse_epd_ops(rest)
-    for opcode, index in (("hmvc", 0), ("fmvn", 1)):
-        if opcode in ops:
-            if clocks and clocks[index] != ops[opcode]:
+    fields, rest = _split_head(line)
+    operations = _split_ops(rest)
+    ops = dict(operations)
+    if len(fields) == 6:
+        for opcode, index in (("hmvc", 4), ("fmvn", 5)):
+            if opcode in ops and ops[opcode] != fields[index]:
                 raise InputError(
-                    f"EPD operation {opcode} {ops[opcode]} contradicts the FEN's clock field {clocks[index]!r}"
+                    f"EPD operation {opcode} {_shown(ops[opcode])} contradicts the FEN's clock field {fields[index]!r}"
                 )
-    if not clocks and ("hmvc" in ops or "fmvn" in ops):
-        clocks = [ops.get("hmvc", "0"), ops.get("fmvn", "1")]
-    given = " ".join([*head.groups(), *clocks])
+    elif "hmvc" in ops or "fmvn" in ops:
+        fields = [*fields, ops.get("hmvc", "0"), ops.get("fmvn", "1")]
+    given = " ".join(fields)
     setup = parse_fen(given, chess960, strict)
-    return EpdRecord(setup, format_fen(setup), ops, given)
+    return EpdRecord(setup, format_fen(setup), ops, given, tuple(operations))
 
 
-def _parse_epd_ops(text: str) -> dict[str, str]:
-    """Split ``opcode operand...;`` operations, honouring quoted strings."""
-    ops: dict[str, str] = {}
-    chunks, current, quoted, escaped = [], "", False, False
+def _split_head(text: str) -> tuple[list[str], str]:
+    """The FEN fields (4, or 6 with the clocks) and the text of the operations after them."""
+    rest = text
+    fields: list[str] = []
+    while len(fields) < 6:
+        match = _FIELD.match(rest)
+        if match is None:
+            break
+        word = match.group(1)
+        if len(fields) >= 4 and not _SIGNED.fullmatch(word):
+            break  # an operation's opcode, not a clock
+        fields.append(word)
+        rest = rest[match.end() :]
+    if len(fields) < 4:
+        raise FenError("fen", f"an EPD line starts with 4 FEN fields, found {len(fields)}")
+    if len(fields) == 5:
+        raise FenError("fen", "found a halfmove clock but no fullmove number after the 4 FEN fields")
+    return fields, rest
+
+
+def _split_ops(text: str) -> list[tuple[str, str]]:
+    """``opcode operand...;`` operations in order, honouring quoted strings; an opcode
+    given twice raises (but for REPEATABLE_OPCODES)."""
+    chunks, current, quoted, escaped = [], [], False, False
     for ch in text:
         if escaped:
-            current, escaped = current + ch, False
+            current.append(ch)
+            escaped = False
         elif quoted and ch == "\\":
-            current, escaped = current + ch, True
+            current.append(ch)
+            escaped = True
         elif ch == '"':
-            current, quoted = current + ch, not quoted
+            current.append(ch)
+            quoted = not quoted
         elif ch == ";" and not quoted:
-            chunks.append(current)
-            current = ""
+            chunks.append("".join(current))
+            current = []
         else:
-            current += ch
+            current.append(ch)
     if quoted:
-        raise InputError(f"unterminated quoted string in EPD operations {text.strip()!r}")
-    chunks.append(current)
+        raise InputError("unterminated quoted string in the EPD operations")
+    chunks.append("".join(current))
+    ops: list[tuple[str, str]] = []
+    seen: set[str] = set()
     for chunk in chunks:
         chunk = chunk.strip()
         if not chunk:
             continue
-        opcode, operand = (re.split(r"\s+", chunk, maxsplit=1) + [""])[:2]
+        opcode, operand = (chunk.split(None, 1) + [""])[:2]
         if not _OPCODE.fullmatch(opcode):
-            raise InputError(f"malformed EPD operation {chunk!r}: opcode {opcode!r} must start with a letter")
-        if opcode in ops:
-            raise InputError(f"EPD operation {opcode!r} appears twice")
-        ops[opcode] = unquote_operand(operand, repr(chunk))
+            raise InputError(
+                f"malformed EPD operation {_shown(chunk)}: opcode {_shown(opcode, 20)} must start with a letter"
+            )
+        if opcode in seen and opcode not in REPEATABLE_OPCODES:
+            raise InputError(f"EPD operation {_shown(opcode, 20)} appears twice")
+        seen.add(opcode)
+        ops.append((opcode, unquote_operand(operand.strip(), opcode)))
     return ops
 
 

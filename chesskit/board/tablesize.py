@@ -9,12 +9,20 @@ below to 256 MiB at depth 8, then ×8 per ply (the distinct positions grow about
 ply there): 2 GiB at depth 9, which ran faster than 1 GiB and no slower than 4 GiB
 (docs/benchmarks.md has the measurements behind it). It never takes more than a quarter of the memory available
 (``MemAvailable`` in /proc/meminfo, else the free physical pages), and at most 1 GiB where
-neither can be read.
+neither can be read; under an address-space limit (``ulimit -v``) never more than half of
+the room the limit leaves. The default is the user's choice of nobody: ``fitting_mb``
+shrinks it, silently, to what can be allocated.
+
+A size the user gives (``--hash``) is taken as given, except that more than the machine's
+memory (``MemTotal``), or than the room ``ulimit -v`` leaves, is refused (exit 2):
+``check_request``.
 """
 
 from __future__ import annotations
 
 import os
+
+from chesskit.errors import InputError
 
 # the table of a depth-4 perft and shallower; each further ply multiplies it by GROWTH,
 # and from depth DEEP_FROM on by DEEP_GROWTH
@@ -26,17 +34,94 @@ DEEP_GROWTH = 8
 MEMORY_SHARE = 4
 # the cap where the available memory cannot be read
 UNKNOWN_MEMORY_CAP_MB = 1024
+# at most this share of the address space left under `ulimit -v` (the rest: the pool's
+# thread stacks, the compiled code, Python's own growth)
+ROOM_SHARE = 2
 
 
-def default_table_mb(depth: int, available_mb: int | None = None) -> int:
+def default_table_mb(depth: int, available_mb: int | None = None, room_mb: int | None = None) -> int:
     """The table size in MiB for a perft of ``depth`` (a power of two, at least 1 MiB)
-    with ``available_mb`` MiB of memory available (None: read it from the system)."""
+    with ``available_mb`` MiB of memory available and ``room_mb`` MiB of address space
+    left under ``ulimit -v`` (None: read them from the system; no limit reads as None)."""
     want = SMALLEST_MB * GROWTH ** max(0, min(depth, DEEP_FROM) - 4) * DEEP_GROWTH ** max(0, depth - DEEP_FROM)
     if available_mb is None:
         available_mb = memory_available_mb()
+    if room_mb is None:
+        room_mb = address_room_mb()
     cap = UNKNOWN_MEMORY_CAP_MB if available_mb is None else available_mb // MEMORY_SHARE
+    if room_mb is not None:
+        cap = min(cap, room_mb // ROOM_SHARE)
     size = min(want, max(cap, SMALLEST_MB))
     return 1 << (size.bit_length() - 1)  # round down to a power of two
+
+
+def fitting_mb(size_mb: int) -> int:
+    """``size_mb`` (a default, never the user's size), halved until a table of it can be
+    allocated now; 0 (no table: the counts are the same) when not even 1 MiB can."""
+    from chesskit.core.hashtable import allocate
+
+    while size_mb >= SMALLEST_MB:
+        try:
+            allocate(size_mb)  # freed at once: only whether it can be mapped is asked
+        except MemoryError:
+            size_mb //= 2
+            continue
+        return size_mb
+    return 0
+
+
+def check_request(hash_mb: float) -> None:
+    """Refuse (InputError, exit 2) a ``--hash`` larger than the machine's memory or than
+    the address space that ``ulimit -v`` leaves; a size that fits is taken as given."""
+    total = memory_total_mb()
+    if total is not None and hash_mb > total:
+        raise InputError(
+            f"--hash {hash_mb:g} MiB is more than this machine's memory ({total} MiB): give a smaller --hash"
+        )
+    room = address_room_mb()
+    if room is not None and hash_mb > room:
+        raise InputError(
+            f"--hash {hash_mb:g} MiB is more than the {room} MiB of address space that ulimit -v "
+            f"leaves: give a smaller --hash"
+        )
+
+
+def memory_total_mb() -> int | None:
+    """The machine's physical memory in MiB, or None where it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1 << 20)
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def address_room_mb() -> int | None:
+    """The address space in MiB that ``ulimit -v`` (RLIMIT_AS) leaves this process, or None
+    where there is no limit (or it cannot be read)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError, AttributeError):
+        return None
+    if soft == resource.RLIM_INFINITY:
+        return None
+    used = 0
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    used = int(line.split()[1]) * 1024  # the figure is in kB
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(0, soft - used) // (1 << 20)
 
 
 def memory_available_mb() -> int | None:

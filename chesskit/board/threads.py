@@ -8,12 +8,15 @@ imports only the compiled core, on first use (importing numba costs ~0.3 s).
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 # below this depth a thread pool costs more than it saves
 MIN_THREADED_DEPTH = 4
 # the tree is cut into tasks this many plies down
 TASK_PLIES = 2
+# the names of the pool's threads (``walks_left_running`` looks for them)
+THREAD_PREFIX = "chesskit-walk"
 
 
 def usable_cores() -> int:
@@ -43,24 +46,36 @@ def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
     work = tasks(board, TASK_PLIES)
     totals: dict[str, int] = {}
     nodes = 0
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        futures = {pool.submit(walk, board.copy(), depth - len(t), tt, t): t for t in work}
-        try:
-            for done, future in enumerate(as_completed(futures), 1):
-                count = future.result()
-                first = futures[future][0]
-                name = board.uci(first) if by_move else ""
-                totals[name] = totals.get(name, 0) + count
-                nodes += count
-                if progress:
-                    progress(done, len(work), nodes)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=THREAD_PREFIX)
+    futures = {pool.submit(walk, board.copy(), depth - len(t), tt, t): t for t in work}
+    try:
+        for done, future in enumerate(as_completed(futures), 1):
+            count = future.result()
+            first = futures[future][0]
+            name = board.uci(first) if by_move else ""
+            totals[name] = totals.get(name, 0) + count
+            nodes += count
+            if progress:
+                progress(done, len(work), nodes)
+    except BaseException:
+        # Ctrl-C, or a task that failed: a compiled walk cannot be stopped from Python,
+        # and one task can run for minutes, so the running ones are left to run (each
+        # holds its own board and the table) and nobody waits for them; the rest never
+        # start. A process that ends now must not wait for them either (os._exit: see
+        # ``walks_left_running``).
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)  # every task is done: the threads end at once
     if by_move:  # in generation order, as the serial divide gives them
         return {board.uci(int(m)): totals[board.uci(int(m))] for m in board._legal_packed()}
     return totals
+
+
+def walks_left_running() -> bool:
+    """True while a walk that an interrupted (or failed) ``run`` left behind is still on
+    one of the pool's threads. The interpreter joins such a thread before it exits, which
+    may be minutes away: a process that ends while this is true ends with ``os._exit``."""
+    return any(t.name.startswith(THREAD_PREFIX) and t.is_alive() for t in threading.enumerate())
 
 
 def walk(board, depth: int, tt, moves: tuple[int, ...]) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output
+from chesskit.cli.engine_options import parse_timeout
 from chesskit.cli.options import json_option
 
 
@@ -27,9 +28,15 @@ from chesskit.cli.options import json_option
 )
 @click.option("--hash", "hash_mb", default=0, show_default=True, type=click.IntRange(0, 65536), help="Hash table MiB.")
 @click.option("--threads", default=1, show_default=True, type=click.IntRange(1, 1024), help="Threads.")
+@click.option(
+    "--timeout",
+    metavar="SECONDS",
+    help="Give up on ellxor when one run takes longer than this "
+    "  [default: 30, or 30 times chesskit's own time on that position when longer]",
+)
 @click.argument("path", required=False)
 @json_option
-def bench(vs, repeat, depth_offset, hash_mb, threads, as_json, path) -> None:
+def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, as_json, path) -> None:
     """Perft of the six standard positions: nodes, seconds and Mnps per position.
 
     By default single-threaded with no hash table, the conditions of Stockfish's own
@@ -42,6 +49,10 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, as_json, path) -> None:
     """
     from chesskit.suites.bench import run_bench, totals
 
+    from chesskit.board.tablesize import check_request
+
+    limit = None if timeout is None else parse_timeout(timeout)
+    check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
     with output.progress(6, "bench") as advance:
         rows = run_bench(
             vs=tuple(dict.fromkeys(vs)),
@@ -51,6 +62,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, as_json, path) -> None:
             threads=threads,
             on_row=lambda row: advance(1),
             ellxor=path,
+            timeout=limit,
         )
     summary = totals(rows)
     if as_json:

@@ -43,6 +43,7 @@ class ClusterOptions:
                 split_depth=self.split_depth,
                 hash_mb=DEFAULT_HASH_MB if hash_mb is None else hash_mb,
                 progress=progress,
+                warn=_warn,
             )
 
     def perft_command(self, board, ident, depth: int, hash_mb: float, as_json: bool, stats: bool = False):
@@ -76,6 +77,10 @@ class ClusterOptions:
             perft_view.perft_table(board.fen(), ident, depth, result.nodes, result.seconds, nps, extra)
         else:
             click.echo(perft_view.pipe_lines(result.nodes, result.seconds, nps))
+
+
+def _warn(line: str) -> None:
+    click.echo(f"{output.PROG}: warning: {line}", err=True)
 
 
 def json_fields(result) -> dict:

@@ -6,7 +6,7 @@ import click
 
 from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
-from chesskit.cli.engine_options import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
+from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -40,13 +40,7 @@ from chesskit.suites.positions import resolve_position
 def compare(
     position: str,
     depth: str,
-    engine: str | None,
-    dialect: str | None,
-    engine_cmd: str | None,
-    script: str | None,
-    python_spec: str | None,
-    engine_options: tuple[str, ...],
-    timeout: str,
+    engine_opts: EngineOptions,
     moves: str,
     chess960: bool,
     state_pushes: str,
@@ -61,20 +55,19 @@ def compare(
     the counts at every step. A --python adapter with fen() also has its full state
     (placement, side, castling, en passant, clocks) compared after pushes and pops.
 
-    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed.
+    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory.
     """
     from chesskit.compare.descent import descend
     from chesskit.compare.statecmp import state_checker
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
-    limit = parse_timeout(timeout)
     budget = parse_count(state_pushes, "--state-pushes")
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
     board, ident = load_board(position, moves, chess960, strict)
     prefix = board.move_stack
     position_fen = _position_fen(position, board)
-    eng = open_user_engine(engine, script, python_spec, engine_options, limit, dialect, engine_cmd)
+    eng = engine_opts.open()
     try:
         spoken = engine_dialect(eng)
         checker = state_checker(eng, position_fen, prefix, board.chess960, budget)

@@ -189,36 +189,8 @@ def render_terminal(report, con) -> None:
     con.print(Text(headline(report), style=style))
     con.print(Text(f"engine {report.engine}", style="dim"))
     con.print(Text(f"position {report.position_fen}", style="dim"))
-
-    steps = Table(title="descent", title_justify="left", box=None, padding=(0, 2))
-    for name, justify in (
-        ("depth", "right"),
-        ("path", "left"),
-        ("chesskit", "right"),
-        ("engine", "right"),
-        ("differing", "left"),
-    ):
-        steps.add_column(name, justify=justify, overflow="fold")
-    for step in report.steps:
-        diff = sorted(step.differing())
-        shown = ", ".join(
-            f"{m} {shown_value(step.ours.get(m))}/{shown_value(step.theirs.get(m))}" for m in diff[:4]
-        )
-        steps.add_row(
-            str(step.depth),
-            _where(step.path),
-            f"{sum(step.ours.values()):,}",
-            f"{step.engine_total():,}",
-            (
-                Text(shown + (" ..." if len(diff) > 4 else ""), style="red")
-                if diff
-                else Text("same", style="green")
-                if sum(step.ours.values()) == step.engine_total()
-                else Text("totals differ", style="red")
-            ),
-        )
     if report.steps:
-        con.print(steps)
+        con.print(_descent_table(report))
     if report.state_checked:
         con.print(
             Text(state_checked_line(report), style="dim")
@@ -257,21 +229,63 @@ def render_terminal(report, con) -> None:
             grid.add_row(name, value)
         con.print(Panel(grid, title="state mismatch", title_align="left", border_style="red"))
     for step in report.steps:
-        table = Table(
-            title=f"depth {step.depth} after {_where(step.path)}",
-            title_justify="left",
-            box=None,
-            padding=(0, 2),
+        con.print(_step_table(step))
+
+
+def _descent_table(report):
+    """One row per step of the descent: its counts and the moves whose counts differ."""
+    from rich.table import Table
+    from rich.text import Text
+
+    steps = Table(title="descent", title_justify="left", box=None, padding=(0, 2))
+    for name, justify in (
+        ("depth", "right"),
+        ("path", "left"),
+        ("chesskit", "right"),
+        ("engine", "right"),
+        ("differing", "left"),
+    ):
+        steps.add_column(name, justify=justify, overflow="fold")
+    for step in report.steps:
+        diff = sorted(step.differing())
+        shown = ", ".join(
+            f"{m} {shown_value(step.ours.get(m))}/{shown_value(step.theirs.get(m))}" for m in diff[:4]
         )
-        table.add_column("move")
-        table.add_column("chesskit", justify="right")
-        table.add_column("engine", justify="right")
-        for move in _rows(step):
-            a, b = step.ours.get(move), step.theirs.get(move)
-            row_style = "red" if a != b else None
-            table.add_row(move, shown_value(a), shown_value(b), style=row_style)
-        table.add_row("total", f"{sum(step.ours.values()):,}", f"{step.engine_total():,}", style="bold")
-        con.print(table)
+        steps.add_row(
+            str(step.depth),
+            _where(step.path),
+            f"{sum(step.ours.values()):,}",
+            f"{step.engine_total():,}",
+            (
+                Text(shown + (" ..." if len(diff) > 4 else ""), style="red")
+                if diff
+                else Text("same", style="green")
+                if sum(step.ours.values()) == step.engine_total()
+                else Text("totals differ", style="red")
+            ),
+        )
+    return steps
+
+
+def _step_table(step):
+    """One step's divide, chesskit's count beside the engine's, the differing rows red."""
+    from rich.table import Table
+
+    table = Table(
+        title=f"depth {step.depth} after {_where(step.path)}",
+        title_justify="left",
+        box=None,
+        padding=(0, 2),
+    )
+    table.add_column("move")
+    table.add_column("chesskit", justify="right")
+    table.add_column("engine", justify="right")
+    for move in _rows(step):
+        a, b = step.ours.get(move), step.theirs.get(move)
+        row_style = "red" if a != b else None
+        table.add_row(move, shown_value(a), shown_value(b), style=row_style)
+    table.add_row("total", f"{sum(step.ours.values()):,}", f"{step.engine_total():,}", style="bold")
+    return table
 
 
 def _board(con, fen: str, missing: set[str], extra: set[str], legend: tuple[str, str]):

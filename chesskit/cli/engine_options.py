@@ -1,16 +1,72 @@
 """The options that name an external engine, shared by ``compare`` and ``suite``:
 --engine / --dialect / --engine-cmd / --script / --python / --engine-option / --timeout,
-opening the engine, and stating the dialect it spoke."""
+opening the engine, and stating the dialect it spoke.
+
+``engine_options`` adds the seven options to a click command and hands the command one
+``engine_opts`` argument, an ``EngineOptions`` (as ``cluster_options`` does for the
+cluster's four)."""
 
 from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
 
 import click
 
 from chesskit.errors import InputError
 
 
-def engine_options(fn):
-    """--engine / --dialect / --engine-cmd / --script / --python / --engine-option / --timeout (shared with ``suite``)."""
+_NAMES = ("engine", "dialect", "engine_cmd", "script", "python_spec", "engine_options", "timeout")
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """The seven engine options of one command, as given (None: not given)."""
+
+    engine: str | None = None
+    dialect: str | None = None
+    engine_cmd: str | None = None
+    script: str | None = None
+    python_spec: str | None = None
+    engine_options: tuple[str, ...] = ()
+    timeout: str = "30"
+
+    @property
+    def given(self) -> bool:
+        """Whether any option that asks for an engine was given (--timeout alone is not)."""
+        flags = (self.engine, self.script, self.python_spec, self.engine_cmd, self.dialect)
+        return any(flag is not None for flag in flags) or bool(self.engine_options)
+
+    def input_files(self) -> list:
+        """The engine's own files (its binary, script, adapter): never an output."""
+        from chesskit.compare.engines.files import input_files
+
+        return input_files(self.engine, self.script, self.python_spec, self.engine_cmd)
+
+    def open(self):
+        """The engine back end (InputError for a bad --timeout, or unless exactly one engine is given)."""
+        return open_user_engine(
+            self.engine,
+            self.script,
+            self.python_spec,
+            self.engine_options,
+            parse_timeout(self.timeout),
+            self.dialect,
+            self.engine_cmd,
+        )
+
+
+def engine_options(command):
+    """Add --engine / --dialect / --engine-cmd / --script / --python / --engine-option / --timeout
+    to a click command (compare, suite, fuzz); it receives them as ``engine_opts``."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        values = {name: kwargs.pop(name) for name in _NAMES}
+        values["engine_options"] = tuple(values["engine_options"] or ())
+        return command(*args, engine_opts=EngineOptions(**values), **kwargs)
+
+    fn = wrapper
     for decorator in reversed(
         [
             click.option(

@@ -9,10 +9,10 @@ import random
 import click
 
 from chesskit import __version__
-from chesskit.cli import output
-from chesskit.cli.compare_cmd import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
+from chesskit.cli import output, signals
+from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import json_option, parse_count, parse_depth
-from chesskit.errors import InputError, MismatchError
+from chesskit.errors import ChesskitError, InputError, MismatchError
 
 DEFAULT_POSITIONS = 1000  # when neither --positions nor --time is given
 MAX_FUZZ_DEPTH = 10
@@ -39,7 +39,7 @@ def fuzz(
     chess960: bool | None,
     save: str | None,
     as_json: bool,
-    **engine_args,
+    engine_opts: EngineOptions,
 ) -> None:
     """Search for a position where an engine's perft disagrees with chesskit's.
 
@@ -51,10 +51,14 @@ def fuzz(
     en-passant square and the move path removed while the difference stays), and
     reported like compare, with the seed and the generated position.
 
-    Exit codes: 0 nothing differs within the bounds, 1 a finding, 2 bad input, 3 the engine failed.
+    --time bounds the whole run, shrinking included: a depth whose estimated cost does not
+    fit in the time left is not started, and shrinking keeps what it has when time runs
+    out. A finding is shown before it is saved; if --save then fails the run still exits 1.
+    Ctrl-C while shrinking shows and saves the smallest position so far, then exits 130.
+
+    Exit codes: 0 nothing differs within the bounds, 1 a finding, 2 bad input, 3 the engine
+    failed, 4 out of memory, 130 interrupted.
     """
-    # the engine flags (--engine, --script, --python, --engine-option, --timeout and any
-    # that compare's engine_options adds) go to compare's engine opener unchanged
     from chesskit.fuzz.run import fuzz as run_fuzz
     from chesskit.fuzz.save import check_save_path
 
@@ -69,11 +73,8 @@ def fuzz(
     if limit_positions is None and limit_seconds is None:
         limit_positions = DEFAULT_POSITIONS
     if save is not None:
-        from chesskit.compare.engines.files import input_files
-
-        check_save_path(save, input_files(*(engine_args.get(k) for k in ("engine", "script", "python_spec", "engine_cmd"))))
-    engine_args["timeout"] = parse_timeout(engine_args["timeout"])
-    eng = open_user_engine(**engine_args)
+        check_save_path(save, engine_opts.input_files())
+    eng = engine_opts.open()
     if not as_json:
         click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
     try:
@@ -92,13 +93,47 @@ def fuzz(
     finally:
         eng.close()
     note_dialect(spoken, as_json)
+    failure = _show_and_save(run, save, as_json, spoken)
     finding = run.finding
-    saved = None
-    if finding is not None and save is not None:
+    if finding is None:
+        return
+    where = f"{finding.report.summary()} (fuzz seed {run.seed}, position {finding.index})"
+    if finding.shrunk.interrupted:
+        raise signals.Interrupted(signals.interrupted_signal()) if failure is None else _Stopped(failure)
+    if failure is not None:
+        raise MismatchError(f"{where}; the finding is shown above but {failure}")
+    raise MismatchError(where)
+
+
+class _Stopped(ChesskitError):
+    """Ctrl-C while shrinking, and --save failed too: the interrupt's exit code, the save's words."""
+
+    def __init__(self, failure: str):
+        self.exit_code = 128 + int(signals.interrupted_signal())
+        super().__init__(f"{signals.interrupt_message(signals.interrupted_signal())}; the finding is shown above but {failure}")
+
+
+def _show_and_save(run, save: str | None, as_json: bool, spoken) -> str | None:
+    """Show the run, and save a finding to ``save``: the finding is shown before the save is
+    tried (on a terminal or a pipe) or whatever the save does (JSON, which names the id), so
+    a save that fails (a removed folder, a full disk) or is interrupted never loses it.
+    Returns why the save failed, or None."""
+    if run.finding is None or save is None:
+        _show(run, as_json, None, spoken)
+        return None
+    if not as_json:
+        _show(run, False, None, spoken)
+    saved = failure = None
+    try:
         saved = _save(save, run)
-    _show(run, as_json, saved, spoken)
-    if finding is not None:
-        raise MismatchError(f"{finding.report.summary()} (fuzz seed {run.seed}, position {finding.index})")
+    except InputError as err:
+        failure = str(err)
+    finally:
+        if as_json:
+            _show(run, True, saved, spoken)
+    if saved is not None and not as_json:
+        click.echo(f"saved as {saved!r} in {save}")
+    return failure
 
 
 def _parse_seed(text: str | None) -> int:
@@ -139,11 +174,12 @@ def _save(path: str, run) -> str:
     finding = run.finding
     report = finding.report
     ident = unused_id(path, f"fuzz-{run.seed}")
-    depth = max(SAVE_DEPTH, report.depth)
-    line = suite_line(report.position_fen, report.chess960, ident, depth)
+    depth = max(SAVE_DEPTH, finding.position_depth)
+    line = suite_line(finding.position_fen, report.chess960, ident, depth)
+    what = report.summary() if not finding.shrunk.interrupted else f"divides differ at depth {finding.position_depth}"
     comment = (
         f"# chesskit fuzz --seed {run.seed} (position {finding.index}, {finding.start.source}): "
-        f"{report.summary()}; D1-D{depth} counted by chesskit {__version__}"
+        f"{what}; D1-D{depth} counted by chesskit {__version__}"
     )
     append_lines(path, [comment, line])
     return ident
@@ -199,8 +235,8 @@ def header_lines(run) -> list[str]:
     ]
     if finding.was_shrunk:
         lines.append(
-            f"shrunk ({finding.shrunk.tried} candidates tried): {finding.report.position_fen}"
-            f" ({_pieces(start.fen)} -> {_pieces(finding.report.position_fen)} pieces)"
+            f"shrunk ({finding.shrunk.tried} candidates tried): {finding.position_fen}"
+            f" ({_pieces(start.fen)} -> {_pieces(finding.position_fen)} pieces)"
         )
     else:
         lines.append("shrunk: nothing could go")
@@ -235,8 +271,6 @@ def _show(run, as_json: bool, saved: str | None, dialect=None) -> None:
         click.echo(agreed_line(run))
         return
     lines = header_lines(run)
-    if saved:
-        lines.append(f"saved as {saved!r}")
     if output.stdout_is_terminal():
         from rich.text import Text
 

@@ -1,9 +1,10 @@
-"""The ``chesskit`` click group and its error boundary.
+"""The ``chesskit`` click group, run inside the signal guard and the error boundary.
 
 Every command runs inside ``ChesskitGroup.main``: a ChesskitError, a click usage error
 or Ctrl-C ends the process with one ``chesskit: <message>`` line on stderr and the
-error's exit code (1 mismatch, 2 bad input, 3 engine failure, 130 interrupted). When
-the reader of stdout goes away (``chesskit suite | head -1``) it stops quietly with 141.
+error's exit code (1 mismatch, 2 bad input, 3 engine failure, 130 interrupted; see
+``cli/boundary.py``, ``cli/signals.py``). When the reader of stdout goes away
+(``chesskit suite | head -1``) it stops quietly with 141.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import click
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from chesskit import __version__
-from chesskit.cli import output
+from chesskit.cli import boundary, signals
+from chesskit.cli.output import PROG
 from chesskit.errors import InputError
 
 # every command and the module that defines it (the help lists them sorted): a command's
@@ -55,10 +57,10 @@ class ChesskitGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             # caught here, before click turns it into Abort and prints a blank line
-            raise output.Interrupted(output.interrupted_signal()) from None
+            raise signals.Interrupted(signals.interrupted_signal()) from None
         except BrokenPipeError:
             # caught here, before click's own handler exits 1 (our "mismatch" code)
-            raise output.OutputClosed() from None
+            raise boundary.OutputClosed() from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
@@ -66,23 +68,23 @@ class ChesskitGroup(click.Group):
         if sys.stdout is None:
             # started with descriptor 1 closed (`chesskit ... >&-`): a file or pipe opened
             # later could take its number and receive the output, so nothing runs (exit 2)
-            output.fail(InputError("stdout is closed: run chesskit with an open stdout (> /dev/null to drop it)"))
+            boundary.fail(InputError("stdout is closed: run chesskit with an open stdout (> /dev/null to drop it)"))
         try:
-            with output.interrupt_guard():
+            with signals.interrupt_guard():
                 code = super().main(
-                    args, prog_name or output.PROG, complete_var, standalone_mode=False, **extra
+                    args, prog_name or PROG, complete_var, standalone_mode=False, **extra
                 )
                 sys.stdout.flush()  # a closed pipe shows here, inside the boundary
         except SystemExit:
             raise
         except click.UsageError as err:
             if type(err).__name__ != "NoArgsIsHelpError" or err.ctx is None:
-                output.fail(err)
+                boundary.fail(err)
             # `chesskit` alone asks what there is: the help, as for --help
             click.echo(err.ctx.get_help())
             code = 0
         except BaseException as err:  # noqa: BLE001 - this is the boundary
-            output.fail(err)
+            boundary.fail(err)
         # with standalone_mode=False click returns the command's value, or the code of
         # ctx.exit() (--help, --version); commands return None
         sys.exit(code if isinstance(code, int) else 0)
@@ -94,6 +96,6 @@ def main() -> None:
     """Perft and move-generator debugging toolkit for chess programmers.
 
     POSITION arguments take a quoted FEN, 'startpos', or a suite id such as 'kiwipete'.
-    Exit codes: 0 ok, 1 count mismatch, 2 bad input, 3 engine failure.
+    Exit codes: 0 ok, 1 count mismatch, 2 bad input, 3 engine failure, 4 out of memory.
     """
 

@@ -100,17 +100,20 @@ hash_option = click.option(
     metavar="MB",
     help="Transposition table size in MiB (0: none) [default: by depth, 1 MiB at depth 4 "
     "and below, x4 per ply to 256 MiB at depth 8, then x8 (2 GiB at 9), at most a quarter of the "
-    "memory available; suites: 64]. Entries check the full key and depth.",
+    "memory available and half of what ulimit -v leaves; suites: 64]. More than the machine's "
+    "memory is refused. Entries check the full key and depth.",
 )
 
 
 def table_mb(hash_mb: int | None, depth: int) -> int:
-    """``--hash`` as given, or the default table of a perft of ``depth``."""
-    if hash_mb is not None:
-        return hash_mb
-    from chesskit.board.tablesize import default_table_mb
+    """``--hash`` as given (refused beyond the machine's memory), or the default table of a
+    perft of ``depth``, shrunk to what can be allocated."""
+    from chesskit.board import tablesize
 
-    return default_table_mb(depth)
+    if hash_mb is not None:
+        tablesize.check_request(hash_mb)
+        return hash_mb
+    return tablesize.fitting_mb(tablesize.default_table_mb(depth))
 threads_option = click.option(
     "--threads",
     default=None,

@@ -6,11 +6,11 @@ from collections import defaultdict
 
 import click
 
+from chesskit.board.tablesize import check_request
 from chesskit.cli import output
-from chesskit.cli.engine_options import engine_dialect, engine_options, note_dialect, open_user_engine, parse_timeout
+from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, check_writable, report_text, write_junit
 from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
-from chesskit.compare.engines.files import input_files
 from chesskit.errors import EngineError, InputError, MismatchError
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError
@@ -49,13 +49,7 @@ def suite(
     paths: tuple[str, ...],
     max_depth: str | None,
     max_nodes: str,
-    engine: str | None,
-    dialect: str | None,
-    engine_cmd: str | None,
-    script: str | None,
-    python_spec: str | None,
-    engine_options: tuple[str, ...],
-    timeout: str,
+    engine_opts: EngineOptions,
     junit: str | None,
     skip_chess960: bool,
     stats: bool,
@@ -77,8 +71,10 @@ def suite(
     """
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
+    if hash_mb is not None:
+        check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
     if junit is not None:
-        check_writable(junit, [*suite_paths(paths), *input_files(engine, script, python_spec, engine_cmd)])
+        check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
     loaded = load_entries(paths, strict)
     records, bad_lines = loaded.records, loaded.errors
     if skip_chess960:
@@ -95,15 +91,10 @@ def suite(
 
     eng = None
     spoken = None
-    using_engine = (
-        any(flag is not None for flag in (engine, script, python_spec, engine_cmd, dialect)) or engine_options
-    )
-    if using_engine:
+    if engine_opts.given:
         if stats:
             raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
-        eng = open_user_engine(
-            engine, script, python_spec, engine_options, parse_timeout(timeout), dialect, engine_cmd
-        )
+        eng = engine_opts.open()
     results: list[SuiteResult] = []
     plain = not as_json and not output.stdout_is_terminal()
     stream = _Stream(bad_lines, tasks) if plain else None  # a pipe (a CI log) gets each line when known
@@ -159,7 +150,7 @@ def suite(
             "passed": len(results) - len(failed),
             "failed": len(failed),
             "results": [_result_json(r) for r in results],
-            "errors": len(errors),
+            "errors": sum(e.count for e in errors),
             "error_lines": [e.to_json() for e in errors],
         }
         if spoken is not None:
@@ -169,7 +160,7 @@ def suite(
         _render_terminal(results, failed, timer, errors)
     else:
         _render_plain(results, failed, timer, errors)
-    not_run = f"{_plural(len(errors), 'line')} could not be run (first: {errors[0]})" if errors else ""
+    not_run = f"{_plural(sum(e.count for e in errors), 'line')} could not be run (first: {errors[0]})" if errors else ""
     if failed:
         extra = f"; {not_run}" if errors else ""
         raise MismatchError(f"{len(failed)} of {len(results)} counts did not match{extra}")
@@ -268,7 +259,7 @@ def _summary(results, failed, timer: Timer, errors=()) -> str:
     return (
         f"{_plural(len(results), 'count')}{with_counters} of {_plural(positions, 'position')} checked in "
         f"{timer.display()}: {len(results) - len(failed)} passed, {verdict}"
-        + (f", {_plural(len(errors), 'line')} not run (errors)" if errors else "")
+        + (f", {_plural(sum(e.count for e in errors), 'line')} not run (errors)" if errors else "")
     )
 
 
@@ -327,7 +318,7 @@ def _render_terminal(results, failed, timer: Timer, errors=()) -> None:
         files[result.task.record.path].append(result)
     not_run: dict = defaultdict(int)
     for error in errors:
-        not_run[error.path] += 1
+        not_run[error.path] += error.count
         files.setdefault(error.path, [])
     table = Table(title="suite results", title_justify="left")
     table.add_column("file", overflow="fold")

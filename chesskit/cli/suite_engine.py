@@ -79,7 +79,7 @@ def write_junit(
             junit.Case(
                 display_path(bad.path),
                 bad.path.stem,
-                bad.id or f"line {bad.lineno}",
+                bad.id or (f"line {bad.lineno}" if bad.lineno else "file"),
                 error=str(bad),
                 error_type="input",
             )

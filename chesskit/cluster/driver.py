@@ -39,6 +39,9 @@ from chesskit.outpath import check_output
 
 # The largest hash table a worker uses for one position, in MiB (see worker.table_mb).
 DEFAULT_HASH_MB = 256
+# What one local worker process holds without its hash table (Python, Dask, numba and the
+# compiled core), in MiB: measured 150-190 on Linux x86-64.
+WORKER_MB = 200
 CONNECT_TIMEOUT = 10.0
 
 
@@ -102,11 +105,13 @@ def run_perft(
     hash_mb: float = DEFAULT_HASH_MB,
     progress: Callable[[Status], None] | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
+    warn: Callable[[str], None] | None = None,
 ) -> ClusterResult:
     """perft(``depth``) of ``board`` on Dask: on the scheduler at ``scheduler``
     (``tcp://host:port``), or on a local cluster of ``workers`` processes (default: one
     per core). ``checkpoint`` names a file that records finished tasks and is resumed
-    from when it exists. ``progress(status)`` is called as tasks finish."""
+    from when it exists. ``progress(status)`` is called as tasks finish. ``warn(line)`` is
+    told what in the checkpoint could not be verified (default: ``warnings.warn``)."""
     require_dask()
     if checkpoint is not None:  # a FIFO would block, a directory or device cannot hold it
         check_output(checkpoint, "--checkpoint")
@@ -115,6 +120,13 @@ def run_perft(
         raise InputError(BOTH_WAYS)
     if workers is not None:
         workers = _check_int("workers", workers, 1)
+        most = max(2, usable_cores())
+        if workers > most:
+            raise InputError(
+                f"bad worker count {workers}: at most {most} here ({usable_cores()} usable cores); a local "
+                f"worker is one single-threaded process, and each beyond the cores adds only its memory "
+                f"(about {WORKER_MB} MiB and its --hash table)"
+            )
     if split_depth is not None:
         split_depth = _check_int("split depth", split_depth, 0)
         if split_depth > depth:
@@ -125,6 +137,8 @@ def run_perft(
             split_depth = split_depth_of(checkpoint, header, depth)  # resume with the split it was made with
 
     plan = make_plan(board, depth, split_depth)
+    if scheduler is None:
+        _check_memory(workers, plan, hash_mb)
     # Load (or compile) the core here, once, before any worker starts and needs it.
     if plan.tasks:
         run_batch(plan.tasks[0].positions[:1], min(plan.remaining, 2), plan.chess960, 1)
@@ -135,6 +149,8 @@ def run_perft(
         if checkpoint is not None:
             ck = stack.enter_context(Checkpoint(checkpoint, plan))
             finished, record = dict(ck.finished), ck.record
+            for line in ck.warnings:
+                (warn or _warn)(line)
         pending = [t for t in plan.tasks if t.index not in finished]
         start = time.monotonic()
         status = Status(
@@ -264,9 +280,10 @@ def _connect(scheduler: str | None, workers: int | None, timeout: float) -> Iter
     quiet = _quiet_logs()
     try:
         if scheduler is not None:
-            address = _probe(scheduler, timeout)
+            security = _security(scheduler)
+            address = _probe(scheduler, timeout, security)
             try:
-                client = Client(address, timeout=timeout, set_as_default=False)
+                client = Client(address, timeout=timeout, set_as_default=False, security=security)
             except (OSError, TimeoutError) as err:  # it answered the probe, then went away
                 raise SchedulerUnreachable(scheduler, str(err) or type(err).__name__) from None
             try:
@@ -324,12 +341,54 @@ def _in_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def _probe(scheduler: str, timeout: float) -> str:
+# The connections chesskit makes: a plain one, or TLS with Dask's configured certificates.
+# (inproc:// names a scheduler inside another process's memory, which no command can reach;
+# ucx:// needs UCX and its Dask plugin on every machine, and chesskit is not tested on it.)
+SCHEMES = ("tcp", "tls")
+TLS_SETTINGS = (
+    "the distributed.comm.tls.ca-file, .client.cert and .client.key settings of Dask's configuration "
+    "(or DASK_DISTRIBUTED__COMM__TLS__CA_FILE, __CLIENT__CERT and __CLIENT__KEY)"
+)
+
+
+def _security(scheduler: str):
+    """Dask's ``Security`` for a ``tls://`` address, from Dask's own configuration, as
+    ``dask worker`` and ``dask scheduler`` take it; None for ``tcp://``. Any other scheme,
+    or TLS without certificates, is bad input (exit 2)."""
+    from distributed.comm.addressing import parse_address
+
+    try:
+        scheme, _ = parse_address(scheduler)
+    except ValueError as err:
+        raise InputError(f"bad scheduler address {scheduler!r}: {err} (expected tcp://HOST:PORT)") from None
+    if scheme not in SCHEMES:
+        raise InputError(
+            f"bad scheduler address {scheduler!r}: chesskit reaches a Dask scheduler over tcp:// or tls://, "
+            f"not {scheme}://"
+        )
+    if scheme == "tcp":
+        return None
+    import ssl
+
+    from distributed.security import Security
+
+    security = Security()
+    if not security.tls_ca_file:
+        raise InputError(f"--scheduler {scheduler}: a tls:// scheduler needs certificates: set {TLS_SETTINGS}")
+    try:
+        security.get_connection_args("client")  # reads the files: a missing or bad one is named now
+    except (OSError, ssl.SSLError, ValueError) as err:
+        reason = getattr(err, "strerror", None) or str(err) or type(err).__name__
+        raise InputError(f"--scheduler {scheduler}: cannot use the TLS certificates of Dask's configuration: {reason}") from None
+    return security
+
+
+def _probe(scheduler: str, timeout: float, security=None) -> str:
     """Check that a Dask scheduler answers at ``scheduler``; return the address.
 
     A plain TCP connect first, so that a refused connection or an unknown host fails at
-    once with the reason; then Dask's own handshake, so that another service on the port
-    is not mistaken for a scheduler.
+    once with the reason; then Dask's own handshake (over TLS for a ``tls://`` address),
+    so that another service on the port is not mistaken for a scheduler.
     """
     import asyncio
 
@@ -338,23 +397,23 @@ def _probe(scheduler: str, timeout: float) -> str:
 
     try:
         scheme, location = parse_address(scheduler)
-        if scheme == "tcp":
-            host, port = parse_host_port(location)
+        host, port = parse_host_port(location)
     except ValueError as err:
-        raise InputError(f"bad scheduler address {scheduler!r}: {err} (expected tcp://HOST:PORT)") from None
-    if scheme == "tcp":
-        try:
-            socket.create_connection((host, port), timeout=timeout).close()
-        except socket.gaierror:
-            raise SchedulerUnreachable(scheduler, f"unknown host {host!r}") from None
-        except ConnectionRefusedError:
-            reason = "connection refused (is 'dask scheduler' running there?)"
-            raise SchedulerUnreachable(scheduler, reason) from None
-        except OSError as err:
-            raise SchedulerUnreachable(scheduler, err.strerror or str(err) or "timed out") from None
+        raise InputError(f"bad scheduler address {scheduler!r}: {err} (expected {scheme}://HOST:PORT)") from None
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except socket.gaierror:
+        raise SchedulerUnreachable(scheduler, f"unknown host {host!r}") from None
+    except ConnectionRefusedError:
+        reason = "connection refused (is 'dask scheduler' running there?)"
+        raise SchedulerUnreachable(scheduler, reason) from None
+    except OSError as err:
+        raise SchedulerUnreachable(scheduler, err.strerror or str(err) or "timed out") from None
+
+    connection_args = security.get_connection_args("client") if security is not None else {}
 
     async def handshake():
-        comm = await connect(scheduler, timeout=timeout)
+        comm = await connect(scheduler, timeout=timeout, **connection_args)
         await comm.close()
 
     try:
@@ -382,6 +441,30 @@ class _quiet_logs:
     def close(self) -> None:
         for name, level in self._saved.items():
             logging.getLogger(name).setLevel(level)
+
+
+def _check_memory(workers: int | None, plan, hash_mb: float) -> None:
+    """Refuse (exit 2) a local cluster whose processes and hash tables would not fit in the
+    memory available, rather than let the machine swap or kill them one by one."""
+    from chesskit.board.tablesize import memory_available_mb
+    from chesskit.cluster.worker import table_mb
+
+    available = memory_available_mb()
+    n = workers or usable_cores()
+    each = WORKER_MB + table_mb(plan.remaining, hash_mb)
+    if available is not None and n * each > available:
+        who = f"--workers {n}" if workers else f"{n} local workers (one per core)"
+        raise InputError(
+            f"{who} would need about {n * each:,.0f} MiB (each worker about {WORKER_MB} MiB and a "
+            f"{table_mb(plan.remaining, hash_mb):g} MiB hash table), and {available:,} MiB are available: "
+            "use fewer workers or a smaller --hash"
+        )
+
+
+def _warn(line: str) -> None:
+    import warnings
+
+    warnings.warn(line, stacklevel=3)
 
 
 def _check_int(name: str, value, minimum: int) -> int:

@@ -17,7 +17,8 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from chesskit.cluster.split import TASK_NODES, choose_split_depth, split
+from chesskit.cluster.split import TASK_NODES, TooManyPositions, choose_split_depth, split
+from chesskit.errors import InputError
 
 # A small run is still cut into about this many tasks, so that every worker gets some.
 MIN_TASKS = 64
@@ -54,22 +55,24 @@ class Plan:
 def estimates(level, remaining: int) -> dict[str, int]:
     """An estimated perft(remaining) for each position of ``level`` (exact when <= 2)."""
     if remaining <= 2:
-        return {key: board.perft(remaining) for key, board in level.boards.items()}
-    one = {key: board.perft(1) for key, board in level.boards.items()}
-    two = {key: board.perft(2) for key, board in level.boards.items()}
+        return {key: level.board(key).perft(remaining) for key in level.multiplicity}
+    one, two = {}, {}
+    for key in level.multiplicity:
+        board = level.board(key)
+        one[key], two[key] = board.perft(1), board.perft(2)
     branching = sum(two.values()) / max(sum(one.values()), 1)
-    return {key: int(two[key] * branching ** (remaining - 2)) for key in level.boards}
+    return {key: int(two[key] * branching ** (remaining - 2)) for key in level.multiplicity}
 
 
 def batch(level, remaining: int) -> list[Task]:
     """Cut the weighted positions into tasks (see the module docstring)."""
     sizes = estimates(level, remaining)
-    weighted = {key: sizes[key] * level.multiplicity[key] for key in level.boards}
+    weighted = {key: sizes[key] * level.multiplicity[key] for key in level.multiplicity}
     target = max(1, min(TASK_NODES, sum(weighted.values()) // MIN_TASKS))
     tasks: list[Task] = []
     current: list[tuple[str, int]] = []
     size = 0
-    for key in sorted(level.boards):
+    for key in sorted(level.multiplicity):
         current.append((key + " 0 1", level.multiplicity[key]))
         size += weighted[key]
         if size >= target:
@@ -94,7 +97,13 @@ def make_plan(board, depth: int, split_depth: int | None = None) -> Plan:
     if split_depth is None:
         level = choose_split_depth(board, depth)
     else:
-        level = split(board, split_depth)
+        try:
+            level = split(board, split_depth)
+        except TooManyPositions as err:
+            raise InputError(
+                f"bad split depth {split_depth}: {err} (each is planned and held in memory); "
+                "use a smaller split depth, or leave it out to have it chosen"
+            ) from None
     remaining = depth - level.plies
     tasks = batch(level, remaining)
     plan = Plan(board.fen(), board.chess960, depth, level.plies, len(level), tasks)

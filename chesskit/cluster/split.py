@@ -26,21 +26,42 @@ MIN_POSITIONS = 256
 MAX_POSITIONS = 10_000
 
 
+# The most distinct positions a split may hold (a FEN each, about 200 bytes with its
+# multiplicity): past it, --split-depth is refused rather than planning for minutes and
+# gigabytes (from the start position, ply 4 has about 72,000 and ply 5 about 822,000).
+MAX_SPLIT_POSITIONS = 250_000
+
+
+class TooManyPositions(Exception):
+    """A level would hold more than ``MAX_SPLIT_POSITIONS`` distinct positions."""
+
+    def __init__(self, plies: int, limit: int):
+        self.plies, self.limit = plies, limit
+        super().__init__(f"more than {limit:,} distinct positions {plies} plies down")
+
+
 @dataclass
 class Level:
-    """The unique positions ``plies`` below the root: key -> Board, key -> multiplicity,
-    and the number of move paths (the sum of multiplicities, i.e. perft(root, plies))."""
+    """The unique positions ``plies`` below the root: key -> multiplicity, and the number
+    of move paths (the sum of multiplicities, i.e. perft(root, plies)). Only the keys are
+    kept; ``board(key)`` makes a position's Board when it is needed (a Board holds its
+    history stack, about 50 KB)."""
 
     plies: int
-    boards: dict
     multiplicity: dict[str, int]
+    chess960: bool = False
 
     @property
     def paths(self) -> int:
         return sum(self.multiplicity.values())
 
+    def board(self, key: str):
+        from chesskit.board.board import Board
+
+        return Board(key + " 0 1", chess960=True if self.chess960 else None)
+
     def __len__(self) -> int:
-        return len(self.boards)
+        return len(self.multiplicity)
 
 
 def position_key(board) -> str:
@@ -49,37 +70,37 @@ def position_key(board) -> str:
 
 
 def root_level(board) -> Level:
-    root = board.copy()
-    return Level(0, {position_key(root): root}, {position_key(root): 1})
+    return Level(0, {position_key(board): 1}, board.chess960)
 
 
-def expand(level: Level) -> Level:
+def expand(level: Level, limit: int = MAX_SPLIT_POSITIONS) -> Level:
     """The next ply: every legal move of every position, transpositions merged.
 
     A position without moves (mate or stalemate) has no children: its paths end there,
     and they contribute nothing to any perft deeper than the level they ended on.
+    Raises ``TooManyPositions`` as soon as the next ply passes ``limit`` positions.
     """
-    boards: dict = {}
     mult: dict[str, int] = {}
-    for key, board in level.boards.items():
-        weight = level.multiplicity[key]
+    for key, weight in level.multiplicity.items():
+        board = level.board(key)
         for move in board.legal_moves():
             board.push(move)
             child = position_key(board)
+            board.pop()
             if child in mult:
                 mult[child] += weight
             else:
+                if len(mult) >= limit:
+                    raise TooManyPositions(level.plies + 1, limit)
                 mult[child] = weight
-                boards[child] = board.copy()
-            board.pop()
-    return Level(level.plies + 1, boards, mult)
+    return Level(level.plies + 1, mult, level.chess960)
 
 
-def split(board, plies: int) -> Level:
+def split(board, plies: int, limit: int = MAX_SPLIT_POSITIONS) -> Level:
     """The unique positions ``plies`` below ``board``."""
     level = root_level(board)
     for _ in range(plies):
-        level = expand(level)
+        level = expand(level, limit)
     return level
 
 

@@ -10,15 +10,15 @@ engine most likely applied too strictly.  Extra moves are illegal and may not ev
 have a legal shape, so they are played on a copy of the board here (pure Python,
 no legality assumed) to see what they break: a king left in check along a rank
 after en passant, a castling king crossing an attacked square, a castling rook
-that is no longer there.  The geometry below is deliberately naive and separate
-from the compiled move generator, so it cannot share that generator's bugs.
+that is no longer there.  The geometry (``chesskit.geometry``) is plain Python and
+separate from the compiled move generator, so it cannot share that generator's bugs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chesskit.board.fen import attackers
+from chesskit.geometry import attackers, between
 from chesskit.vocab import (
     BISHOP,
     BISHOP_DIRS,
@@ -67,18 +67,6 @@ def _name(board: list[int], sq: int) -> str:
 def king_square(board: list[int], color: int) -> int | None:
     code = piece_code(color, KING)
     return next((sq for sq in range(64) if board[sq] == code), None)
-
-
-def between(a: int, b: int) -> list[int]:
-    """Squares strictly between ``a`` and ``b`` on a line (empty when not on one)."""
-    d = direction(a, b)
-    if d is None:
-        return []
-    out, s = [], offset(a, *d)
-    while s is not None and s != b:
-        out.append(s)
-        s = offset(s, *d)
-    return out
 
 
 def pins(board: list[int], color: int) -> dict[int, int]:

@@ -39,6 +39,7 @@ from chesskit.compare.classify import state_hint
 from chesskit.compare.descent import StateMismatch
 from chesskit.compare.engines.pyadapter import PythonEngine
 from chesskit.errors import FenError
+from chesskit.geometry import flip_rank
 from chesskit.vocab import FILE_NAMES, PAWN, ROOK, parse_square, piece_code, square_name
 
 SWEEP_PUSHES = 2000
@@ -74,11 +75,6 @@ def _expand(placement: str) -> str | None:
     return "".join(out)
 
 
-def _square_of(index: int) -> int:
-    """The square of character ``index`` in an expanded placement (a8 first)."""
-    return (7 - index // 8) * 8 + index % 8
-
-
 def _rights(field: str, cells: str) -> set[int] | None:
     """The castling rook squares a castling field means; None when it is malformed."""
     if field == "-":
@@ -88,7 +84,7 @@ def _rights(field: str, cells: str) -> set[int] | None:
         white = ch.isupper()
         back = 0 if white else 56
         rook, king = ("R", "K") if white else ("r", "k")
-        rank = [cells[_index(back + f)] for f in range(8)]
+        rank = [cells[flip_rank(back + f)] for f in range(8)]
         low = ch.lower()
         if low in "kq":
             king_file = rank.index(king) if king in rank else 4
@@ -100,10 +96,6 @@ def _rights(field: str, cells: str) -> set[int] | None:
         else:
             return None
     return rights
-
-
-def _index(sq: int) -> int:
-    return (7 - (sq >> 3)) * 8 + (sq & 7)
 
 
 def _normalise_their_ep(board: Board, ours_fen: list[str], theirs: str) -> int | None:
@@ -174,7 +166,7 @@ def _placement_detail(ours: str, theirs: str) -> str:
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
             shown.append(
-                f"{square_name(_square_of(i))} ours {'empty' if x == '.' else x}, theirs {'empty' if y == '.' else y}"
+                f"{square_name(flip_rank(i))} ours {'empty' if x == '.' else x}, theirs {'empty' if y == '.' else y}"
             )
     return "; ".join(shown[:4]) + ("; ..." if len(shown) > 4 else "")
 

@@ -5,9 +5,9 @@ numba compiles each entry point on its first call and caches the machine code on
 The first run of a fresh install takes seconds, so we say so on stderr then.
 """
 
-import os
 import sys
-from pathlib import Path
+
+from . import NUMBA_CACHE
 
 _T = None
 
@@ -15,8 +15,7 @@ _T = None
 def _cache_is_warm() -> bool:
     from .native import is_saved
 
-    folder = Path(os.environ["NUMBA_CACHE_DIR"])  # set by chesskit.core on import
-    return is_saved() or (folder.is_dir() and any(folder.rglob("*.nbi")))
+    return is_saved() or (NUMBA_CACHE is not None and NUMBA_CACHE.is_dir() and any(NUMBA_CACHE.rglob("*.nbi")))
 
 
 def table():

@@ -12,6 +12,8 @@ processor without BMI2, where it would crash). This module must not import numba
 choice names the compile cache folder, which is set before numba loads.
 """
 
+import functools
+import hashlib
 import os
 
 SLOW_PEXT_CPUS = ("znver1", "znver2", "bdver", "btver", "amdfam10", "k8")
@@ -38,3 +40,17 @@ def slider_mode() -> str:
     if wanted == "pext" and features.get("bmi2", False):
         return "pext"
     return "pext" if pext_is_fast(binding.get_host_cpu_name(), features) else "magic"
+
+
+@functools.cache
+def machine_key() -> str:
+    """This processor as LLVM sees it, and llvmlite's version: ``name-hash`` of its
+    features (the saved walk's name carries it; the cache's build key counts it)."""
+    from llvmlite import __version__ as llvmlite_version, binding
+
+    try:
+        features = binding.get_host_cpu_features().flatten()
+    except RuntimeError:  # LLVM cannot tell on some platforms
+        features = ""
+    digest = hashlib.sha256(f"{features}|{llvmlite_version}|{binding.get_process_triple()}".encode()).hexdigest()[:12]
+    return f"{binding.get_host_cpu_name()}-{digest}"

@@ -7,7 +7,7 @@ import numpy as np
 
 from chesskit.vocab import MAX_MOVES
 
-from . import native
+from . import native, walkargs
 
 _NO_TABLE = np.zeros(0, dtype=np.uint64)
 
@@ -22,20 +22,11 @@ def _walk(T, state, prefix, depth: int, tt) -> tuple[int, np.ndarray]:
     nmoves, index, acc = (np.zeros(rows, dtype=np.int64) for _ in range(3))
     scratch = np.empty(MAX_MOVES, dtype=np.int64)
     leaf_bb, leaf_st = np.empty_like(bb), st.copy()
-    for array in (T, bb, board, st, hist, hkeys, tt):
-        assert array.flags.c_contiguous  # the C function reads them as flat memory
-    result = native.walk()(
-        T.ctypes.data, T.shape[0],
-        bb.ctypes.data, board.ctypes.data, st.ctypes.data,
-        hist.ctypes.data, hkeys.ctypes.data, hist.shape[0],
-        pre.ctypes.data, pre.shape[0],
-        depth,
-        tt.ctypes.data, tt.shape[0],
-        moves.ctypes.data, rows,
-        keys.ctypes.data,
-        nmoves.ctypes.data, index.ctypes.data, acc.ctypes.data,
-        scratch.ctypes.data, leaf_bb.ctypes.data, leaf_st.ctypes.data,
-    )
+    result = native.walk()(*walkargs.pack(
+        T=T, nT=T.shape[0], bb=bb, board=board, st=st, hist=hist, hkeys=hkeys, nhist=hist.shape[0],
+        prefix=pre, nprefix=pre.shape[0], depth=depth, tt=tt, ntt=tt.shape[0], moves=moves, nrows=rows,
+        keys=keys, nmoves=nmoves, index=index, acc=acc, scratch=scratch, leaf_bb=leaf_bb, leaf_st=leaf_st,
+    ))
     return int(result), moves
 
 

@@ -13,43 +13,31 @@ own bindings stand and are used), and call the walk through ctypes,
 which lets go of the GIL for the call, so threads run the walk in parallel.
 
 The object is specific to this processor and this LLVM: its file name carries the CPU
-name, a hash of its features and llvmlite's version. When it is missing, damaged (its
-manifest records a SHA-256) or names a symbol this process lacks, numba compiles the C
-function again (its helpers come from numba's cache) and it is saved anew with
-``outpath.write_atomic`` (a temporary file renamed into place: a reader never sees half
-of one).
+name and a hash of its features and llvmlite's version, and it lives in the cache folder
+of this build (``cachedir.py``). Its manifest (``cachefs.seal``: every field typed,
+sealed with the build's key) records the object's SHA-256 and the attack table's digest,
+so the object runs only with the table, the source, the slider lookup and the machine it
+was built for. When it is missing, damaged, of another build, not a private file
+(``cachefs.read``) or names a symbol this process lacks, numba compiles the C function
+again (its helpers come from numba's cache) and it is saved anew, best effort (a full
+disk or a read-only folder only costs the next run a compile).
 """
 
 from __future__ import annotations
 
 import ctypes
-import functools
 import hashlib
-import json
 import os
 import struct
 import sys
 import threading
 from pathlib import Path
 
-from chesskit.outpath import write_atomic
+from . import CACHE, KEY, cachefs, tables, walkargs
+from .cpu import machine_key
 
 _VOIDP = ctypes.c_void_p
-_I64 = ctypes.c_int64
-# the C signature of ``perft.c_entry``'s function (one line per array: pointer, sizes)
-ARGTYPES = (
-    _VOIDP, _I64,  # T, its length
-    _VOIDP, _VOIDP, _VOIDP,  # bb, board, st
-    _VOIDP, _VOIDP, _I64,  # hist, hkeys, their rows
-    _VOIDP, _I64,  # prefix, its length
-    _I64,  # depth
-    _VOIDP, _I64,  # tt, its length
-    _VOIDP, _I64,  # moves, its rows
-    _VOIDP,  # keys (the children's keys: rows like moves)
-    _VOIDP, _VOIDP, _VOIDP,  # nmoves, index, acc
-    _VOIDP, _VOIDP, _VOIDP,  # scratch, leaf_bb, leaf_st
-)
-_PROTOTYPE = ctypes.CFUNCTYPE(_I64, *ARGTYPES)
+_PROTOTYPE = ctypes.CFUNCTYPE(walkargs.RESTYPE, *walkargs.ARGTYPES)  # the walk's C signature
 
 _engine = None  # the LLVM execution engine holding the loaded code: kept for the process
 # the object is an ELF64 little-endian file: saved and loaded on Linux only; elsewhere numba
@@ -58,24 +46,32 @@ SAVES = sys.platform.startswith("linux") and sys.byteorder == "little" and struc
 _unloadable = False  # an intact saved object that this process could not load
 
 
-@functools.cache
-def _machine_key() -> str:
-    from llvmlite import binding, __version__ as llvmlite_version
-
-    features = binding.get_host_cpu_features().flatten()
-    digest = hashlib.sha256(f"{features}|{llvmlite_version}".encode()).hexdigest()[:12]
-    return f"{binding.get_host_cpu_name()}-{digest}"
+# the manifest's fields and their types (``cachefs.unseal``)
+MANIFEST = {"symbol": str, "undefined": list, "sha256": str, "table": str}
+OBJECT_CAP = 64 << 20  # bytes: the walk's object is about 100 KB
+MANIFEST_CAP = 1 << 16
 
 
 def _paths() -> tuple[Path, Path]:
-    folder = Path(os.environ["NUMBA_CACHE_DIR"])  # set by chesskit.core on import
-    stem = folder / f"walk-{_machine_key()}"
+    stem = Path(CACHE or ".") / f"walk-{machine_key()}"
     return stem.with_suffix(".o"), stem.with_suffix(".json")
 
 
 def is_saved() -> bool:
     obj, manifest = _paths()
-    return obj.is_file() and manifest.is_file()
+    return CACHE is not None and obj.is_file() and manifest.is_file()
+
+
+def _saved() -> tuple[bytes, dict] | None:
+    """The saved object and its manifest when they are this build's and intact, else None."""
+    obj, manifest = _paths()
+    meta = cachefs.unseal(cachefs.read(CACHE, manifest.name, MANIFEST_CAP), KEY, MANIFEST)
+    if meta is None or meta["table"] != tables.digest():
+        return None
+    code = cachefs.read(CACHE, obj.name, OBJECT_CAP)
+    if code is None or hashlib.sha256(code).hexdigest() != meta["sha256"]:
+        return None
+    return code, meta
 
 
 def undefined_symbols(elf: bytes) -> list[str]:
@@ -117,14 +113,13 @@ def load():
     """The saved walk as a ctypes function, or None when there is none or it cannot be
     loaded here (the caller then builds it with numba)."""
     global _engine, _unloadable
-    if not SAVES:
+    if not SAVES or CACHE is None:
         return None
-    obj, manifest = _paths()
+    saved = _saved()
+    if saved is None:
+        return None
+    code, meta = saved
     try:
-        meta = json.loads(manifest.read_text())
-        code = obj.read_bytes()
-        if hashlib.sha256(code).hexdigest() != meta["sha256"]:
-            return None
         _unloadable = True  # until it has loaded
         from llvmlite import binding as llvm
 
@@ -150,7 +145,7 @@ def load():
         address = engine.get_function_address(meta["symbol"])
         if not address:
             return None
-    except (OSError, ValueError, KeyError, TypeError, RuntimeError):
+    except (OSError, ValueError, TypeError, RuntimeError):
         return None
     _engine = engine
     _unloadable = False
@@ -164,7 +159,7 @@ def build():
     not compile it again."""
     from . import prewarm
 
-    cache = not SAVES or _unloadable
+    cache = not SAVES or _unloadable or CACHE is None
     child = None if _unloadable else prewarm.start()  # (an unloadable object: helpers cached)
     try:
         from . import perft
@@ -177,20 +172,31 @@ def build():
     try:
         _save(entry)
     except (OSError, ValueError, RuntimeError):
-        pass  # a read-only cache folder, say: this run goes on, the next builds it again
+        pass  # code numba would not hand over: this run goes on, the next builds it again
     return _PROTOTYPE(entry.address)
 
 
-def _save(entry) -> None:
+def object_code(entry) -> bytes:
+    """The machine code of a compiled ``cfunc``, an ELF object (numba's private API:
+    the one place that reaches into it; ``tests/core/test_native.py`` checks it)."""
     kind, payload = entry._library.serialize_using_object_code()[1:3]
     if kind != "object":
-        raise ValueError(kind)
-    code = payload[0]
+        raise ValueError(f"numba handed over {kind!r}, not an object")
+    return payload[0]
+
+
+def _save(entry) -> None:
+    """Save the object, then its manifest (a reader checks one against the other), best effort."""
+    code = object_code(entry)
     obj, manifest = _paths()
-    meta = {"symbol": entry.native_name, "undefined": undefined_symbols(code), "sha256": hashlib.sha256(code).hexdigest()}
-    obj.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(obj, code)
-    write_atomic(manifest, json.dumps(meta))
+    meta = {
+        "symbol": entry.native_name,
+        "undefined": undefined_symbols(code),
+        "sha256": hashlib.sha256(code).hexdigest(),
+        "table": tables.digest(),
+    }
+    if cachefs.write(CACHE, obj.name, code):
+        cachefs.write(CACHE, manifest.name, cachefs.seal(KEY, meta))
 
 
 _walk = None

@@ -25,10 +25,11 @@ from .makemove import child_key, make, make_for_count, unmake
 from .movegen import _generate
 from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE
 from .tt import fetch, probe, store
+from .walkargs import numba_signature
 
 
 def c_entry(cache=False):
-    """The walk, compiled by numba as a C function on each call (``native.ARGTYPES`` is
+    """The walk, compiled by numba as a C function on each call (``walkargs.ARGS`` is
     its signature: each array a pointer and its sizes). Not cached by numba: its machine
     code must be at hand to be saved (``native.py``; ``cache=True`` where it cannot be
     saved or loaded, so numba's cache serves the next run), and written as the C function itself
@@ -45,11 +46,7 @@ def c_entry(cache=False):
     they are never stored in or looked up from the table."""
     from numba import cfunc, types
 
-    u64p, i64p, i64 = types.CPointer(types.uint64), types.CPointer(types.int64), types.int64
-    signature = i64(u64p, i64, u64p, i64p, i64p, i64p, u64p, i64, i64p, i64, i64, u64p, i64,
-                    i64p, i64, u64p, i64p, i64p, i64p, i64p, u64p, i64p)
-
-    @cfunc(signature, cache=cache)
+    @cfunc(numba_signature(types), cache=cache)  # its parameters are ``walkargs.parameters()``
     def walk(T_, nT, bb_, board_, st_, hist_, hkeys_, nhist, prefix_, nprefix, depth, tt_, ntt,
              moves_, nrows, keys_, nmoves_, index_, acc_, scratch_, leaf_bb_, leaf_st_):
         T = carray(T_, (nT,))

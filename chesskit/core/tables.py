@@ -23,15 +23,12 @@ Layout of ``T`` (offsets are module constants):
 """
 
 import io
-import os
-from pathlib import Path
 
 import numpy as np
 
-from chesskit.outpath import write_atomic
 from chesskit.vocab import BISHOP_DIRS, KING_STEPS, KNIGHT_STEPS, ROOK_DIRS, castle_squares
 
-from . import SLIDERS
+from . import CACHE, KEY, SLIDERS, cachefs
 from .magics import BISHOP_MAGICS, ROOK_MAGICS
 
 ONE = np.uint64(1)
@@ -193,27 +190,94 @@ def table_size(rook_magics=ROOK_MAGICS, bishop_magics=BISHOP_MAGICS) -> int:
     return size
 
 
+SAVED = "attack-table.npy"
+SAVED_MANIFEST = "attack-table.json"
+MANIFEST = {"sha256": str, "length": int}  # the manifest's fields and their types
+
 _TABLES = None
+_DIGEST = None
 
 
 def tables() -> np.ndarray:
-    """The attack table ``T``: built once, saved beside the compiled code (the cache
-    folder is keyed by the core's source, so a saved table always matches it), then
-    loaded from there, which spares each start the table build."""
-    global _TABLES
+    """The attack table ``T``: built once, saved in this build's cache folder with a
+    sealed manifest (``cachefs.seal``: its digest and length), then loaded from there,
+    which spares each start the table build. A saved table is used only when it is this
+    build's, intact (digest, dtype, shape) and looks right (``_looks_right``); any doubt
+    builds it again: the walk reads the table without bounds checks."""
+    global _TABLES, _DIGEST
     if _TABLES is None:
-        saved = Path(os.environ.get("NUMBA_CACHE_DIR", ".")) / "attack-table.npy"
-        try:
-            _TABLES = np.load(saved)
-        except (OSError, ValueError):
+        T = _load()
+        if T is None:
             T = np.zeros(table_size(), dtype=np.uint64)
             _build(T, ROOK_MAGICS, BISHOP_MAGICS, PEXT)
-            _TABLES = T
-            try:
-                saved.parent.mkdir(parents=True, exist_ok=True)
-                data = io.BytesIO()
-                np.save(data, T)
-                write_atomic(saved, data.getvalue())
-            except OSError:
-                pass  # a read-only cache only costs the build next time
+            _DIGEST = _digest(T)
+            _save(T)
+        _TABLES = T
     return _TABLES
+
+
+def digest() -> str:
+    """The SHA-256 of the table's words (the saved walk's manifest records it)."""
+    tables()
+    return _DIGEST
+
+
+def _digest(T: np.ndarray) -> str:
+    return cachefs.digest(memoryview(T).cast("B"))
+
+
+def _load() -> np.ndarray | None:
+    global _DIGEST
+    if CACHE is None:
+        return None
+    meta = cachefs.unseal(cachefs.read(CACHE, SAVED_MANIFEST, 1 << 16), KEY, MANIFEST)
+    size = table_size()
+    if meta is None or meta["length"] != size:
+        return None
+    data = cachefs.read(CACHE, SAVED, size * 8 + (1 << 16))
+    if data is None:
+        return None
+    try:
+        T = np.load(io.BytesIO(data), allow_pickle=False)
+    except Exception:  # noqa: BLE001 - whatever numpy makes of a damaged file: a miss
+        return None
+    if T.dtype != np.dtype(np.uint64) or T.shape != (size,) or not T.flags.c_contiguous:
+        return None
+    found = _digest(T)
+    if found != meta["sha256"] or not _looks_right(T):
+        return None
+    _DIGEST = found
+    return T
+
+
+def _looks_right(T: np.ndarray) -> bool:
+    """Cheap checks of a table whose digest matched: the step attacks and empty-board
+    rays against their plain-Python definitions, and every slider slice (its shift and
+    base) inside the table, so that no lookup can read past its end."""
+    for sq in range(64):
+        if (T[N_ATT + sq], T[K_ATT + sq]) != (step_attacks(sq, KNIGHT_STEPS), step_attacks(sq, KING_STEPS)):
+            return False
+    for empty, base, shift, mask, dirs in ((R_EMPTY, R_BASE, R_SHIFT, R_MASK, ROOK_DIRS), (B_EMPTY, B_BASE, B_SHIFT, B_MASK, BISHOP_DIRS)):
+        shifts = T[shift : shift + 64].astype(np.int64)
+        bases = T[base : base + 64]
+        bits = np.unpackbits(T[mask : mask + 64].view(np.uint8)).reshape(64, 64).sum(axis=1)
+        if shifts.min() < 52 or shifts.max() > 63 or bases.min() < SLIDE or (bits != 64 - shifts).any():
+            return False
+        if (bases + (np.uint64(1) << (np.uint64(64) - shifts.astype(np.uint64)))).max() > T.shape[0]:
+            return False
+        for sq in (0, 27, 63):
+            if T[empty + sq] != ray_attacks(sq, 0, dirs) or T[mask + sq] != relevant_mask(sq, dirs):
+                return False
+            if T[int(T[base + sq])] != T[empty + sq]:  # the empty occupancy's entry
+                return False
+    return True
+
+
+def _save(T: np.ndarray) -> None:
+    """The table, then its manifest (best effort: a full disk only costs the build next time)."""
+    if CACHE is None:
+        return
+    data = io.BytesIO()
+    np.save(data, T)
+    if cachefs.write(CACHE, SAVED, data.getvalue()):
+        cachefs.write(CACHE, SAVED_MANIFEST, cachefs.seal(KEY, {"sha256": _DIGEST, "length": int(T.shape[0])}))

@@ -26,75 +26,21 @@ from chesskit.board.fen import (
     parse_fen,
 )
 from chesskit.errors import InputError
+from chesskit.geometry import (  # noqa: F401 (re-exported to the generators)
+    attackers,
+    direction,
+    distance,
+    file_of,
+    rank_of,
+    ray,
+)
+from chesskit.geometry import offset as step  # noqa: F401
 
 SLIDERS = (BISHOP, ROOK, QUEEN)
 
 
 def piece(ptype: int, color: int) -> int:
     return ptype | color << 3
-
-
-def file_of(sq: int) -> int:
-    return sq & 7
-
-
-def rank_of(sq: int) -> int:
-    return sq >> 3
-
-
-def distance(a: int, b: int) -> int:
-    return max(abs(file_of(a) - file_of(b)), abs(rank_of(a) - rank_of(b)))
-
-
-def direction(a: int, b: int) -> tuple[int, int] | None:
-    """Unit step from ``a`` towards ``b`` along a rank, file or diagonal; None when off-line."""
-    df, dr = file_of(b) - file_of(a), rank_of(b) - rank_of(a)
-    if (df, dr) == (0, 0) or (df and dr and abs(df) != abs(dr)):
-        return None
-    return ((df > 0) - (df < 0), (dr > 0) - (dr < 0))
-
-
-def step(sq: int, df: int, dr: int) -> int | None:
-    f, r = file_of(sq) + df, rank_of(sq) + dr
-    return r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else None
-
-
-def ray(sq: int, df: int, dr: int) -> list[int]:
-    """The squares from ``sq`` (excluded) to the edge along ``(df, dr)``."""
-    out, s = [], step(sq, df, dr)
-    while s is not None:
-        out.append(s)
-        s = step(s, df, dr)
-    return out
-
-
-def _table(steps) -> list[list[int]]:
-    return [[t for t in (step(sq, df, dr) for df, dr in steps) if t is not None] for sq in range(64)]
-
-
-_KNIGHT = _table(((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)))
-_KING = _table(((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)))
-_PAWN_FROM = (_table(((-1, -1), (1, -1))), _table(((-1, 1), (1, 1))))  # where a white/black pawn attacking sq stands
-_ROOK_RAYS = [[ray(sq, *d) for d in ((1, 0), (0, 1), (-1, 0), (0, -1))] for sq in range(64)]
-_BISHOP_RAYS = [[ray(sq, *d) for d in ((1, 1), (-1, 1), (-1, -1), (1, -1))] for sq in range(64)]
-
-
-def attackers(board: list[int], sq: int, color: int) -> list[int]:
-    """Squares of ``color``'s pieces attacking ``sq`` (the same answer as ``chesskit.board.fen.attackers``,
-    from precomputed tables: the generators call it thousands of times a second)."""
-    side = color << 3
-    found = [s for s in _PAWN_FROM[color][sq] if board[s] == PAWN | side]
-    found += [s for s in _KNIGHT[sq] if board[s] == KNIGHT | side]
-    found += [s for s in _KING[sq] if board[s] == KING | side]
-    for rays, slider in ((_ROOK_RAYS, ROOK | side), (_BISHOP_RAYS, BISHOP | side)):
-        for line in rays[sq]:
-            for s in line:
-                code = board[s]
-                if code:
-                    if code == slider or code == QUEEN | side:
-                        found.append(s)
-                    break
-    return sorted(found)
 
 
 @dataclass

@@ -7,6 +7,11 @@ for the counts below each move.  At the first
 difference compare's ``descend`` walks to the failing node, ``shrink`` cuts the position
 down, and a second descent from the shrunk root gives the report.  Nothing here prints:
 the CLI renders the ``FuzzRun``.
+
+``max_seconds`` bounds the whole run, shrinking included (``chesskit.fuzz.deadline``): a
+position whose next depth would not fit is not counted and ends the run; a finding is
+always reported, shrunk as far as the time allowed.  Ctrl-C while shrinking keeps the
+finding, shrunk so far (``stopped_by == "interrupted"``): the CLI shows and saves it.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from chesskit.board.board import Board
 from chesskit.board.fen import parse_fen
 from chesskit.compare.descent import Report, descend
 from chesskit.errors import EngineError
+from chesskit.fuzz.deadline import Deadline, OutOfTime
 from chesskit.fuzz.shrink import Shrunk, differs, shrink
 from chesskit.fuzz.sources import Generated, PositionStream
 
@@ -34,7 +40,17 @@ class Finding:
 
     @property
     def was_shrunk(self) -> bool:
-        return self.report.position_fen != self.start.fen
+        return self.position_fen != self.start.fen
+
+    @property
+    def position_fen(self) -> str:
+        """The smallest failing position: the shown report's root, or, when Ctrl-C came
+        before its descent, the shrunk position (its divides differ at ``depth``)."""
+        return self.shrunk.fen if self.shrunk.interrupted else self.report.position_fen
+
+    @property
+    def position_depth(self) -> int:
+        return self.shrunk.depth if self.shrunk.interrupted else self.report.depth
 
 
 @dataclass
@@ -45,7 +61,7 @@ class FuzzRun:
     nodes: int  # leaf nodes whose counts were compared (chesskit's side)
     seconds: float
     finding: Finding | None = None
-    stopped_by: str = "positions"  # "positions", "time" or "finding"
+    stopped_by: str = "positions"  # "positions", "time", "finding" or "interrupted" (while shrinking)
 
     @property
     def agree(self) -> bool:
@@ -71,24 +87,28 @@ def fuzz(
         raise ValueError(f"fuzz needs depth >= 1, got {depth!r}")
     stream = PositionStream(seed, chess960, suite_fens)
     began = clock()
+    deadline = Deadline(max_seconds, clock)
     run = FuzzRun(seed, depth, 0, 0, 0.0)
     name = getattr(engine, "name", "engine")
     for generated in stream:
-        elapsed = clock() - began
         if max_positions is not None and run.positions >= max_positions:
             run.stopped_by = "positions"
             break
-        if max_seconds is not None and elapsed >= max_seconds:
+        if deadline.bounded and deadline.left() <= 0:
             run.stopped_by = "time"
             break
         run.positions += 1
         try:
             board = Board(generated.fen, chess960=generated.chess960)
-            found = differs(engine, generated.fen, generated.chess960, depth, count=_adder(run), board=board)
+            found = differs(engine, generated.fen, generated.chess960, depth, _adder(run), board, deadline)
             if found is not None:
-                run.finding = _chase(engine, name, run.positions, generated, board, found, on_shrink)
-                run.stopped_by = "finding"
+                run.finding = _chase(engine, name, run.positions, generated, board, found, on_shrink, deadline)
+                run.stopped_by = "interrupted" if run.finding.shrunk.interrupted else "finding"
                 break
+        except OutOfTime:  # its next depth would not end in time: it was not compared in full
+            run.positions -= 1
+            run.stopped_by = "time"
+            break
         except EngineError as err:
             about_960 = generated.chess960 and chess960 is None and "960" in str(err)
             hint = "; --no-chess960 leaves Chess960 positions out" if about_960 else ""
@@ -107,19 +127,28 @@ def _adder(run: FuzzRun) -> Callable[[int], None]:
     return add
 
 
-def _chase(engine, name: str, index: int, generated: Generated, board: Board, depth: int, on_shrink) -> Finding:
+def _chase(
+    engine, name: str, index: int, generated: Generated, board: Board, depth: int, on_shrink, deadline: Deadline
+) -> Finding:
     """Descend from the generated position, shrink, and descend from the shrunk one."""
     first = descend(board, engine, depth, generated.fen, engine_name=name)
     if first.agree:
         raise EngineError(
             f"engine {name!r} gave different divides of the same position at depth {depth} when asked twice"
         )
-    shrunk = shrink(engine, generated.fen, generated.chess960, depth, path=first.path, on_try=on_shrink)
+    shrunk = shrink(engine, generated.fen, generated.chess960, depth, first.path, on_shrink, deadline)
     report = first
-    if shrunk.fen != generated.fen:
-        again = descend(Board(shrunk.fen, chess960=shrunk.chess960), engine, shrunk.depth, shrunk.fen, engine_name=name)
-        if not again.agree:
-            report = again
+    if shrunk.fen != generated.fen and not shrunk.interrupted:
+        try:
+            again = descend(
+                Board(shrunk.fen, chess960=shrunk.chess960), engine, shrunk.depth, shrunk.fen, engine_name=name
+            )
+        except KeyboardInterrupt:  # shown from the first descent; the shrunk position is saved
+            shrunk.error = f"interrupted after {shrunk.tried} candidates"
+            shrunk.interrupted = True
+        else:
+            if not again.agree:
+                report = again
     return Finding(index, generated, depth, first, shrunk, report)
 
 
@@ -146,7 +175,7 @@ def run_json(run: FuzzRun) -> dict:
             "shrunk": bool(finding and finding.was_shrunk),
             # beyond the issue's schema: where the position came from and how it was shrunk
             "source": finding.start.source if finding else None,
-            "position_fen": finding.report.position_fen if finding else None,
+            "position_fen": finding.position_fen if finding else None,
             "first_path": list(finding.first.path) if finding else [],
             "first_fen": finding.first.fen if finding else None,
             "shrink_tried": finding.shrunk.tried if finding else 0,

@@ -7,6 +7,10 @@ The counts are chesskit's (D1..D3, deeper when the difference needs a deeper tre
 Chess960 position writes its castling field in Shredder-FEN, so the suite loader reads it
 as Chess960 whatever the file is called.  The line is appended in one write and flushed
 to disk (fsync); a directory, a FIFO or a device is refused before the run starts.
+A write that fails (a full disk) is undone: the file is cut back to its old length, or
+removed if this write created it, so no empty or half-written file stays behind.  The
+file is read line by line, at most ``MAX_LINE_BYTES`` of each kept (a huge line without
+a newline costs no memory).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import stat
 from chesskit.board.board import Board
 from chesskit.compare.engines.script import shredder_fen
 from chesskit.errors import InputError
-from chesskit.outpath import check_output
+from chesskit.outpath import check_output, fsync_folder
+from chesskit.suites.formats import read_lines
 from chesskit.suites.positions import scan_id
 
 SAVE_DEPTH = 3
@@ -46,10 +51,13 @@ def unused_id(path: str, base: str) -> str:
     """``base``, or ``base-2``, ``base-3``, ... whichever no line of ``path`` uses yet."""
     taken = set()
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            taken = {scan_id(line.strip()) for line in handle}
+        for _, text, _ in read_lines(path):
+            if text is not None:
+                taken.add(scan_id(text.strip()))
     except FileNotFoundError:
         pass
+    except OSError as err:
+        raise InputError(f"cannot write --save {path}: {(err.strerror or str(err)).lower()}") from None
     ident, n = base, 1
     while ident in taken:
         n += 1
@@ -58,13 +66,16 @@ def unused_id(path: str, base: str) -> str:
 
 
 def append_lines(path: str, lines: list[str]) -> None:
-    """Append ``lines`` in one write, after a newline if the file does not end with one; fsync."""
+    """Append ``lines`` in one write, after a newline if the file does not end with one; fsync.
+    On failure the file is left as it was (or not created)."""
     check_save_path(path)
+    existed = os.path.lexists(path)
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags, 0o644)
     except OSError as err:
         raise InputError(f"cannot write --save {path}: {err.strerror or err}") from None
+    size = 0
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise InputError(f"cannot write --save {path}: it is not a regular file")
@@ -75,12 +86,32 @@ def append_lines(path: str, lines: list[str]) -> None:
                 handle.seek(size - 1)
                 if handle.read(1) != b"\n":
                     text = "\n" + text
-        data = text.encode("utf-8")
-        written = 0
-        while written < len(data):
-            written += os.write(fd, data[written:])
+        _write_all(fd, text.encode("utf-8"))
         os.fsync(fd)
     except OSError as err:
+        _undo(fd, path, size, existed)
         raise InputError(f"cannot write --save {path}: {err.strerror or err}") from None
+    except BaseException:
+        _undo(fd, path, size, existed)
+        raise
     finally:
         os.close(fd)
+    if not existed:
+        fsync_folder(os.path.dirname(os.path.abspath(path)))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    written = 0
+    while written < len(data):
+        written += os.write(fd, data[written:])
+
+
+def _undo(fd: int, path: str, size: int, existed: bool) -> None:
+    """Put a failed append back: the old length, or no file at all (best effort)."""
+    try:
+        if existed:
+            os.ftruncate(fd, size)
+        else:
+            os.unlink(path)
+    except OSError:
+        pass

@@ -15,6 +15,10 @@ A candidate is kept when it is valid (chesskit reads it and it looks reachable, 
 current one; then the candidates start over from the new state, until none is kept.
 Any difference counts, not only the first one's moves: a shrunk position shows *a*
 bug of the engine, and the report that follows names it exactly.
+
+Shrinking stops, keeping the smallest failing position so far, when the engine fails,
+when ``--time`` runs out (``chesskit.fuzz.deadline``: no candidate is started that would
+not leave time for the final descent) or on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Callable
 
 from chesskit.board.board import Board
 from chesskit.errors import EngineError, InputError
+from chesskit.fuzz.deadline import DESCENT_SHARE, Deadline, OutOfTime
 from chesskit.fuzz.position import Pos
 
 # the most candidates shrinking asks the engine about (each costs one divide per depth)
@@ -37,18 +42,37 @@ class Shrunk:
     chess960: bool
     tried: int  # candidates tried
     kept: int  # candidates kept
-    error: str | None = None  # the engine failed on a candidate: shrinking stopped there
+    error: str | None = None  # why shrinking stopped early: the engine failed, time ran out, Ctrl-C
+    interrupted: bool = False  # Ctrl-C (SIGTERM, SIGHUP) stopped it
 
 
 def differs(
-    engine, fen: str, chess960: bool, depth: int, count: Callable[[int], None] | None = None, board: Board | None = None
+    engine,
+    fen: str,
+    chess960: bool,
+    depth: int,
+    count: Callable[[int], None] | None = None,
+    board: Board | None = None,
+    deadline: Deadline | None = None,
+    keep: float = 0.0,
 ) -> int | None:
     """The first depth in 1..``depth`` at which the engine's counts of ``fen`` differ from chesskit's:
     the divides, or for an engine that answers with a total only (``engine.total_only``), the totals.
-    ``count(nodes)`` is told chesskit's count at each depth compared."""
+    ``count(nodes)`` is told chesskit's count at each depth compared.
+
+    With a ``deadline``, a depth is only started when its estimated cost and that of the
+    descent a difference there needs, plus ``keep`` seconds, fit in the time left; else
+    ``OutOfTime``. ``deadline.spent`` is left at the time the last depth compared took."""
     board = Board(fen, chess960=chess960) if board is None else board
+    deadline = Deadline() if deadline is None else deadline
     total_only = getattr(engine, "total_only", False)
+    nodes_before, nodes_last = 1, 1  # perft 0 is 1
+    first = spent = 0.0  # depth 1's time is taken as the cost of a call; the rest grows with the nodes
     for d in range(1, depth + 1):
+        growth = max(nodes_last / max(nodes_before, 1), 1.0)
+        estimate = first + max(spent - first, 0.0) * growth
+        deadline.check(estimate * (1 + DESCENT_SHARE) + keep)
+        began = deadline.clock()
         if total_only:
             ours_total = board.perft(d)
             same = ours_total == engine.perft(fen, d, [], chess960)
@@ -56,6 +80,10 @@ def differs(
             ours = board.divide(d)
             ours_total = sum(ours.values())
             same = ours == engine.divide(fen, d, [], chess960)
+        spent = deadline.spent = deadline.clock() - began
+        if d == 1:
+            first = spent
+        nodes_before, nodes_last = nodes_last, ours_total
         if count is not None:
             count(ours_total)
         if not same:
@@ -63,23 +91,32 @@ def differs(
     return None
 
 
-def shrink(engine, fen: str, chess960: bool, depth: int, path: list[str] = (), on_try=None) -> Shrunk:
+def shrink(
+    engine, fen: str, chess960: bool, depth: int, path: list[str] = (), on_try=None, deadline: Deadline | None = None
+) -> Shrunk:
     """Shrink the failing root ``fen`` (divides differ at ``depth``); ``path`` is the
-    descent's path from it to the failing node."""
+    descent's path from it to the failing node. With a ``deadline``, the time of the
+    descent from the smallest position so far (estimated by ``deadline.spent`` when
+    called, then by the depth that kept each candidate) is kept free for it."""
     state = Shrunk(fen, depth, chess960, 0, 0)
+    deadline = Deadline() if deadline is None else deadline
+    descent = deadline.spent * DESCENT_SHARE  # the final descent, from the current state
 
     def attempt(candidate: Pos, max_depth: int) -> bool:
+        nonlocal descent
         if state.tried >= MAX_CANDIDATES or not candidate.valid():
             return False
+        deadline.check(descent)
         state.tried += 1
         if on_try is not None:
             on_try(state)
         text = candidate.fen()
-        found = differs(engine, text, chess960, max_depth)
+        found = differs(engine, text, chess960, max_depth, deadline=deadline, keep=descent)
         if found is None:
             return False
         state.fen, state.depth = text, found
         state.kept += 1
+        descent = deadline.spent * DESCENT_SHARE
         return True
 
     try:
@@ -92,6 +129,11 @@ def shrink(engine, fen: str, chess960: bool, depth: int, path: list[str] = (), o
                     changed = True
     except EngineError as err:  # keep what was shrunk so far; the report says why it stopped
         state.error = str(err)
+    except OutOfTime:
+        state.error = f"{deadline.describe()} after {state.tried} candidates"
+    except KeyboardInterrupt:  # the smallest position so far is reported and saved, then exit 130
+        state.error = f"interrupted after {state.tried} candidates"
+        state.interrupted = True
     return state
 
 

@@ -19,9 +19,7 @@ from chesskit.board.fen import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, W
 from chesskit.compare.classify import pins
 from chesskit.fuzz.placing import _checkers, add_ep, decorate, put, put_somewhere
 from chesskit.fuzz.position import Pos, attackers, direction, distance, file_of, flip_files, mirror, piece, rank_of, ray, step
-
-ROOK_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
-BISHOP_DIRS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
+from chesskit.geometry import BISHOP_DIRS, ROOK_DIRS
 
 def special(rng: random.Random, c960: bool) -> tuple[Pos, str] | None:
     """One of the steered cases, for white, then mirrored half of the time."""

@@ -9,7 +9,9 @@ ratio compares rates. ellxor/perft (a fast C++ perft without a table, given by t
 its binary) runs once per position and repeat, and its own ``Time taken`` is its time:
 the process start and its table set-up are not counted. It starts one thread per online
 core whatever its affinity, so when ours is single-threaded it is pinned to one core of
-ours (one core each, as the comparison means).
+ours (one core each, as the comparison means). It is a program given by the user, run like
+an engine: in its own process group, killed as a whole when it is done, past its time
+limit or on Ctrl-C, and its output read with the engines' bounds.
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ import subprocess
 from dataclasses import dataclass, field
 
 from chesskit.compare.engines import UciEngine, find_stockfish
+from chesskit.compare.engines.proc import OutputLimit, communicate_bounded, drain, kill_group, spawn
 from chesskit.errors import EngineError, InputError
+from chesskit.geometry import START_FEN
 from chesskit.timer import Timer
 
 # the six positions of the chessprogramming wiki's Perft Results page
 WORKLOAD = [
-    ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
+    ("startpos", START_FEN, 6),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
     ("pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
     ("pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 5),
@@ -98,20 +102,52 @@ def _stockfish(engine, fen: str, depth: int) -> Run:
 
 
 _ELLXOR_RESULT = re.compile(r"^Result:\s+(\d+)\s*$", re.M)
-_ELLXOR_TIME = re.compile(r"^Time taken:\s+([0-9.]+) seconds", re.M)
+_ELLXOR_TIME = re.compile(r"^Time taken:\s+(.*?)\s+seconds", re.M)
+_SECONDS = re.compile(r"\d{1,12}(\.\d{1,12})?")
+# the limit on one run of ellxor without --timeout: this many seconds, or this many times
+# chesskit's own time on the same position when that is longer (a deeper --depth-offset,
+# or ours with a table and threads, which ellxor lacks)
+ELLXOR_TIMEOUT_S = 30.0
+ELLXOR_SLOWER = 30
 
 
-def _ellxor(path: str, fen: str, depth: int, cpu: int | None) -> Run:
-    """One run of ellxor/perft on ``fen`` to ``depth``, on core ``cpu`` (None: ours)."""
+def ellxor_limit(timeout: float | None, ours: Run) -> float:
+    """The seconds one ellxor run may take: ``timeout``, or the default scaled by ours."""
+    return timeout if timeout is not None else max(ELLXOR_TIMEOUT_S, ELLXOR_SLOWER * ours.seconds)
+
+
+def _ellxor(path: str, fen: str, depth: int, cpu: int | None, timeout: float) -> Run:
+    """One run of ellxor/perft on ``fen`` to ``depth``, on core ``cpu`` (None: ours), in
+    its own process group, given ``timeout`` seconds; an EngineError when it fails."""
     pin = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
+    where = f"on {fen!r} depth {depth}"
     try:
-        done = subprocess.run([path, fen, str(depth)], capture_output=True, text=True, preexec_fn=pin)
-    except OSError as exc:
-        raise EngineError(f"ellxor: cannot run {path}: {exc.strerror or exc}") from None
-    nodes, seconds = _ELLXOR_RESULT.search(done.stdout), _ELLXOR_TIME.search(done.stdout)
-    if done.returncode != 0 or not nodes or not seconds:
-        why = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1][:200]
-        raise EngineError(f"ellxor: {path} exited with {done.returncode} on {fen!r} depth {depth}: {why}")
+        child = spawn([path, fen, str(depth)], "ellxor", stdin=subprocess.DEVNULL, preexec_fn=pin)
+    except EngineError as exc:
+        cause = exc.__context__  # the OSError, which spawn's words leave out
+        why = (cause.strerror or str(cause)) if isinstance(cause, OSError) else str(exc)
+        raise EngineError(f"ellxor: cannot run {path}: {why}") from None
+    try:
+        out, err = communicate_bounded(child, timeout, f"{fen!r} depth {depth}")
+    except subprocess.TimeoutExpired:
+        raise EngineError(
+            f"ellxor: {path} did not finish {where} within {timeout:g} s (more time: --timeout SECONDS)"
+        ) from None
+    except OutputLimit as exc:
+        raise EngineError(f"ellxor: {path} {exc} {where}") from None
+    finally:
+        kill_group(child)  # whatever it left running in its group goes with it
+        drain(child)
+    stdout, stderr = out.decode(errors="replace"), err.decode(errors="replace")
+    last = (stderr.strip() or stdout.strip() or "no output").splitlines()[-1][:200]
+    if child.returncode != 0:
+        raise EngineError(f"ellxor: {path} exited with {child.returncode} {where}: {last}")
+    nodes, seconds = _ELLXOR_RESULT.search(stdout), _ELLXOR_TIME.search(stdout)
+    if not nodes or not seconds:
+        missing = "Result:" if not nodes else "Time taken:"
+        raise EngineError(f"ellxor: {path} printed no {missing!r} line {where}: {last}")
+    if not _SECONDS.fullmatch(seconds.group(1)):
+        raise EngineError(f"ellxor: {path} printed a time chesskit cannot read {where}: {seconds.group(0)[:200]!r}")
     return Run(int(nodes.group(1)), float(seconds.group(1)))
 
 
@@ -142,9 +178,12 @@ def _python_chess(fen: str, depth: int) -> Run:
     return Run(nodes, timer.elapsed_s)
 
 
-def run_bench(vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None, ellxor=None) -> list[Row]:
+def run_bench(
+    vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None, ellxor=None, timeout=None
+) -> list[Row]:
     """Run the workload; ``vs`` names competitors from COMPETITORS (``ellxor`` needs the
-    path of its binary). Each measurement is the best of ``repeat`` runs, ours and theirs
+    path of its binary, and each of its runs may take ``timeout`` seconds: see
+    ``ellxor_limit``). Each measurement is the best of ``repeat`` runs, ours and theirs
     alternating."""
     from chesskit.board.board import Board
 
@@ -155,6 +194,8 @@ def run_bench(vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None
         raise InputError("--vs ellxor needs the path of its binary: chesskit bench --vs ellxor PATH")
     if ellxor and "ellxor" not in vs:
         raise InputError(f"{ellxor!r}: a path is only taken with --vs ellxor")
+    if timeout is not None and "ellxor" not in vs:
+        raise InputError("--timeout is only taken with --vs ellxor")
     ellxor_cpu = _one_core(threads)
     engine = None
     if "stockfish" in vs:
@@ -182,7 +223,7 @@ def run_bench(vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None
                 if "python-chess" in vs:
                     pc.append(_python_chess(fen, pc_depth))
                 if "ellxor" in vs:
-                    ex.append(_ellxor(ellxor, fen, depth, ellxor_cpu))
+                    ex.append(_ellxor(ellxor, fen, depth, ellxor_cpu, ellxor_limit(timeout, ours[-1])))
             row = Row(ident, fen, depth, _best(ours))
             for name, runs in (("stockfish", sf), ("python-chess", pc), ("ellxor", ex)):
                 if runs:

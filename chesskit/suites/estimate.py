@@ -71,7 +71,7 @@ def within_bounds(tasks: Iterable, max_nodes: int | None) -> tuple[list, list[Li
             continue
         if id(record) not in chains:
             try:
-                board = Board.from_setup(record.setup) if record.setup is not None else Board(record.fen, record.chess960 or None)
+                board = Board(record.fen, record.chess960 or None)
             except InputError:
                 chains[id(record)] = None  # the run reports why it cannot be counted
             else:

@@ -28,37 +28,44 @@ Nothing here stops at a bad line: each line that cannot be read (too long, not U
 bad FEN, a count that is not a number, a depth past the cap, an id used twice in the
 file) becomes a ``LineError`` naming the line and why, and the rest of the file is read.
 
-Limits, so that no input can exhaust memory or run forever: a line holds at most
+Limits, so that no input can exhaust memory or run forever: at most ``MAX_ERRORS_KEPT``
+errors of a file are kept in detail, the others are counted in one last entry; a line holds at most
 ``MAX_LINE_BYTES`` bytes (read in bounded chunks: a 50 MB line costs 64 KiB), depths are
-at most ``MAX_DEPTH`` (as on the command line), counts have at most
-``MAX_COUNT_DIGITS`` digits and clocks at most ``MAX_CLOCK_DIGITS``.
+at most ``MAX_DEPTH`` (``chesskit.vocab``, as on the command line), counts have at most
+``MAX_COUNT_DIGITS`` digits and clocks are at most ``chesskit.board.fen.MAX_CLOCK`` (2**62).
+
+The FEN fields and the operations of an EPD line are read by
+``chesskit.board.fen.parse_epd``, the one EPD reader: an opcode given twice is an error
+for the line (but ``perft DEPTH COUNT``, which names its depth).
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
-from chesskit.board.fen import format_fen, parse_fen, unquote_operand
-from chesskit.errors import FenError, InputError
+from chesskit.board.fen import parse_epd
+from chesskit.errors import InputError
+from chesskit.vocab import MAX_DEPTH
 
 MAX_LINE_BYTES = 64 * 1024
-MAX_DEPTH = 100  # the command line's DEPTH cap (chesskit.cli.options.MAX_DEPTH)
 MAX_COUNT_DIGITS = 20  # 2**64 has 20 digits; no count in any suite comes close
-MAX_CLOCK_DIGITS = 10  # the board's clocks are 32-bit (chesskit.board.fen.MAX_CLOCK)
+# the errors of a file (and of a run) kept in detail; the rest are counted in one entry
+MAX_ERRORS_KEPT = 1000
 
 _CHUNK = 64 * 1024
 _BOM = "\ufeff"
 _ASCII_NUMBER = re.compile(r"[0-9]+")
 _DEPTH_OP = re.compile(r"D([0-9]+)")
 _STAT_OP = re.compile(r"S([0-9]+)")
-_OPCODE = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*")
 _PERFT_KEYWORDS = ("id", "epd", "perft")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SuiteRecord:
     """One position of a suite with its expected counts."""
 
@@ -71,8 +78,6 @@ class SuiteRecord:
     chess960: bool = False
     # the id shown and reported: ``id``, or ``file:id`` when another file of the run uses it
     name: str = ""
-    # the validated position (a chesskit.board.fen.Setup), so running does not parse it again
-    setup: object = field(default=None, compare=False, repr=False)
     # why the position cannot arise in a game (it is counted anyway; see board/fen.py)
     notes: tuple[str, ...] = ()
 
@@ -85,24 +90,28 @@ class SuiteRecord:
         return f"{display_path(self.path)}:{self.lineno}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineError:
-    """A line of a suite file that was not run, and why (one line, safe to print)."""
+    """A line of a suite file that was not run, and why (one line, safe to print); line 0
+    for a whole file that cannot be read."""
 
     path: Path
     lineno: int
     message: str
     id: str | None = None
+    # how many lines it stands for: more than 1 for the lines past MAX_ERRORS_KEPT
+    count: int = 1
 
     @property
     def location(self) -> str:
-        return f"{display_path(self.path)}:{self.lineno}"
+        """``FILE:LINE``, or ``FILE`` for an error about the whole file (line 0)."""
+        return f"{display_path(self.path)}:{self.lineno}" if self.lineno else display_path(self.path)
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}"
 
     def to_json(self) -> dict:
-        return {"file": str(self.path), "line": self.lineno, "id": self.id, "error": self.message}
+        return {"file": str(self.path), "line": self.lineno or None, "id": self.id, "error": self.message}
 
 
 Entry = SuiteRecord | LineError
@@ -113,8 +122,15 @@ Entry = SuiteRecord | LineError
 
 def display_path(path: Path) -> str:
     """``path`` relative to the working directory when it is below it, else as is."""
+    return _display_path(Path(path), os.getcwd())
+
+
+@functools.lru_cache(maxsize=256)  # a million lines of one file are shown with one lookup
+def _display_path(path: Path, cwd: str) -> str:
+    # a broken link is shown by its own name, not by where it leads
+    absolute = path.parent.resolve() / path.name if path.is_symlink() and not path.exists() else path.resolve()
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(absolute.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 
@@ -173,6 +189,37 @@ def _decoded(lineno: int, raw: bytearray, length: int) -> tuple[int, str | None,
     return lineno, text, None
 
 
+_WIDE_BOMS = (
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\xfe\xff", "UTF-16"),
+    (b"\xff\xfe", "UTF-16"),
+)
+_SNIFF = 4096
+
+
+def check_text_file(path: Path) -> None:
+    """Raise InputError, one line for the whole file, when ``path`` cannot be read as
+    UTF-8 text lines: a broken symbolic link, not a regular file (a FIFO would block), a
+    UTF-16 or UTF-32 file (by its byte-order mark, or NUL bytes at every other place), or
+    one whose first 4 KiB are an eighth or more NUL bytes (not a text file). Raises OSError when it cannot be read."""
+    shown = display_path(path)
+    if path.is_symlink() and not path.exists():
+        raise InputError(f"{shown}: a broken symbolic link (to {printable(str(path.readlink()))})")
+    if not path.is_file():
+        raise InputError(f"{shown}: not a regular file")
+    with open(path, "rb") as handle:
+        head = handle.read(_SNIFF)
+    for bom, name in _WIDE_BOMS:
+        if head.startswith(bom):
+            raise InputError(f"{shown}: this file is {name} (save it as UTF-8)")
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if (even + odd) * 8 >= len(head) > 0:  # a stray NUL in a line is that line's error
+        if min(even, odd) * 8 < max(even, odd):
+            raise InputError(f"{shown}: this file is UTF-16 (save it as UTF-8)")
+        raise InputError(f"{shown}: not a text file (it holds NUL bytes)")
+
+
 def _is_comment(text: str) -> bool:
     return not text or text[0] in "#%"
 
@@ -201,6 +248,7 @@ def read_suite(path: Path, strict: bool = False) -> list[Entry]:
     an error for its line. Raises InputError when the file cannot be opened at all.
     """
     try:
+        check_text_file(path)
         entries = read_perft(path, strict) if is_perft_format(path) else read_epd(path, strict)
     except OSError as err:
         raise InputError(f"{display_path(path)}: cannot read: {err.strerror or err}") from None
@@ -222,12 +270,44 @@ def _chess960_mode(path: Path) -> bool | None:
     return True if "960" in path.stem else None
 
 
+class Entries:
+    """The entries of a file in order, with at most ``MAX_ERRORS_KEPT`` LineErrors kept in
+    detail: the others are counted, and ``done()`` adds one entry for all of them."""
+
+    def __init__(self, path: Path, room: int = MAX_ERRORS_KEPT):
+        self.path, self.room = path, room
+        self.items: list[Entry] = []
+        self.dropped, self.first_dropped = 0, 0
+
+    def append(self, entry: Entry) -> None:
+        if isinstance(entry, LineError):
+            if self.room <= 0:
+                self.dropped += entry.count
+                self.first_dropped = self.first_dropped or entry.lineno
+                return
+            self.room -= 1
+        self.items.append(entry)
+
+    def done(self) -> list[Entry]:
+        if self.dropped:
+            self.items.append(folded(self.path, self.first_dropped, self.dropped))
+        return self.items
+
+
+def folded(path: Path, lineno: int, count: int) -> LineError:
+    """One entry for ``count`` lines not run that are not listed one by one."""
+    return LineError(
+        path, lineno, f"{count:,} more lines not run from here on (only the first {MAX_ERRORS_KEPT:,} "
+        "errors are listed)", count=count,
+    )
+
+
 # --------------------------------------------------------------------------- EPD
 
 
 def read_epd(path: Path, strict: bool = False) -> list[Entry]:
     """An EPD suite: one position per line."""
-    entries: list[Entry] = []
+    entries = Entries(path)
     mode = _chess960_mode(path)
     for lineno, text, error in read_lines(path):
         if error is not None:
@@ -240,7 +320,7 @@ def read_epd(path: Path, strict: bool = False) -> list[Entry]:
             entries.append(parse_epd_line(text, path, lineno, mode, strict=strict))
         except InputError as err:
             entries.append(LineError(path, lineno, printable(str(err)), _scan_id(text)))
-    return entries
+    return entries.done()
 
 
 def parse_epd_line(
@@ -253,18 +333,17 @@ def parse_epd_line(
 ) -> SuiteRecord:
     """One EPD line into a SuiteRecord; raises InputError (without the location).
 
-    ``depths`` adds expected counts given elsewhere (a ``.perft`` block's ``perft`` lines).
+    The line is read by ``chesskit.board.fen.parse_epd``, the one EPD reader (so
+    ``perft ID`` reads a suite line the same way); this adds what a suite means by its
+    operations. ``depths`` adds expected counts given elsewhere (a ``.perft`` block's
+    ``perft`` lines).
     """
-    fields, rest = _split_head(text)
-    ops = _split_ops(rest)
+    epd = parse_epd(text, chess960, strict)
     found: dict[int, int] = {}
     stats: dict[int, str] = {}
     ident = None
-    clocks = {"hmvc": None, "fmvn": None}
-    for opcode, operand in ops:
+    for opcode, operand in epd.operations:
         if opcode == "id":
-            if ident is not None:
-                raise InputError("the id operation appears twice")
             ident = printable(operand)
             if not ident:
                 raise InputError("empty id")
@@ -277,87 +356,23 @@ def parse_epd_line(
             _add_depth(found, parts[0], parts[1], "perft ")
         elif match := _STAT_OP.fullmatch(opcode):
             stats[_depth(match.group(1), opcode)] = operand
-        elif opcode in clocks:
-            clocks[opcode] = _clock(operand, opcode)
     for depth, count in (depths or {}).items():
         if depth in found:
             raise InputError(f"depth {depth} is given twice")
         found[depth] = count
-    if len(fields) == 4 and (clocks["hmvc"] or clocks["fmvn"]):
-        fields = [*fields, clocks["hmvc"] or "0", clocks["fmvn"] or "1"]
-    elif len(fields) == 6:
-        for index, opcode in ((4, "hmvc"), (5, "fmvn")):
-            if clocks[opcode] is not None and clocks[opcode] != fields[index]:
-                raise InputError(f"{opcode} {clocks[opcode]} contradicts the FEN's clock {fields[index]}")
-    setup = parse_fen(" ".join(fields), chess960, strict)
     if not found:
         raise InputError("no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;')")
+    setup = epd.setup
     return SuiteRecord(
         id=ident or f"{path.stem}:{lineno}",
-        fen=format_fen(setup),
+        fen=epd.fen,
         depths=dict(sorted(found.items())),
         stats=dict(sorted(stats.items())),
         path=path,
         lineno=lineno,
         chess960=bool(setup.chess960),
-        setup=setup,
-        notes=tuple(setup.notes),
+        notes=tuple(setup.notes),  # (the setup itself is not kept: a million lines would not fit)
     )
-
-
-def _split_head(text: str) -> tuple[list[str], str]:
-    """The FEN fields (4, or 6 with the clocks) and the text of the operations after them."""
-    rest = text
-    fields: list[str] = []
-    while len(fields) < 6:
-        match = re.match(r"\s*([^\s;]+)", rest)
-        if match is None:
-            break
-        word = match.group(1)
-        if len(fields) >= 4 and not (_ASCII_NUMBER.fullmatch(word) or re.fullmatch(r"[-+]?\d+", word)):
-            break  # an operation's opcode, not a clock
-        fields.append(word)
-        rest = rest[match.end() :]
-    if len(fields) < 4:
-        raise FenError("fen", f"an EPD line starts with 4 FEN fields, found {len(fields)}")
-    if len(fields) == 5:
-        raise FenError("fen", "found a halfmove clock but no fullmove number after the 4 FEN fields")
-    for word in fields[4:]:
-        _clock(word, "clock")
-    return fields, rest
-
-
-def _split_ops(text: str) -> list[tuple[str, str]]:
-    """``opcode operand...;`` operations in order (repeats kept), honouring quoted strings."""
-    chunks, current, quoted, escaped = [], [], False, False
-    for ch in text:
-        if escaped:
-            current.append(ch)
-            escaped = False
-        elif quoted and ch == "\\":
-            current.append(ch)
-            escaped = True
-        elif ch == '"':
-            current.append(ch)
-            quoted = not quoted
-        elif ch == ";" and not quoted:
-            chunks.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-    if quoted:
-        raise InputError("unterminated quoted string in the EPD operations")
-    chunks.append("".join(current))
-    ops = []
-    for chunk in chunks:
-        chunk = chunk.strip()
-        if not chunk:
-            continue
-        opcode, operand = (chunk.split(None, 1) + [""])[:2]
-        if not _OPCODE.fullmatch(opcode):
-            raise InputError(f"malformed EPD operation {printable(chunk[:40])!r}: an opcode starts with a letter")
-        ops.append((opcode, unquote_operand(operand.strip(), opcode)))
-    return ops
 
 
 def _depth(text: str, what: str) -> int:
@@ -380,23 +395,29 @@ def _add_depth(found: dict[int, int], depth_text: str, count_text: str, op: str)
     found[depth] = int(count_text)
 
 
-def _clock(text: str, what: str) -> str:
-    if not _ASCII_NUMBER.fullmatch(text) or len(text) > MAX_CLOCK_DIGITS:
-        raise InputError(
-            f"{what} {printable(text[:20])!r} is not a non-negative integer of at most {MAX_CLOCK_DIGITS} digits"
-        )
-    return text
-
-
 _ID_OP = re.compile(r'(?:^|[;\s])id\s+(?:"([^"]*)"|([^\s;"]+))')
 
 
-def _scan_id(text: str) -> str | None:
-    """The id of a line that did not parse, when one can be seen (for the report)."""
+def scan_id(text: str) -> str | None:
+    """The value of the ``id`` operation of an EPD line, found without parsing the line
+    (so a line that does not parse still names its id, and ``perft ID`` can find a line
+    without parsing the whole suite), or None.
+
+    >>> scan_id('4k3/8/8/8/8/8/8/4K3 w - - id "bare kings"; D1 5;')
+    'bare kings'
+    >>> scan_id('4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5 ;id kings')
+    'kings'
+    """
     match = _ID_OP.search(text)
     if match is None:
         return None
-    return printable(match.group(1) if match.group(1) is not None else match.group(2))
+    return match.group(1) if match.group(1) is not None else match.group(2)
+
+
+def _scan_id(text: str) -> str | None:
+    """The id of a line that did not parse, safe to print (for the report)."""
+    found = scan_id(text)
+    return None if found is None else printable(found)
 
 
 # --------------------------------------------------------------------------- .perft
@@ -420,7 +441,7 @@ def read_perft(path: Path, strict: bool = False) -> list[Entry]:
     block's other depths still run; a bad ``epd`` line drops its block.
     """
     mode = _chess960_mode(path)
-    entries: list[Entry] = []
+    entries = Entries(path)
     block: _Block | None = None
 
     def finish() -> None:
@@ -476,8 +497,7 @@ def read_perft(path: Path, strict: bool = False) -> list[Entry]:
                 LineError(path, lineno, f"unknown line {printable(text[:40])!r}: expected 'id', 'epd' or 'perft'")
             )
     finish()
-    entries.sort(key=lambda entry: entry.lineno)
-    return entries
+    return sorted(entries.done(), key=lambda entry: entry.lineno)
 
 
 def _with_id(record: SuiteRecord, ident: str) -> SuiteRecord:

@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import difflib
 import functools
-import re
 from pathlib import Path
 from typing import NamedTuple
 
 from chesskit.board.fen import parse_epd
 from chesskit.errors import InputError
-from chesskit.suites.formats import display_path, read_lines  # noqa: F401  (display_path: re-exported)
+from chesskit.geometry import START_FEN
+from chesskit.suites.formats import display_path, read_lines, scan_id  # noqa: F401  (display_path, scan_id: re-exported)
 
-STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-_ID_OP = re.compile(r'(?:^|[;\s])id\s+(?:"([^"]*)"|([^\s;"]+))')
+STARTING_FEN = START_FEN
 
 
 class SuiteLine(NamedTuple):
@@ -47,23 +45,6 @@ def suite_files(folder: Path | None = None) -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.glob("*.epd") if p.is_file())
-
-
-def scan_id(text: str) -> str | None:
-    """The value of the ``id "..."`` opcode of one EPD line, or None.
-
-    >>> scan_id('4k3/8/8/8/8/8/8/4K3 w - - id "bare kings"; D1 5;')
-    'bare kings'
-    >>> scan_id('4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5 ;id kings')
-    'kings'
-    """
-    fields = text.split(None, 4)
-    if len(fields) < 5:
-        return None
-    match = _ID_OP.search(fields[4])
-    if match is None:
-        return None
-    return match.group(1) if match.group(1) is not None else match.group(2)
 
 
 @functools.lru_cache(maxsize=None)

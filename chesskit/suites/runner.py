@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from chesskit.errors import InputError
-from chesskit.suites.formats import LineError, SuiteRecord, display_path, printable, read_suite
+from chesskit.suites.formats import MAX_ERRORS_KEPT, Entries, LineError, SuiteRecord, display_path, printable, read_suite
 from chesskit.suites.positions import positions_dir
 from chesskit.timer import Timer
 
@@ -28,7 +28,7 @@ DEFAULT_MAX_NODES = 1_000_000
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Task:
     """One count to check: ``record`` at ``depth`` should give ``expected`` nodes."""
 
@@ -37,7 +37,7 @@ class Task:
     expected: int
 
 
-@dataclass
+@dataclass(slots=True)
 class SuiteResult:
     """The outcome of one Task; ``divide`` is filled in for the shallowest mismatch of a position."""
 
@@ -109,7 +109,8 @@ def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     seen: set[Path] = set()
     for path in given:
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix.lower() in SUITE_SUFFIXES and p.is_file())
+            # a broken link, a FIFO, ... with a suite's name: read_suite reports it
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() in SUITE_SUFFIXES and not p.is_dir())
         elif path.is_file():
             found = [path]
         elif path.exists():  # a FIFO or a device: reading it could block forever
@@ -131,15 +132,31 @@ def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Load
     Ids are unique within a file (``chesskit.suites.formats.read_suite``); an id that
     several files use is told apart by the file's name: each record's ``name`` is its id,
     or ``file:id`` (``tricky.perft:pos-2``) when another file of the run uses the id too.
-    Raises InputError for a path that does not exist or cannot be opened, and when the
-    files hold no line at all to run or report.
+    A file that cannot be read (no permission, a broken link, UTF-16) is an error for the
+    whole file (a LineError at line 0) and the other files are read. Raises InputError for
+    a path that does not exist, when no file can be read at all (the first one's reason),
+    and when the files hold no line at all to run or report.
     """
     paths = list(paths)
     records: list[SuiteRecord] = []
     errors: list[LineError] = []
-    for path in suite_paths(paths):
-        for entry in read_suite(path, strict):
+    unreadable: list[InputError] = []
+    files = suite_paths(paths)
+    kept = 0  # the errors kept in detail over the run (MAX_ERRORS_KEPT)
+    for path in files:
+        try:
+            entries = read_suite(path, strict)
+        except InputError as err:
+            unreadable.append(err)
+            entries = [LineError(path, 0, str(err).removeprefix(f"{display_path(path)}: "))]
+        capped = Entries(path, MAX_ERRORS_KEPT - kept)
+        for entry in entries:
+            capped.append(entry)
+        for entry in capped.done():
             (records if isinstance(entry, SuiteRecord) else errors).append(entry)
+        kept = len(errors)
+    if unreadable and len(unreadable) == len(files):
+        raise unreadable[0]
     files_of: dict[str, set[Path]] = {}
     for record in records:
         files_of.setdefault(record.id, set()).add(record.path)
@@ -147,10 +164,9 @@ def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Load
     # the file's name tells them apart; where two files share a name too, their whole path
     names = {(p.name, i) for i in shared for p in files_of[i]}
     same_name = len(names) < sum(len(files_of[i]) for i in shared)
-    records = [
-        replace(r, name=(f"{display_path(r.path) if same_name else r.path.name}:{r.id}" if r.id in shared else r.id))
-        for r in records
-    ]
+    for index, r in enumerate(records):  # in place: a second list of a million records would not fit
+        if r.id in shared:
+            records[index] = replace(r, name=f"{display_path(r.path) if same_name else r.path.name}:{r.id}")
     if not records and not errors:
         shown = ", ".join(display_path(Path(p)) for p in paths or [positions_dir()])
         raise InputError(f"no suite positions found in {shown}")
@@ -306,10 +322,7 @@ def _run_job(
 
     record = tasks[0].record
     try:
-        if record.setup is not None:
-            board = Board.from_setup(record.setup)
-        else:
-            board = Board(record.fen, chess960=record.chess960 or None)
+        board = Board(record.fen, chess960=record.chess960 or None)
     except InputError as err:
         for task in tasks:
             yield SuiteResult(task, 0, 0.0, error=printable(str(err)))

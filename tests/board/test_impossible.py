@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-from pathlib import Path
 
 import chess
 import pytest
@@ -20,7 +19,6 @@ from chesskit.errors import FenError
 from helpers import REPO, pc_perft
 
 IMPOSSIBLE = REPO / "positions" / "impossible.epd"
-PYTHON_CHESS_TRICKY = Path("/work/data/python-chess-perft/tricky.perft")
 # Stockfish 15.1 lets dxc6 e.p. "evade" the f2 pawn's check here (and crashes at depth 2);
 # python-chess counts it by the rules, and so does chesskit
 STOCKFISH_DISAGREES = {"tricky-ep-unrelated-check"}
@@ -100,14 +98,12 @@ def test_debug_checker_raises_no_false_alarm(ident, fen):
     assert Board(fen).debug(2).ok
 
 
-def test_python_chess_tricky_perft_all_count():
-    """Every position of python-chess's tricky.perft (read, not copied: it is GPL), to the
-    counts in that file, which python-chess produced."""
-    if not PYTHON_CHESS_TRICKY.exists():
-        pytest.skip(f"{PYTHON_CHESS_TRICKY} not unpacked here")
+def test_python_chess_tricky_perft_all_count(perft_sets):
+    """Every position of python-chess's tricky.perft (read from $CHESSKIT_PERFT_SETS, not
+    copied: it is GPL), to the counts in that file, which python-chess produced."""
     checked = 0
     board = None
-    for line in PYTHON_CHESS_TRICKY.read_text().splitlines():
+    for line in (perft_sets / "tricky.perft").read_text().splitlines():
         if line.startswith("epd "):
             board = Board(line[4:].strip())
         elif line.startswith("perft ") and board is not None:

@@ -17,18 +17,12 @@ import pytest
 from chesskit.board.board import Board
 from chesskit.cluster.checkpoint import Checkpoint
 from chesskit.cluster.plan import make_plan
-from helpers import KIWIPETE, subprocess_env
+from helpers import DASK_INSTALL, KIWIPETE, need_module, subprocess_env
 
 
 def need_dask() -> None:
-    """Skip without Dask; in CI (which should install the [cluster] extra) fail instead,
-    as conftest does for every missing tool."""
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail('dask[distributed] is missing in CI: pip install -e ".[test,cluster]"')
-        pytest.skip("dask[distributed] is not installed")
+    """Skip without Dask; in CI (which installs the [cluster] extra) fail instead."""
+    need_module("distributed", DASK_INSTALL)
 
 
 def chesskit_process(*args: str) -> subprocess.Popen:
@@ -60,6 +54,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow  # perft startpos 6 on two local workers, twice (about 12 s on 2 busy cores)
 def test_local_workers_ctrl_c_then_resume(tmp_path):
     need_dask()
     path = tmp_path / "startpos6.ck"
@@ -128,8 +123,14 @@ def test_missing_dask_says_how_to_install(cli, monkeypatch):
         (["--split-depth", "-1"], "bad split depth '-1'"),
         (["--scheduler", "nonsense"], "bad scheduler address 'nonsense'"),
         (["--workers", "1", "--stats"], "--stats and --all-depths do not run on a cluster"),
+        # issue 27: these were exit 70
+        (["--scheduler", "inproc://127.0.0.1/1/1"], "over tcp:// or tls://, not inproc://"),
+        (["--scheduler", "ucx://127.0.0.1:8786"], "over tcp:// or tls://, not ucx://"),
+        (["--scheduler", "tls://127.0.0.1:8786"], "a tls:// scheduler needs certificates: set the distributed.comm.tls"),
+        (["--scheduler", "tls://127.0.0.1"], "a tls:// scheduler needs certificates"),
     ],
-    ids=["both", "zero-workers", "word-workers", "split-too-deep", "negative-split", "address", "stats"],
+    ids=["both", "zero-workers", "word-workers", "split-too-deep", "negative-split", "address", "stats",
+         "inproc", "ucx", "tls-without-certificates", "tls-without-port"],
 )
 def test_bad_cluster_options(cli, args, message):
     need_dask()
@@ -137,3 +138,24 @@ def test_bad_cluster_options(cli, args, message):
     assert result.exit_code == 2, result.stderr
     assert result.stderr.startswith("chesskit: ") and message in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_a_count_edited_in_the_checkpoint_is_computed_again(cli, tmp_path):
+    # issue 27: before, the edited count was summed (exit 0 with a wrong total)
+    need_dask()
+    path = tmp_path / "startpos4.ck"
+    first = cli("perft", "startpos", "4", "--workers", "1", "--checkpoint", str(path), "--json")
+    assert first.exit_code == 0 and json.loads(first.stdout)["nodes"] == 197281  # the published count
+    lines = path.read_text().splitlines()
+    row = json.loads(lines[3])
+    row["nodes"] += 1000
+    lines[3] = json.dumps(row, separators=(",", ":"))
+    path.write_text("\n".join(lines) + "\n")
+    again = cli("perft", "startpos", "4", "--workers", "1", "--checkpoint", str(path), "--json")
+    assert again.exit_code == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert report["nodes"] == 197281 and report["resumed"] == report["tasks"] - 1
+    assert again.stderr == (
+        f"chesskit: warning: checkpoint {path} line 4: the count of task {row['task']} does not match "
+        "its checksum (edited or damaged); that task is computed again\n"
+    )

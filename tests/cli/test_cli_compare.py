@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BEFORE_EP, ENGINES, EP_FEN, FAKE_UCI, gone, one_line
+from helpers import BEFORE_EP, ENGINES, EP_FEN, FAKE_UCI, gone, one_line, pc_divide
 
 NO_EP = str(ENGINES / "bug_no_ep.py")
 
@@ -40,8 +40,11 @@ def test_json_schema_on_disagreement(cli):
     for step in report["steps"]:
         assert set(step) == {"path", "depth", "ours", "theirs"}
         assert all(isinstance(m, str) and isinstance(n, int) for m, n in step["ours"].items())
-    # the first step is a real divide of the start position at depth 3
-    assert sum(report["steps"][0]["ours"].values()) == 27351 or sum(report["steps"][0]["ours"].values()) > 0
+    # the steps are real divides, chesskit's side equal to python-chess's (21690 at the root
+    # at depth 3, as Stockfish counts too), and 707 after f7f5 at depth 2
+    first, second = report["steps"]
+    assert first["ours"] == pc_divide(BEFORE_EP, 3) and sum(first["ours"].values()) == 21690
+    assert second["ours"] == pc_divide(BEFORE_EP, 2, ["f7f5"]) and sum(second["ours"].values()) == 707
     assert result.stderr.startswith("chesskit: ") and result.stderr.count("\n") == 1
 
 

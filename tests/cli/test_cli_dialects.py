@@ -14,7 +14,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from helpers import BEFORE_EP, ENGINES, KIWIPETE, pc_perft
+from helpers import BEFORE_EP, ENGINES, KIWIPETE, missing, pc_perft
 
 PY = sys.executable
 FAKE = f"{PY} {ENGINES / 'fake_perft.py'}"
@@ -28,9 +28,7 @@ def debian_engine(name: str) -> str:
     """A Debian engine (installed in /usr/games); skipped locally, a failure in CI."""
     path = shutil.which(name) or (f"/usr/games/{name}" if os.access(f"/usr/games/{name}", os.X_OK) else None)
     if path is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{name} is missing in CI")
-        pytest.skip(f"{name} not found")
+        missing(f"{name} (Debian: apt-get install {name})")
     return path
 
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from chesskit.cli import output
+from chesskit.cli import boundary
 from chesskit.errors import EngineError, MismatchError
 from helpers import one_line
 
@@ -114,7 +114,7 @@ def test_nothing_to_run_is_bad_input(cli, tmp_path):
     [(MismatchError("counts differ"), 1), (EngineError("stockfish died"), 3)],
 )
 def test_error_boundary_exit_codes(error, code):
-    assert output.error_line(error) == (str(error), code)
+    assert boundary.error_line(error) == (str(error), code)
 
 
 def test_internal_error_is_one_line_without_traceback(cli, monkeypatch):
@@ -125,7 +125,7 @@ def test_internal_error_is_one_line_without_traceback(cli, monkeypatch):
 
     monkeypatch.setattr(perft_cmd, "load_board", broken)
     result = cli("perft", "startpos", "1")
-    assert result.exit_code == output.INTERNAL_ERROR
+    assert result.exit_code == boundary.INTERNAL_ERROR
     assert result.stderr.startswith("chesskit: internal error: ZeroDivisionError: division by zero")
     assert len(result.stderr.splitlines()) == 1
     assert "Traceback" not in result.stderr
@@ -214,14 +214,16 @@ def test_out_of_memory_has_its_own_exit_code_not_a_bug(cli, monkeypatch):
 
 
 def test_a_hash_table_larger_than_memory_is_bad_input(cli, monkeypatch):
-    from chesskit.core import tt
+    from chesskit.core import hashtable as tt  # where Board takes allocate from
 
     real = tt.allocate
 
     def huge(megabytes):
-        if megabytes > 1000:
-            raise MemoryError("Unable to allocate 1.00 TiB for an array")
+        if megabytes > 8:
+            raise MemoryError("Unable to allocate 16.0 MiB for an array")
         return real(megabytes)
 
+    # within the machine's memory (more is refused before: tests/board/test_tablesize.py),
+    # but the allocation fails
     monkeypatch.setattr(tt, "allocate", huge)
-    one_line(cli("perft", "startpos", "5", "--hash", "1048576"), 2, "hash table of 1048576 MiB does not fit")
+    one_line(cli("perft", "startpos", "5", "--hash", "16"), 2, "hash table of 16 MiB does not fit")

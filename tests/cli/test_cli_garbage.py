@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from helpers import ENGINES, STARTPOS
+from helpers import DASK_INSTALL, ENGINES, STARTPOS, need_module
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
@@ -111,7 +111,7 @@ def test_garbage_engine_output_is_read_or_an_engine_failure_in_one_line(cli, tmp
 def finished_checkpoint():
     """The header and every task line of a finished ``perft startpos 4`` checkpoint
     (split depth 1), the node counts from chesskit's own walk of each task."""
-    pytest.importorskip("distributed")
+    need_module("distributed", DASK_INSTALL)
     from chesskit.board.board import Board
     from chesskit.cluster.checkpoint import header_for
     from chesskit.cluster.plan import make_plan

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from helpers import ENGINES, STARTPOS, gone, one_line, subprocess_env
+from helpers import DASK_INSTALL, ENGINES, STARTPOS, gone, need_module, one_line, subprocess_env
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
@@ -85,7 +85,7 @@ def test_junit_naming_a_fifo_is_refused_without_blocking(suite_file, tmp_path):
 
 
 def test_checkpoint_naming_a_fifo_is_refused_without_blocking(tmp_path):
-    pytest.importorskip("distributed")
+    need_module("distributed", DASK_INSTALL)
     fifo = tmp_path / "run.ck"
     os.mkfifo(fifo)
     one_line(chesskit("perft", "startpos", "3", "--checkpoint", str(fifo)), 2, "--checkpoint", "FIFO")
@@ -128,13 +128,13 @@ def _checkpoint(tmp_path, fen: str, depth: int, split: int | None, *lines: str, 
 
 
 def test_infinity_in_a_checkpoint_is_bad_input_naming_the_line(tmp_path):
-    pytest.importorskip("distributed")
+    need_module("distributed", DASK_INSTALL)
     path = _checkpoint(tmp_path, STARTPOS, 4, 1, '{"task": 0, "nodes": 10}', '{"task": 1, "nodes": Infinity}')
     one_line(chesskit("perft", "startpos", "4", "--checkpoint", str(path)), 2, "line 3 is corrupt")
 
 
 def test_a_checkpoint_split_depth_deeper_than_the_run_is_refused_not_hanging(tmp_path):
-    pytest.importorskip("distributed")
+    need_module("distributed", DASK_INSTALL)
     path = _checkpoint(tmp_path, STARTPOS, 4, 1, split_depth=60)
     one_line(chesskit("perft", "startpos", "4", "--checkpoint", str(path)), 2, "split_depth 60")
 

@@ -124,3 +124,118 @@ def test_fuzz_save_may_not_append_to_the_adapter(cli, tmp_path):
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("chesskit: cannot write --save ") and "it is the input file" in result.stderr
     assert adapter.read_text() == before
+
+
+# ------------------------------------------------------------------ unreadable files in a folder (items 14, 17)
+
+WRONG = f'{START4} id "start"; D1 20; D2 401;\n'  # 400 (Perft Results page)
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """A folder of suites: a.epd mismatches, b.epd passes, c.epd cannot be read (fault
+    injection: opening it fails with EACCES, which root would not see with chmod 000)."""
+    from chesskit.suites import formats
+
+    monkeypatch.chdir(tmp_path)
+    suites = tmp_path / "d"
+    suites.mkdir()
+    (suites / "a.epd").write_text(WRONG)
+    (suites / "b.epd").write_text(GOOD)
+    (suites / "c.epd").write_text(GOOD.replace("rook", "rook-c"))
+
+    def refusing_open(path, *args, **kwargs):
+        if str(path).endswith("c.epd"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return open(path, *args, **kwargs)
+
+    monkeypatch.setattr(formats, "open", refusing_open, raising=False)
+    return suites
+
+
+def test_an_unreadable_file_is_an_error_and_the_rest_runs(cli, folder):
+    result = cli("suite", "d", "--threads", "1")
+    assert result.exit_code == 1, result.output  # the mismatch in a.epd is not hidden
+    lines = result.stdout.splitlines()
+    assert sorted(lines[:3]) == [
+        "ERROR d/c.epd: cannot read: Permission denied", "FAIL  start  D2: expected 401, got 400", lines[2]
+    ]
+    assert lines[2].split()[:2] == ["ok", "rook"]
+    assert lines[-1].endswith("4 passed, 1 FAILED, 1 line not run (errors)")
+    assert result.stderr == (
+        "chesskit: 1 of 5 counts did not match; 1 line could not be run (first: d/c.epd: cannot read: Permission denied)\n"
+    )
+
+
+def test_an_unreadable_file_in_json_and_junit(cli, folder):
+    result = cli("suite", "d", "--json", "--junit", "r.xml")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert (data["passed"], data["failed"], data["errors"]) == (4, 1, 1)
+    assert data["error_lines"] == [{"file": "d/c.epd", "line": None, "id": None, "error": "cannot read: Permission denied"}]
+    root = ET.parse("r.xml").getroot()
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("6", "1", "1")
+    error = next(case for case in root.iter("testcase") if case.find("error") is not None)
+    assert error.get("name") == "file" and error.find("error").get("message") == "d/c.epd: cannot read: Permission denied"
+
+
+def test_a_single_unreadable_file_is_still_one_line(cli, folder):
+    result = cli("suite", "d/c.epd")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "chesskit: d/c.epd: cannot read: Permission denied\n"
+
+
+def test_a_broken_link_in_a_folder_is_reported(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.epd").write_text(GOOD)
+    (tmp_path / "d" / "gone.epd").symlink_to("nowhere.epd")
+    result = cli("suite", "d")
+    assert result.exit_code == 2, result.output
+    assert "ERROR d/gone.epd: a broken symbolic link (to nowhere.epd)" in result.stdout.splitlines()
+    assert result.stdout.splitlines()[-1].endswith("3 passed, all match, 1 line not run (errors)")
+
+
+@pytest.mark.parametrize(
+    "encoding,name",
+    [("utf-16", "UTF-16"), ("utf-16-le", "UTF-16"), ("utf-16-be", "UTF-16"), ("utf-32", "UTF-32")],
+)
+def test_a_wide_file_is_one_line_not_noise_per_line(cli, tmp_path, monkeypatch, encoding, name):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "wide.epd").write_bytes((GOOD * 3).encode(encoding))
+    (tmp_path / "ok.epd").write_text(GOOD.replace("rook", "other"))
+    result = cli("suite", "wide.epd", "ok.epd")
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stdout.splitlines() if line.startswith("ERROR")]
+    assert errors == [f"ERROR wide.epd: this file is {name} (save it as UTF-8)"]
+    alone = cli("suite", "wide.epd")
+    assert alone.stderr == f"chesskit: wide.epd: this file is {name} (save it as UTF-8)\n"
+
+
+def test_nul_bytes_make_a_file_not_text(cli, tmp_path):
+    (tmp_path / "bin.epd").write_bytes(open("/bin/sh", "rb").read(4096))  # an ELF binary
+    result = cli("suite", str(tmp_path / "bin.epd"))
+    assert result.exit_code == 2 and result.stderr.endswith("bin.epd: not a text file (it holds NUL bytes)\n")
+
+
+# ------------------------------------------------------------------ bounded memory (item 16)
+
+
+def test_errors_past_the_cap_are_counted_in_one_entry(cli, tmp_path):
+    from chesskit.suites.formats import MAX_ERRORS_KEPT
+
+    bad = MAX_ERRORS_KEPT + 500
+    (tmp_path / "bad.epd").write_text(GOOD + "x\n" * bad)
+    (tmp_path / "more.epd").write_text("y\n" * 3 + GOOD.replace("rook", "r2"))
+    result = cli("suite", str(tmp_path / "bad.epd"), str(tmp_path / "more.epd"), "--json")
+    assert result.exit_code == 2
+    data = json.loads(result.stdout)
+    assert (data["passed"], data["errors"]) == (6, bad + 3)
+    lines = data["error_lines"]
+    assert len(lines) == MAX_ERRORS_KEPT + 2  # the first ones, then one entry per file for the rest
+    assert lines[MAX_ERRORS_KEPT]["line"] == MAX_ERRORS_KEPT + 2
+    assert lines[MAX_ERRORS_KEPT]["error"].startswith("500 more lines not run from here on")
+    assert lines[-1]["file"].endswith("more.epd") and lines[-1]["error"].startswith("3 more lines not run")
+    plain = cli("suite", str(tmp_path / "bad.epd"), "--threads", "1")
+    assert plain.stdout.count("\nERROR ") == MAX_ERRORS_KEPT + 1  # the first ones and the folded one
+    assert plain.stdout.splitlines()[-1].endswith(f"3 passed, all match, {bad} lines not run (errors)")

@@ -8,11 +8,12 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
 
-from chesskit.cli import output
+from chesskit.cli import boundary
 from helpers import subprocess_env
 
 
@@ -31,9 +32,11 @@ def test_keyboard_interrupt_is_one_line_130(cli, monkeypatch):
     assert result.stderr == "chesskit: interrupted\n"
 
 
-def test_interrupt_during_a_compile_is_reported_as_interrupted(cli, monkeypatch):
+def test_an_interrupt_the_compiler_turned_into_another_error_is_still_interrupted(cli, monkeypatch):
     """numba's compiler can swallow the KeyboardInterrupt and raise something else (a
-    RuntimeError "no compiled object yet"): after a Ctrl-C it is still "interrupted", 130."""
+    RuntimeError "no compiled object yet"): after a Ctrl-C it is still "interrupted", 130.
+    No compile runs here: a stand-in for the board's loading receives the SIGINT and raises
+    that RuntimeError in its place, as the compiler does."""
     from chesskit.cli import perft_cmd
 
     def compile_interrupted(*args):
@@ -84,11 +87,114 @@ def test_ctrl_c_stops_a_long_perft_promptly(entry_point, threads):
     assert time.monotonic() - sent < 10
 
 
+# ------------------------------------------------------------------ signals mid-walk, threaded
+
+# (signal, exit code, the line): the shell's 128 + the signal's number
+STOPS = [
+    (signal.SIGINT, 130, "chesskit: interrupted"),
+    (signal.SIGTERM, 143, "chesskit: terminated (SIGTERM)"),
+    (signal.SIGHUP, 129, "chesskit: hung up (SIGHUP)"),
+]
+# a walk that runs for many minutes, even counting only the tasks already started: each
+# of the default pool's tasks is a perft 9 below two plies, with a small table
+LONG_WALK = ["startpos", "11", "--hash", "16"]
+
+
+def _threads_of(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except FileNotFoundError:
+        return 0
+
+
+def _stop_mid_walk(entry_point, args, sig, on_terminal=False):
+    """Start ``chesskit ARGS`` with the default thread count, wait until the pool's walks
+    run, send ``sig``: (exit code, stdout, stderr) once it ended, or fail when it has not
+    ended 10 s after the signal (the walks would run for many minutes)."""
+    env = subprocess_env()
+    subprocess.run([entry_point, "perft", "startpos", "1"], env=env, capture_output=True, timeout=600)
+    cores = len(os.sched_getaffinity(0))
+    # the main thread, the signal watchdog, rich's refresh thread on a terminal, and the
+    # pool's threads (one per core; none with one core: the walk then runs on the main thread)
+    wanted = 2 + int(on_terminal) + (cores if cores > 1 or on_terminal else 0)
+    if on_terminal:
+        import pty
+
+        master, replica = pty.openpty()
+        proc = subprocess.Popen([entry_point, *args], stdout=replica, stderr=replica, env=env)
+        os.close(replica)
+        chunks: list[bytes] = []
+
+        def drain():  # what a terminal does: read, so the progress bar never blocks
+            while True:
+                try:
+                    data = os.read(master, 4096)
+                except OSError:
+                    return
+                if not data:
+                    return
+                chunks.append(data)
+
+        reader = threading.Thread(target=drain, daemon=True)
+        reader.start()
+    else:
+        proc = subprocess.Popen([entry_point, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while _threads_of(proc.pid) < wanted and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, "chesskit ended before the signal"
+        assert _threads_of(proc.pid) >= wanted, "the pool's threads never started"
+        time.sleep(1)  # well inside the walks
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{' '.join(args)} was still running 10 s after {sig.name}")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    if on_terminal:
+        reader.join(timeout=10)
+        os.close(master)
+        text = b"".join(chunks).decode(errors="replace")
+        return proc.returncode, text, text
+    return proc.returncode, proc.stdout.read().decode(), proc.stderr.read().decode()
+
+
+@pytest.mark.parametrize("command", ["perft", "divide"])
+@pytest.mark.parametrize("sig, code, line", STOPS, ids=["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_stops_a_threaded_walk_at_once(entry_point, command, sig, code, line):
+    """The default (threaded) perft and divide: the main thread waits for the pool, whose
+    compiled walks cannot be interrupted; a signal still ends the process at once with
+    128 + the signal and its one line, without waiting for the walks to end."""
+    returncode, out, err = _stop_mid_walk(entry_point, [command, *LONG_WALK], sig)
+    assert returncode == code, err
+    assert err == line + "\n"
+    assert out == ""
+
+
+def test_ctrl_c_stops_a_threaded_walk_in_json_mode(entry_point):
+    returncode, out, err = _stop_mid_walk(entry_point, ["divide", *LONG_WALK, "--json"], signal.SIGINT)
+    assert (returncode, out, err) == (130, "", "chesskit: interrupted\n")
+
+
+@pytest.mark.parametrize("command", ["perft", "divide"])
+def test_ctrl_c_stops_a_threaded_walk_under_its_progress_bar(entry_point, command):
+    """On a terminal the walk is split over the pool whatever the thread count, under a
+    rich progress bar: Ctrl-C ends it at once too, and the bar gives way to the one line."""
+    returncode, out, _ = _stop_mid_walk(entry_point, [command, *LONG_WALK], signal.SIGINT, on_terminal=True)
+    assert returncode == 130, out
+    assert out.rstrip().endswith("chesskit: interrupted")
+    assert "Traceback" not in out
+
+
 # ------------------------------------------------------------------ closed pipes
 
 
 def test_broken_pipe_maps_to_141_without_a_message():
-    assert output.error_line(BrokenPipeError()) == ("", 141)
+    assert boundary.error_line(BrokenPipeError()) == ("", 141)
 
 
 def test_closing_the_pipe_early_is_quiet_and_not_a_mismatch(entry_point, tmp_path):

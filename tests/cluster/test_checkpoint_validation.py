@@ -9,7 +9,7 @@ import json
 import pytest
 
 from chesskit.board.board import Board
-from chesskit.cluster.checkpoint import Checkpoint, read_header, split_depth_of
+from chesskit.cluster.checkpoint import Checkpoint, line_sum, read_header, split_depth_of
 from chesskit.cluster.errors import CheckpointError
 from chesskit.cluster.plan import make_plan
 
@@ -19,6 +19,9 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 @pytest.fixture(scope="module")
 def plan():
     return make_plan(Board(KIWIPETE), 4)
+
+
+TASK_HASH = make_plan(Board(KIWIPETE), 4).task_hash
 
 
 def with_lines(tmp_path, plan, *extra: bytes):
@@ -46,7 +49,9 @@ def with_lines(tmp_path, plan, *extra: bytes):
         (b"[1, 5]", r"line 3 is corrupt \(expected"),
         (b'{"task": -1, "nodes": 5}', r"line 3 names task -1"),
         (b'{"task": 100000, "nodes": 5}', r"line 3 names task 100000"),
-        (b'{"task": 0, "nodes": 11}', r"line 3 gives task 0 11 nodes, an earlier line 10"),
+        # a second count for a task, with its checksum made to match: two runs' lines mixed
+        (b'{"task": 0, "nodes": 11, "sha256": "%s"}' % line_sum(TASK_HASH, 0, 11).encode(),
+         r"line 3 gives task 0 11 nodes, an earlier line 10"),
     ],
 )
 def test_a_bad_task_line_is_refused_with_its_line_named(tmp_path, plan, line, why):

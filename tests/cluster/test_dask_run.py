@@ -13,17 +13,13 @@ from pathlib import Path
 
 import pytest
 
-try:
-    import distributed
-except ImportError:  # in CI, which should install the [cluster] extra, a failure (as in conftest)
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail('dask[distributed] is missing in CI: pip install -e ".[test,cluster]"', pytrace=False)
-    pytest.skip("dask[distributed] is not installed", allow_module_level=True)
+from helpers import DASK_INSTALL, KIWIPETE, STARTPOS, need_module, subprocess_env
+
+distributed = need_module("distributed", DASK_INSTALL)  # skipped without it, a failure in CI
 
 from chesskit.board.board import Board  # noqa: E402
 from chesskit.cluster import run_perft  # noqa: E402
 from chesskit.cluster.errors import ClusterError, ClusterInterrupted  # noqa: E402
-from helpers import KIWIPETE, STARTPOS, subprocess_env
 
 POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 
@@ -96,7 +92,11 @@ def cluster(tmp_path_factory):
 
 @pytest.mark.parametrize(
     "fen, depth, nodes",
-    [(KIWIPETE, 4, 4085603), (STARTPOS, 5, 4865609), (POS3, 6, 11030083)],
+    [
+        (KIWIPETE, 4, 4085603),
+        (STARTPOS, 5, 4865609),
+        pytest.param(POS3, 6, 11030083, marks=pytest.mark.slow),
+    ],
     ids=["kiwipete-4", "startpos-5", "pos3-6"],
 )
 def test_totals_of_known_positions(cluster, fen, depth, nodes):
@@ -106,6 +106,7 @@ def test_totals_of_known_positions(cluster, fen, depth, nodes):
     assert result.resumed == 0 and result.tasks > 1 and result.computed_nodes == nodes
 
 
+@pytest.mark.slow  # perft 6 on a cluster (4-16 s on 2 busy cores)
 def test_a_worker_killed_mid_run_costs_only_time(cluster):
     address, monitor, tmp = cluster
     victim = start_worker(address, "victim", tmp)
@@ -131,6 +132,7 @@ def test_a_worker_killed_mid_run_costs_only_time(cluster):
         stop(victim, signal.SIGKILL)
 
 
+@pytest.mark.slow  # perft 6 on a cluster (4-16 s on 2 busy cores)
 def test_an_interrupted_run_resumes_without_recomputing(cluster, tmp_path):
     address, _, _ = cluster
     path = tmp_path / "pos3.ck"
@@ -228,6 +230,7 @@ def test_waits_for_a_worker_and_refuses_one_without_chesskit(tmp_path):
             stop(process)
 
 
+@pytest.mark.slow  # perft 6 on a cluster (4-16 s on 2 busy cores)
 def test_a_lost_scheduler_ends_the_run_and_another_one_resumes_it(tmp_path):
     path = tmp_path / "pos3.ck"
     (tmp_path / "one").mkdir()
@@ -256,3 +259,51 @@ def test_a_lost_scheduler_ends_the_run_and_another_one_resumes_it(tmp_path):
     finally:
         for process in reversed(processes):
             stop(process, signal.SIGKILL)
+
+
+def test_a_tls_scheduler_with_the_certificates_of_dasks_configuration(tmp_path):
+    """docs/cluster.md recommends tls://: a scheduler and a worker with a self-signed
+    certificate, and chesskit given the same one through Dask's configuration (issue 27:
+    exit 70 before)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl is needed to make a test certificate (apt install openssl)")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+         "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+        check=True, capture_output=True,
+    )
+    tls = ["--tls-ca-file", str(cert), "--tls-cert", str(cert), "--tls-key", str(key)]
+    info = tmp_path / "scheduler.json"
+    options = ["--protocol", "tls", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", *tls]
+    scheduler = dask_cli("scheduler", *options, "--scheduler-file", str(info), log=tmp_path / "scheduler.log")
+    processes = [scheduler]
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() or not info.read_text().strip():
+            assert scheduler.poll() is None and time.monotonic() < deadline, (tmp_path / "scheduler.log").read_text()
+            time.sleep(0.2)
+        address = json.loads(info.read_text())["address"]
+        assert address.startswith("tls://")
+        worker_options = "--nthreads 1 --nworkers 1 --host 127.0.0.1 --no-dashboard --memory-limit 0".split()
+        processes.append(dask_cli("worker", address, *worker_options, *tls, log=tmp_path / "worker.log"))
+        env = subprocess_env()
+        command = [sys.executable, "-m", "chesskit", "perft", "startpos", "4", "--scheduler", address, "--json"]
+        plain = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert plain.returncode == 2 and "a tls:// scheduler needs certificates" in plain.stderr
+        env.update(
+            DASK_DISTRIBUTED__COMM__TLS__CA_FILE=str(cert),
+            DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT=str(cert),
+            DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY=str(key),
+        )
+        result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["nodes"] == 197281  # the published perft(4)
+        env["DASK_DISTRIBUTED__COMM__TLS__CA_FILE"] = str(tmp_path / "missing.pem")
+        missing = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+        assert missing.returncode == 2 and "cannot use the TLS certificates" in missing.stderr
+        assert missing.stderr.count("\n") == 1
+    finally:
+        for process in reversed(processes):
+            stop(process)

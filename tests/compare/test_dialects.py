@@ -24,7 +24,7 @@ from chesskit.compare.engines.dialects import (
     parse_total,
 )
 from chesskit.errors import EngineError, InputError
-from helpers import BEFORE_EP, ENGINES, EP_FEN, KIWIPETE, STARTPOS, gone, pc_divide
+from helpers import BEFORE_EP, ENGINES, EP_FEN, KIWIPETE, STARTPOS, finishes, gone, pc_divide
 
 PY = sys.executable
 FAKE = f"{PY} {ENGINES / 'fake_perft.py'}"
@@ -221,8 +221,9 @@ def test_console_that_hangs_is_killed(tmp_path, monkeypatch):
 
 
 def assert_gone(pids: list[int]) -> None:
-    """The engine and the helper it started are gone (a zombie left to init counts as gone)."""
-    deadline = time.monotonic() + 3
+    """The engine and the helper it started are gone (a zombie left to init counts as gone);
+    they go at once, the generous bound only ends a failure."""
+    deadline = time.monotonic() + 60
     while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(gone(pid) for pid in pids), "the engine or its helper is still running"
@@ -380,19 +381,25 @@ def test_oneshot_failures(tmp_path, monkeypatch):
         open_engine(engine_cmd="echo hello {fen} {depth}").perft(STARTPOS, 1, [])
     pidfile = tmp_path / "pids"
     monkeypatch.setenv("CHESSKIT_HANG_PIDFILE", str(pidfile))
-    started = time.monotonic()
     with pytest.raises(EngineError, match=r"did not answer depth 2 on .* within 1 s$"):
-        open_engine(engine_cmd=f"{ENGINES / 'fail_hang.py'} {{depth}} {{fen}}", timeout=1).perft(STARTPOS, 2, [])
-    assert time.monotonic() - started < 10
+        # the 1 s timeout fires and the call returns (a broken timeout hangs)
+        finishes(
+            lambda: open_engine(engine_cmd=f"{ENGINES / 'fail_hang.py'} {{depth}} {{fen}}", timeout=1).perft(
+                STARTPOS, 2, []
+            )
+        )
     assert_gone([int(pid) for pid in pidfile.read_text().split()])
 
 
 @pytest.mark.parametrize("dialect", ["console-perft", "uci-perft-total"])
 def test_named_dialect_answer_times_out(dialect):
     """fail_hang never answers a bare `perft`: each answer has its own --timeout."""
-    started = time.monotonic()
-    with pytest.raises(EngineError, match=r"did not answer 'perft 2' within 1 s$"):
-        with open_engine(engine=str(ENGINES / "fail_hang.py"), dialect=dialect, timeout=1) as engine:
+    engine = open_engine(engine=str(ENGINES / "fail_hang.py"), dialect=dialect, timeout=1)
+
+    def ask():
+        with engine:
             engine.perft(STARTPOS, 2, [])
-    assert time.monotonic() - started < 10
+
+    with pytest.raises(EngineError, match=r"did not answer 'perft 2' within 1 s$"):
+        finishes(ask)  # the timeout fires and the call returns (a broken one hangs)
     assert engine._proc is None

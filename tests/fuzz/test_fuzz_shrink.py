@@ -54,9 +54,9 @@ def test_every_candidate_is_valid_and_shrinking_is_bounded(monkeypatch):
     seen = []
     real = shrink_module.differs
 
-    def spy(eng, fen, chess960, depth, count=None):
+    def spy(eng, fen, chess960, depth, count=None, **bounds):
         seen.append(fen)
-        return real(eng, fen, chess960, depth, count)
+        return real(eng, fen, chess960, depth, count, **bounds)
 
     monkeypatch.setattr(shrink_module, "differs", spy)
     monkeypatch.setattr(shrink_module, "MAX_CANDIDATES", 15)

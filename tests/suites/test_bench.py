@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
 
 import pytest
 
 from chesskit.suites.bench import WORKLOAD
-from helpers import ENGINES, one_line
+from helpers import ENGINES, gone, one_line, subprocess_env
 
 # perft of the six standard positions at depth 1..3 (chessprogramming wiki, Perft Results)
 PUBLISHED = {
@@ -120,3 +126,118 @@ def test_bench_ellxor_failures_are_one_line(cli, monkeypatch, env, args, code, w
         monkeypatch.setenv(key, value)
     result = cli("bench", "--depth-offset", "-5", *args)
     one_line(result, code, *words)
+
+
+# ------------------------------------------------------------------ ellxor misbehaving
+# Stand-ins for the ellxor binary (a program the user names): one that hangs with a helper
+# in its process group, one that floods, one whose time line is garbage. Each is one
+# exit-3 line, and nothing it started outlives bench.
+
+
+def _stand_in(tmp_path, body: str) -> str:
+    path = tmp_path / "ellxor-stand-in"
+    path.write_text(f"#!{sys.executable}\nimport os, subprocess, sys, time\n" + textwrap.dedent(body))
+    path.chmod(0o755)
+    return str(path)
+
+
+# starts a helper in its own process group, records both pids, then never answers
+HANGS = """
+    helper = subprocess.Popen(["sleep", "1000"])
+    with open(sys.argv[0] + ".pids", "w") as pids:
+        pids.write(f"{os.getpid()} {helper.pid}\\n")
+    time.sleep(1000)
+"""
+
+
+def _pids(program: str, proc: subprocess.Popen) -> list[int]:
+    """The stand-in's pids once it has written them (None if chesskit ended first)."""
+    deadline = time.monotonic() + 120
+    path = Path(program + ".pids")
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and path.read_text().endswith("\n"):
+            return [int(pid) for pid in path.read_text().split()]
+        time.sleep(0.05)
+    pytest.fail("the stand-in never started")
+
+
+def _end(proc: subprocess.Popen, seconds: float, what: str) -> tuple[str, str]:
+    try:
+        return proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(what)
+
+
+def _reap(pids) -> bool:
+    """True when every pid has gone within a few seconds (killing those left, for the next test)."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not all(gone(pid) for pid in pids):
+        time.sleep(0.05)
+    left = [pid for pid in pids if not gone(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    return not left
+
+
+def _bench(entry_point, *args) -> subprocess.Popen:
+    return subprocess.Popen(
+        [entry_point, "bench", "--depth-offset", "-5", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=subprocess_env(),
+    )
+
+
+def test_a_hanging_ellxor_is_given_up_after_timeout_with_its_group(entry_point, tmp_path):
+    program = _stand_in(tmp_path, HANGS)
+    proc = _bench(entry_point, "--vs", "ellxor", program, "--timeout", "1")
+    pids = _pids(program, proc)
+    out, err = _end(proc, 120, "bench waited on a hanging ellxor past its --timeout 1")
+    one_line(subprocess.CompletedProcess(proc.args, proc.returncode, out, err), 3, "did not finish", "within 1 s")
+    assert _reap(pids), "the stand-in or its helper outlived bench"
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_during_ellxor_kills_its_group(entry_point, tmp_path, sig, code):
+    program = _stand_in(tmp_path, HANGS)
+    proc = _bench(entry_point, "--vs", "ellxor", program)
+    pids = _pids(program, proc)
+    proc.send_signal(sig)
+    _, err = _end(proc, 30, f"bench did not end on {sig.name}")
+    assert proc.returncode == code, err
+    assert _reap(pids), "the stand-in or its helper outlived bench"
+
+
+def test_the_default_ellxor_limit_grows_with_chesskits_own_time():
+    from chesskit.suites.bench import ELLXOR_SLOWER, ELLXOR_TIMEOUT_S, Run, ellxor_limit
+
+    assert ellxor_limit(None, Run(20, 0.001)) == ELLXOR_TIMEOUT_S
+    assert ellxor_limit(None, Run(10**9, 100.0)) == 100.0 * ELLXOR_SLOWER
+    assert ellxor_limit(2.5, Run(10**9, 100.0)) == 2.5
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        # 128 MiB of short lines and no answer: read no further than 64 MiB
+        ("chunk = 'Nodes per second:  1 million.\\n' * 4096\nfor _ in range(1100): sys.stdout.write(chunk)",
+         ["more than 64 MiB"]),
+        # one line of 1 MiB
+        ("sys.stdout.write('x' * (1 << 20))", ["line longer than 64 KiB"]),
+        ("print('Result:            20')\nprint('Time taken:        1.2.3 seconds.')", ["time", "1.2.3"]),
+        ("print('Result:            20')\nprint('Time taken:        . seconds.')", ["time", "'Time taken:"]),
+        ("print('Time taken:        0.001 seconds.')", ["no 'Result:' line"]),
+    ],
+    ids=["flood", "long-line", "two-points", "no-digits", "no-result"],
+)
+def test_ellxor_output_it_cannot_use_is_one_line(cli, tmp_path, body, words):
+    result = cli("bench", "--depth-offset", "-5", "--vs", "ellxor", _stand_in(tmp_path, body))
+    one_line(result, 3, "ellxor:", *words)
+
+
+def test_timeout_is_checked_and_only_taken_with_ellxor(cli):
+    one_line(cli("bench", "--depth-offset", "-5", "--timeout", "5"), 2, "--timeout is only taken with --vs ellxor")
+    one_line(cli("bench", "--vs", "ellxor", FAKE_ELLXOR, "--timeout", "0"), 2, "bad --timeout '0'")

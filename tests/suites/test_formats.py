@@ -198,14 +198,16 @@ def test_python_chess_style_960_file(tmp_path):
         ("D100000 1;", "depth '100000' is not an integer from 0 to 100"),
         ("D101 1;", "depth '101' is not an integer from 0 to 100"),
         (" ".join(f"D{n} {n};" for n in range(1, 1001)), "depth '101' is not an integer"),
-        ("D1 20; D1 20;", "depth 1 is given twice"),
+        ("D1 20; D1 20;", "EPD operation 'D1' appears twice"),
         ("D1 20; perft 1 20;", "depth 1 is given twice"),
         ("D1 " + "9" * 5000 + ";", "expected count has 5000 digits (at most 20)"),
         ("D1 ²;", "expected count '²' is not a non-negative integer"),
         ("D1 ２０;", "expected count '２０' is not a non-negative integer"),  # fullwidth digits
         ("D1 -20;", "is not a non-negative integer"),
         ("perft 1;", "expected 'perft DEPTH COUNT'"),
-        ("id \"a\"; id \"b\"; D1 20;", "id operation appears twice"),
+        ("id \"a\"; id \"b\"; D1 20;", "EPD operation 'id' appears twice"),
+        ("D1 20; bm e4; bm d4;", "EPD operation 'bm' appears twice"),  # kept before: issue 25 item 3
+        ("D1 20; S1 \"checks=0\"; S1 \"checks=1\";", "EPD operation 'S1' appears twice"),
         ("id \"x; D1 20;", "unterminated quoted string"),
         ("bm e4;", "no D<n> opcodes"),
     ],
@@ -222,7 +224,7 @@ def test_epd_line_errors(tmp_path, ops, why):
 @pytest.mark.parametrize(
     "clocks, why",
     [
-        ("0 " + "1" * 5000, "at most 10 digits"),
+        ("0 " + "1" * 5000, "is too large (at most 4611686018427387904)"),  # MAX_CLOCK, 2**62
         ("0 ¹", "found a halfmove clock but no fullmove number"),
         ("7", "found a halfmove clock but no fullmove number"),
     ],
@@ -303,3 +305,38 @@ print([(e.lineno, isinstance(e, SuiteRecord)) for e in entries])
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[(1, True), (2, False), (3, True)]"
+
+
+# ------------------------------------------------------------------ one EPD reader (issue 25 item 3)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f'{START4} id "a"; D1 20; bm e4; bm d4;',  # a repeated opcode: the suite kept it
+        f'{START4} id "a"; D1 20; c0 "x"; c0 "y";',
+        f'{START4} 0 4611686018427387904 id "a"; D1 20;',  # a clock of 19 digits: the suite refused it
+        f'{START4} hmvc 0; fmvn 4611686018427387905; id "a"; D1 20;',  # past MAX_CLOCK
+        f'{START4} 0 1 hmvc 3; id "a"; D1 20;',
+        f'{START4} id "a"; D1 20; perft 2 400; perft 3 8902;',  # perft DEPTH COUNT may repeat
+        f'{START4} id "a"; D1 20; 1x 5;',
+    ],
+)
+def test_perft_and_suite_read_a_line_the_same_way(tmp_path, line):
+    from chesskit.board.fen import parse_epd
+    from chesskit.errors import InputError
+
+    try:
+        parse_epd(line)
+        accepted = True
+    except InputError:
+        accepted = False
+    entries = read_suite(write(tmp_path, "one.epd", line + "\n"))
+    assert len(records(entries)) == int(accepted), entries
+
+
+def test_an_id_found_by_perft_is_the_suites():
+    from chesskit.suites.positions import scan_id as positions_scan_id
+    from chesskit.suites.formats import scan_id
+
+    assert positions_scan_id is scan_id

@@ -11,6 +11,7 @@ that names the engine and what went wrong.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 
 from chesskit.compare.engines.base import MAX_TIMEOUT, Engine
@@ -86,12 +87,22 @@ def open_engine(
 
 def parse_options(options: Iterable[str] | Mapping[str, str]) -> dict[str, str]:
     """`["Hash=64", "Skill Level=3"]` -> `{"Hash": "64", "Skill Level": "3"}`."""
-    if isinstance(options, Mapping):
-        return {str(name): str(value) for name, value in options.items()}
     parsed: dict[str, str] = {}
-    for item in options:
-        name, sep, value = str(item).partition("=")
-        if not sep or not name.strip():
-            raise InputError(f"--engine-option must be NAME=VALUE, got {item!r}")
-        parsed[name.strip()] = value.strip()
+    if isinstance(options, Mapping):
+        parsed = {str(name): str(value) for name, value in options.items()}
+    else:
+        for item in options:
+            name, sep, value = str(item).partition("=")
+            if not sep or not name.strip():
+                raise InputError(f"--engine-option must be NAME=VALUE, got {item!r}")
+            parsed[name.strip()] = value.strip()
+    for name, value in parsed.items():
+        if _CONTROL.search(name + value):  # a line break would end 'setoption': the rest a command of its own
+            raise InputError(
+                f"--engine-option {name + '=' + value!r} has a line break or control character: "
+                "a name and a value must be one line"
+            )
     return parsed
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")

@@ -19,6 +19,8 @@ from chesskit.compare.engines.proc import (
     describe_exit,
     drain,
     kill_group,
+    output_held,
+    report_survivors,
     resolve_program,
     spawn,
 )
@@ -99,6 +101,9 @@ class Engine(ABC):
             drain(proc)
             raise
         kill_group(proc)  # helpers it left running in its group
+        if output_held([proc.stdout, proc.stderr]):  # a helper outside the group holds them
+            report_survivors(self.name, [proc.stdout, proc.stderr])
+        drain(proc)
         stdout = out.decode("utf-8", "replace")
         if proc.returncode != 0:
             last = _last_line(err.decode("utf-8", "replace")) or _last_line(stdout)

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from chesskit.compare.engines.base import node_board, one_line
 from chesskit.compare.engines.dialects import Answer, Dialect
-
-START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+from chesskit.geometry import START_FEN as START
 START_MOVES = 20
 CHECK = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 CHECK_MOVES = 48

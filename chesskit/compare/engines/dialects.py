@@ -34,6 +34,8 @@ import re
 from dataclasses import dataclass, field
 
 from chesskit.compare.engines.base import UCI_MOVE
+from chesskit.geometry import between, direction, distance, file_of, rank_of
+from chesskit.vocab import BISHOP, KING, KNIGHT, PAWN, PIECE_LETTERS, ROOK, WHITE, parse_square, square_name
 
 LOOPS = ("uci", "console")
 COMMANDS = ("go-perft", "perft", "divide")
@@ -119,7 +121,7 @@ _SAN = re.compile(
 )
 _CASTLE = re.compile(r"([O0])-\1(-\1)?")
 _SUFFIX = re.compile(r"(?:[+#!?]+|\s*e\.?p\.?)+$")
-_PIECE_TYPES = {"P": 1, "N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
+_PIECE_TYPES = {letter.upper(): ptype for ptype, letter in enumerate(PIECE_LETTERS) if ptype}
 
 
 def _number(text: str) -> int:
@@ -191,23 +193,23 @@ class MoveNames:
             if board.chess960 or king & 7 != 4:
                 return None
             to = king + (-2 if m.group(2) else 2)
-            return _name(king) + _name(to)
+            return square_name(king) + square_name(to)
         m = _SAN.fullmatch(token)
         if m is None:
             return None
         ptype = _PIECE_TYPES[m.group("piece") or "P"]
-        to = _square(m.group("to"))
+        to = parse_square(m.group("to"))
         found = []
         for frm in range(64):
             piece = board.piece_at(frm)
             if not piece or piece & 7 != ptype or piece >> 3 != us:
                 continue
-            if m.group("file") and _name(frm)[0] != m.group("file"):
+            if m.group("file") and square_name(frm)[0] != m.group("file"):
                 continue
-            if m.group("rank") and _name(frm)[1] != m.group("rank"):
+            if m.group("rank") and square_name(frm)[1] != m.group("rank"):
                 continue
             if _reaches(board, frm, to, ptype, us):
-                found.append(_name(frm) + _name(to) + (m.group("promo") or "").lower())
+                found.append(square_name(frm) + square_name(to) + (m.group("promo") or "").lower())
         return found[0] if len(found) == 1 else None
 
     def _moves(self) -> list[tuple]:
@@ -216,11 +218,11 @@ class MoveNames:
             board = self._board = self._factory() if self._board is None else self._board
             table = []
             for uci in board.legal_moves():
-                frm, to = _square(uci[0:2]), _square(uci[2:4])
+                frm, to = parse_square(uci[0:2]), parse_square(uci[2:4])
                 ptype = board.piece_at(frm) & 7
                 target = board.piece_at(to)
                 castle = None
-                if ptype == 6 and (abs((to & 7) - (frm & 7)) == 2 or (target and target >> 3 == board.turn)):
+                if ptype == KING and (abs((to & 7) - (frm & 7)) == 2 or (target and target >> 3 == board.turn)):
                     castle = "K" if (to & 7) > (frm & 7) else "Q"
                 table.append((uci, ptype, frm, to, uci[4:].upper(), castle))
             self._table = table
@@ -236,7 +238,7 @@ class MoveNames:
         if m is None:
             return None
         ptype = _PIECE_TYPES[m.group("piece") or "P"]
-        to = _square(m.group("to"))
+        to = parse_square(m.group("to"))
         promo = (m.group("promo") or "").upper()
         found = [
             row[0]
@@ -245,43 +247,29 @@ class MoveNames:
             and row[3] == to
             and row[5] is None
             and row[4] == promo
-            and (m.group("file") is None or "abcdefgh"[row[2] & 7] == m.group("file"))
-            and (m.group("rank") is None or str((row[2] >> 3) + 1) == m.group("rank"))
+            and (m.group("file") is None or square_name(row[2])[0] == m.group("file"))
+            and (m.group("rank") is None or square_name(row[2])[1] == m.group("rank"))
         ]
         return found[0] if len(found) == 1 else None
 
 
-def _square(name: str) -> int:
-    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
-
-
-def _name(sq: int) -> str:
-    return "abcdefgh"[sq & 7] + str((sq >> 3) + 1)
-
-
 def _reaches(board, frm: int, to: int, ptype: int, us: int) -> bool:
     """Whether a piece of type `ptype` on `frm` moves to `to` by its geometry (path clear)."""
-    df, dr = (to & 7) - (frm & 7), (to >> 3) - (frm >> 3)
-    if ptype == 1:  # pawn: pushes and captures (any capture: en passant included)
-        ahead = 1 if us == 0 else -1
+    df, dr = file_of(to) - file_of(frm), rank_of(to) - rank_of(frm)
+    if ptype == PAWN:  # pushes and captures (any capture: en passant included)
+        ahead = 1 if us == WHITE else -1
         if df == 0:
-            start = 1 if us == 0 else 6
-            return dr == ahead or (dr == 2 * ahead and frm >> 3 == start)
+            start = 1 if us == WHITE else 6
+            return dr == ahead or (dr == 2 * ahead and rank_of(frm) == start)
         return abs(df) == 1 and dr == ahead
-    if ptype == 2:
+    if ptype == KNIGHT:
         return {abs(df), abs(dr)} == {1, 2}
-    if ptype == 6:
-        return max(abs(df), abs(dr)) == 1
-    straight, diagonal = df == 0 or dr == 0, abs(df) == abs(dr)
-    if (ptype == 3 and not diagonal) or (ptype == 4 and not straight) or not (straight or diagonal) or frm == to:
+    if ptype == KING:
+        return distance(frm, to) == 1
+    line = direction(frm, to)  # None off a line, and for frm == to
+    if line is None or (ptype == BISHOP and 0 in line) or (ptype == ROOK and 0 not in line):
         return False
-    step = (df > 0) - (df < 0) + 8 * ((dr > 0) - (dr < 0))
-    sq = frm + step
-    while sq != to:
-        if board.piece_at(sq):
-            return False
-        sq += step
-    return True
+    return not any(board.piece_at(sq) for sq in between(frm, to))
 
 
 @dataclass

@@ -11,7 +11,9 @@ import os
 import selectors
 import shutil
 import signal
+import stat
 import subprocess
+import sys
 import time
 
 from chesskit.errors import EngineError
@@ -125,44 +127,156 @@ def spawn(argv: list[str], name: str, **kwargs) -> subprocess.Popen:
 def communicate_bounded(proc: subprocess.Popen, timeout: float | None, what: str) -> tuple[bytes, bytes]:
     """Like ``proc.communicate(timeout=...)`` for a child whose stdin is not a pipe, but
     bounded: stdout up to MAX_ANSWER bytes in lines of at most MAX_LINE (else OutputLimit),
-    of stderr only the last
-    STDERR_TAIL bytes. Raises subprocess.TimeoutExpired past ``timeout`` seconds; the
-    caller kills the group either way."""
+    of stderr only the last STDERR_TAIL bytes. Raises subprocess.TimeoutExpired past
+    ``timeout`` seconds; the caller kills the group either way.
+
+    The answer is complete when the child exits (waitpid), not when its pipes close: a
+    helper it left running may hold them open for ever. What the child wrote before it
+    exited is still read (it waits in the pipe)."""
     deadline = None if timeout is None else time.monotonic() + timeout
     out = bytearray()
     err = bytearray()
     partial = 0  # the length of stdout's unfinished last line
+    exited = _exit_watch(proc)
     with selectors.DefaultSelector() as sel:
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 os.set_blocking(stream.fileno(), False)
                 sel.register(stream, selectors.EVENT_READ)
-        while sel.get_map():
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                raise subprocess.TimeoutExpired(proc.args, timeout)
-            for key, _ in sel.select(remaining):
-                try:
-                    chunk = os.read(key.fd, 65536)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    sel.unregister(key.fileobj)
-                elif key.fileobj is proc.stdout:
-                    first = chunk.find(b"\n")
-                    if (first if first >= 0 else len(chunk)) + partial > MAX_LINE:
-                        raise too_long_line()
-                    last = chunk.rfind(b"\n")
-                    partial = partial + len(chunk) if last < 0 else len(chunk) - last - 1
-                    out += chunk
-                    if len(out) > MAX_ANSWER:
-                        raise too_much_output(what)
+        if exited is not None:
+            sel.register(exited, selectors.EVENT_READ)
+        try:
+            done = False  # the child exited: read what is left in the pipes, then stop
+            while len(sel.get_map()) > (0 if exited is None or done else 1):
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    raise subprocess.TimeoutExpired(proc.args, timeout)
+                if done:
+                    ready = [(key, 0) for key in list(sel.get_map().values())]
                 else:
-                    err += chunk
-                    del err[:-STDERR_TAIL]
+                    wait = remaining if exited is not None else _poll_step(remaining)
+                    ready = sel.select(wait)
+                    if exited is None and proc.poll() is not None:
+                        done = True
+                got = False
+                for key, _ in ready:
+                    if key.fileobj is exited:
+                        sel.unregister(exited)
+                        done = True
+                        continue
+                    try:
+                        chunk = os.read(key.fd, 65536)
+                    except BlockingIOError:
+                        if done:
+                            sel.unregister(key.fileobj)  # empty, but held open by a helper
+                        continue
+                    got = True
+                    if not chunk:
+                        sel.unregister(key.fileobj)
+                    elif key.fileobj is proc.stdout:
+                        first = chunk.find(b"\n")
+                        if (first if first >= 0 else len(chunk)) + partial > MAX_LINE:
+                            raise too_long_line()
+                        last = chunk.rfind(b"\n")
+                        partial = partial + len(chunk) if last < 0 else len(chunk) - last - 1
+                        out += chunk
+                        if len(out) > MAX_ANSWER:
+                            raise too_much_output(what)
+                    else:
+                        err += chunk
+                        del err[:-STDERR_TAIL]
+                if done and not got and exited is None:
+                    break
+        finally:
+            if exited is not None:
+                os.close(exited)
     remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
     proc.wait(timeout=remaining)
     return bytes(out), bytes(err)
+
+
+def _exit_watch(proc: subprocess.Popen) -> int | None:
+    """A descriptor that becomes readable when ``proc`` exits (Linux's pidfd), or None."""
+    if not hasattr(os, "pidfd_open"):
+        return None
+    try:
+        return os.pidfd_open(proc.pid)
+    except OSError:
+        return None
+
+
+def _poll_step(remaining: float | None) -> float:
+    """Without a pidfd the exit is polled for: wait at most this long at a time."""
+    return 0.05 if remaining is None else min(0.05, remaining)
+
+
+def pipe_holders(streams) -> list[int]:
+    """The pids of other processes that hold one of these pipes open (found through
+    /proc; empty where there is none): a helper an engine left running outside its
+    process group, which chesskit cannot reap."""
+    names = set()
+    for stream in streams:
+        try:
+            info = os.fstat(stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            continue
+        if stat.S_ISFIFO(info.st_mode):
+            names.add(f"pipe:[{info.st_ino}]")
+    found: list[int] = []
+    if not names:
+        return found
+    try:
+        pids = [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+    except OSError:
+        return found
+    me = os.getpid()
+    for pid in sorted(pids):
+        if pid == me:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{fd}") in names:
+                    found.append(pid)
+                    break
+            except OSError:
+                continue
+    return found
+
+
+def report_survivors(name: str, streams) -> None:
+    """One line on stderr about processes of engine ``name`` that outlived it and hold its
+    output open: chesskit does not wait for them (nor kill them: they left its group)."""
+    pids = pipe_holders(streams)
+    if pids:
+        who = ("process " if len(pids) == 1 else "processes ") + ", ".join(str(pid) for pid in pids[:8])
+        if len(pids) > 8:
+            who += f" and {len(pids) - 8} more"
+    else:
+        who = "a process"
+    sys.stderr.write(
+        f"chesskit: warning: engine {name!r} left {who} running outside its process group, "
+        "holding its output open; chesskit did not wait for it\n"
+    )
+    sys.stderr.flush()
+
+
+def output_held(streams) -> bool:
+    """Whether one of these non-blocking pipes is still open at the far end with nothing in it."""
+    for stream in streams:
+        if stream is None:
+            continue
+        try:
+            while os.read(stream.fileno(), 65536):
+                pass
+        except BlockingIOError:
+            return True
+        except (OSError, ValueError):
+            continue
+    return False
 
 
 def drain(proc: subprocess.Popen) -> None:

@@ -39,6 +39,7 @@ from chesskit.compare.engines.proc import (
     describe_exit,
     kill_group,
     read_lines,
+    report_survivors,
     spawn,
     too_much_output,
 )
@@ -197,6 +198,11 @@ class PythonEngine(Engine):
                 pass
         if self._stderr_thread is not None:
             self._stderr_thread.join(timeout=1)
+            if self._stderr_thread.is_alive():
+                # a process the adapter started outside its group holds stderr open: closing
+                # it would wait for the reader thread for ever; it is left to that thread
+                report_survivors(self.name, [proc.stderr])
+                return
         try:
             proc.stderr.close()
         except (OSError, ValueError):

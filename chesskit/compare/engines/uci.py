@@ -36,6 +36,7 @@ from chesskit.compare.engines.proc import (
     describe_exit,
     kill_group,
     read_lines,
+    report_survivors,
     resolve_program,
     spawn,
     too_much_output,
@@ -276,11 +277,19 @@ class UciEngine(Engine):
                 except queue.Empty:
                     pass
                 thread.join(timeout=0.05)
+        # A reader still running waits on a pipe that a process outside the group holds
+        # open: closing that pipe would wait for the reader (its lock) for ever, so it is
+        # left to the reader, and the survivor is reported.
+        held = [stream for stream, thread in zip((proc.stdout, proc.stderr), self._threads) if thread.is_alive()]
         for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if any(stream is other for other in held):
+                continue
             try:
                 stream.close()
             except (OSError, ValueError):
                 pass
+        if held:
+            report_survivors(self.name, held)
         if self._finalizer is not None:
             self._finalizer.detach()
         self._chess960 = False

@@ -1,0 +1,198 @@
+"""Ctrl-C, SIGTERM and SIGHUP: one line and 128 + the signal, promptly, whatever runs.
+
+``interrupt_guard`` wraps one CLI run: a handler turns the signal into KeyboardInterrupt
+for the main thread, and a watchdog thread ends the process when the main thread cannot
+take it (it is inside compiled code). ``Interrupted`` is the error the boundary
+(``cli/boundary.py``) reports for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+import time
+from typing import Iterator
+
+from chesskit.cli.output import PROG
+from chesskit.errors import ChesskitError
+
+
+class Interrupted(ChesskitError):
+    """Ctrl-C (or SIGTERM, SIGHUP): reported like any other error, with the shell's
+    conventional 128 + the signal's number (130 for Ctrl-C)."""
+
+    exit_code = 130
+
+    def __init__(self, signum: int = signal.SIGINT):
+        self.exit_code = 128 + int(signum)
+        super().__init__(interrupt_message(signum))
+
+
+def interrupt_message(signum: int) -> str:
+    """``interrupted`` for Ctrl-C, ``terminated (SIGTERM)`` / ``hung up (SIGHUP)`` otherwise."""
+    if signum == signal.SIGINT:
+        return "interrupted"
+    if signum == getattr(signal, "SIGHUP", None):
+        return "hung up (SIGHUP)"
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = f"signal {signum}"
+    return f"terminated ({name})"
+
+
+# Set by the signal handler that ``interrupt_guard`` installs: once Ctrl-C (or SIGTERM,
+# SIGHUP) has come, whatever exception it turned into (numba's compiler, say, can swallow
+# the KeyboardInterrupt and raise something else) is reported as interrupted.
+_interrupted = threading.Event()
+_signum = signal.SIGINT  # the signal that interrupted the run
+
+# The signals handled like Ctrl-C: the run stops, engines are killed, exit 128 + signal.
+STOP_SIGNALS = tuple(
+    sig for sig in (signal.SIGINT, getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if sig
+)
+
+# How long the main thread has to notice a Ctrl-C before the watchdog ends the process.
+INTERRUPT_GRACE_S = 1.0
+
+
+def interrupted_signal() -> int:
+    """The signal that interrupted the run (SIGINT when none did, as for a bare Ctrl-C)."""
+    return _signum if _interrupted.is_set() else signal.SIGINT
+
+
+def stopped_by() -> int | None:
+    """The signal that interrupted this run, None while none has."""
+    return _signum if _interrupted.is_set() else None
+
+
+@contextlib.contextmanager
+def interrupt_guard() -> Iterator[None]:
+    """For the duration of one CLI run, make Ctrl-C, SIGTERM and SIGHUP end it promptly as
+    one line and 128 + the signal, with every engine process group killed:
+
+    - a Python handler remembers the signal and raises KeyboardInterrupt, so the run
+      unwinds through its ``with`` blocks (engines closed, checkpoint closed); a second
+      signal does not interrupt that cleanup;
+    - Python's "Exception ignored ..." tracebacks of what it interrupts (a callback or a
+      destructor inside numba's compiler) are not printed;
+    - compiled code (a perft walk) holds the main thread and cannot run Python signal
+      handlers until it returns, which may be minutes away: a watchdog thread, woken by
+      the signal through ``signal.set_wakeup_fd``, kills the engines' process groups,
+      prints the line and exits when the main thread has not taken the signal within
+      ``INTERRUPT_GRACE_S`` (or has not finished within it after a second signal).
+
+    A signal that was ignored when chesskit started (``nohup`` ignores SIGHUP) stays ignored.
+    """
+    global _signum
+    _interrupted.clear()
+    _signum = signal.SIGINT
+    previous_hook = sys.unraisablehook
+    previous_handlers: dict[int, object] = {}
+    watchdog = None
+    if threading.current_thread() is threading.main_thread() and (
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    ):
+        for sig in STOP_SIGNALS:
+            if sig == signal.SIGINT or signal.getsignal(sig) is signal.SIG_DFL:
+                previous_handlers[sig] = signal.signal(sig, _on_signal)
+        watchdog = _Watchdog.start()
+
+    def unraisable(info) -> None:
+        if _interrupted.is_set() or isinstance(info.exc_value, KeyboardInterrupt):
+            return
+        previous_hook(info)
+
+    sys.unraisablehook = unraisable
+    try:
+        yield
+    finally:
+        if watchdog is not None:
+            watchdog.stop()
+        for sig, handler in previous_handlers.items():
+            signal.signal(sig, handler)
+        # left silenced after an interrupt: the interpreter's shutdown may still collect
+        # half-built compiler objects
+        if not _interrupted.is_set():
+            sys.unraisablehook = previous_hook
+
+
+def _on_signal(signum, frame):
+    global _signum
+    if _interrupted.is_set():
+        return  # the first one is being handled: let the cleanup finish
+    _signum = signum
+    _interrupted.set()
+    raise KeyboardInterrupt
+
+
+def kill_engines() -> None:
+    """SIGKILL every engine process group still running (only if engines were loaded)."""
+    proc = sys.modules.get("chesskit.compare.engines.proc")
+    if proc is not None:
+        proc.kill_all_groups()
+
+
+class _Watchdog:
+    """A daemon thread that reads the signal wakeup pipe; see ``interrupt_guard``."""
+
+    def __init__(self, read_fd: int, write_fd: int, previous_fd: int):
+        self.read_fd, self.write_fd, self.previous_fd = read_fd, write_fd, previous_fd
+        self.thread = threading.Thread(target=self._run, name="chesskit-sigint", daemon=True)
+
+    @classmethod
+    def start(cls) -> _Watchdog | None:
+        try:
+            read_fd, write_fd = os.pipe()
+            os.set_blocking(write_fd, False)
+            previous_fd = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+        except (OSError, ValueError):  # no pipes, or not allowed here: go without
+            return None
+        watchdog = cls(read_fd, write_fd, previous_fd)
+        watchdog.thread.start()
+        return watchdog
+
+    def _run(self) -> None:
+        taken = False  # a signal the main thread took earlier
+        while True:
+            try:
+                data = os.read(self.read_fd, 64)
+            except OSError:
+                return
+            if not data:  # stop() closed the write end
+                return
+            got = [sig for sig in STOP_SIGNALS if sig in data]
+            if not got:
+                continue
+            if taken:
+                time.sleep(INTERRUPT_GRACE_S)  # a second signal: cleanup gets one more grace
+            elif _interrupted.wait(INTERRUPT_GRACE_S):
+                taken = True
+                continue  # the main thread took it: the usual path reports it
+            if signal.getsignal(got[0]) is not _on_signal:
+                continue  # someone else handles it now
+            self._exit(got[0])
+
+    @staticmethod
+    def _exit(signum: int) -> None:
+        global _signum
+        if not _interrupted.is_set():
+            _signum = signum
+            _interrupted.set()
+        try:
+            kill_engines()
+            os.write(2, f"{PROG}: {interrupt_message(_signum)}\n".encode())
+        finally:
+            os._exit(128 + int(_signum))
+
+    def stop(self) -> None:
+        try:
+            signal.set_wakeup_fd(self.previous_fd)
+        except (OSError, ValueError):
+            pass
+        os.close(self.write_fd)
+        self.thread.join(timeout=1)
+        os.close(self.read_fd)

@@ -1,0 +1,127 @@
+"""Where the compile cache lives, and the key of the build whose files it holds.
+
+What a run saves there (the walk's machine code and manifest, the attack table, numba's
+own cache of the walk's helpers) depends on the core's source, the slider lookup, the
+processor and the versions of chesskit, numba, llvmlite, numpy and Python. ``build_key``
+hashes all of them; the folder is named by it and every manifest records it whole, so a
+file of another build is never used, wherever the folder is: ``~/.cache/chesskit``
+(``XDG_CACHE_HOME``), ``CHESSKIT_CACHE_DIR``, or a ``NUMBA_CACHE_DIR`` the user set (it
+then holds chesskit's keyed folder). The source counted is every file of the core and
+the pure-Python modules it compiles or reads constants from (``vocab.py``,
+``invariants.py``): numba's own cache checks only the file of the function it caches, so
+an edit to a callee elsewhere would otherwise leave a caller's stale code in place.
+
+``choose`` picks the run's folders before numba loads: the keyed folder when it can be
+trusted (``cachefs.distrust``) and written; when it cannot be written, a private
+temporary folder for numba (a saved walk is still read from the keyed one); when it
+cannot be trusted, a private temporary folder for everything, with one warning: the run
+compiles without the cache and counts right. A temporary folder is removed when the
+process that made it exits; the prewarm child inherits it through ``NUMBA_CACHE_DIR``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import importlib.util
+import os
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from . import cachefs
+from .cpu import machine_key
+
+_HERE = Path(__file__).parent
+# outside the core's folder, read by its compiled code
+SHARED_SOURCES = (_HERE.parent / "vocab.py", _HERE.parent / "invariants.py")
+VERSION_SOURCE = _HERE.parent / "__init__.py"  # chesskit's __version__ (the core may not import it)
+# a folder that ``folder_name`` named (a chesskit parent's choice, passed to its children)
+_KEYED = re.compile(r"numba-[0-9a-f]{16}-[a-z]+")
+
+
+def core_hash() -> str:
+    digest = hashlib.sha256()
+    for path in [*sorted(_HERE.glob("*.py")), *SHARED_SOURCES]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _package_stamp(name: str) -> str:
+    """A package's version file, hashed, found without importing the package (numba's
+    import costs half a second, which a warm run never pays)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin:
+        return "absent"
+    folder = Path(spec.origin).parent
+    for candidate in ("_version.py", "version.py"):
+        try:
+            return hashlib.sha256((folder / candidate).read_bytes()).hexdigest()
+        except OSError:
+            continue
+    return spec.origin
+
+
+def build_key(sliders: str) -> str:
+    """The hex SHA-256 of everything the saved code and table depend on."""
+    parts = [
+        f"core {core_hash()}",
+        f"sliders {sliders}",
+        f"machine {machine_key()}",
+        f"chesskit {hashlib.sha256(VERSION_SOURCE.read_bytes()).hexdigest()}",
+        *(f"{name} {_package_stamp(name)}" for name in ("numba", "llvmlite", "numpy")),
+        f"python {sys.version} {sys.implementation.cache_tag}",
+    ]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def folder_name(key: str, sliders: str) -> str:
+    return f"numba-{key[:16]}-{sliders}"
+
+
+def base() -> Path:
+    """The folder that holds the keyed cache folders."""
+    chosen = os.environ.get("CHESSKIT_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    if chosen and not os.environ.get("CHESSKIT_CACHE_DIR") and _KEYED.fullmatch(Path(chosen).name):
+        chosen = str(Path(chosen).parent)  # a chesskit parent's keyed folder: its siblings
+    if not chosen:
+        chosen = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "chesskit")
+    return Path(os.path.abspath(chosen))
+
+
+def _private(name: str) -> Path | None:
+    """A fresh folder of this process's own, removed when it exits (None: no temporary
+    folder can be made; the run then saves nothing)."""
+    try:
+        top = tempfile.mkdtemp(prefix="chesskit-cache-")
+        atexit.register(shutil.rmtree, top, True)
+        folder = Path(top, name)
+        cachefs.make_folder(folder)
+    except OSError:
+        return None
+    return folder
+
+
+def choose(name: str) -> tuple[Path | None, Path | None]:
+    """(the folder of the saved walk and attack table, numba's cache folder) for this run."""
+    inherited = os.environ.get("NUMBA_CACHE_DIR", "")
+    if inherited and Path(inherited).name == name:
+        keyed = Path(os.path.abspath(inherited))  # a chesskit parent chose it
+    else:
+        keyed = base() / name
+    try:
+        cachefs.make_folder(keyed)
+    except OSError:  # a read-only place: nothing to read there, nothing can be saved
+        private = _private(name)
+        return private, private
+    why = cachefs.distrust(keyed)
+    if why:
+        cachefs.warn(f"not using the compile cache {keyed}: {why}; compiling without it (slower)")
+        private = _private(name)
+        return private, private
+    if not os.access(keyed, os.W_OK | os.X_OK):
+        return keyed, _private(name)
+    return keyed, keyed

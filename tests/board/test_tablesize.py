@@ -1,0 +1,131 @@
+"""The transposition table's size: a default nobody chose fits under ``ulimit -v`` and
+shrinks, silently, to what can be allocated; a ``--hash`` larger than the machine's memory,
+or than the room ``ulimit -v`` leaves, is refused with one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+
+import chess
+import pytest
+
+from chesskit.board import tablesize
+from helpers import one_line, pc_perft, subprocess_env
+
+# black to move is checkmated: perft of any depth is 0 (python-chess agrees, below), so a
+# perft 9 (a 2 GiB default table) runs in no time
+MATED = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"
+LIMIT_KIB = 1_500_000  # `ulimit -v 1500000`: room for chesskit, not for a 2 GiB table
+
+
+def test_the_mated_position_counts_zero_for_python_chess():
+    assert pc_perft(chess.Board(MATED), 9) == 0
+
+
+def test_the_default_takes_at_most_half_the_room_ulimit_leaves():
+    plenty = 1 << 30
+    assert tablesize.default_table_mb(9, plenty, room_mb=plenty) == 2048
+    assert tablesize.default_table_mb(9, plenty, room_mb=1200) == 512  # half of 1200: 512
+    assert tablesize.default_table_mb(9, 2000, room_mb=1200) == 256  # a quarter of 2000 is less
+    assert tablesize.default_table_mb(9, plenty, room_mb=0) == 1  # never below 1 MiB
+
+
+def test_a_default_that_cannot_be_allocated_is_halved_until_it_can(monkeypatch):
+    from chesskit.core import hashtable
+
+    real = hashtable.allocate
+    tried = []
+
+    def allocate(megabytes):
+        tried.append(megabytes)
+        if megabytes > 300:
+            raise MemoryError("Cannot allocate memory")
+        return real(megabytes)
+
+    monkeypatch.setattr(hashtable, "allocate", allocate)
+    assert tablesize.fitting_mb(2048) == 256
+    assert tried == [2048, 1024, 512, 256]
+    tried.clear()
+    monkeypatch.setattr(hashtable, "allocate", lambda mb: (_ for _ in ()).throw(MemoryError()))
+    assert tablesize.fitting_mb(64) == 0  # not even 1 MiB: no table, the same counts
+
+
+def test_the_cli_default_shrinks_silently_when_it_cannot_be_allocated(cli, monkeypatch):
+    """The default once failed as "a hash table of 2048 MiB does not fit in this machine's
+    memory", exit 2: blaming the user for a size they never gave."""
+    from chesskit.core import hashtable
+
+    real = hashtable.allocate
+
+    def allocate(megabytes):
+        if megabytes > 64:
+            raise MemoryError("Cannot allocate memory")
+        return real(megabytes)
+
+    monkeypatch.setattr(hashtable, "allocate", allocate)
+    for command in ("perft", "divide"):
+        result = cli(command, MATED, "9", "--json")
+        assert result.exit_code == 0, result.stderr
+        assert result.stderr == ""
+        assert json.loads(result.stdout)["nodes"] == 0
+
+
+def _limited(entry_point, *args) -> subprocess.CompletedProcess:
+    """``chesskit ARGS`` under ``ulimit -v LIMIT_KIB``."""
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (LIMIT_KIB * 1024, resource.RLIM_INFINITY))
+
+    return subprocess.run(
+        [entry_point, *args], capture_output=True, text=True, env=subprocess_env(), timeout=600, preexec_fn=limit
+    )
+
+
+@pytest.mark.parametrize("command", ["perft", "divide"])
+def test_the_default_fits_under_ulimit_v(entry_point, command):
+    result = _limited(entry_point, command, MATED, "9", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["nodes"] == 0
+
+
+def test_a_hash_beyond_what_ulimit_v_leaves_is_refused(entry_point):
+    one_line(_limited(entry_point, "perft", MATED, "9", "--hash", "2048"), 2, "--hash 2048 MiB", "ulimit -v")
+
+
+def _beyond_memory() -> int:
+    """A quarter more than the machine's memory (``MemTotal``), in MiB."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            total = next(int(line.split()[1]) // 1024 for line in meminfo if line.startswith("MemTotal:"))
+    except (OSError, StopIteration):
+        pytest.skip("no MemTotal in /proc/meminfo here (not Linux)")
+    return total + total // 4  # its power of two (the table made of it) may well fit
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["perft", "startpos", "3"],
+        ["divide", "startpos", "3"],
+        ["suite", "--max-nodes", "1e3"],
+        ["bench", "--depth-offset", "-5"],
+    ],
+    ids=["perft", "divide", "suite", "bench"],
+)
+def test_a_hash_beyond_the_machines_memory_is_refused(cli, args):
+    """It was shrunk to a power of two that fits (--hash 30000 on 24 GiB ran a 16 GiB
+    table), or refused only when that did not fit, though the README says it is refused."""
+    size = _beyond_memory()
+    if args[0] == "bench" and size > 65536:
+        pytest.skip("bench takes --hash up to 65536 MiB, less than this machine's memory")
+    if size > 1 << 20:
+        pytest.skip("--hash takes up to 1 TiB, less than this machine's memory")
+    one_line(cli(*args, "--hash", str(size)), 2, f"--hash {size} MiB", "more than this machine's memory")
+
+
+def test_a_hash_that_fits_is_taken_as_given(cli):
+    result = cli("perft", "startpos", "3", "--hash", "1", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["nodes"] == 8902

@@ -1,0 +1,69 @@
+"""The seven engine options as one object (issue 25 item 7), shared by compare, suite and fuzz."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from chesskit.cli.compare_cmd import compare
+from chesskit.cli.engine_options import EngineOptions, engine_options
+from chesskit.cli.fuzz_cmd import fuzz
+from chesskit.cli.suite_cmd import suite
+from helpers import ENGINES, one_line, subprocess_env
+
+
+def _received(args):
+    seen = []
+
+    @click.command()
+    @engine_options
+    def probe(engine_opts):
+        seen.append(engine_opts)
+
+    result = CliRunner().invoke(probe, args)
+    assert result.exit_code == 0, result.output
+    return seen[0]
+
+
+def test_the_options_arrive_as_one_object():
+    got = _received(
+        ["--engine", "stockfish", "--engine-option", "Threads=2", "--engine-option", "Hash=16", "--timeout", "7"]
+    )
+    assert got == EngineOptions(engine="stockfish", engine_options=("Threads=2", "Hash=16"), timeout="7")
+    assert got.given
+
+
+def test_given_means_an_engine_was_asked_for():
+    assert not _received([]).given
+    assert not _received(["--timeout", "5"]).given  # --timeout alone: chesskit counts itself
+    for args in (["--script", "x"], ["--python", "m:A"], ["--engine-cmd", "e {fen}"], ["--dialect", "uci-perft"],
+                 ["--engine-option", "Hash=1"]):
+        assert _received(args).given, args
+
+
+def test_every_engine_command_takes_the_same_options():
+    names = {"engine", "dialect", "engine_cmd", "script", "python_spec", "engine_options", "timeout"}
+    for command in (compare, suite, fuzz):
+        params = {param.name for param in command.params}
+        assert names <= params, command.name
+
+
+@pytest.mark.parametrize(
+    "option",
+    ["Hash=16\nquit", "Hash=16\r\nsetoption name Threads value 9", "Hash\nquit=16", "Skill Level=3\x1b", "Hash=1\u2028go"],
+)
+def test_an_engine_option_with_a_line_break_is_refused_before_the_engine_starts(option):
+    """issue 27 item 17: a newline in --engine-option injected a UCI command of its own
+    ("quit", "go ..."); now exit 2 and one line, and the engine is never started."""
+    result = subprocess.run(
+        [sys.executable, "-m", "chesskit", "compare", "startpos", "1",
+         "--engine", f"{sys.executable} {ENGINES / 'fake_uci.py'}", "--engine-option", option],
+        capture_output=True, text=True, env=subprocess_env(), timeout=60,
+    )
+    one_line(result, 2, "--engine-option", "line break", repr(option.partition("=")[0]
+                                                                + "=" + option.partition("=")[2].strip())[:8])
+    assert result.stdout == ""

@@ -1,0 +1,411 @@
+"""No state of the compile cache makes chesskit print a wrong count, run someone else's
+code, hang or exit 70 (issue 27, items 1-5), shown with real processes: another build's
+files in the folder, damaged files, a folder or file of another user (made by that user
+through ``setpriv``: root would pass any permission check of its own), a full disk.
+Counts are the published ones (chessprogramming wiki, Perft Results)."""
+
+from __future__ import annotations
+
+import grp
+import json
+import os
+import pwd
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import chesskit.core
+from chesskit.board.board import Board
+from helpers import KIWIPETE, subprocess_env
+
+# startpos 3 and Kiwipete 3, published; whether numba was loaded (the saved walk was not used)
+PROBE = f"""
+import json, sys
+from chesskit.board.board import Board
+out = {{"startpos3": Board().perft(3), "kiwipete3": Board({KIWIPETE!r}).perft(3)}}
+out["numba"] = "numba" in sys.modules
+print(json.dumps(out))
+"""
+RIGHT = {"startpos3": 8902, "kiwipete3": 97862}
+
+
+def _env(base: Path, **extra) -> dict[str, str]:
+    env = subprocess_env()
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("CHESSKIT_SLIDERS", None)
+    env["CHESSKIT_CACHE_DIR"] = str(base)
+    env.update(extra)
+    return env
+
+
+def _run(env, *args, umask=None, timeout=900) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-c", PROBE] if not args else [sys.executable, "-m", "chesskit", *args]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=(lambda: os.umask(umask)) if umask is not None else None)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def _probe(env, **kwargs) -> dict:
+    done = _run(env, **kwargs)
+    out = json.loads(done.stdout)
+    assert {k: out[k] for k in RIGHT} == RIGHT
+    return out
+
+
+@pytest.fixture(scope="module")
+def built() -> Path:
+    """This session's cache folder, with the walk saved (a perft builds it if need be)."""
+    Board().perft(2)
+    folder = chesskit.core.CACHE
+    assert folder is not None and any(folder.glob("walk-*.o")) and (folder / "attack-table.npy").is_file()
+    return folder
+
+
+def _copy(built: Path, base: Path, name: str | None = None) -> Path:
+    target = base / (name or built.name)
+    base.mkdir(mode=0o700, parents=True, exist_ok=True)
+    shutil.copytree(built, target, symlinks=True)
+    return target
+
+
+def _modes(folder: Path) -> set[tuple[str, int]]:
+    found = {("folder", stat.S_IMODE(folder.stat().st_mode))}
+    for path in folder.rglob("*"):
+        found.add(("folder" if path.is_dir() else "file", stat.S_IMODE(path.lstat().st_mode)))
+    return found
+
+
+# ---------------------------------------------------------------- item 1: keyed by the build
+
+
+def _other_sliders() -> str:
+    from llvmlite import binding
+
+    other = "magic" if chesskit.core.SLIDERS == "pext" else "pext"
+    if other == "pext" and not binding.get_host_cpu_features().get("bmi2", False):
+        pytest.skip("this processor has no PEXT: only the magic lookup runs here, so there is no other build to switch to")
+    return other
+
+
+def test_a_user_numba_cache_dir_holds_one_keyed_folder_per_build(built, tmp_path):
+    """NUMBA_CACHE_DIR set by the user: switching CHESSKIT_SLIDERS builds the other
+    lookup in a folder of its own (the files were shared); its files are private even
+    under umask 000. Then the other build's walk and manifest, copied over this build's
+    (a self-consistent, foreign pair: with this build's table it counted wrong), are
+    rebuilt, and so is the other build's table copied over this one's."""
+    other = _other_sliders()
+    user = tmp_path / "numba-cache"
+    ours = _copy(built, user)  # this build, warm, where it belongs
+    env = subprocess_env()
+    env.pop("CHESSKIT_CACHE_DIR", None)
+    env["NUMBA_CACHE_DIR"] = str(user)
+    assert _probe(env)["numba"] is False  # this build's own saved walk
+    _probe({**env, "CHESSKIT_SLIDERS": other}, umask=0)
+    made = set(os.listdir(user)) - {ours.name}
+    assert len(made) == 1 and made.pop().endswith(f"-{other}")
+    theirs = next(p for p in user.iterdir() if p.name.endswith(f"-{other}"))
+    assert _modes(theirs) == {("folder", 0o700), ("file", 0o600)}
+    assert any(theirs.glob("*/*.nbi")) and any(theirs.glob("walk-*.o"))
+
+    mine = next(ours.glob("walk-*.o"))
+    for suffix in (".o", ".json"):
+        shutil.copy(next(theirs.glob(f"walk-*{suffix}")), mine.with_suffix(suffix))
+    assert _probe(env)["numba"] is True  # rebuilt
+    assert _probe(env)["numba"] is False  # and saved for the next run
+    for name in ("attack-table.npy", "attack-table.json"):
+        shutil.copy(theirs / name, ours / name)
+    assert _probe(env)["numba"] is False  # the table rebuilt: the saved walk is this one's
+
+
+def test_a_child_inherits_the_folder_and_a_user_folder_gets_the_key(tmp_path):
+    code = "import json, os, chesskit.core as c; print(json.dumps([str(c.CACHE), os.environ['NUMBA_CACHE_DIR']]))"
+    env = subprocess_env()
+    env.pop("CHESSKIT_CACHE_DIR", None)
+    env["NUMBA_CACHE_DIR"] = str(tmp_path)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    cache, numba_dir = json.loads(done.stdout)
+    assert cache == numba_dir == str(tmp_path / chesskit.core.CACHE.name)
+    env["NUMBA_CACHE_DIR"] = cache  # what a chesskit child (the prewarm child) inherits
+    again = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert json.loads(again.stdout) == [cache, cache]
+
+
+# ---------------------------------------------------------------- items 2 and 4: damage is a miss
+
+
+def _reseal(path: Path, **changes) -> None:
+    """Edit a manifest and seal it again: only its schema can refuse it now."""
+    from chesskit.core import KEY, cachefs
+
+    meta = json.loads(path.read_bytes())
+    fields = {k: v for k, v in meta.items() if k not in ("key", "seal")}
+    fields.update(changes)
+    path.write_text(json.dumps({**fields, "key": KEY, "seal": cachefs._seal_of(KEY, fields)}))
+
+
+def test_a_damaged_table_is_rebuilt_and_counts_right(built, tmp_path):
+    """One cleared bit gave startpos 1 = 19; an int32 table vouched for by its manifest
+    was a SIGSEGV. Both are rebuilt; the saved walk still loads (same table)."""
+    import numpy as np
+
+    from chesskit.core import cachefs, tables
+
+    folder = _copy(built, tmp_path)
+    table = folder / "attack-table.npy"
+    data = bytearray(table.read_bytes())
+    at = len(data) - np.load(table).nbytes + (tables.N_ATT + 1) * 8  # the knight's attacks from b1
+    word = int.from_bytes(data[at : at + 8], "little")
+    data[at : at + 8] = (word & ~(1 << (word.bit_length() - 1))).to_bytes(8, "little")  # c3 cleared
+    table.write_bytes(bytes(data))
+    done = _run(_env(tmp_path), "perft", "startpos", "1")
+    assert "Nodes searched: 20\n" in done.stdout
+    T = np.load(table)
+    np.save(table, T.astype(np.int32))
+    _reseal(folder / "attack-table.json", sha256=cachefs.digest(np.load(table).tobytes()))
+    out = _probe(_env(tmp_path))
+    assert out["numba"] is False
+
+
+def test_a_manifest_with_a_symbol_of_the_wrong_type_is_rebuilt(built, tmp_path):
+    """``"symbol": 12`` (sealed, so only the schema refuses it) was exit 70 on every run."""
+    folder = _copy(built, tmp_path)
+    _reseal(next(folder.glob("walk-*.json")), symbol=12)
+    done = _run(_env(tmp_path), "perft", "startpos", "3")
+    assert "Nodes searched: 8902\n" in done.stdout
+    assert "internal error" not in done.stderr
+    assert isinstance(json.loads(next(folder.glob("walk-*.json")).read_text())["symbol"], str)
+
+
+def _stats_lines(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if not line.startswith(("Time", "Nodes/second"))]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("perft", "startpos", "3", "--stats"),
+        pytest.param(("divide", "startpos", "2", "--stats"), marks=pytest.mark.slow),
+        pytest.param(("debug", "startpos", "2"), marks=pytest.mark.slow),
+    ],
+    ids=["perft --stats", "divide --stats", "debug"],
+)
+def test_truncated_numba_cache_files_are_compiled_again(built, tmp_path, command):
+    """numba's own cache files cut in half (were exit 70): the run compiles what it lost."""
+    folder = _copy(built, tmp_path)
+    env = _env(tmp_path)
+    first = _run(env, *command)
+    files = [p for p in folder.rglob("*") if p.suffix in (".nbi", ".nbc")]
+    assert files
+    for path in files:
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    again = _run(env, *command)
+    assert _stats_lines(again.stdout) == _stats_lines(first.stdout)
+    assert "internal error" not in again.stderr
+
+
+# ---------------------------------------------------------------- item 3: someone else's cache
+
+
+def _second_user() -> tuple[int, int]:
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv (util-linux) is not installed: cannot act as a second user")
+    if os.geteuid() != 0:
+        pytest.skip("acting as a second user (setpriv --reuid nobody) needs root")
+    try:
+        user = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("there is no user 'nobody' to act as a second user")
+    return user.pw_uid, user.pw_gid
+
+
+def _as_second_user(*command: str) -> None:
+    uid, gid = _second_user()
+    subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", *command], check=True, timeout=60)
+
+
+@pytest.fixture
+def shared_tmp():
+    """A folder under /tmp that the second user can reach (pytest's own is private to root)."""
+    top = Path(tempfile.mkdtemp(prefix="chesskit-trust-"))
+    os.chmod(top, 0o755)
+    yield top
+    shutil.rmtree(top, ignore_errors=True)
+
+
+def _their_folder(shared_tmp: Path, built: Path | None = None) -> Path:
+    """A folder made by the second user, holding a copy of ``built`` (written by them)."""
+    uid, gid = _second_user()
+    staging = shared_tmp / "staging"
+    if built is not None:
+        shutil.copytree(built, staging)
+        for path in [staging, *staging.rglob("*")]:
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    theirs = shared_tmp / "theirs"
+    theirs.mkdir()
+    os.chown(theirs, uid, gid)
+    if built is not None:
+        _as_second_user("cp", "-r", str(staging), str(theirs / built.name))
+    return theirs
+
+
+DECISION = "import json, chesskit.core as c; print(json.dumps([str(c.CACHE), str(c.NUMBA_CACHE)]))"
+
+
+def _decide(env) -> tuple[list[str], list[str]]:
+    done = subprocess.run([sys.executable, "-c", DECISION], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout), done.stderr.splitlines()
+
+
+def _refused(env, planted: Path) -> None:
+    (cache, numba_dir), err = _decide(env)
+    assert cache == numba_dir != str(planted)
+    assert not Path(cache).exists()  # a private folder, removed at exit
+    assert len(err) == 1 and err[0].startswith("chesskit: warning: not using the compile cache"), err
+
+
+def test_a_cache_folder_of_another_user_is_refused_and_the_run_counts_right(built, shared_tmp):
+    """Their folder holds a valid-looking cache: it is not read (numba compiles the walk,
+    in a private folder), one warning, right counts, their files untouched."""
+    uid, _ = _second_user()
+    base = shared_tmp / "base"
+    base.mkdir()
+    theirs = _their_folder(shared_tmp, built)
+    os.rename(theirs / built.name, base / built.name)
+    planted = base / built.name
+    assert planted.stat().st_uid == uid
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in planted.rglob("*"))
+    done = _run(_env(base))
+    out = json.loads(done.stdout)
+    assert {k: out[k] for k in RIGHT} == RIGHT and out["numba"] is True
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("chesskit: warning:")]
+    assert len(warnings) == 1 and "owned by uid" in warnings[0]
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in planted.rglob("*")) == before
+
+
+@pytest.mark.parametrize("how", ["their folder", "link to their folder", "a folder they own holds it"])
+def test_a_folder_another_user_controls_is_refused(shared_tmp, how):
+    theirs = _their_folder(shared_tmp)
+    name = chesskit.core.CACHE.name if chesskit.core.CACHE else "x"
+    if how == "their folder":
+        _as_second_user("mkdir", str(theirs / name))
+        base, planted = theirs, theirs / name
+    elif how == "link to their folder":
+        _as_second_user("mkdir", str(theirs / name))
+        base = shared_tmp / "base"
+        base.mkdir()
+        os.symlink(theirs / name, base / name)
+        planted = base / name
+    else:  # chesskit would make its own folder in it, but they could swap it
+        base, planted = theirs, theirs / name
+    _refused(_env(base), planted)
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o1777, 0o770])
+def test_a_cache_folder_others_can_write_is_refused(tmp_path, mode):
+    folder = tmp_path / chesskit.core.CACHE.name
+    folder.mkdir()
+    os.chmod(folder, mode)
+    _refused(_env(tmp_path), folder)
+
+
+def test_a_shared_folder_holding_the_cache_is_refused_unless_sticky(tmp_path):
+    base = tmp_path / "shared"
+    base.mkdir()
+    os.chmod(base, 0o777)
+    _refused(_env(base), base / chesskit.core.CACHE.name)
+    os.chmod(base, 0o1777)  # as /tmp: others cannot rename our folder away
+    (cache, _), err = _decide(_env(base))
+    assert cache == str(base / chesskit.core.CACHE.name) and err == []
+
+
+def test_a_file_of_another_user_in_the_folder_is_not_loaded(built, tmp_path, shared_tmp):
+    """Their walk object in our own folder (root put it there, say): not linked, one warning."""
+    uid, _ = _second_user()
+    folder = _copy(built, tmp_path)
+    theirs = _their_folder(shared_tmp)
+    obj = next(folder.glob("walk-*.o"))
+    staged = shared_tmp / "obj"
+    shutil.copy(obj, staged)
+    os.chmod(staged, 0o644)
+    _as_second_user("cp", str(staged), str(theirs / "obj"))
+    os.replace(theirs / "obj", obj)
+    assert obj.stat().st_uid == uid
+    done = _run(_env(tmp_path), "perft", "startpos", "3")
+    assert "Nodes searched: 8902\n" in done.stdout
+    assert done.stderr.count("chesskit: warning: ignoring the cache file") == 1
+    assert obj.stat().st_uid == os.geteuid()  # replaced by this run's own build
+
+
+def test_new_cache_files_are_private_whatever_the_umask(tmp_path):
+    code = "from chesskit.core.api import table; table()"
+    subprocess.run([sys.executable, "-c", code], env=_env(tmp_path / "base"), check=True, timeout=300,
+                   preexec_fn=lambda: os.umask(0))
+    assert _modes(tmp_path / "base") == {("folder", 0o700), ("file", 0o600)}
+
+
+# ---------------------------------------------------------------- item 5: a full disk
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A small tmpfs holding this build's (empty) cache folder, filled up (needs root and mount)."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a small tmpfs to fill needs root and mount(8)")
+    point = tmp_path / "disk"
+    point.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", str(point)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        (point / chesskit.core.CACHE.name).mkdir(mode=0o700)
+        filler = os.open(point / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            while True:
+                os.write(filler, b"\0" * 4096)
+        except OSError:
+            pass
+        finally:
+            os.close(filler)
+        yield point
+    finally:
+        subprocess.run(["umount", "-l", str(point)], check=False)
+
+
+def test_a_full_cache_disk_is_no_error(full_disk):
+    """Every save fails with ENOSPC (was: exit 2 "cannot write the output: No space left
+    on device", blaming stdout): the run compiles, counts right, says nothing about it."""
+    done = _run(_env(full_disk), "perft", "startpos", "3")
+    assert "Nodes searched: 8902\n" in done.stdout
+    assert "cannot write" not in done.stderr and "No space" not in done.stderr
+
+
+# ---------------------------------------------------------------- random damage (tools/cache_stress.py)
+
+
+def _stress(built: Path, seed: int, cases: int) -> dict:
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).parents[2] / "tools" / "cache_stress.py"), "--seed", str(seed),
+         "--cases", str(cases), "--source", str(built), "--json", "--timeout", "600"],
+        env=subprocess_env(), capture_output=True, text=True, timeout=600 + cases * 600,
+    )
+    report = json.loads(done.stdout)
+    assert report["cases"] == cases
+    assert report["failed"] == [], report["failed"]
+    assert done.returncode == 0
+    return report
+
+
+def test_random_damage_to_the_cache_never_gives_a_wrong_count(built):
+    _stress(built, seed=5, cases=4)
+
+
+@pytest.mark.slow
+def test_random_damage_to_the_cache_never_gives_a_wrong_count_many_cases(built):
+    _stress(built, seed=2027, cases=40)

@@ -1,0 +1,262 @@
+"""What a fuzz run promises at its edges: ``--time`` bounds it all, shrinking included, and
+a finding is never lost (a --save that fails, Ctrl-C while shrinking).
+
+The time tests run on a fake clock that the stand-in engines advance by a cost per call
+and per node, so they measure the run's own decisions, never the machine's speed.
+python-chess judges that a shrunk or saved position still shows the engine's bug.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import chess
+import pytest
+
+from chesskit.board.board import Board
+from chesskit.compare.engines import open_engine
+from chesskit.fuzz import save as save_module
+from chesskit.fuzz.run import fuzz
+from helpers import ENGINES, REPO, subprocess_env
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+QUEENS_BUG = f"{ENGINES / 'bug_three_queens.py'}:Adapter"
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class CostlyCorrect:
+    """A correct engine (chesskit's own divide: only the time matters here) that costs
+    10 ms a call and 1 microsecond a node on the fake clock."""
+
+    name = "costly"
+
+    def __init__(self, clock: FakeClock):
+        self.clock = clock
+
+    def divide(self, fen, depth, moves, chess960=False):
+        board = Board(fen, chess960=chess960)
+        for move in moves:
+            board.push(move)
+        counts = board.divide(depth)
+        self.clock.now += 0.01 + sum(counts.values()) * 1e-6
+        return counts
+
+
+def test_time_bounds_the_deep_depths_of_a_position():
+    # before: every depth of the position was compared whatever --time said (tens of fake seconds)
+    clock = FakeClock()
+    run = fuzz(CostlyCorrect(clock), seed=3, depth=6, max_seconds=2.0, clock=clock)
+    assert run.stopped_by == "time" and run.finding is None
+    assert run.seconds <= 2.0 and clock.now <= 2.0
+    assert run.nodes > 0  # it compared what fitted
+
+
+def queens(fen: str) -> int:
+    board = chess.Board(fen)
+    return max(len(board.pieces(chess.QUEEN, color)) for color in chess.COLORS)
+
+
+class CostlyOnQueens:
+    """The three-queens bug engine; a call about a position with three queens of a side
+    (the finding, its descent and the shrinking) costs one fake second."""
+
+    name = "queens"
+
+    def __init__(self, inner, clock: FakeClock):
+        self.inner, self.clock = inner, clock
+
+    def divide(self, fen, depth, moves, chess960=False):
+        if queens(fen) >= 3:
+            self.clock.now += 1.0
+        return self.inner.divide(fen, depth, moves, chess960)
+
+
+def test_time_bounds_shrinking_and_keeps_the_finding():
+    clock = FakeClock()
+    with open_engine(python=QUEENS_BUG) as inner:
+        run = fuzz(CostlyOnQueens(inner, clock), seed=1, depth=2, max_positions=200, max_seconds=6.0, clock=clock)
+    finding = run.finding
+    assert finding is not None and run.stopped_by == "finding"
+    # before: shrinking tried its candidates whatever the time (about 15 fake seconds)
+    assert run.seconds <= 6.0 + 1.0  # at most the one call under way when time ran out
+    assert "--time limit (6 s) ran out" in finding.shrunk.error
+    assert not finding.report.agree
+    assert _pieces(finding.position_fen) < _pieces(finding.start.fen)  # it shrank what the time allowed
+    assert _bug_shows(finding.position_fen)
+
+
+def _pieces(fen: str) -> int:
+    return len(chess.Board(fen).piece_map())
+
+
+def _bug_shows(fen: str) -> bool:
+    """python-chess's move list differs from the buggy adapter's somewhere within depth 1-2."""
+    sys.path.insert(0, str(ENGINES))
+    try:
+        import bug_three_queens
+    finally:
+        sys.path.remove(str(ENGINES))
+    board = chess.Board(fen)
+    eng = bug_three_queens.Adapter()
+    for node in [None, *board.legal_moves]:
+        if node is not None:
+            board.push(node)
+        eng.set_fen(board.fen())
+        if set(eng.legal_moves()) != {m.uci() for m in board.legal_moves}:
+            return True
+        if node is not None:
+            board.pop()
+    return False
+
+
+# ------------------------------------------------------------------ --save fails at the end
+
+SABOTAGE = '''
+import os, shutil, sys
+sys.path.insert(0, {engines!r})
+import bug_three_queens
+
+class Adapter(bug_three_queens.Adapter):
+    def __init__(self):
+        super().__init__()
+        target = os.environ["SABOTAGE_PATH"]
+        if os.environ["SABOTAGE"] == "remove-folder":
+            shutil.rmtree(os.path.dirname(target))
+        else:  # the save file replaced by a directory
+            os.remove(target)
+            os.mkdir(target)
+'''
+
+
+@pytest.mark.parametrize("how", ["remove-folder", "directory"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_save_that_fails_at_the_end_keeps_the_finding(cli, tmp_path, monkeypatch, how, as_json):
+    # before: exit 2 (folder removed) or 70 (a directory), and nothing shown
+    (tmp_path / "sabotage.py").write_text(SABOTAGE.format(engines=str(ENGINES)))
+    folder = tmp_path / "out"
+    folder.mkdir()
+    target = folder / "found.epd"
+    target.write_text("")
+    monkeypatch.setenv("SABOTAGE", how)
+    monkeypatch.setenv("SABOTAGE_PATH", str(target))
+    args = ["fuzz", "--python", f"{tmp_path / 'sabotage.py'}:Adapter", "--seed", "1", "--positions", "200"]
+    result = cli(*args, "--save", str(target), *(["--json"] if as_json else []))
+    assert result.exit_code == 1, result.stderr
+    assert result.stderr.count("\n") == 1 and "cannot write --save" in result.stderr
+    assert "the finding is shown above" in result.stderr
+    if as_json:
+        report = json.loads(result.stdout)
+        assert report["saved"] is None and _bug_shows(report["position_fen"])
+    else:
+        assert result.stdout.startswith("FOUND after") or "\nFOUND after" in result.stdout
+        assert "DISAGREE" in result.stdout and "saved as" not in result.stdout
+
+
+def test_a_full_disk_while_saving_keeps_the_finding_and_the_file(cli, tmp_path, monkeypatch):
+    target = tmp_path / "mine.epd"
+    old = '# mine\n4k3/8/8/8/8/8/8/4K3 w - - id "kings"; D1 5;\n'
+    target.write_text(old)
+    fresh = tmp_path / "new.epd"
+
+    def full_disk(fd, data):  # half of it reaches the disk, then ENOSPC
+        os.write(fd, data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(save_module, "_write_all", full_disk, raising=False)
+    for path in (target, fresh):
+        result = cli("fuzz", "--python", QUEENS_BUG, "--seed", "1", "--positions", "200", "--save", str(path))
+        assert result.exit_code == 1 and "No space left on device" in result.stderr
+        assert "DISAGREE" in result.stdout
+    # before: a half-written line stayed in the old file, and an empty or torn new file
+    assert target.read_text() == old
+    assert not fresh.exists()
+
+
+# ------------------------------------------------------------------ Ctrl-C while shrinking
+
+SLOW_WHEN_SHRINKING = '''
+import os, sys, time
+sys.path.insert(0, {engines!r})
+import chess
+import bug_three_queens
+
+class Adapter(bug_three_queens.Adapter):
+    """Slow once asked about a position with three queens and fewer pieces than the first
+    such one: shrinking has begun; a marker file tells the test so."""
+    first = None
+
+    def legal_moves(self):
+        if max(len(self.board.pieces(chess.QUEEN, c)) for c in chess.COLORS) >= 3:
+            count = len(self.board.piece_map())
+            if Adapter.first is None:
+                Adapter.first = count
+            elif count < Adapter.first:
+                open(os.environ["SHRINKING_MARKER"], "a").close()
+                time.sleep(0.3)
+        return super().legal_moves()
+'''
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_while_shrinking_shows_and_saves_the_smallest_position(tmp_path, as_json):
+    # before: exit 130 with nothing shown and nothing saved
+    adapter = tmp_path / "slow.py"
+    adapter.write_text(SLOW_WHEN_SHRINKING.format(engines=str(ENGINES)))
+    marker = tmp_path / "shrinking"
+    saved = tmp_path / "found.epd"
+    env = subprocess_env()
+    env["SHRINKING_MARKER"] = str(marker)
+    command = [sys.executable, "-m", "chesskit", "fuzz", "--python", f"{adapter}:Adapter", "--seed", "1",
+               "--positions", "200", "--save", str(saved)] + (["--json"] if as_json else [])
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(1200):
+            if marker.exists() or process.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert marker.exists(), "shrinking never began"
+        time.sleep(1.0)  # a few slow candidates
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, stderr
+    assert stderr.strip().splitlines() == ["chesskit: interrupted"]
+    lines = saved.read_text().splitlines()
+    assert len(lines) == 2 and lines[1].split(" id ")[0]
+    shown = json.loads(stdout)["position_fen"] if as_json else stdout.split("shrunk (")[1].split("): ")[1].split(" (")[0]
+    assert lines[1].startswith(" ".join(shown.split()[:4]) + " ")
+    if as_json:
+        assert "interrupted" in json.loads(stdout)["shrink_error"]
+    else:
+        assert "shrinking stopped: interrupted after" in stdout and "DISAGREE" in stdout
+    assert _bug_shows(shown)
+    # the saved counts are right: python-chess's perft at depth 1 and 2
+    board = chess.Board(shown)
+    d1 = board.legal_moves.count()
+    d2 = sum(_after(board, m) for m in list(board.legal_moves))
+    assert f"; D1 {d1}; D2 {d2};" in lines[1]
+
+
+def _after(board: chess.Board, move: chess.Move) -> int:
+    board.push(move)
+    try:
+        return board.legal_moves.count()
+    finally:
+        board.pop()
