@@ -57,6 +57,12 @@ class SuiteResult:
         return self.error is None and self.nodes == self.task.expected and not self.stats
 
     @property
+    def counters_only(self) -> bool:
+        """Counted right, but the leaf counters differ (``run(stats=True)``): the one test
+        of "only the counters differ" that every report uses."""
+        return self.error is None and self.nodes == self.task.expected and bool(self.stats)
+
+    @property
     def mismatch(self) -> bool:
         """Counted, and the count or the leaf counters differ from the suite's."""
         return self.error is None and not self.ok

@@ -15,6 +15,12 @@
     --threaded              answer `isready` before the perft answer (as Fairy-Stockfish does)
     --ignore-position       never follow `position fen` (stays at the start position)
     --oneshot FEN DEPTH [MOVES]   answer once from the command line and exit
+    --ready-midway          answer `isready` in the middle of the divide, the rest 0.3 s later
+                            (a divide thread still printing: issue 27 item 10)
+    --prompt TEXT           a console that prints TEXT without a line end before reading each
+                            command, and no header line before its answers
+    --total-first           print the total line before the divide lines
+    --depth-echo            print the depth as a bare number before the answer
 
 Banners, timings and `Unknown command` replies are printed around the answers, as real
 engines do.  With $FAKE_PERFT_LOG set, every command received is appended to that file.
@@ -24,6 +30,7 @@ import argparse
 import importlib
 import os
 import sys
+import time
 
 import chess
 
@@ -65,12 +72,16 @@ def answer(args, adapter, fen: str, moves: list[str], depth: int, chess960: bool
         adapter.push(move)
     result = pchelper.divide(adapter, depth)
     total = sum(result.values())
-    lines = [f"Perft to depth {depth}"]
+    lines = [] if args.prompt else [f"Perft to depth {depth}"]
+    if args.depth_echo:
+        lines.append(str(depth))
+    if args.total_first:
+        lines.append(TOTALS["bare" if args.total == "none" else args.total].format(depth=depth, total=total))
     if not args.total_only:
         for n, (move, count) in enumerate(result.items(), 1):
             lines.append(LINES[args.line].format(n=n, move=name_of(adapter.board, move, args.san), count=count))
         lines.append("")
-    if args.total != "none" or args.total_only:
+    if (args.total != "none" or args.total_only) and not args.total_first:
         lines.append(TOTALS["bare" if args.total == "none" else args.total].format(depth=depth, total=total))
     lines.append("time 0 ms")
     return lines
@@ -88,6 +99,10 @@ def main() -> None:
     parser.add_argument("--threaded", action="store_true")
     parser.add_argument("--ignore-position", action="store_true")
     parser.add_argument("--oneshot", nargs="+", metavar="ARG")
+    parser.add_argument("--ready-midway", action="store_true")
+    parser.add_argument("--prompt")
+    parser.add_argument("--total-first", action="store_true")
+    parser.add_argument("--depth-echo", action="store_true")
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
 
@@ -104,7 +119,13 @@ def main() -> None:
     verb = args.command.split("-")
     out(f"fake_perft ({args.loop}) ready")
     pending: list[str] = []
-    for line in sys.stdin:
+    while True:
+        if args.prompt:
+            sys.stdout.write(args.prompt)
+            sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            break
         if log:
             with open(log, "a") as f:
                 f.write(line)
@@ -118,8 +139,13 @@ def main() -> None:
             out("option name UCI_Chess960 type check default false")
             out("uciok")
         elif command == "isready" and args.loop == "uci":
+            half = len(pending) // 2 if args.ready_midway else 0
+            for text in pending[:half]:
+                out(text)
             out("readyok")
-            for text in pending:  # the threaded answer comes after readyok
+            if half:
+                time.sleep(0.3)
+            for text in pending[half:]:  # the threaded answer comes after readyok
                 out(text)
             pending = []
         elif command == "setoption" and args.loop == "uci":
@@ -131,7 +157,7 @@ def main() -> None:
             moves = tokens[at + 1 :]
         elif tokens[: len(verb)] == verb and len(tokens) == len(verb) + 1:
             lines = answer(args, adapter, fen, moves, int(tokens[-1]), chess960)
-            if args.threaded and args.loop == "uci":
+            if (args.threaded or args.ready_midway) and args.loop == "uci":
                 pending = lines
             else:
                 for text in lines:

@@ -138,8 +138,11 @@ def test_correct_engine_exits_0_saying_how_much_agreed(cli):
 
 
 def test_time_bound_stops_the_run(cli):
+    # without --positions only the time ends it; it ends before a depth that would not fit
+    # (test_fuzz_bounds checks the bound on a fake clock), so on a busy machine it may
+    # compare no position in full
     result, report = fuzz_json(cli, "--python", f"{ENGINES / 'eng_correct.py'}:Adapter", "--time", "1.5", "--seed", "9")
-    assert result.exit_code == 0 and report["positions"] >= 1 and report["seconds"] >= 1.5
+    assert result.exit_code == 0 and report["agree"] and report["seconds"] > 0
 
 
 def test_stockfish_agrees(cli, stockfish_path):

@@ -146,6 +146,19 @@ class PerftEngine(UciEngine):
             return answer
         if not answer.moves and self.expect_total and answer.total is None:
             raise self.error(f"printed no divide for {where}{_skipped(answer)}")
+        if answer.total is None and answer.moves and answer.late:
+            # no total line, and lines still came after `readyok`: a thread prints the
+            # answer, which may not be over when the engine goes quiet; a list cut short
+            # would look like missing moves
+            legal = set(node_board(fen, moves, chess960).legal_moves())
+            unlisted = legal - answer.moves.keys()
+            if unlisted:
+                raise self.error(
+                    f"answered {where} with {len(answer.moves)} divide lines, some after 'readyok', and no "
+                    f"total line; {len(unlisted)} of the position's {len(legal)} legal moves are not among "
+                    "them: the answer may be incomplete, so no bug is reported from it (an engine that "
+                    "prints a total line, or a one-shot --engine-cmd, can be compared)"
+                )
         if answer.total is not None and sum(answer.moves.values()) != answer.total:
             raise self.error(
                 f"answered {where} with divide lines summing to {sum(answer.moves.values())} "
@@ -170,8 +183,25 @@ class PerftEngine(UciEngine):
         A probe does not insist on an answer: when the engine stays quiet for
         PROBE_GRACE seconds after `readyok` (or, in a console, at all) the answer is empty.
         """
-        reader = AnswerReader(depth, board_factory)
+        reader = AnswerReader(depth, board_factory, total_only=self.dialect is not None and self.dialect.total_only)
         answer = reader.answer
+        legal: set[str] = set()
+
+        def complete() -> bool:
+            """Whether the answer is whole: a total its divide lines sum to, or (no total
+            line in this dialect) every legal move of the node listed."""
+            if answer.total is not None:
+                if answer.moves:
+                    return answer.consistent
+                # a total alone: the whole answer of a total-only dialect, else perhaps
+                # the first line (some engines print the total before the divide)
+                return answer.total == 0 or (self.dialect is not None and self.dialect.total_only)
+            if answer.total is None and answer.moves and not self.expect_total and not self._console:
+                if not legal:
+                    legal.update(board_factory().legal_moves())
+                return legal <= answer.moves.keys()
+            return False
+
         self._send(command)
         if not self._console:
             self._send("isready")
@@ -181,12 +211,12 @@ class PerftEngine(UciEngine):
         quiet: float | None = None  # a probe's deadline for more output
         while True:
             if ready and not searching:
-                if answer.total is not None or (probe and (search or (refused and answer.empty))):
+                if complete() or (probe and (search or (refused and answer.empty))):
                     break
-                if probe:
+                if probe or answer.total is not None or (answer.moves and not self.expect_total and not self._console):
+                    # not whole yet (a total before its divide lines, lines still coming
+                    # after readyok): read on while the engine keeps talking
                     quiet = quiet or time.monotonic() + _grace(self.timeout)
-                elif answer.moves and not self.expect_total and not self._console:
-                    break
             if quiet is not None:
                 line = self._poll(min(quiet, deadline) if deadline else quiet)
                 if line is None:
@@ -209,9 +239,12 @@ class PerftEngine(UciEngine):
                 continue
             if quiet is not None:  # a probe waits as long as the engine keeps talking
                 quiet = time.monotonic() + _grace(self.timeout)
-            if reader.feed(line) == "skip" and _REFUSED.search(text):
+            kind = reader.feed(line)
+            if kind == "skip" and _REFUSED.search(text):
                 refused = True  # `Unknown command: perft 1`
-        return answer, search
+            elif kind == "divide" and ready and not self._console:
+                answer.late = True
+        return reader.finish(), search
 
     def _poll(self, deadline: float | None) -> str | None:
         """The next line, or None when `deadline` passes (the engine is left running)."""

@@ -281,40 +281,88 @@ class Answer:
     san: bool = False
     twice: str | None = None  # a move listed twice
     skipped: list[str] = field(default_factory=list)  # lines that were neither (for messages)
+    bare: int | None = None  # a bare number not (yet) taken as the total (see AnswerReader)
+    late: bool = False  # divide lines came after `readyok`: the engine prints from a thread
 
     @property
     def empty(self) -> bool:
         return not self.moves and self.total is None
 
+    @property
+    def consistent(self) -> bool:
+        """A total, and divide lines that sum to it (none at all for a total-only answer)."""
+        return self.total is not None and (not self.moves or sum(self.moves.values()) == self.total)
+
+
+# a bare count ("8902"): the total of some engines, the depth or a timing in others
+_BARE = re.compile(r"\d[\d,]*")
+# a console's prompt printed without a line end, in front of the answer's first line:
+# `> `, `perft> `, `engine $ ` (one or more)
+_PROMPT = re.compile(r"(?:[\w.()-]*\s*[>$#%]\s*)+")
+
 
 class AnswerReader:
-    """Feed it the lines of one answer; it keeps the divide lines and the total."""
+    """Feed it the lines of one answer; it keeps the divide lines and the total.
 
-    def __init__(self, depth: int, board_factory=None):
+    A total may come before the divide lines (they are still read). A bare number is
+    the total only when nothing else can be: after divide lines that sum to it, or in a
+    total-only dialect; one that comes before any divide line is kept aside
+    (``answer.bare``) and taken by ``finish`` when no divide line and no total followed.
+    A prompt in front of a line (a console's ``> `` without a line end) is dropped."""
+
+    def __init__(self, depth: int, board_factory=None, total_only: bool = False):
         self.depth = depth
         self.names = MoveNames(board_factory) if board_factory is not None else None
         self.answer = Answer()
+        self.total_only = total_only
+        self._total_first = False  # the total came before any divide line
 
     def feed(self, line: str) -> str:
-        """'total', 'divide' or 'skip' for `line`."""
+        """'total', 'divide', 'bare' or 'skip' for `line`."""
         text = line.strip()
+        before = len(self.answer.skipped)
+        kind = self._feed(text)
+        m = _PROMPT.match(text) if kind == "skip" else None
+        if m is not None and m.end() < len(text):
+            del self.answer.skipped[before:]
+            kind = self._feed(text[m.end() :])
+            if kind == "skip":  # not an answer line either way: keep it as printed
+                del self.answer.skipped[before:]
+                if before < 5:
+                    self.answer.skipped.append(text)
+        return kind
+
+    def finish(self) -> Answer:
+        """The answer once nothing more comes: a bare number alone is its total."""
+        answer = self.answer
+        if answer.total is None and not answer.moves and answer.bare is not None:
+            answer.total = answer.bare
+        return answer
+
+    def _feed(self, text: str) -> str:
         if not text:
             return "skip"
-        if self.answer.total is None:
+        answer = self.answer
+        if answer.total is None:
             total = parse_total(text, self.depth)
             if total is not None:
-                self.answer.total = total
+                if _BARE.fullmatch(text) and not self.total_only:
+                    if not answer.moves or sum(answer.moves.values()) != total:
+                        answer.bare = total
+                        return "bare"
+                answer.total = total
+                self._total_first = not answer.moves
                 return "total"
-        entry = parse_divide_entry(text) if self.answer.total is None else None
+        entry = parse_divide_entry(text) if answer.total is None or self._total_first else None
         if entry is None:
-            if len(self.answer.skipped) < 5:
-                self.answer.skipped.append(text)
+            if len(answer.skipped) < 5:
+                answer.skipped.append(text)
             return "skip"
         token, count = entry
         move = self.names.to_uci(token) if self.names is not None else token.lower()
         if self.names is not None and self.names.san_seen:
-            self.answer.san = True
-        if move in self.answer.moves and self.answer.twice is None:
-            self.answer.twice = move
-        self.answer.moves[move] = count
+            answer.san = True
+        if move in answer.moves and answer.twice is None:
+            answer.twice = move
+        answer.moves[move] = count
         return "divide"

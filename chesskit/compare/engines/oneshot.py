@@ -91,7 +91,7 @@ class OneShotEngine(Engine):
         reader = AnswerReader(depth, lambda: node_board(fen, moves, chess960))
         for line in stdout.splitlines():
             reader.feed(line)
-        answer = reader.answer
+        answer = reader.finish()
         if answer.twice is not None:
             raise self.error(f"listed move {answer.twice!r} twice in one divide for {call}")
         if answer.empty:

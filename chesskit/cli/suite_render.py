@@ -1,0 +1,269 @@
+"""Rendering ``chesskit suite``'s outcome (``chesskit.suites.session.Outcome``): the plain
+lines streamed to a pipe, the rich tables of a terminal, the JSON object, the notes."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import click
+
+from chesskit.cli import output
+from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, report_text
+from chesskit.suites.formats import LineError
+from chesskit.suites.positions import display_path
+from chesskit.suites.runner import SuiteResult
+from chesskit.suites.session import Outcome, plural
+from chesskit.timer import format_seconds
+
+
+class Stream:
+    """The plain lines of a run on a pipe, printed as soon as each is known and in file
+    order: a line per position (``ok`` or ``FAIL``), a line per line not run (``ERROR``)."""
+
+    def __init__(self, bad_lines: list[LineError], tasks):
+        self.order = {}
+        for item in [*bad_lines, *(t.record for t in tasks)]:
+            self.order.setdefault(item.path, len(self.order))
+        self.pending = sorted(bad_lines, key=self._key)[::-1]  # popped from the end
+        self.group: list[SuiteResult] = []
+        self.width = min(max((len(t.record.label) for t in tasks), default=0), 32)
+
+    def _key(self, item) -> tuple[int, int]:
+        return self.order.get(item.path, len(self.order)), item.lineno
+
+    def add(self, result: SuiteResult) -> None:
+        if self.group and self.group[0].task.record is not result.task.record:
+            self._flush()
+        self.group.append(result)
+
+    def _flush(self) -> None:
+        record = self.group[0].task.record
+        while self.pending and self._key(self.pending[-1]) < self._key(record):
+            click.echo(error_line(self.pending.pop()))
+        errored = [r for r in self.group if r.error is not None]
+        if errored:
+            click.echo(error_line(LineError(record.path, record.lineno, errored[0].error, record.label)))
+        else:
+            click.echo(position_line(self.group, self.width))
+        self.group = []
+
+    def finish(self) -> None:
+        if self.group:
+            self._flush()
+        while self.pending:
+            click.echo(error_line(self.pending.pop()))
+
+
+def error_line(error: LineError) -> str:
+    return f"ERROR {error}"
+
+
+def notes(outcome: Outcome, verbose: bool) -> None:
+    """Why the positions counted cannot arise in a game, after the run (a progress bar on
+    stderr is gone by then): each reason of one position, or with several positions one
+    summary line (``verbose``: all of them)."""
+    noted = outcome.noted
+    if len(noted) > 1 and not verbose:
+        click.echo(
+            f"{output.PROG}: note: {plural(len(noted), 'position')} cannot arise in a game; they are counted "
+            "anyway (--verbose lists why)",
+            err=True,
+        )
+        return
+    for record in noted:
+        output.notes(record.notes, record.location)
+
+
+def json_data(outcome: Outcome) -> dict:
+    failed = outcome.failed
+    data = {
+        "passed": len(outcome.results) - len(failed),
+        "failed": len(failed),
+        "results": [_result_json(r) for r in outcome.results],
+        "errors": outcome.not_run,
+        "error_lines": [e.to_json() for e in outcome.errors],
+    }
+    if outcome.dialect is not None:
+        data["dialect"] = {k: v for k, v in outcome.dialect.items() if k != "about"}
+    return data
+
+
+def _result_json(result: SuiteResult) -> dict:
+    entry = result.to_json()
+    if result.divide is not None:
+        entry["divide"] = result.divide
+    if result.report is not None:
+        entry["compare"] = result.report.to_json()
+    return entry
+
+
+def _depth_span(results: list[SuiteResult]) -> str:
+    depths = [r.task.depth for r in results]
+    return f"D{min(depths)}" if len(depths) == 1 else f"D{min(depths)}-D{max(depths)}"
+
+
+def summary(outcome: Outcome) -> str:
+    results, failed, errors = outcome.results, outcome.failed, outcome.errors
+    positions = len({id(r.task.record) for r in results})
+    verdict = "all match" if not failed else f"{len(failed)} FAILED"
+    counters = sum(r.stats is not None for r in results)
+    with_counters = f" ({counters} with leaf counters)" if counters else ""
+    return (
+        f"{plural(len(results), 'count')}{with_counters} of {plural(positions, 'position')} checked in "
+        f"{format_seconds(outcome.seconds)}: {len(results) - len(failed)} passed, {verdict}"
+        + (f", {plural(outcome.not_run, 'line')} not run (errors)" if errors else "")
+    )
+
+
+def mismatch_lines(result: SuiteResult) -> list[str]:
+    task = result.task
+    if result.counters_only:
+        detail = result.stats_text()
+    else:
+        diff = result.nodes - task.expected
+        detail = f"depth {task.depth}: expected {task.expected}, got {result.nodes} ({diff:+d})"
+    return [f"mismatch: {task.record.label} ({task.record.location})", f"fen: {task.record.fen}", detail]
+
+
+def position_line(group: list[SuiteResult], width: int = 0) -> str:
+    """One plain line for a position: ``ok id D1-D4 nodes time`` or its first failure;
+    ids are padded to ``width`` so the columns line up."""
+    ident = group[0].task.record.label.ljust(width)
+    bad = [r for r in group if not r.ok]
+    if not bad:
+        span = _depth_span(group).ljust(6)
+        return f"ok    {ident}  {span}  {group[-1].nodes:>12} nodes  {_seconds(group)}"
+    first = bad[0]
+    if first.counters_only:
+        return f"FAIL  {ident}  {first.stats_text()}"
+    return f"FAIL  {ident}  D{first.task.depth}: expected {first.task.expected}, got {first.nodes}"
+
+
+def render_plain(outcome: Outcome) -> None:
+    """After the streamed position lines: each mismatch's divide, then the summary."""
+    for result in outcome.failed:
+        if result.divide is None:
+            continue
+        click.echo()
+        click.echo("\n".join(mismatch_lines(result)))
+        if result.report is not None:
+            click.echo(report_text(result.report), nl=False)
+            continue
+        click.echo(f"divide at depth {result.task.depth}:")
+        click.echo(output.stockfish_divide(result.divide), nl=False)
+    click.echo(summary(outcome))
+
+
+def _seconds(group) -> str:
+    return format_seconds(sum(r.seconds for r in group))
+
+
+def render_terminal(outcome: Outcome) -> None:
+    from rich.text import Text
+
+    con = output.console()
+    con.print(_files_table(outcome))
+    if outcome.errors:
+        con.print(_errors_table(outcome.errors))
+    if outcome.failed:
+        con.print(_fails_table(outcome.failed))
+    for result in outcome.failed:
+        if result.divide is not None:
+            _divide_panel(con, result)
+    style = "bold red" if outcome.failed else "bold yellow" if outcome.errors else "bold green"
+    con.print(Text(summary(outcome), style=style))
+
+
+def _files_table(outcome: Outcome):
+    from rich.table import Table
+    from rich.text import Text
+
+    errors = outcome.errors
+    files: dict = defaultdict(list)
+    for result in outcome.results:
+        files[result.task.record.path].append(result)
+    not_run: dict = defaultdict(int)
+    for error in errors:
+        not_run[error.path] += error.count
+        files.setdefault(error.path, [])
+    table = Table(title="suite results", title_justify="left")
+    table.add_column("file", overflow="fold")
+    for name, justify in [
+        ("positions", "right"),
+        ("counts", "right"),
+        ("nodes", "right"),
+        ("time", "right"),
+        ("result", "left"),
+        *([("errors", "right")] if errors else []),
+    ]:
+        table.add_column(name, justify=justify)
+    for path, group in files.items():
+        bad = sum(not r.ok for r in group)
+        table.add_row(
+            Text(display_path(path)),
+            str(len({id(r.task.record) for r in group})),
+            str(len(group)),
+            f"{sum(r.nodes for r in group):,}",
+            _seconds(group),
+            "" if not group else "[green]ok[/]" if not bad else f"[bold red]{bad} FAILED[/]",
+            *([f"[yellow]{not_run[path]}[/]" if not_run[path] else ""] if errors else []),
+        )
+    return table
+
+
+def _errors_table(errors: list[LineError]):
+    from rich.table import Table
+    from rich.text import Text
+
+    lines = Table(title="lines not run", title_justify="left", title_style="bold yellow")
+    for name in ("where", "id", "why"):
+        lines.add_column(name, overflow="fold")
+    for error in errors:
+        lines.add_row(Text(error.location), Text(error.id or ""), Text(error.message))
+    return lines
+
+
+def _fails_table(failed: list[SuiteResult]):
+    from rich.table import Table
+    from rich.text import Text
+
+    fails = Table(title="mismatches", title_justify="left", title_style="bold red")
+    for name in ("id", "depth", "expected", "actual", "difference", "where"):
+        fails.add_column(name, justify="left" if name in ("id", "where") else "right", overflow="fold")
+    for r in failed:
+        if r.counters_only:
+            want = " ".join(f"{n}={e}" for n, (e, _) in r.stats.items())
+            got = " ".join(f"{n}={a}" for n, (_, a) in r.stats.items())
+            fails.add_row(Text(r.task.record.label), f"S{r.task.depth}", want, got, "", r.task.record.location)
+            continue
+        fails.add_row(
+            Text(r.task.record.label),
+            str(r.task.depth),
+            str(r.task.expected),
+            str(r.nodes),
+            f"{r.nodes - r.task.expected:+d}",
+            r.task.record.location,
+        )
+    return fails
+
+
+def _divide_panel(con, result: SuiteResult) -> None:
+    from rich.columns import Columns
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    lines = mismatch_lines(result)
+    moves = Columns([f"{m}: {n}" for m, n in result.divide.items()], padding=(0, 3))
+    body = Table.grid()
+    body.add_row(Text(lines[1], style="dim"))
+    body.add_row(Text(lines[2]))
+    body.add_row(Text(f"divide at depth {result.task.depth}:"))
+    body.add_row(moves)
+    con.print(Panel(body, title=Text(lines[0], style="bold red"), title_align="left"))
+    if result.report is not None:
+        from chesskit.cli.compare_render import render_terminal
+
+        if result.report.agree:
+            con.print(Text(EXPECTED_IN_DOUBT, style="yellow"))
+        render_terminal(result.report, con)
