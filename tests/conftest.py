@@ -28,13 +28,33 @@ def find_stockfish() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session", autouse=True)
-def compiled_core():
-    """Compile (or load) the core's walk once, before any test, whatever order they run
-    in: a process a test starts that met a cold cache would print the first-run notice."""
+def _warm_core() -> None:
+    """Load the compiled core, compiling on a cold cache: the walk, and the leaf counters'
+    and the invariant checker's walks, which numba compiles on their first call."""
     from chesskit.board.board import Board
 
     Board().perft(2)
+    Board().stats(1)
+    Board().divide_stats(1)
+    Board().debug(1)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """Compile (or load) the core once, in the process that owns the run, before
+    pytest-xdist starts its workers (tryfirst: before xdist's own sessionstart): the
+    workers then load the cache it wrote instead of each compiling the same code at once.
+    A worker (``workerinput`` set) leaves it to the controller."""
+    if not hasattr(session.config, "workerinput"):
+        _warm_core()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_core():
+    """Compile (or load) the core's walk once, before any test, whatever order they run
+    in: a process a test starts that met a cold cache would print the first-run notice.
+    Under pytest-xdist the controller has already warmed the cache; a worker loads it."""
+    _warm_core()
 
 
 @pytest.fixture(scope="session")
@@ -142,7 +162,9 @@ def no_leftover_children():
         import psutil
     except ImportError:  # pragma: no cover - psutil comes with the [cluster] extra
         psutil = None
-    deadline = time.monotonic() + 3
+    # generous: the wait ends as soon as they are gone, and a busy machine (xdist workers
+    # beside engines) can take seconds to reap a process that was killed correctly
+    deadline = time.monotonic() + 30
     while True:
         if psutil is not None:
             left = psutil.Process().children(recursive=True)

@@ -102,6 +102,7 @@ print(json.dumps({{"mode": SLIDERS, "counts": [Board(f, chess960=c).perft(3) for
 """
 
 
+@pytest.mark.slow  # compiles the walk with the other slider lookup
 def test_the_other_slider_lookup_counts_the_same(tmp_path):
     """CI's processor runs one lookup; the other is compiled here in a process of its own
     and must reproduce the published counts too (PEXT only where the processor has it)."""

@@ -68,7 +68,10 @@ def test_a_warm_perft_runs_the_saved_walk_without_numba(cache_copy):
     assert out["numba"] is False
 
 
-@pytest.mark.parametrize("damage", ["flip", "truncate", "foreign symbol", "no manifest"])
+# each damage costs a compile of the walk: "flip" runs with the quick tests, the rest with the slow
+@pytest.mark.parametrize(
+    "damage", ["flip", *(pytest.param(d, marks=pytest.mark.slow) for d in ("truncate", "foreign symbol", "no manifest"))]
+)
 def test_a_damaged_saved_walk_falls_back_to_numba_and_is_rewritten(cache_copy, damage):
     folder, env = cache_copy
     obj = next(folder.glob("walk-*.o"))
@@ -166,6 +169,7 @@ print(json.dumps({"perft3": Board().perft(3), "saved": native.is_saved()}))
 """
 
 
+@pytest.mark.slow  # compiles the walk from a cold cache
 def test_where_no_object_is_saved_numba_caches_the_walk(tmp_path):
     env = subprocess_env()
     env["CHESSKIT_CACHE_DIR"] = str(tmp_path)

@@ -9,6 +9,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from helpers import subprocess_env
 
 SCRIPT = """
@@ -28,6 +30,7 @@ print(json.dumps({"used": sorted(used), "listed": listed}))
 """
 
 
+@pytest.mark.slow  # compiles the walk from a cold cache
 def test_the_child_compiles_what_the_walk_calls(tmp_path):
     env = subprocess_env()
     env["CHESSKIT_CACHE_DIR"] = str(tmp_path)
