@@ -14,6 +14,7 @@ from chesskit.board import threads as _threads
 from chesskit.board.fen import STARTING_FEN, Setup, format_fen, parse_fen
 from chesskit.core import state as P
 from chesskit.core.api import table
+from chesskit.core.tables import tables
 from chesskit.errors import IllegalMoveError, InputError
 from chesskit.board.fen import MAX_CLOCK
 from chesskit.vocab import (
@@ -59,7 +60,6 @@ class Board:
         bb, board, st, hist, hkeys = P.new_state()
         board[:] = setup.board
         st[P.STM] = setup.turn
-        st[P.EP] = self._normalise_ep(setup, bb)
         st[P.HALF] = setup.halfmove
         st[P.FULL] = setup.fullmove
         # plain numpy here: a Board can be made without waking the compiled core
@@ -71,6 +71,7 @@ class Board:
             bb[code] = bits
             bb[7 + 8 * (int(code) >> 3)] |= bits  # occ_of(colour), without waking numba
         bb[P.OCC] = bb[7] | bb[15]
+        st[P.EP] = self._normalise_ep(setup, bb)
         rights = [int(sq) for sq in setup.castling]
         bb[P.CASTLE] = np.uint64(sum(1 << sq for sq in rights))
         key = np.bitwise_xor.reduce(P.Z_PIECE[codes * 64 + squares]) if len(squares) else np.uint64(0)
@@ -87,16 +88,15 @@ class Board:
 
     @staticmethod
     def _normalise_ep(setup: Setup, bb) -> int:
-        """Keep the en-passant square only if a pawn of the side to move attacks it."""
+        """Keep the en-passant square only if a pawn of the side to move attacks it: the
+        rule make applies after a double push (``state.ep_kept``, compiled there), here on
+        the pieces' bitboards ``bb`` and the attack table (plain numpy, loaded only for a
+        FEN that names an en-passant square)."""
         if setup.ep is None:
             return P.NO_SQ
-        ep, us = setup.ep, setup.turn
-        file = ep & 7
-        rank_of_capturers = ep - 8 if us == P.WHITE else ep + 8
-        pawn = piece_code(us, P.PAWN)
-        for df in (-1, 1):
-            if 0 <= file + df < 8 and setup.board[rank_of_capturers + df] == pawn:
-                return ep
+        us = setup.turn
+        if P.ep_kept(tables(), bb, setup.ep, us ^ 1):
+            return setup.ep
         return P.NO_SQ
 
     def setup(self) -> Setup:

@@ -5,12 +5,21 @@ castling rights, Zobrist key) onto ``hist``/``hkeys`` at ``st[PLY]`` and updates
 field incrementally. ``unmake`` pops it, restores those fields as saved and moves only the
 pieces back. Neither allocates. ``child_key`` is the key ``make`` would give, computed
 without making the move (the perft walk probes its table with it first).
+
+What a move does is written once, in the small rules below (``landing``, ``ep_victim``,
+``ep_after_push``, ``move_terms``, ``castling_terms``, ``turn_terms``, ``rights_after``;
+the en-passant rule itself is ``state.py``'s, shared with ``Board``): ``make``, the
+last-ply copy-make ``make_for_count``, ``child_key`` and ``unmake`` each call them
+rather than spelling the rule out, so the key a table is probed with cannot drift from
+the key ``make`` gives. Each is inlined (``inline="always"``) and computes what the callers
+computed when each spelled it out: the perft walk's machine code is the same instructions
+as before but for where make computes a quiet move's two key terms (``tools/walk_asm.py``;
+docs/benchmarks.md, 2026-11-25).
 """
 
 import numpy as np
 from numba import njit
 
-from .attacks import P_ATT
 from .bitboard import ONE, RANK_1, RANK_8
 from .move import CASTLING, DOUBLE, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
 from .position import (
@@ -38,7 +47,15 @@ from .position import (
     z_castle,
     z_piece,
 )
+from .state import ep_kept as _ep_kept
+from .state import ep_victim as _ep_victim
 from .wordcopy import copy_words
+
+_rule = njit(inline="always", cache=True)
+
+# the en-passant rule, one plain-Python source (``state.py``) for this and ``Board``
+ep_victim = _rule(_ep_victim)
+ep_kept = _rule(_ep_kept)
 
 
 @njit(cache=True)
@@ -70,38 +87,75 @@ def rights_after(rights, pc, frm, to, us):
     return new
 
 
+@njit(inline="always", cache=True)
+def ep_after_push(T, bb, frm, to, us):
+    """The en-passant square a double push of side ``us`` from ``frm`` to ``to`` leaves:
+    the square it passed, kept only if an enemy pawn could take en passant there
+    (``state.ep_kept``, as Stockfish), else ``NO_SQ``."""
+    ep = (frm + to) >> 1
+    if ep_kept(T, bb, ep, us):
+        return ep
+    return NO_SQ
+
+
+@njit(inline="always", cache=True)
+def landing(pc, move, us):
+    """The piece a non-castling move of ``pc`` (side ``us``) puts on its target square:
+    itself, or what it promotes to."""
+    promo = promotion(move)
+    return pc if promo == 0 else (promo | (us << 3))
+
+
+@njit(inline="always", cache=True)
+def turn_terms(key, ep):
+    """``key`` with the side to move flipped and the en-passant square ``ep`` (if any)
+    taken out: the key terms every move changes before its pieces."""
+    key ^= Z_SIDE
+    if ep != NO_SQ:
+        key ^= Z_EP[ep & 7]
+    return key
+
+
+@njit(inline="always", cache=True)
+def move_terms(key, pc, frm, placed, to):
+    """``key`` with the terms of piece ``pc`` leaving ``frm`` and ``placed`` (``landing``)
+    arriving on ``to`` (a capture's piece is one more ``z_piece`` term)."""
+    return key ^ z_piece(pc, frm) ^ z_piece(placed, to)
+
+
+@njit(inline="always", cache=True)
+def castling_terms(king, rook, frm, to, kto, rto):
+    """The key terms of a castling: the king from ``frm`` to ``kto``, the rook from ``to``
+    to ``rto`` (``castle_squares``)."""
+    return z_piece(king, frm) ^ z_piece(rook, to) ^ z_piece(king, kto) ^ z_piece(rook, rto)
+
+
 @njit(cache=True)
 def child_key(T, bb, board, st, move):
     """The Zobrist key of the position after ``move``, from the move and the squares it
     touches, without making it: the perft walk looks a child up in the table before (and
-    instead of) making its move. The same terms as ``make``'s incremental key (the tests
-    check both against the key of the position loaded fresh). A function of its own, not
+    instead of) making its move. The same terms as ``make``'s incremental key, from the
+    same rules (the tests check both against the key of the position loaded fresh). A function of its own, not
     inlined into the walk: compiled once, and the walk's no-table loops keep their code
     (inlined, it cost position 6 about 9% of its nodes/second without a table)."""
     us = st[STM]
     frm = from_sq(move)
     to = to_sq(move)
-    key = bb[KEY] ^ Z_SIDE
-    if st[EP] != NO_SQ:
-        key ^= Z_EP[st[EP] & 7]
+    key = turn_terms(bb[KEY], st[EP])
     pc = board[frm]
     if move & CASTLING:
-        rook = board[to]
         kto, rto = castle_squares(frm, to)
-        key ^= z_piece(pc, frm) ^ z_piece(rook, to) ^ z_piece(pc, kto) ^ z_piece(rook, rto)
+        key ^= castling_terms(pc, board[to], frm, to, kto, rto)
     else:
         if move & EN_PASSANT:
-            capsq = to - 8 if us == WHITE else to + 8
+            capsq = ep_victim(to, us)
             key ^= z_piece(board[capsq], capsq)
         elif board[to] != 0:
             key ^= z_piece(board[to], to)
-        promo = promotion(move)
-        placed = pc if promo == 0 else (promo | (us << 3))
-        key ^= z_piece(pc, frm) ^ z_piece(placed, to)
+        key = move_terms(key, pc, frm, landing(pc, move, us), to)
         if move & DOUBLE:
-            ep = (frm + to) >> 1
-            # the square counts only if an enemy pawn could take en passant (as in make)
-            if T[P_ATT + us * 64 + ep] & bb[((us ^ 1) << 3) | PAWN]:
+            ep = ep_after_push(T, bb, frm, to, us)
+            if ep != NO_SQ:
                 key ^= Z_EP[ep & 7]
     rights = bb[CASTLE]
     if rights:
@@ -122,9 +176,8 @@ def make(T, bb, board, st, hist, hkeys, move):
     hkeys[ply, H_CASTLE] = bb[CASTLE]
     hkeys[ply, H_KEY] = bb[KEY]
 
-    key = bb[KEY] ^ Z_SIDE
+    key = turn_terms(bb[KEY], st[EP])
     if st[EP] != NO_SQ:
-        key ^= Z_EP[st[EP] & 7]
         st[EP] = NO_SQ
     pc = board[frm]
     captured = 0
@@ -135,11 +188,11 @@ def make(T, bb, board, st, hist, hkeys, move):
         remove_piece(bb, board, to, rook)
         put_piece(bb, board, kto, pc)
         put_piece(bb, board, rto, rook)
-        key ^= z_piece(pc, frm) ^ z_piece(rook, to) ^ z_piece(pc, kto) ^ z_piece(rook, rto)
+        key ^= castling_terms(pc, rook, frm, to, kto, rto)
         st[HALF] += 1
     else:
         if move & EN_PASSANT:
-            capsq = to - 8 if us == WHITE else to + 8
+            capsq = ep_victim(to, us)
             captured = board[capsq]
             remove_piece(bb, board, capsq, captured)
             key ^= z_piece(captured, capsq)
@@ -148,19 +201,16 @@ def make(T, bb, board, st, hist, hkeys, move):
             remove_piece(bb, board, to, captured)
             key ^= z_piece(captured, to)
         remove_piece(bb, board, frm, pc)
-        key ^= z_piece(pc, frm)
-        promo = promotion(move)
-        placed = pc if promo == 0 else (promo | (us << 3))
+        placed = landing(pc, move, us)
+        key = move_terms(key, pc, frm, placed, to)
         put_piece(bb, board, to, placed)
-        key ^= z_piece(placed, to)
         if (pc & 7) == PAWN or captured != 0:
             st[HALF] = 0
         else:
             st[HALF] += 1
         if move & DOUBLE:
-            ep = (frm + to) >> 1
-            # keep the square only if an enemy pawn could take en passant (as Stockfish)
-            if T[P_ATT + us * 64 + ep] & bb[(them << 3) | PAWN]:
+            ep = ep_after_push(T, bb, frm, to, us)
+            if ep != NO_SQ:
                 st[EP] = ep
                 key ^= Z_EP[ep & 7]
 
@@ -209,7 +259,7 @@ def unmake(bb, board, st, hist, hkeys):
     put_piece(bb, board, frm, pc)
     if captured != 0:
         if move & EN_PASSANT:
-            put_piece(bb, board, to - 8 if us == WHITE else to + 8, captured)
+            put_piece(bb, board, ep_victim(to, us), captured)
         else:
             put_piece(bb, board, to, captured)
 
@@ -250,23 +300,22 @@ def make_for_count(T, bb, board, st, move, nb, nst):
     else:
         theirs = bb[ot]
         if move & EN_PASSANT:
-            cb = ONE << np.uint64(to - 8 if us == WHITE else to + 8)
+            cb = ONE << np.uint64(ep_victim(to, us))
             nb[(them << 3) | PAWN] = bb[(them << 3) | PAWN] ^ cb
             theirs ^= cb
         elif there != 0:
             nb[there] = bb[there] ^ tb
             theirs ^= tb
-        promo = promotion(move)
-        if promo == 0:
+        if promotion(move) == 0:
             nb[pc] = bb[pc] ^ fb ^ tb
         else:
             nb[pc] = bb[pc] ^ fb
-            placed = (promo | (us << 3)) & 15
+            placed = landing(pc, move, us) & 15
             nb[placed] = bb[placed] ^ tb
         mine = bb[ou] ^ fb ^ tb
         if move & DOUBLE:
-            ep = (frm + to) >> 1
-            if T[P_ATT + us * 64 + ep] & bb[(them << 3) | PAWN]:
+            ep = ep_after_push(T, bb, frm, to, us)
+            if ep != NO_SQ:
                 nst[EP] = ep
     nb[ou] = mine
     nb[ot] = theirs

@@ -17,12 +17,16 @@ A position is four preallocated numpy arrays that jitted code changes in place:
                     pops it and reverses only the pieces (the scheme of Rustic's History).
 
 The en-passant square is kept (and hashed) only when a pawn of the side to move attacks
-it, as in Stockfish; FEN input is normalised the same way.
+it, as in Stockfish; FEN input is normalised the same way. The rule is written once, below
+(``ep_victim``, ``ep_kept``): plain Python that ``Board`` runs on a FEN's square and that
+numba compiles into make, the last-ply copy-make and ``child_key`` (``makemove.py``).
 """
 
 import numpy as np
 
 from chesskit.vocab import BISHOP, BLACK, KING, KNIGHT, MAX_MOVES, MAX_PLY, PAWN, QUEEN, ROOK, WHITE  # noqa: F401
+
+from .tables import P_ATT
 
 OCC = 0
 CASTLE = 16
@@ -36,6 +40,7 @@ H_MOVE, H_CAPTURED, H_EP, H_HALF = 0, 1, 2, 3
 H_CASTLE, H_KEY = 0, 1
 
 NO_SQ = -1
+_ZERO = np.uint64(0)
 
 
 def _zobrist_keys():
@@ -56,3 +61,23 @@ def new_state():
         np.zeros((MAX_PLY, 4), dtype=np.int64),
         np.zeros((MAX_PLY, 2), dtype=np.uint64),
     )
+
+
+# ------------------------------------------------------------------ the en-passant rule
+# Plain Python on ints and numpy uint64s, compiled by numba as they are (``makemove.py``):
+# one source for the compiled make and for a FEN's normalisation (``Board._load``).
+
+
+def ep_victim(ep, us):
+    """The square of the pawn that side ``us`` takes by capturing en passant on ``ep``:
+    the pawn that has just moved two squares past ``ep``."""
+    return ep - 8 if us == WHITE else ep + 8
+
+
+def ep_kept(T, bb, ep, mover):
+    """Whether the square ``ep`` that a pawn of side ``mover`` has just passed in a
+    double push is kept as the en-passant square (in ``st[EP]``, and hashed): only if an
+    enemy pawn attacks it, as in Stockfish. The enemy pawns (``bb``'s) that attack
+    ``ep`` stand where a ``mover`` pawn on ``ep`` would attack: the attack table ``T``'s
+    pawn captures (``tables.py``)."""
+    return T[P_ATT + mover * 64 + ep] & bb[((mover ^ 1) << 3) | PAWN] != _ZERO

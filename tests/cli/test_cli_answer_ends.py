@@ -90,3 +90,16 @@ def test_console_answers_are_read_whole(quirk, command):
         result = run("compare", fen, str(depth), "--engine", engine, "--json")
         assert_agrees_with_stockfish(result, fen, depth)
         assert json.loads(result.stdout)["dialect"]["name"] == f"console-{command}"
+
+
+@needs_stockfish
+@pytest.mark.parametrize("loop", ["console", "uci"])
+def test_dialect_detection_waits_as_long_as_timeout_says(loop):
+    """issue 27 item 9: detection gave up on an engine slower than a fixed 2 s whatever
+    --timeout said ("gave nothing", exit 3); now a probe's first answer gets --timeout."""
+    engine = f"{FAKE} --loop {loop} --command divide --slow 3" + (" --threaded" if loop == "uci" else "")
+    result = run("compare", BARE_KINGS, "2", "--engine", engine, "--timeout", "40", "--json")
+    assert_agrees_with_stockfish(result, BARE_KINGS, 2)
+    assert json.loads(result.stdout)["dialect"]["name"] == f"{loop}-divide"
+    # and a --timeout shorter than the engine is still honoured
+    one_line(run("compare", BARE_KINGS, "1", "--engine", engine, "--timeout", "1"), 3)

@@ -56,9 +56,17 @@ def _legal(board: Board) -> list[int]:
     return [int(m) for m in out[:n]]
 
 
+def _pc_ep(reference: chess.Board) -> int:
+    """The en-passant square as python-chess keeps it under Stockfish's rule (a pawn of the
+    side to move attacks it: its "xfen" convention), an oracle independent of the rule
+    that make and a FEN's load share (``state.ep_kept``)."""
+    return reference.ep_square if reference.has_pseudo_legal_en_passant() else P.NO_SQ
+
+
 def _assert_is_the_fresh_position(board: Board, reference: chess.Board, ply: int) -> None:
     """``board`` (after make) holds exactly what loading ``reference``'s FEN gives."""
     fresh = Board(reference.fen(en_passant="fen"), chess960=reference.chess960)
+    assert board._st[P.EP] == fresh._st[P.EP] == _pc_ep(reference)
     bb, squares, st, _, _ = _state(board)
     assert np.array_equal(squares, fresh._board)
     for i in range(P.BB_SIZE):  # pieces, occupancies, castling rooks, the key
@@ -201,6 +209,7 @@ def _every_child_key(pc_board: chess.Board) -> int:
         _assert_restored(ours, before)  # nothing is made
         pc_board.push_uci(ours.uci(move))
         fresh = Board(pc_board.fen(en_passant="fen"), chess960=pc_board.chess960)
+        assert fresh._st[P.EP] == _pc_ep(pc_board)  # the fresh key hashes the right square
         assert key == fresh.key, f"{pc_board.peek().uci()} from {ours.fen()}"
         pc_board.pop()
         checked += 1

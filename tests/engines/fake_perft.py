@@ -21,6 +21,8 @@
                             command, and no header line before its answers
     --total-first           print the total line before the divide lines
     --depth-echo            print the depth as a bare number before the answer
+    --slow SECONDS          think this long before each perft answer (a banner line first;
+                            with --threaded, after `readyok`)
 
 Banners, timings and `Unknown command` replies are printed around the answers, as real
 engines do.  With $FAKE_PERFT_LOG set, every command received is appended to that file.
@@ -103,6 +105,7 @@ def main() -> None:
     parser.add_argument("--prompt")
     parser.add_argument("--total-first", action="store_true")
     parser.add_argument("--depth-echo", action="store_true")
+    parser.add_argument("--slow", type=float, default=0.0)
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
 
@@ -143,6 +146,8 @@ def main() -> None:
             for text in pending[:half]:
                 out(text)
             out("readyok")
+            if args.slow and pending:  # the thread thinks after readyok
+                time.sleep(args.slow)
             if half:
                 time.sleep(0.3)
             for text in pending[half:]:  # the threaded answer comes after readyok
@@ -156,6 +161,9 @@ def main() -> None:
             fen = chess.STARTING_FEN if tokens[1] == "startpos" else " ".join(tokens[2:at])
             moves = tokens[at + 1 :]
         elif tokens[: len(verb)] == verb and len(tokens) == len(verb) + 1:
+            if args.slow and not (args.threaded and args.loop == "uci"):
+                out("thinking ...")
+                time.sleep(args.slow)
             lines = answer(args, adapter, fen, moves, int(tokens[-1]), chess960)
             if (args.threaded or args.ready_midway) and args.loop == "uci":
                 pending = lines

@@ -180,8 +180,9 @@ class PerftEngine(UciEngine):
     def _ask(self, command: str, depth: int, board_factory, probe: bool = False) -> tuple[Answer, bool]:
         """Send `command` and read its answer; returns (answer, whether a search started instead).
 
-        A probe does not insist on an answer: when the engine stays quiet for
-        PROBE_GRACE seconds after `readyok` (or, in a console, at all) the answer is empty.
+        A probe does not insist on an answer: when the engine says nothing in answer
+        within --timeout after `readyok` (in a console: after the command), the answer is
+        empty; once it has begun, it ends when the engine stays quiet for PROBE_GRACE seconds.
         """
         reader = AnswerReader(depth, board_factory, total_only=self.dialect is not None and self.dialect.total_only)
         answer = reader.answer
@@ -209,6 +210,12 @@ class PerftEngine(UciEngine):
         ready, search, searching, refused = self._console, False, False, False
         deadline = self._deadline()
         quiet: float | None = None  # a probe's deadline for more output
+        began = False  # the engine said something in answer (a count, a total, a refusal)
+
+        def wait_more() -> float:
+            if probe and not began and deadline is not None:
+                return deadline  # a slow engine's first line gets the whole --timeout
+            return time.monotonic() + _grace(self.timeout)
         while True:
             if ready and not searching:
                 if complete() or (probe and (search or (refused and answer.empty))):
@@ -216,7 +223,7 @@ class PerftEngine(UciEngine):
                 if probe or answer.total is not None or (answer.moves and not self.expect_total and not self._console):
                     # not whole yet (a total before its divide lines, lines still coming
                     # after readyok): read on while the engine keeps talking
-                    quiet = quiet or time.monotonic() + _grace(self.timeout)
+                    quiet = quiet or wait_more()
             if quiet is not None:
                 line = self._poll(min(quiet, deadline) if deadline else quiet)
                 if line is None:
@@ -237,13 +244,14 @@ class PerftEngine(UciEngine):
                     searching = True
                     self._send("stop")
                 continue
-            if quiet is not None:  # a probe waits as long as the engine keeps talking
-                quiet = time.monotonic() + _grace(self.timeout)
             kind = reader.feed(line)
             if kind == "skip" and _REFUSED.search(text):
                 refused = True  # `Unknown command: perft 1`
             elif kind == "divide" and ready and not self._console:
                 answer.late = True
+            began = began or kind != "skip" or refused
+            if quiet is not None:  # a probe waits as long as the engine keeps talking
+                quiet = wait_more()
         return reader.finish(), search
 
     def _poll(self, deadline: float | None) -> str | None:
