@@ -164,23 +164,26 @@ def run_entry_point(entry_point):
 @pytest.fixture
 def no_leftover_children():
     """The test must leave no child process behind, running or zombie (engine tests use it
-    through ``pytestmark``)."""
+    through ``pytestmark``). Children this process already had when the test began are not
+    the test's: under pytest-xdist a worker keeps, say, multiprocessing's resource tracker
+    that an earlier test in the same worker started."""
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil comes with the [cluster] extra
+        psutil = None
+    before = {child.pid for child in psutil.Process().children(recursive=True)} if psutil else set()
     yield
     # an engine object the test dropped (a PythonEngine, say) stops its process when it is
     # collected; tracebacks kept by pytest.raises hold it in a cycle until then
     import gc
 
     gc.collect()
-    try:
-        import psutil
-    except ImportError:  # pragma: no cover - psutil comes with the [cluster] extra
-        psutil = None
     # generous: the wait ends as soon as they are gone, and a busy machine (xdist workers
     # beside engines) can take seconds to reap a process that was killed correctly
     deadline = time.monotonic() + 30
     while True:
         if psutil is not None:
-            left = psutil.Process().children(recursive=True)
+            left = [c for c in psutil.Process().children(recursive=True) if c.pid not in before]
         else:  # pragma: no cover
             try:
                 left = [os.waitpid(-1, os.WNOHANG)[0] or "running child"]
