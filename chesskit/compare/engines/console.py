@@ -22,7 +22,7 @@ import time
 
 from chesskit.compare.engines.base import check_depth, node_board, one_line, position_label  # noqa: F401 (node_board re-exported)
 from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect
-from chesskit.compare.engines.detect import detect
+from chesskit.compare.engines import detect
 from chesskit.compare.engines.uci import UciEngine
 from chesskit.errors import InputError
 
@@ -65,12 +65,12 @@ class PerftEngine(UciEngine):
         check_depth(depth)
         if self.dialect_info().total_only:
             return self._divide_by_totals(fen, depth, moves, chess960)
-        answer = self._query(fen, depth, moves, chess960)
+        answer = self.query(fen, depth, moves, chess960)
         return answer.moves
 
     def perft(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> int:
         check_depth(depth)
-        answer = self._query(fen, depth, moves, chess960)
+        answer = self.query(fen, depth, moves, chess960)
         return answer.total if answer.total is not None else sum(answer.moves.values())
 
     def _divide_by_totals(self, fen, depth, moves, chess960) -> dict[str, int]:
@@ -88,11 +88,10 @@ class PerftEngine(UciEngine):
         super()._ensure_started()
         if self.dialect is None:
             try:
-                self.dialect, self.expect_total = detect(self)
+                self.detect()
             except BaseException:
                 self._kill()
                 raise
-            self.detected = True
 
     def _handshake(self) -> None:
         if self._console:
@@ -128,13 +127,33 @@ class PerftEngine(UciEngine):
     def is_console(self) -> bool:
         return self._console
 
+    def detect(self) -> Dialect:
+        """Find the dialect this (started) engine speaks by probing it (see ``detect``),
+        check that a bare perft follows `position fen`, and keep it."""
+        chosen, totals = detect.choose(self)
+        self.dialect, self.expect_total = chosen, totals
+        self.detected = True
+        if chosen.command != "go-perft":
+            detect.check_position(self, chosen)
+        return chosen
+
+    def probe(self, verb: str) -> tuple[Answer, bool]:
+        """Ask `verb` (a depth-1 question) on the start position, not insisting on an
+        answer; returns (answer, whether a search started instead). A `go` that may
+        have begun a search that prints nothing is stopped."""
+        self.set_position(detect.START, [], False)
+        answer, search = self.ask(verb, 1, lambda: node_board(detect.START, [], False), probe=True)
+        if verb.startswith("go ") and answer.empty and not search:
+            self._send("stop")
+        return answer, search
+
     # -- asking ---------------------------------------------------------------
 
-    def _query(self, fen: str, depth: int, moves: list[str], chess960: bool) -> Answer:
+    def query(self, fen: str, depth: int, moves: list[str], chess960: bool) -> Answer:
         dialect = self.dialect_info()
-        self._set_position(fen, moves, chess960)
+        self.set_position(fen, moves, chess960)
         command = dialect.verb(depth)
-        answer, search = self._ask(command, depth, lambda: node_board(fen, moves, chess960))
+        answer, search = self.ask(command, depth, lambda: node_board(fen, moves, chess960))
         where = f"{command!r} on {position_label(fen, moves)!r}"
         if search:
             raise self.error(f"started a search on {where} instead of counting")
@@ -166,7 +185,7 @@ class PerftEngine(UciEngine):
             )
         return answer
 
-    def _set_position(self, fen: str, moves: list[str], chess960: bool) -> None:
+    def set_position(self, fen: str, moves: list[str], chess960: bool) -> None:
         if chess960 != self._chess960:
             if self._console:
                 raise self.error("cannot play Chess960 (a console dialect has no UCI_Chess960 option)")
@@ -177,7 +196,7 @@ class PerftEngine(UciEngine):
         else:
             self._sync()
 
-    def _ask(self, command: str, depth: int, board_factory, probe: bool = False) -> tuple[Answer, bool]:
+    def ask(self, command: str, depth: int, board_factory, probe: bool = False) -> tuple[Answer, bool]:
         """Send `command` and read its answer; returns (answer, whether a search started instead).
 
         A probe does not insist on an answer: when the engine says nothing in answer

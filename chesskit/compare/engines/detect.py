@@ -12,7 +12,7 @@ commands a second probe (Kiwipete, 48 moves) checks that the engine follows
 
 from __future__ import annotations
 
-from chesskit.compare.engines.base import node_board, one_line
+from chesskit.compare.engines.base import one_line
 from chesskit.compare.engines.dialects import Answer, Dialect
 from chesskit.geometry import START_FEN as START
 START_MOVES = 20
@@ -20,39 +20,30 @@ CHECK = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 CHECK_MOVES = 48
 
 
-def detect(engine) -> tuple[Dialect, bool]:
-    """The dialect `engine` (a started `PerftEngine`) speaks, and whether it prints totals."""
+def choose(engine) -> tuple[Dialect, bool]:
+    """The dialect a started `PerftEngine` speaks, and whether it prints totals, from its
+    answers to the probes (``engine.probe``); an EngineError when none fits."""
     loop = "console" if engine.is_console else "uci"
     commands = ("go-perft", "perft", "divide") if loop == "uci" else ("perft", "divide")
     heard: list[str] = []
     totals: list[str] = []
-    chosen: tuple[Dialect, bool] | None = None
     for command in commands:
         verb = Dialect(loop, command).verb(1)
-        engine._set_position(START, [], False)
-        answer, search = engine._ask(verb, 1, lambda: node_board(START, [], False), probe=True)
+        answer, search = engine.probe(verb)
         heard.append(_heard(verb, answer, search))
-        if command == "go-perft" and answer.empty and not search:
-            engine._send("stop")  # in case a plain `go` began a search that prints nothing
         if search:
             continue
         if _is_start_divide(answer) and (loop == "uci" or answer.total is not None):
-            chosen = Dialect(loop, command, False, "san" if answer.san else "uci"), answer.total is not None
-            break
+            return Dialect(loop, command, False, "san" if answer.san else "uci"), answer.total is not None
         if answer.total == START_MOVES and not answer.moves:
             totals.append(command)
-    if chosen is None and totals:
-        chosen = Dialect(loop, totals[0], True), True
-    if chosen is None:
-        where = "in its UCI loop" if loop == "uci" else "as a console (it never said 'uciok')"
-        raise engine.error(
-            f"answered no perft question chesskit knows {where}: {'; '.join(heard)}; "
-            "name its dialect with --dialect or give a one-shot --engine-cmd"
-        )
-    engine.dialect, engine.expect_total = chosen
-    if chosen[0].command != "go-perft":
-        _check_position(engine, chosen[0])
-    return chosen
+    if totals:
+        return Dialect(loop, totals[0], True), True
+    where = "in its UCI loop" if loop == "uci" else "as a console (it never said 'uciok')"
+    raise engine.error(
+        f"answered no perft question chesskit knows {where}: {'; '.join(heard)}; "
+        "name its dialect with --dialect or give a one-shot --engine-cmd"
+    )
 
 
 def _is_start_divide(answer: Answer) -> bool:
@@ -72,9 +63,10 @@ def _heard(verb: str, answer: Answer, search: bool) -> str:
     return f"{verb!r} gave nothing"
 
 
-def _check_position(engine, dialect: Dialect) -> None:
-    """A bare perft must follow `position fen`: Kiwipete has 48 moves, the start position 20."""
-    answer = engine._query(CHECK, 1, [], False)
+def check_position(engine, dialect: Dialect) -> None:
+    """A bare perft must follow `position fen`: Kiwipete has 48 moves, the start position 20
+    (an EngineError when the engine counted the start position)."""
+    answer = engine.query(CHECK, 1, [], False)
     count = answer.total if answer.total is not None else len(answer.moves)
     if count == START_MOVES:
         raise engine.error(

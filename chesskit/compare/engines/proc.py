@@ -8,6 +8,7 @@ wrapper script started, and the child is reaped so no zombie is left.
 from __future__ import annotations
 
 import os
+import select
 import selectors
 import shutil
 import signal
@@ -264,19 +265,30 @@ def report_survivors(name: str, streams) -> None:
     sys.stderr.flush()
 
 
-def output_held(streams) -> bool:
-    """Whether one of these non-blocking pipes is still open at the far end with nothing in it."""
-    for stream in streams:
-        if stream is None:
-            continue
-        try:
-            while os.read(stream.fileno(), 65536):
+def output_held(streams, settle: float = 0.5) -> bool:
+    """Whether one of these non-blocking pipes stays open at the far end: no end of file
+    within ``settle`` seconds (processes just killed need a moment to let go of them)."""
+    until = time.monotonic() + settle
+    waiting = [stream for stream in streams if stream is not None]
+    while waiting:
+        still = []
+        for stream in waiting:
+            try:
+                while os.read(stream.fileno(), 65536):
+                    pass
+            except BlockingIOError:
+                still.append(stream)
+            except (OSError, ValueError):
                 pass
-        except BlockingIOError:
-            return True
+        waiting = still
+        left = until - time.monotonic()
+        if not waiting or left <= 0:
+            break
+        try:
+            select.select(waiting, [], [], min(left, 0.05))
         except (OSError, ValueError):
-            continue
-    return False
+            break
+    return bool(waiting)
 
 
 def drain(proc: subprocess.Popen) -> None:

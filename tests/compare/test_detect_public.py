@@ -1,0 +1,59 @@
+"""Dialect detection drives an engine through its public methods only (issue 25 item 7):
+``probe``, ``query``, ``is_console`` and ``error``; the engine keeps what was found."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from chesskit.compare.engines import PerftEngine, detect
+from chesskit.compare.engines.dialects import Answer
+from chesskit.errors import EngineError
+from helpers import ENGINES
+
+
+class Scripted:
+    """Only the public surface detection may use; answers scripted per probe verb."""
+
+    def __init__(self, answers, console=False):
+        self.answers = answers
+        self.is_console = console
+        self.asked: list[str] = []
+
+    def probe(self, verb):
+        self.asked.append(verb)
+        return self.answers.get(verb, (Answer(), False))
+
+    def error(self, message):
+        return EngineError(message)
+
+
+def start_divide(total=None):
+    moves = ["a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3", "a2a4", "b2b4", "c2c4", "d2d4",
+             "e2e4", "f2f4", "g2g4", "h2h4", "b1a3", "b1c3", "g1f3", "g1h3"]
+    return Answer(moves={m: 1 for m in moves}, total=total)
+
+
+def test_choose_takes_the_first_probe_that_answers_with_a_divide():
+    engine = Scripted({"go perft 1": (Answer(), True), "perft 1": (start_divide(20), False)})
+    dialect, totals = detect.choose(engine)
+    assert (dialect.name, totals) == ("uci-perft", True)
+    assert engine.asked == ["go perft 1", "perft 1"]
+
+
+def test_choose_falls_back_to_a_total_only_answer_and_names_what_it_heard():
+    engine = Scripted({"perft 1": (Answer(total=20), False)}, console=True)
+    dialect, _ = detect.choose(engine)
+    assert dialect.name == "console-perft-total"
+    with pytest.raises(EngineError, match="'divide 1' gave nothing"):
+        detect.choose(Scripted({}, console=True))
+
+
+def test_the_engine_detects_and_keeps_its_own_dialect():
+    eng = PerftEngine(f"{sys.executable} {ENGINES / 'fake_perft.py'} --command divide --total none")
+    try:
+        assert eng.dialect_info().name == "uci-divide"
+        assert eng.detected and not eng.expect_total
+    finally:
+        eng.close()
