@@ -19,6 +19,7 @@ import signal
 import socket
 import time
 import uuid
+import warnings
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -317,14 +318,19 @@ def _local_cluster(n: int):
     if main_thread:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        cluster = LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-            silence_logs=logging.CRITICAL,
-        )
+        with warnings.catch_warnings():
+            # without a dashboard, Dask still opens its HTTP server on port 8787 and warns
+            # when another cluster (a second chesskit run) holds it: chesskit uses no port
+            # of it, and the warning would be the run's only stderr line
+            warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+            cluster = LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,
+            )
     finally:
         if main_thread:
             signal.signal(signal.SIGINT, previous)

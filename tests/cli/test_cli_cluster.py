@@ -159,3 +159,25 @@ def test_a_count_edited_in_the_checkpoint_is_computed_again(cli, tmp_path):
         f"chesskit: warning: checkpoint {path} line 4: the count of task {row['task']} does not match "
         "its checksum (edited or damaged); that task is computed again\n"
     )
+
+
+def test_local_workers_print_nothing_on_stderr_when_dasks_port_is_taken():
+    """Another cluster (a second chesskit run, another xdist worker) holds Dask's HTTP port
+    8787: the run still prints only its result, no Dask warning on stderr (python-chess:
+    perft 3 of the start position is 8902)."""
+    need_dask()
+    holder = socket.socket()
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        holder.bind(("0.0.0.0", 8787))
+    except OSError:
+        pass  # taken already by someone else: the condition under test holds anyway
+    else:
+        holder.listen()
+    try:
+        code, out, err = finish(chesskit_process("perft", "startpos", "3", "--workers", "2", "--json"))
+    finally:
+        holder.close()
+    assert code == 0, err
+    assert err == ""
+    assert json.loads(out)["nodes"] == 8902
