@@ -31,6 +31,7 @@ from chesskit.geometry import (  # noqa: F401 (re-exported to the generators)
     direction,
     distance,
     file_of,
+    flip_rank,
     rank_of,
     ray,
 )
@@ -191,10 +192,10 @@ def mirror(pos: Pos) -> Pos:
     out = Pos.empty(pos.chess960)
     for sq, code in enumerate(pos.board):
         if code:
-            out.board[sq ^ 56] = code ^ 8
+            out.board[flip_rank(sq)] = code ^ 8
     out.turn = 1 - pos.turn
-    out.castling = sorted(sq ^ 56 for sq in pos.castling)
-    out.ep = None if pos.ep is None else pos.ep ^ 56
+    out.castling = sorted(flip_rank(sq) for sq in pos.castling)
+    out.ep = None if pos.ep is None else flip_rank(pos.ep)
     out.halfmove, out.fullmove = pos.halfmove, pos.fullmove
     return out
 
