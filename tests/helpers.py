@@ -19,7 +19,6 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 ENGINES = TESTS / "engines"
-REFERENCE = REPO.parent / "shared" / "reference"
 
 STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
