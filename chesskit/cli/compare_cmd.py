@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import click
 
-from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
-from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
+from chesskit.cli.engine_options import EngineOptions, engine_options, note_dialect
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -19,7 +18,6 @@ from chesskit.cli.options import (
     position_argument,
 )
 from chesskit.errors import MismatchError
-from chesskit.suites.positions import resolve_position
 
 
 @click.command()
@@ -57,62 +55,38 @@ def compare(
 
     Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory.
     """
-    from chesskit.compare.descent import descend
-    from chesskit.compare.statecmp import state_checker
+    from chesskit.api.compare import compare_board
+    from chesskit.api.position import engine_fen
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
     budget = parse_count(state_pushes, "--state-pushes")
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
     board, ident = load_board(position, moves, chess960, strict)
-    prefix = board.move_stack
-    position_fen = _position_fen(position, board)
-    eng = engine_opts.open()
+    eng = engine_opts.api_engine()
     try:
-        spoken = engine_dialect(eng)
-        checker = state_checker(eng, position_fen, prefix, board.chess960, budget)
         with output.progress(depth_n, "compare") as advance:
-            report = descend(
-                board,
-                eng,
-                depth_n,
-                position_fen,
-                prefix,
-                checker=checker,
-                engine_name=eng.name,
-                on_step=lambda step: advance(1),
-            )
+            result = compare_board(eng, board, engine_fen(position, board), depth_n, budget, lambda step: advance(1))
     finally:
         eng.close()
-    note_dialect(spoken, as_json)
-    show(report, as_json, spoken, board.notes)
-    if not report.agree:
-        raise MismatchError(report.summary())
+    note_dialect(dialect_of(result), as_json)
+    show(result, as_json)
+    if not result.agree:
+        raise MismatchError(result.summary())
 
 
-def _position_fen(position: str, board) -> str:
-    """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves.
-
-    A position that cannot arise in a game goes as chesskit reads it, without the castling
-    rights it dropped and the en-passant square it ignored: engines read those in their
-    own ways (Stockfish looks for another rook for a right whose rook is missing)."""
-    fen, _ = resolve_position(position)
-    if board.notes:
-        fen = format_fen(parse_fen(fen, board.chess960))
-    return " ".join(fen.split())
+def dialect_of(result):
+    """The dialect the engine spoke, with its description, for the note on stderr."""
+    return None if result.dialect is None else {**result.dialect, "about": result.dialect_about}
 
 
-def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) -> None:
+def show(result, as_json: bool) -> None:
+    """Print a ``chesskit.api.CompareResult``: its JSON, rich on a terminal, plain on a pipe."""
     from chesskit.cli import compare_render
 
     if as_json:
-        data = report.to_json()
-        if dialect is not None:
-            data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
-        # "notes" already holds the missing and extra moves' classification
-        data["position_notes"] = list(position_notes)
-        output.emit_json(data)
+        output.emit_json(result.to_json())
     elif output.stdout_is_terminal():
-        compare_render.render_terminal(report, output.console())
+        compare_render.render_terminal(result.report, output.console())
     else:
-        click.echo(compare_render.plain_text(report), nl=False)
+        click.echo(compare_render.plain_text(result.report), nl=False)
