@@ -116,6 +116,7 @@ def summary(outcome: Outcome) -> str:
     return (
         f"{plural(len(results), 'count')}{with_counters} of {plural(positions, 'position')} checked in "
         f"{format_seconds(outcome.seconds)}: {len(results) - len(failed)} passed, {verdict}"
+        + (f", {plural(len(outcome.engine_failed), 'engine error')}" if outcome.engine_failed else "")
         + (f", {plural(outcome.not_run, 'line')} not run (errors)" if errors else "")
     )
 

@@ -2,10 +2,11 @@
 """A UCI engine (python-chess's counts, answered as Stockfish does) that fails on one position:
 the engines under development that crash, hang or abort exactly where it matters.
 
-    fail_on.py --fault FAULT --on PLACEMENT [--depth D] [--move M]
+    fail_on.py --fault FAULT --on PLACEMENT [--depth D] [--move M] [--moves "M1 M2"] [--bug NAME]
 
 On `go perft` of a position whose root FEN (`position fen F`, before its moves) has the
-placement PLACEMENT, at depth D if given (any depth otherwise):
+placement PLACEMENT, at depth D if given (any depth otherwise), after exactly the moves
+"M1 M2" if given (any otherwise: compare's descent asks with moves, a suite without):
 
     segv      kills itself with SIGSEGV before answering
     abort     prints the divide lines up to move M (a root move), then calls abort()
@@ -15,12 +16,13 @@ placement PLACEMENT, at depth D if given (any depth otherwise):
               the output never ends while the child lives
     garbage   prints `e2e4 - 20` instead of the divide
 
-Every other question is answered right. The pids of the processes that a hang or a fork
+Every other question is answered right (with --bug NAME, with bug_NAME's move generation). The pids of the processes that a hang or a fork
 leaves (this one, the child) are appended to $CHESSKIT_HANG_PIDFILE, so a test can check
 that they were killed.
 """
 
 import argparse
+import importlib
 import os
 import signal
 import sys
@@ -75,8 +77,10 @@ def main() -> None:
     parser.add_argument("--on", required=True, help="the placement field of the position that fails")
     parser.add_argument("--depth", type=int)
     parser.add_argument("--move")
+    parser.add_argument("--moves")
+    parser.add_argument("--bug")
     args = parser.parse_args()
-    adapter = pchelper.Adapter()
+    adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
     chess960, fen, moves = False, chess.STARTING_FEN, []
     for line in sys.stdin:
         tokens = line.split()
@@ -100,7 +104,7 @@ def main() -> None:
             adapter.set_fen(fen, chess960=chess960)
             for move in moves:
                 adapter.push(move)
-            hit = fen.split()[0] == args.on and args.depth in (None, depth)
+            hit = fen.split()[0] == args.on and args.depth in (None, depth) and args.moves in (None, " ".join(moves))
             answer(pchelper.divide(adapter, depth), args.fault if hit else None, args.move)
         elif command == "quit":
             break
