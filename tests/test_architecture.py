@@ -10,6 +10,7 @@ chesskit module (at module level or inside a function) is checked against the la
     compare                                     descent, classification, state comparison, engines
     suites        cluster                       suites use compare; the cluster uses only the board
     fuzz                                        uses compare and the suites' positions
+    report                                      SVG board, HTML report (from JSON data; the board only)
     cli                                         click wiring and rendering: may use everything
 
 Rules with one owner are checked the same way: ``chesskit/board/fen.py`` is the one EPD
@@ -59,7 +60,9 @@ ALLOWED = {
     "suites": {"base", "core", "board", "compare", "suites"},
     "cluster": {"base", "core", "board", "root", "cluster"},
     "fuzz": {"base", "core", "board", "compare", "suites", "fuzz"},
-    "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "cli"},
+    # the HTML report and the SVG board: drawn from the commands' JSON data, never their code
+    "report": {"base", "core", "board", "report"},
+    "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "report", "cli"},
 }
 FORBIDDEN_IN_CORE = ("click", "rich")
 EPD_OWNER = "chesskit.board.fen"
