@@ -42,7 +42,8 @@ ol.path button[aria-pressed="true"] { border-color: var(--link); font-weight: 60
 .badge { display: inline-block; border-radius: 4px; padding: 0 .35rem; font-size: .8rem; font-weight: 600;
   border: 1px solid currentColor; }
 .missing { color: var(--missing); } .extra { color: var(--extra); } .differ { color: var(--differ); }
-.pass { color: var(--pass); } .mismatch { color: var(--fail); } .engine-error, .not-run { color: var(--error); }
+:is(td, p).pass { color: var(--pass); } :is(td, p).mismatch { color: var(--fail); }
+:is(td, p):is(.engine-error, .not-run) { color: var(--error); }
 table { border-collapse: collapse; font-size: .9rem; }
 th, td { border-bottom: 1px solid var(--line); padding: .1rem .6rem; text-align: left; }
 table.divide { margin-top: .75rem; } table.divide caption { text-align: left; }
