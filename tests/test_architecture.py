@@ -315,9 +315,6 @@ MAX_FUNCTION_LINES = 80
 LONG_FUNCTIONS_ALLOWED = {
     "chesskit.cli.suite_cmd:suite",  # issue 25 item 5: the suite's logic moves to suites/
     "chesskit.cli.suite_cmd:_render_terminal",  # issue 25 item 5, with it
-    # 84 lines since the cluster's memory bounds (4e30ebf), being reworked by the cluster's
-    # own helper: to be split there
-    "chesskit.cluster.driver:run_perft",
 }
 
 
