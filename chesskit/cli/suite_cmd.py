@@ -11,6 +11,7 @@ from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, js
 from chesskit.cli.suite_engine import check_writable, write_junit
 from chesskit.cli.suite_render import Stream, json_data, mismatch_lines, notes, render_plain, render_terminal
 from chesskit.errors import InputError
+from chesskit.suites.formats import parse_tags
 from chesskit.suites.runner import DEFAULT_MAX_NODES, suite_paths
 from chesskit.suites.session import execute, prepare
 
@@ -33,6 +34,11 @@ from chesskit.suites.session import execute, prepare
     help="Leave out the Chess960 positions (for an engine that does not play Chess960).",
 )
 @click.option(
+    "--tags",
+    metavar="TAGS",
+    help="Run only the positions tagged with one of TAGS (comma-separated: ep,castling; see positions/README.md).",
+)
+@click.option(
     "--stats",
     is_flag=True,
     help='Also check the leaf counters of S<n> "captures=.. checks=.." opcodes where a suite has them.',
@@ -49,6 +55,7 @@ def suite(
     engine_opts: EngineOptions,
     junit: str | None,
     skip_chess960: bool,
+    tags: str | None,
     stats: bool,
     hash_mb: int | None,
     threads: int | None,
@@ -74,7 +81,8 @@ def suite(
         check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
     if junit is not None:
         check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
-    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960)
+    wanted = () if tags is None else parse_tag_option(tags)
+    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted)
     if engine_opts.given and stats:
         raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
     eng = engine_opts.open() if engine_opts.given else None
@@ -94,6 +102,13 @@ def suite(
     verdict = outcome.verdict()
     if verdict is not None:
         raise verdict
+
+
+def parse_tag_option(text: str) -> tuple[str, ...]:
+    wanted = parse_tags(text, "--tags")
+    if not wanted:
+        raise InputError("--tags: expected one or more tags, e.g. --tags ep,castling")
+    return wanted
 
 
 def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool):
