@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from chesskit.errors import ChesskitError, EngineError, InputError, MismatchError
+from chesskit.errors import ChesskitError, EngineError, EngineNotStarted, InputError, MismatchError
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError
 from chesskit.suites.tags import select
@@ -157,7 +157,8 @@ def execute(
 
 
 def _engine_error(err: EngineError, broken: Task, skip_chess960: bool) -> EngineError:
-    if broken.record.chess960 and not skip_chess960:
+    # an engine that could not be started at all failed whatever the position: no Chess960 hint
+    if broken.record.chess960 and not skip_chess960 and not isinstance(err, EngineNotStarted):
         return EngineError(f"{err} (at Chess960 position {broken.record.label}; --skip-chess960 leaves those out)")
     return err
 
