@@ -12,6 +12,7 @@ from chesskit.cli.html_out import check_writable as check_html, html_option, wri
 from chesskit.cli.suite_engine import check_writable, write_junit
 from chesskit.cli.suite_render import Stream, json_data, mismatch_lines, notes, render_plain, render_terminal
 from chesskit.errors import InputError
+from chesskit.suites.formats import parse_tags
 from chesskit.suites.runner import DEFAULT_MAX_NODES, suite_paths
 from chesskit.suites.session import execute, prepare
 
@@ -34,6 +35,11 @@ from chesskit.suites.session import execute, prepare
     help="Leave out the Chess960 positions (for an engine that does not play Chess960).",
 )
 @click.option(
+    "--tags",
+    metavar="TAGS",
+    help="Run only the positions tagged with one of TAGS (comma-separated: ep,castling; see positions/README.md).",
+)
+@click.option(
     "--stats",
     is_flag=True,
     help='Also check the leaf counters of S<n> "captures=.. checks=.." opcodes where a suite has them.',
@@ -51,6 +57,7 @@ def suite(
     engine_opts: EngineOptions,
     junit: str | None,
     skip_chess960: bool,
+    tags: str | None,
     stats: bool,
     hash_mb: int | None,
     threads: int | None,
@@ -79,7 +86,8 @@ def suite(
         check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
     if html_path is not None:
         check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
-    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960)
+    wanted = () if tags is None else parse_tag_option(tags)
+    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted)
     if engine_opts.given and stats:
         raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
     eng = engine_opts.open() if engine_opts.given else None
@@ -100,6 +108,13 @@ def suite(
     verdict = outcome.verdict()
     if verdict is not None:
         raise verdict
+
+
+def parse_tag_option(text: str) -> tuple[str, ...]:
+    wanted = parse_tags(text, "--tags")
+    if not wanted:
+        raise InputError("--tags: expected one or more tags, e.g. --tags ep,castling")
+    return wanted
 
 
 def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool):

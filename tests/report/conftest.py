@@ -225,7 +225,7 @@ def reports(tmp_path_factory) -> Reports:
     compare_result = _run("compare", EP_BELOW, "2", "--script", script, "--html", str(compare))
     suite_file = folder / "tiny.epd"
     lines = [
-        f"{EP_BELOW} ;D1 {pc_perft(chess.Board(EP_BELOW), 1)} ;D2 {pc_perft(chess.Board(EP_BELOW), 2)} ;id \"ep-below\"",
+        f"{EP_BELOW} ;D1 {pc_perft(chess.Board(EP_BELOW), 1)} ;D2 {pc_perft(chess.Board(EP_BELOW), 2)} ;id \"ep-below\" ;tags \"ep ep-capture\"",
         f"{BARE_KINGS} ;D1 {pc_perft(chess.Board(BARE_KINGS), 1)} ;id \"bare-kings\"",
         "this is not a FEN ;D1 1 ;id \"broken\"",
     ]

@@ -106,6 +106,7 @@ def test_suite_report_lists_every_position_and_links_each_finding(reports):
     link = rows["ep-below"].one("a")
     finding = doc.one("section", "finding")
     assert link.attrs["href"] == f"#{finding.attrs['id']}"
+    assert [cell.text_content() for cell in rows["ep-below"].all("td")][3] == "ep ep-capture"  # the file's tags
     assert "D1-D2" in rows["ep-below"].text_content() and re.search(r"\d+\.\d{3} s", rows["ep-below"].text_content())
     boards = svg_boards(text)
     assert board_facts(boards[-1]) == (64, piece_map(AFTER_F5), {"e5f6": "arrow missing"})
