@@ -187,8 +187,9 @@ def _suite_finding(entry: dict, anchor: str) -> str:
     heading = f"{ident} at depth {depth}: expected {entry.get('expected', 0):,}, counted {entry.get('nodes', 0):,}"
     where = [("file", f"{esc(entry.get('file'))}:{esc(entry.get('line'))}"), ("position", f"<code>{esc(entry.get('fen'))}</code>")]
     report = entry.get("compare")
+    given = {"regression": entry["regression"]} if "regression" in entry else {}  # suite's, where it has one
     if report is not None and not report.get("agree"):
-        return finding_html({"id": ident, **report}, anchor, heading, where)
+        return finding_html({"id": ident, **report, **given}, anchor, heading, where)
     if report is not None:
         why = "chesskit agrees with the engine here: the suite's expected count is in doubt"
     elif entry.get("stats_mismatch"):
@@ -201,8 +202,10 @@ def _suite_finding(entry: dict, anchor: str) -> str:
     rows = "".join(f'<tr><td><code>{esc(m)}</code></td><td class="num">{n:,}</td></tr>' for m, n in divide.items())
     table = f'<table class="divide"><caption class="muted">chesskit\'s divide at depth {esc(depth)}</caption><tbody>{rows}</tbody></table>' if rows else ""
     facts = "".join(f"<dt>{esc(name)}</dt><dd>{value}</dd>" for name, value in where)
+    line = (entry.get("regression") or {}).get("line") if isinstance(entry.get("regression"), dict) else None
+    regression = f'<h3>Regression line</h3><pre class="regression">{esc(line)}</pre>' if line else ""
     return (
         f'<section class="finding" id="{esc(anchor)}"><h2>{esc(heading)}</h2><p class="summary mismatch">{esc(why)}</p>'
         f'<div class="finding-grid"><div class="boards">{board}</div><div class="details"><dl class="facts">{facts}</dl>'
-        f"{table}</div></div></section>\n"
+        f"{regression}{table}</div></div></section>\n"
     )

@@ -217,3 +217,24 @@ def test_fuzz_that_finds_nothing_says_so(cli, tmp_path):
     doc = parse_html(out.read_text())
     assert doc.one("p", "summary").text_content().startswith("ok: nothing differs (seed 2, 10 positions")
     assert not doc.all("section", "finding")
+
+
+@pytest.mark.parametrize(
+    "given, line, test",
+    [
+        ({"regression": {"line": 'X id "given"; D1 2;', "pytest": "def test_x(): ..."}}, 'X id "given"; D1 2;', "def test_x(): ..."),
+        ({"regression": None}, None, None),  # the command says there is none: none is made up
+        ({}, f'{" ".join(AFTER_F5.split()[:4])} id "regression"; hmvc 0; fmvn 3; D1 2;', None),  # built here
+    ],
+)
+def test_regression_given_by_the_command_is_shown_as_given(given, line, test):
+    from chesskit.report.html import compare_html
+
+    data = {
+        "agree": False, "kind": "moves", "path": [], "fen": AFTER_F5, "position_fen": AFTER_F5, "depth": 1,
+        "missing": ["e5f6"], "extra": [], "notes": [],
+        "steps": [{"path": [], "depth": 1, "ours": {"e5f6": 1, "e5e6": 1}, "theirs": {"e5e6": 1}}], **given,
+    }  # fmt: skip
+    doc = parse_html(compare_html(data))
+    assert [pre.text_content() for pre in doc.all("pre", "regression")] == ([line] if line else [])
+    assert [pre.text_content() for pre in doc.all("pre", "pytest")] == ([test] if test else [])
