@@ -238,3 +238,15 @@ def test_regression_given_by_the_command_is_shown_as_given(given, line, test):
     doc = parse_html(compare_html(data))
     assert [pre.text_content() for pre in doc.all("pre", "regression")] == ([line] if line else [])
     assert [pre.text_content() for pre in doc.all("pre", "pytest")] == ([test] if test else [])
+
+
+def test_suite_report_is_written_when_the_engine_fails(cli, tmp_path):
+    suite = tmp_path / "one.epd"
+    suite.write_text(f'{BARE_KINGS} ;D1 3 ;id "kings"\n')
+    out = tmp_path / "suite.html"
+    result = cli("suite", str(suite), "--script", str(ENGINES / "fail_garbage.py"), "--html", str(out))
+    assert result.exit_code == 3, result.stderr
+    rows = parse_html(out.read_text()).one("table", "positions").one("tbody").all("tr")
+    failed = [row for row in rows if "engine-error" in row.classes()]
+    assert [row.attrs["data-id"] for row in failed] == ["kings"]
+    assert "e2e4 - 20" in failed[0].text_content()  # the engine's unreadable line, as the error names it
