@@ -50,6 +50,11 @@ class EngineError(ChesskitError):
     fen: str | None = None
 
 
+class EngineNotStarted(EngineError):
+    """The engine could not be started at all (missing, not executable): a fault of its
+    command, not of any position it was asked about."""
+
+
 class MismatchError(ChesskitError):
     """A count or state mismatch was found."""
 

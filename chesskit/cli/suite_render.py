@@ -14,6 +14,7 @@ from chesskit.suites.positions import display_path
 from chesskit.suites.result import ENGINE_ERROR, ERROR, MISMATCH, NOT_RUN, PASSED, SKIPPED, PositionResult
 from chesskit.suites.runner import SuiteResult
 from chesskit.suites.session import Outcome, plural
+from chesskit.suites.tags import by_tag, summary_line
 from chesskit.timer import format_seconds
 
 
@@ -77,6 +78,7 @@ def json_data(outcome: Outcome) -> dict:
         "errors": outcome.not_run,
         "error_lines": [e.to_json() for e in outcome.errors],
     }
+    data["failures_by_tag"] = by_tag(r.task.record for r in failed)
     if outcome.dialect is not None:
         data["dialect"] = {k: v for k, v in outcome.dialect.items() if k != "about"}
     tally = outcome.tally()
@@ -95,6 +97,7 @@ def json_data(outcome: Outcome) -> dict:
 
 def _result_json(result: SuiteResult) -> dict:
     entry = result.to_json()
+    entry["tags"] = list(result.task.record.tags)
     if result.divide is not None:
         entry["divide"] = result.divide
     if result.report is not None:
@@ -177,6 +180,14 @@ def render_plain(outcome: Outcome) -> None:
         click.echo(output.stockfish_divide(result.divide), nl=False)
     click.echo(position_summary(outcome))
     click.echo(summary(outcome))
+    by_tags = tag_line(outcome)
+    if by_tags is not None:
+        click.echo(by_tags)
+
+
+def tag_line(outcome: Outcome) -> str | None:
+    """The failing positions grouped by tag (``chesskit.suites.tags.summary_line``)."""
+    return summary_line(r.task.record for r in outcome.failed)
 
 
 def _seconds(group) -> str:
@@ -201,6 +212,9 @@ def render_terminal(outcome: Outcome) -> None:
     style = "bold red" if bad else "bold yellow" if outcome.errors else "bold green"
     con.print(Text(position_summary(outcome), style=style))
     con.print(Text(summary(outcome), style=style))
+    by_tags = tag_line(outcome)
+    if by_tags is not None:
+        con.print(Text(by_tags, style=style))
 
 
 def _engine_table(failed: list[PositionResult]):
