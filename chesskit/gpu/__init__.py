@@ -1,0 +1,25 @@
+"""perft on an NVIDIA GPU with numba-cuda (``--device gpu``; ``pip install 'chesskit-perft[gpu]'``).
+
+Imported only for ``--device gpu``: nothing else in chesskit imports CUDA. The GPU has no
+move generator of its own: ``rules`` compiles the core's functions (``core/movegen``,
+``core/makemove``) for the GPU, ``kernels`` calls them, ``walk`` drives the kernels level
+by level from the host, and ``device`` finds a usable GPU or says in one line why not.
+
+``perft(board, depth)`` and ``divide(board, depth)`` take a ``chesskit.board.Board``.
+"""
+
+from __future__ import annotations
+
+
+def perft(board, depth: int, cap: int | None = None) -> int:
+    """perft(``depth``) of ``board`` counted on the GPU."""
+    from .walk import Walk
+
+    return Walk(cap).perft(board, depth)
+
+
+def divide(board, depth: int, cap: int | None = None) -> dict[str, int]:
+    """perft(``depth - 1``) after each legal move of ``board``, counted on the GPU, by UCI move."""
+    from .walk import Walk
+
+    return Walk(cap).divide(board, depth)
