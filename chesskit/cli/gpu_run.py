@@ -19,9 +19,9 @@ def refuse(**given: bool) -> None:
 def count(board, depth: int, timer: Timer, by_move: bool = False) -> dict[str, int]:
     """perft (as ``{"": nodes}``) or divide on the GPU, timed; the kernels are compiled (or
     loaded) before the timer starts."""
-    from chesskit.gpu.walk import Walk
+    from chesskit.gpu import open_walk
 
-    walk = Walk()  # InputError (exit 2) where no GPU can be used
+    walk = open_walk()  # InputError (exit 2) where no GPU can be used
     walk.warm_up(board)
     with timer:
         return walk.divide(board, depth) if by_move else {"": walk.perft(board, depth)}

@@ -11,15 +11,22 @@ by level from the host, and ``device`` finds a usable GPU or says in one line wh
 from __future__ import annotations
 
 
-def perft(board, depth: int, cap: int | None = None) -> int:
-    """perft(``depth``) of ``board`` counted on the GPU."""
+def open_walk(cap: int | None = None):
+    """A ``walk.Walk`` on this machine's GPU: ``InputError`` (exit 2) first, in one line,
+    where numba-cuda, a CUDA driver or a GPU is missing."""
+    from .device import require
+
+    require()
     from .walk import Walk
 
-    return Walk(cap).perft(board, depth)
+    return Walk(cap)
+
+
+def perft(board, depth: int, cap: int | None = None) -> int:
+    """perft(``depth``) of ``board`` counted on the GPU."""
+    return open_walk(cap).perft(board, depth)
 
 
 def divide(board, depth: int, cap: int | None = None) -> dict[str, int]:
     """perft(``depth - 1``) after each legal move of ``board``, counted on the GPU, by UCI move."""
-    from .walk import Walk
-
-    return Walk(cap).divide(board, depth)
+    return open_walk(cap).divide(board, depth)

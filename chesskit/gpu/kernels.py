@@ -18,9 +18,9 @@ from numba import cuda, types
 from chesskit.core.state import BB_SIZE, PLY, ST_SIZE
 from chesskit.vocab import MAX_MOVES
 
-from .rules import gpu_rules
+from .rules import SIMULATOR, gpu_rules
 
-THREADS = 128  # threads per block (the block sum below is sized by it)
+THREADS = 32 if SIMULATOR else 128  # threads per block (a power of two: the block sums are sized by it)
 
 _rules = gpu_rules()
 generate = _rules.generate

@@ -212,9 +212,9 @@ def run_bench(
             raise InputError("python-chess is not installed (pip install chess)") from None
     gpu = None
     if device == "gpu":
-        from chesskit.gpu.walk import Walk
+        from chesskit.gpu import open_walk
 
-        gpu = Walk()  # InputError (exit 2) where no GPU can be used
+        gpu = open_walk()  # InputError (exit 2) where no GPU can be used
         gpu.warm_up(Board())  # compile (or load) the kernels before any timing
     else:
         Board().perft(3, hash_mb=hash_mb, threads=threads)  # warm the compiled core
