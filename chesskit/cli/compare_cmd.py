@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output
-from chesskit.cli.engine_options import EngineOptions, engine_options, note_dialect
+from chesskit.cli.html_out import check_writable, html_option, write_compare
+from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -17,7 +18,8 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
 )
-from chesskit.errors import MismatchError
+from chesskit.cli.run_options import bisect_option, start_failed, starting
+from chesskit.errors import EngineError, MismatchError
 
 
 @click.command()
@@ -34,6 +36,8 @@ from chesskit.errors import MismatchError
     help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
 )
 @strict_option
+@bisect_option
+@html_option
 @json_option
 def compare(
     position: str,
@@ -43,6 +47,8 @@ def compare(
     chess960: bool,
     state_pushes: str,
     strict: bool,
+    bisect: bool,
+    html_path: str | None,
     as_json: bool,
 ) -> None:
     """Find the first node where an engine's perft disagrees with chesskit's.
@@ -53,24 +59,37 @@ def compare(
     the counts at every step. A --python adapter with fen() also has its full state
     (placement, side, castling, en passant, clocks) compared after pushes and pops.
 
-    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory.
+    An engine that fails on the way (crashes, hangs, prints what cannot be read) is named
+    with the node it was asked about: the position that crashes it is a finding too.
+
+    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory
+    (125 with --bisect when the engine cannot be started: git bisect run skips the commit).
     """
     from chesskit.api.compare import compare_board
     from chesskit.api.position import engine_fen
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
     budget = parse_count(state_pushes, "--state-pushes")
+    check_writable(html_path, engine_opts.input_files())
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
     board, ident = load_board(position, moves, chess960, strict)
-    eng = engine_opts.api_engine()
     try:
+        eng = engine_opts.api_engine()
+    except EngineError as err:  # a Python adapter that cannot be imported
+        raise start_failed(err, bisect) from None
+    try:
+        try:
+            starting(bisect, engine_dialect)(eng.backend)
+        except EngineError as err:
+            raise start_failed(err, bisect) from None
         with output.progress(depth_n, "compare") as advance:
             result = compare_board(eng, board, engine_fen(position, board), depth_n, budget, lambda step: advance(1))
     finally:
         eng.close()
     note_dialect(dialect_of(result), as_json)
     show(result, as_json)
+    write_compare(html_path, result.report, board.notes)
     if not result.agree:
         raise MismatchError(result.summary())
 

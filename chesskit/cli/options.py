@@ -97,6 +97,14 @@ hash_option = click.option(
 )
 
 
+device_option = click.option(
+    "--device",
+    type=click.Choice(["cpu", "gpu"]),
+    default="cpu",
+    show_default=True,
+    help="Count on the CPU, or on an NVIDIA GPU with numba-cuda (pip install 'chesskit-perft[gpu]'; "
+    "nodes only: not with --stats, --hash, --threads or the cluster options).",
+)
 threads_option = click.option(
     "--threads",
     default=None,
