@@ -24,9 +24,12 @@ _LAZY = {
     "Board": "chesskit.board.board",
     "CompareResult": "chesskit.api",
     "Engine": "chesskit.api",
+    "PositionResult": "chesskit.api",
+    "SuiteResult": "chesskit.api",
     "compare": "chesskit.api",
     "divide": "chesskit.api",
     "perft": "chesskit.api",
+    "run_suite": "chesskit.api",
     "stats": "chesskit.api",
 }
 
@@ -34,7 +37,7 @@ __all__ = ["__version__", "errors", *_LAZY]
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the same names, imported eagerly
     from chesskit import errors
-    from chesskit.api import CompareResult, Engine, compare, divide, perft, stats
+    from chesskit.api import CompareResult, Engine, PositionResult, SuiteResult, compare, divide, perft, run_suite, stats
     from chesskit.board.board import Board
 
 

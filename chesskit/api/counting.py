@@ -61,7 +61,7 @@ def perft(
     >>> perft("startpos", 4)
     197281
     >>> perft("startpos", 2, moves="e2e4 e7e5")
-    841
+    835
     >>> perft("startpos", 0)
     1
     """

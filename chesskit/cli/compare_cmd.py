@@ -65,7 +65,7 @@ def compare(
     Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory
     (125 with --bisect when the engine cannot be started: git bisect run skips the commit).
     """
-    from chesskit.api.compare import compare_board
+    from chesskit.api.comparison import compare_board
     from chesskit.api.position import engine_fen
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
