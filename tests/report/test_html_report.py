@@ -250,3 +250,9 @@ def test_suite_report_is_written_when_the_engine_fails(cli, tmp_path):
     failed = [row for row in rows if "engine-error" in row.classes()]
     assert [row.attrs["data-id"] for row in failed] == ["kings"]
     assert "e2e4 - 20" in failed[0].text_content()  # the engine's unreadable line, as the error names it
+
+
+def test_suite_summary_counts_positions_by_outcome(reports):
+    summary = parse_html(reports.suite.read_text()).one("header").one("p", "summary").text_content()
+    # ep-below mismatched (D1 passed, D2 failed), bare-kings passed; the broken line is no position
+    assert summary.startswith("positions: 1 passed, 1 mismatched; counts: 2 passed, 1 failed, 1 line not run")
