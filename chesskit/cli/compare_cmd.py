@@ -18,6 +18,8 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
 )
+from chesskit.cli.regression_view import engine_call
+from chesskit.compare.regression import from_report
 from chesskit.errors import MismatchError
 from chesskit.suites.positions import resolve_position
 
@@ -85,7 +87,8 @@ def compare(
     finally:
         eng.close()
     note_dialect(spoken, as_json)
-    show(report, as_json, spoken, board.notes)
+    regression = from_report(report, ident or "compare", engine_call(engine_opts))
+    show(report, as_json, spoken, board.notes, regression)
     if not report.agree:
         raise MismatchError(report.summary())
 
@@ -102,8 +105,8 @@ def _position_fen(position: str, board) -> str:
     return " ".join(fen.split())
 
 
-def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) -> None:
-    from chesskit.cli import compare_render
+def show(report, as_json: bool, dialect=None, position_notes: list[str] = (), regression=None) -> None:
+    from chesskit.cli import compare_render, regression_view
 
     if as_json:
         data = report.to_json()
@@ -111,8 +114,11 @@ def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) ->
             data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
         # "notes" already holds the missing and extra moves' classification
         data["position_notes"] = list(position_notes)
+        data["regression"] = regression_view.to_json(regression)
         output.emit_json(data)
     elif output.stdout_is_terminal():
         compare_render.render_terminal(report, output.console())
+        regression_view.echo(regression, terminal=True)
     else:
         click.echo(compare_render.plain_text(report), nl=False)
+        regression_view.echo(regression)

@@ -8,6 +8,7 @@ from chesskit.board.tablesize import check_request
 from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
+from chesskit.cli.regression_view import engine_call
 from chesskit.cli.suite_engine import check_writable, write_junit
 from chesskit.cli.suite_render import Stream, json_data, mismatch_lines, notes, render_plain, render_terminal
 from chesskit.errors import InputError
@@ -98,7 +99,7 @@ def suite(
         raise outcome.verdict()
     notes(outcome, verbose)
     note_dialect(outcome.dialect, as_json)
-    _render(outcome, as_json)
+    _render(outcome, as_json, engine_call(engine_opts) if engine_opts.given else None)
     verdict = outcome.verdict()
     if verdict is not None:
         raise verdict
@@ -144,10 +145,10 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
     return outcome
 
 
-def _render(outcome, as_json: bool) -> None:
+def _render(outcome, as_json: bool, call: str | None) -> None:
     if as_json:
-        output.emit_json(json_data(outcome))
+        output.emit_json(json_data(outcome, call))
     elif output.stdout_is_terminal():
-        render_terminal(outcome)
+        render_terminal(outcome, call)
     else:
-        render_plain(outcome)
+        render_plain(outcome, call)
