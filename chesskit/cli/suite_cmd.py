@@ -8,6 +8,7 @@ from chesskit.board.tablesize import check_request
 from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
+from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
 from chesskit.cli.regression_view import engine_call
 from chesskit.cli.suite_engine import check_writable, write_junit
 from chesskit.cli.suite_render import Stream, json_data, mismatch_lines, notes, render_plain, render_terminal
@@ -48,6 +49,7 @@ from chesskit.suites.session import execute, prepare
 @threads_option
 @strict_option
 @click.option("--verbose", is_flag=True, help="List why each position that cannot arise in a game is one.")
+@html_option
 @json_option
 def suite(
     paths: tuple[str, ...],
@@ -62,6 +64,7 @@ def suite(
     threads: int | None,
     strict: bool,
     verbose: bool,
+    html_path: str | None,
     as_json: bool,
 ) -> None:
     """Run the perft suites in PATH (EPD or .perft files, or folders of them; default:
@@ -82,6 +85,8 @@ def suite(
         check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
     if junit is not None:
         check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
+    if html_path is not None:
+        check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
     wanted = () if tags is None else parse_tag_option(tags)
     planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted)
     if engine_opts.given and stats:
@@ -95,6 +100,7 @@ def suite(
     if junit:
         error = None if outcome.engine_error is None else str(outcome.engine_error)
         write_junit(junit, outcome.counted, mismatch_lines, outcome.broken, error, planned.errors)
+    write_suite(html_path, outcome, eng.name if eng is not None else None)
     if outcome.engine_error is not None:
         raise outcome.verdict()
     notes(outcome, verbose)
