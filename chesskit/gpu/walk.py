@@ -7,6 +7,11 @@ summed on the GPU (``count_leaves``: the last two plies fused, as the CPU walk d
 level whose children do not fit in a buffer of ``cap`` positions is expanded in slices
 that do, each counted to the bottom before the next (so memory is one buffer per level,
 whatever the depth). The counts stay on the GPU, in one int64 sum.
+
+A table in GPU memory (``kernels.probe``/``store``) holds perft 2 by Zobrist key: a
+position two plies above the leaves that was counted before, in this slice or an earlier
+one, is looked up instead of made and counted (the transpositions of a deep tree: most
+positions there are reached by several move orders).
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from .rules import gpu_table
 POSITION_BYTES = BB_SIZE * 8 + 64 + ST_SIZE * 8 + 4 + 8  # a row of each array, its move, its count
 MAX_CAP = 1 << 24  # positions per level buffer (more buys no speed: 16M threads fill any GPU)
 SIM_CAP = 1 << 12
+MAX_TABLE = 1 << 30  # table entries (16 bytes each): at most a quarter of the free memory
+SIM_TABLE = 1 << 12
 
 
 class Level:
@@ -60,6 +67,8 @@ class Walk:
         self.T = cuda.to_device(gpu_table())
         self.total = cuda.to_device(np.zeros(1, dtype=np.int64))
         self.levels: dict[int, Level] = {}
+        self.no_table = cuda.to_device(np.zeros(0, dtype=np.uint64))
+        self.tt = cuda.to_device(np.zeros(2 * _table_entries(), dtype=np.uint64))
 
     # ------------------------------------------------------------ the public counts
 
@@ -110,7 +119,9 @@ class Walk:
         if n == 0:
             return
         if depth <= 2:
-            kernels.count_leaves[blocks(n), THREADS](self.T, level.bbs, level.boards, level.sts, n, depth, self.total)
+            kernels.count_leaves[blocks(n), THREADS](
+                self.T, level.bbs, level.boards, level.sts, n, depth, self.tt, self.total
+            )
             return
         kernels.count_moves[blocks(n), THREADS](self.T, level.bbs, level.boards, level.sts, n, level.counts)
         sizes = level.counts[:n].copy_to_host()
@@ -120,7 +131,7 @@ class Walk:
             base = int(ends[start - 1]) if start else 0
             stop = max(start + 1, int(np.searchsorted(ends, base + self.cap, side="right")))
             m = int(ends[stop - 1]) - base
-            self._expand(level, start, stop, ends[start:stop] - sizes[start:stop] - base, depth - 1)
+            self._expand(level, start, stop, ends[start:stop] - sizes[start:stop] - base, depth - 1, self.tt)
             self._count(self.levels[depth - 1], m, depth - 1)
             start = stop
 
@@ -131,18 +142,31 @@ class Walk:
         counts = cuda.device_array(n, np.int64)
         kernels.count_moves[blocks(n), THREADS](self.T, level.bbs, level.boards, level.sts, n, counts)
         sizes = counts.copy_to_host()
-        self._expand(level, start, stop, np.cumsum(sizes) - sizes, depth - 1)
+        self._expand(level, start, stop, np.cumsum(sizes) - sizes, depth - 1, self.no_table)  # each one made
         return int(sizes.sum())
 
-    def _expand(self, level: Level, start: int, stop: int, offsets: np.ndarray, depth: int) -> None:
+    def _expand(self, level: Level, start: int, stop: int, offsets: np.ndarray, depth: int, tt) -> None:
         child = self.levels.get(depth)
         if child is None:
             child = self.levels[depth] = Level(self.cap)
         n = stop - start
         kernels.expand[blocks(n), THREADS](
             self.T, level.bbs, level.boards, level.sts, start, n, cuda.to_device(offsets.astype(np.int64)),
-            child.bbs, child.boards, child.sts, child.moves,
+            child.bbs, child.boards, child.sts, child.moves, tt, depth, self.total,
         )
+
+
+def _table_entries() -> int:
+    """Entries of the table: a power of two, at most a quarter of the GPU's free memory."""
+    from .rules import SIMULATOR
+
+    if SIMULATOR:
+        return SIM_TABLE
+    free, _ = cuda.current_context().get_memory_info()
+    entries = 1
+    while entries * 2 <= min(MAX_TABLE, free // 4 // 16):
+        entries *= 2
+    return entries
 
 
 def _copy_rows(level: Level, j: int) -> Level:
