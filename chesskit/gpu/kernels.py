@@ -5,13 +5,15 @@ A position on the GPU is a row of three arrays, the core's own state arrays stac
 a position at 272 bytes), ``sts`` (n, 8) int64.
 
 * ``count_moves``: how many legal moves each position has (where its children go);
-* ``expand``: each position's children, made with ``make`` into the rows ``offsets`` says;
-  a child two plies above the leaves that the table ``tt`` knows is not made: its count
-  is added to ``total`` and its row marked done (``st[PLY] = -1``);
-* ``count_leaves``: perft 1 or 2 of each position not done, summed into ``total[0]``:
+* ``expand``: each position's children, made with ``make`` into the rows ``offsets`` says,
+  each with its parent's row; a child that the table ``tt`` knows at its depth is not
+  made: its count goes to its parent's and its row is marked done (``st[PLY] = -1``);
+* ``count_leaves``: perft 1 or 2 of each position not done, added to its parent's count:
   perft 2 is the CPU walk's last two plies, fused (each move made with the copy-make
   ``make_for_count`` and the replies counted, never listed), looked up in and stored to
-  ``tt`` by the position's Zobrist key.
+  ``tt`` by the position's Zobrist key;
+* ``finish``: once a slice's children are all counted, each parent's count is stored in
+  ``tt`` and added to its own parent's.
 
 ``tt`` (uint64, two words an entry, a power of two entries; empty: no table) holds perft
 counts by key and depth, written without locks: the first word is the key XOR the second
@@ -28,7 +30,7 @@ from chesskit.vocab import MAX_MOVES
 
 from .rules import SIMULATOR, gpu_rules
 
-THREADS = 32 if SIMULATOR else 128  # threads per block (a power of two: the block sums are sized by it)
+THREADS = 32 if SIMULATOR else 128  # threads per block
 DONE = -1  # st[PLY] of a row whose count was found in the table
 
 _rules = gpu_rules()
@@ -67,50 +69,40 @@ def store(tt, key, depth, count):
     tt[slot + np.uint64(1)] = value
 
 
-@cuda.jit(device=True)
-def block_add(total, c):
-    """Add every thread's ``c`` to ``total[0]``: a sum over the block, one atomic add."""
-    part = cuda.shared.array(THREADS, types.int64)
-    t = cuda.threadIdx.x
-    part[t] = c
-    cuda.syncthreads()
-    step = THREADS // 2
-    while step > 0:
-        if t < step:
-            part[t] += part[t + step]
-        cuda.syncthreads()
-        step //= 2
-    if t == 0:
-        cuda.atomic.add(total, 0, part[0])
-
-
 @cuda.jit
 def count_moves(T, bbs, boards, sts, n, counts):
     i = cuda.grid(1)
     if i < n:
-        scratch = cuda.local.array(1, types.int32)  # counting writes no move
-        counts[i] = generate(T, bbs[i], boards[i], sts[i], scratch, True)
+        if sts[i, PLY] == DONE:
+            counts[i] = 0
+        else:
+            scratch = cuda.local.array(1, types.int32)  # counting writes no move
+            counts[i] = generate(T, bbs[i], boards[i], sts[i], scratch, True)
 
 
 @cuda.jit
-def expand(T, bbs, boards, sts, first, n, offsets, cbbs, cboards, csts, cmoves, tt, depth, total):
-    """The children of rows ``first ..`` (``depth``: plies left below each child)."""
+def expand(T, bbs, boards, sts, first, n, offsets, cbbs, cboards, csts, cparents, cmoves, tt, depth, acc):
+    """The children of rows ``first ..`` (``depth``: the plies each child's count goes
+    down). A child the table knows is not made: its count goes into its parent's ``acc``,
+    which this starts; the children made add theirs later."""
     k = cuda.grid(1)
-    c = 0
     if k < n:
         i = first + k
+        if sts[i, PLY] == DONE:
+            return
         moves = cuda.local.array(MAX_MOVES, types.int32)
         hist = cuda.local.array((1, 4), types.int64)
         hkeys = cuda.local.array((1, 2), types.uint64)
         m = generate(T, bbs[i], boards[i], sts[i], moves, False)
         base = offsets[k]
+        found_sum = 0
         for j in range(m):
             r = base + j
-            if depth == 2 and tt.shape[0] != 0:
+            if tt.shape[0] != 0:
                 # looked up by the key its move gives (the CPU walk's ``child_key``), not made
-                found = probe(tt, child_key(T, bbs[i], boards[i], sts[i], moves[j]), 2)
+                found = probe(tt, child_key(T, bbs[i], boards[i], sts[i], moves[j]), depth)
                 if found >= 0:
-                    c += found
+                    found_sum += found
                     csts[r, PLY] = DONE
                     continue
             for w in range(BB_SIZE):
@@ -121,14 +113,27 @@ def expand(T, bbs, boards, sts, first, n, offsets, cbbs, cboards, csts, cmoves, 
                 csts[r, w] = sts[i, w]
             csts[r, PLY] = 0  # make pushes its history row at ply 0 of ``hist``
             make(T, cbbs[r], cboards[r], csts[r], hist, hkeys, moves[j])
+            cparents[r] = i
             cmoves[r] = moves[j]
-    block_add(total, c)
+        acc[i] = found_sum
 
 
 @cuda.jit
-def count_leaves(T, bbs, boards, sts, n, plies, tt, total):
+def finish(bbs, sts, first, n, acc, depth, tt, parents, up):
+    """Rows ``first ..`` have their counts in ``acc`` (their children all counted): store
+    them in the table and add each to its parent's (``up[parents[i]]``)."""
+    k = cuda.grid(1)
+    if k < n:
+        i = first + k
+        if sts[i, PLY] != DONE:
+            store(tt, bbs[i, KEY], depth, acc[i])
+            cuda.atomic.add(up, parents[i], acc[i])
+
+
+@cuda.jit
+def count_leaves(T, bbs, boards, sts, n, plies, tt, parents, up):
+    """perft 1 or 2 of each row not done, added to its parent's count (``up[parents[i]]``)."""
     i = cuda.grid(1)
-    c = 0
     if i < n and sts[i, PLY] != DONE:
         scratch = cuda.local.array(1, types.int32)
         if plies == 1:
@@ -148,4 +153,4 @@ def count_leaves(T, bbs, boards, sts, n, plies, tt, total):
                     make_for_count(T, bbs[i], boards[i], sts[i], moves[j], leaf_bb, leaf_st)
                     c += generate(T, leaf_bb, boards[i], leaf_st, scratch, True)
                 store(tt, key, 2, c)
-    block_add(total, c)
+        cuda.atomic.add(up, parents[i], c)

@@ -152,3 +152,11 @@ def test_bench_on_the_gpu_path():
     for ident, row in rows.items():
         assert row["nodes"] == published[ident].depths[row["depth"]], ident
     assert len(rows) == 6
+
+
+@pytest.mark.slow
+def test_counts_found_in_the_table_at_every_depth_are_right():
+    """Small slices (16 rows) make later slices find earlier ones' counts in the table at
+    depth 3 as well as 2 (the en-passant rank pin, 4 moves at the root)."""
+    rec = records("special.epd")["ep-rank-pin-1"]
+    assert sim_counts([job(rec, 6, cap=16)]) == [rec.depths[6]]
