@@ -88,6 +88,7 @@ def write_suite(path: str | None, outcome, engine_name: str | None = None) -> No
             entry["compare"] = report_data(result.report)
     if engine_name:
         data["engine"] = engine_name
-    if outcome.engine_error is not None and outcome.broken is not None:
-        data["engine_error"] = {"id": outcome.broken.record.label, "error": str(outcome.engine_error)}
+    error, broken = getattr(outcome, "engine_error", None), getattr(outcome, "broken", None)
+    if error is not None and broken is not None:  # an engine failure that ended the run
+        data["engine_error"] = {"id": broken.record.label, "error": str(error)}
     write_file(path, suite_html(data))

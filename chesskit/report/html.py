@@ -77,30 +77,43 @@ def _pieces(fen: str) -> int:
 
 def suite_html(data: dict) -> str:
     groups = _positions(data.get("results") or [])
+    # positions the engine failed on, or skipped: by (file, line, id), as the results are
+    others = {_key(p): p for p in [*(data.get("engine_errors") or []), *(data.get("skipped") or [])]}
     findings, anchors = [], {}
     for key, entries in groups.items():
         bad = next((e for e in entries if not e.get("ok")), None)
-        if bad is not None and _status(entries) == "mismatch":
+        if bad is not None and key not in others and _status(entries) == "mismatch":
             anchors[key] = f"finding-{len(anchors) + 1}"
             findings.append(_suite_finding(bad, anchors[key]))
-    rows = [_position_row(entries, anchors.get(key)) for key, entries in groups.items()]
+    rows = [(key, _position_row(entries, anchors.get(key), others.get(key))) for key, entries in groups.items()]
+    for key, position in others.items():
+        if key not in groups:
+            rows.append((key, _position_row([position], None, position)))
     broken = data.get("engine_error")
     if broken:
-        rows.append(_error_row(broken.get("id") or "", "", "engine error", broken.get("error", "")))
+        rows.append(((None, None, None), _error_row(broken.get("id") or "", "", "engine error", broken.get("error", ""))))
     for line in data.get("error_lines") or []:
         where = f"{line.get('file')}:{line.get('line')}" if line.get("line") else str(line.get("file"))
-        rows.append(_error_row(line.get("id") or "", where, "not run", line.get("error", "")))
+        rows.append(((line.get("file"), line.get("line"), None), _error_row(line.get("id") or "", where, "not run", line.get("error", ""))))
+    files: dict = {}
+    for (file, _, _), _row in rows:
+        files.setdefault(file, len(files))
+    rows.sort(key=lambda row: (files[row[0][0]], row[0][1] or 0))  # file order, then line order
     verdict = _suite_verdict(data)
     table = (
         '<table class="positions"><thead><tr><th>position</th><th>result</th><th>depths</th><th>tags</th>'
         '<th class="num">time</th><th>file</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<tbody>{''.join(row for _, row in rows)}</tbody></table>"
     )
     body = (
         f'<header><h1>chesskit suite</h1><p class="summary {"pass" if verdict[1] else "mismatch"}">'
         f"{esc(verdict[0])}</p></header>\n<main>\n{table}\n{''.join(findings)}</main>"
     )
     return page(f"chesskit suite: {verdict[0]}", body)
+
+
+def _key(entry: dict) -> tuple:
+    return (entry.get("file"), entry.get("line"), entry.get("id"))
 
 
 def _positions(results: list[dict]) -> "OrderedDict[tuple, list[dict]]":
@@ -116,29 +129,39 @@ def _status(entries: list[dict]) -> str:
     return "pass" if all(e.get("ok") for e in entries) else "mismatch"
 
 
-def _position_row(entries: list[dict], anchor: str | None) -> str:
+def _position_row(entries: list[dict], anchor: str | None, position: dict | None = None) -> str:
+    """One position: its counts' ``entries`` (suite's ``results``), and ``position``, its
+    entry in ``engine_errors`` or ``skipped`` when it has one (then its status wins)."""
     first = entries[0]
     status = _status(entries)
-    depths = [e.get("depth") for e in entries if e.get("depth") is not None]
+    reason = next((e.get("engine_error") or e.get("error") for e in entries if e.get("engine_error") or e.get("error")), "")
+    if position is not None:
+        status = {"engine-error": "engine error"}.get(position.get("status"), position.get("status") or status)
+        reason = position.get("reason") or reason
+    depths = [e.get("depth") for e in entries if isinstance(e.get("depth"), int)]
     span = "" if not depths else f"D{min(depths)}" + (f"-D{max(depths)}" if max(depths) != min(depths) else "")
     shown = f'<a href="#{anchor}">{status}</a>' if anchor else esc(status)
-    reason = next((e.get("engine_error") or e.get("error") for e in entries if e.get("engine_error") or e.get("error")), "")
-    if reason:
+    if reason and not isinstance(reason, dict):
         shown += f'<br><span class="muted">{esc(reason)}</span>'
     tags = {tag for e in entries for tag in (e.get("tags") or [])}
-    seconds = sum(e.get("seconds") or 0 for e in entries)
+    seconds = position.get("seconds") if position is not None and position.get("seconds") is not None else None
+    if seconds is None:
+        seconds = sum(e.get("seconds") or 0 for e in entries)
+    css = status.replace(" ", "-")
     return (
-        f'<tr class="{status.replace(" ", "-")}" data-id="{esc(first.get("id"))}"><td><code>{esc(first.get("id"))}</code></td>'
-        f'<td class="{status.replace(" ", "-")}">{shown}</td><td>{span}</td><td>{esc(" ".join(sorted(tags)))}</td>'
+        f'<tr class="{css}" data-id="{esc(first.get("id"))}"><td><code>{esc(first.get("id"))}</code></td>'
+        f'<td class="{css}">{shown}</td><td>{span}</td><td>{esc(" ".join(sorted(tags)))}</td>'
         f'<td class="num">{seconds:.3f} s</td><td class="muted">{esc(first.get("file"))}:{esc(first.get("line"))}</td></tr>'
     )
 
 
-def _error_row(ident: str, where: str, status: str, why: str) -> str:
+def _error_row(ident: str, where: str, status: str, why: str, seconds: float | None = None) -> str:
     css = status.replace(" ", "-")
+    time = "" if seconds is None else f"{seconds:.3f} s"
     return (
         f'<tr class="{css}" data-id="{esc(ident)}"><td><code>{esc(ident)}</code></td><td class="{css}">{esc(status)}'
-        f'<br><span class="muted">{esc(why)}</span></td><td></td><td></td><td></td><td class="muted">{esc(where)}</td></tr>'
+        f'<br><span class="muted">{esc(why)}</span></td><td></td><td></td><td class="num">{time}</td>'
+        f'<td class="muted">{esc(where)}</td></tr>'
     )
 
 
@@ -147,9 +170,12 @@ def _suite_verdict(data: dict) -> tuple[str, bool]:
     text = f"{_plural(passed, 'count')} passed, {failed} failed"
     if errors:
         text += f", {_plural(errors, 'line')} not run"
+    engine_errors = len(data.get("engine_errors") or [])
+    if engine_errors:
+        text += f", {_plural(engine_errors, 'engine error')}"
     if data.get("engine_error"):
         text += f"; the engine failed: {data['engine_error'].get('error', '')}"
-    return text, not failed and not errors and not data.get("engine_error")
+    return text, not failed and not errors and not engine_errors and not data.get("engine_error")
 
 
 def _plural(n: int, noun: str) -> str:
@@ -161,8 +187,9 @@ def _suite_finding(entry: dict, anchor: str) -> str:
     heading = f"{ident} at depth {depth}: expected {entry.get('expected', 0):,}, counted {entry.get('nodes', 0):,}"
     where = [("file", f"{esc(entry.get('file'))}:{esc(entry.get('line'))}"), ("position", f"<code>{esc(entry.get('fen'))}</code>")]
     report = entry.get("compare")
+    given = {"regression": entry["regression"]} if "regression" in entry else {}  # suite's, where it has one
     if report is not None and not report.get("agree"):
-        return finding_html({"id": ident, **report}, anchor, heading, where)
+        return finding_html({"id": ident, **report, **given}, anchor, heading, where)
     if report is not None:
         why = "chesskit agrees with the engine here: the suite's expected count is in doubt"
     elif entry.get("stats_mismatch"):
@@ -175,8 +202,10 @@ def _suite_finding(entry: dict, anchor: str) -> str:
     rows = "".join(f'<tr><td><code>{esc(m)}</code></td><td class="num">{n:,}</td></tr>' for m, n in divide.items())
     table = f'<table class="divide"><caption class="muted">chesskit\'s divide at depth {esc(depth)}</caption><tbody>{rows}</tbody></table>' if rows else ""
     facts = "".join(f"<dt>{esc(name)}</dt><dd>{value}</dd>" for name, value in where)
+    line = (entry.get("regression") or {}).get("line") if isinstance(entry.get("regression"), dict) else None
+    regression = f'<h3>Regression line</h3><pre class="regression">{esc(line)}</pre>' if line else ""
     return (
         f'<section class="finding" id="{esc(anchor)}"><h2>{esc(heading)}</h2><p class="summary mismatch">{esc(why)}</p>'
         f'<div class="finding-grid"><div class="boards">{board}</div><div class="details"><dl class="facts">{facts}</dl>'
-        f"{table}</div></div></section>\n"
+        f"{regression}{table}</div></div></section>\n"
     )

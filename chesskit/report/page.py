@@ -55,7 +55,9 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1re
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 table.positions { width: 100%; }
 @media print {
-  :root { color-scheme: light; --bg: #fff; --fg: #000; --muted: #444; --line: #999; --panel: #fff; --link: #000; }
+  :root { color-scheme: light; --bg: #fff; --fg: #000; --muted: #444; --line: #999; --panel: #fff; --link: #000;
+    --missing: #15803d; --extra: #dc2626; --differ: #b45309; --pass: #15803d; --fail: #dc2626; --error: #9a3412;
+    --mark: rgba(234, 179, 8, 0.22); }
   body { max-width: none; padding: 0; font-size: 11pt; }
   .finding { break-inside: avoid; page-break-inside: avoid; }
   .node[hidden] { display: none !important; }

@@ -178,3 +178,75 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_work(cli, tmp_pa
     one_line(cli(*filled), 2, *words)
     assert not (tmp_path / "ran").exists() and engine.read_text() == before
     assert not list(tmp_path.glob("*.html")) and not (tmp_path / "x").exists()
+
+
+def test_suite_table_shows_engine_errors_and_skipped_positions_in_file_order():
+    """A suite whose engine crashed on one position (its first count was made) and skipped
+    another: suite's JSON lists them in ``engine_errors`` and ``skipped``; each is one row,
+    in file order, with its status and reason."""
+    from chesskit.report.html import suite_html
+
+    def result(ident, line, depth, ok=True):
+        return {"id": ident, "fen": BARE_KINGS, "depth": depth, "expected": 3, "nodes": 3, "ok": ok,
+                "file": "s.epd", "line": line, "seconds": 0.25, "tags": ["kings"]}  # fmt: skip
+
+    crash = {"id": "crash", "file": "s.epd", "line": 2, "status": "engine-error", "seconds": 1.5,
+             "reason": "D2: engine killed by signal SIGSEGV", "engine_error": {"reason": "killed"}}  # fmt: skip
+    data = {
+        "passed": 2, "failed": 0, "errors": 1,
+        "results": [result("first", 1, 1), result("crash", 2, 1)],
+        "engine_errors": [crash],
+        "skipped": [{"id": "big", "file": "s.epd", "line": 3, "status": "skipped", "reason": "every count is over --max-nodes"}],
+        "error_lines": [{"file": "s.epd", "line": 4, "id": None, "error": "invalid FEN"}],
+    }  # fmt: skip
+    doc = parse_html(suite_html(data))
+    rows = doc.one("table", "positions").one("tbody").all("tr")
+    assert [(r.attrs["data-id"], r.attrs["class"]) for r in rows] == [
+        ("first", "pass"), ("crash", "engine-error"), ("big", "skipped"), ("", "not-run"),
+    ]  # fmt: skip
+    assert "SIGSEGV" in rows[1].text_content() and "1.500 s" in rows[1].text_content()
+    assert "over --max-nodes" in rows[2].text_content()
+    assert "1 engine error" in doc.one("p", "summary").text_content()
+    assert not doc.all("section", "finding")
+
+
+def test_fuzz_that_finds_nothing_says_so(cli, tmp_path):
+    out = tmp_path / "fuzz.html"
+    result = cli("fuzz", "--python", f"{ENGINES / 'eng_correct.py'}:Adapter", "--seed", "2", "--positions", "10", "--html", str(out))
+    assert result.exit_code == 0, result.stderr
+    doc = parse_html(out.read_text())
+    assert doc.one("p", "summary").text_content().startswith("ok: nothing differs (seed 2, 10 positions")
+    assert not doc.all("section", "finding")
+
+
+@pytest.mark.parametrize(
+    "given, line, test",
+    [
+        ({"regression": {"line": 'X id "given"; D1 2;', "pytest": "def test_x(): ..."}}, 'X id "given"; D1 2;', "def test_x(): ..."),
+        ({"regression": None}, None, None),  # the command says there is none: none is made up
+        ({}, f'{" ".join(AFTER_F5.split()[:4])} id "regression"; hmvc 0; fmvn 3; D1 2;', None),  # built here
+    ],
+)
+def test_regression_given_by_the_command_is_shown_as_given(given, line, test):
+    from chesskit.report.html import compare_html
+
+    data = {
+        "agree": False, "kind": "moves", "path": [], "fen": AFTER_F5, "position_fen": AFTER_F5, "depth": 1,
+        "missing": ["e5f6"], "extra": [], "notes": [],
+        "steps": [{"path": [], "depth": 1, "ours": {"e5f6": 1, "e5e6": 1}, "theirs": {"e5e6": 1}}], **given,
+    }  # fmt: skip
+    doc = parse_html(compare_html(data))
+    assert [pre.text_content() for pre in doc.all("pre", "regression")] == ([line] if line else [])
+    assert [pre.text_content() for pre in doc.all("pre", "pytest")] == ([test] if test else [])
+
+
+def test_suite_report_is_written_when_the_engine_fails(cli, tmp_path):
+    suite = tmp_path / "one.epd"
+    suite.write_text(f'{BARE_KINGS} ;D1 3 ;id "kings"\n')
+    out = tmp_path / "suite.html"
+    result = cli("suite", str(suite), "--script", str(ENGINES / "fail_garbage.py"), "--html", str(out))
+    assert result.exit_code == 3, result.stderr
+    rows = parse_html(out.read_text()).one("table", "positions").one("tbody").all("tr")
+    failed = [row for row in rows if "engine-error" in row.classes()]
+    assert [row.attrs["data-id"] for row in failed] == ["kings"]
+    assert "e2e4 - 20" in failed[0].text_content()  # the engine's unreadable line, as the error names it
