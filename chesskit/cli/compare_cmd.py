@@ -6,6 +6,7 @@ import click
 
 from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
+from chesskit.cli.html_out import check_writable, html_option, write_compare
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import (
     chess960_option,
@@ -18,7 +19,8 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
 )
-from chesskit.errors import MismatchError
+from chesskit.cli.run_options import bisect_option, start_failed, starting
+from chesskit.errors import EngineError, MismatchError
 from chesskit.suites.positions import resolve_position
 
 
@@ -36,6 +38,8 @@ from chesskit.suites.positions import resolve_position
     help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
 )
 @strict_option
+@bisect_option
+@html_option
 @json_option
 def compare(
     position: str,
@@ -45,6 +49,8 @@ def compare(
     chess960: bool,
     state_pushes: str,
     strict: bool,
+    bisect: bool,
+    html_path: str | None,
     as_json: bool,
 ) -> None:
     """Find the first node where an engine's perft disagrees with chesskit's.
@@ -55,21 +61,32 @@ def compare(
     the counts at every step. A --python adapter with fen() also has its full state
     (placement, side, castling, en passant, clocks) compared after pushes and pops.
 
-    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory.
+    An engine that fails on the way (crashes, hangs, prints what cannot be read) is named
+    with the node it was asked about: the position that crashes it is a finding too.
+
+    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory
+    (125 with --bisect when the engine cannot be started: git bisect run skips the commit).
     """
     from chesskit.compare.descent import descend
     from chesskit.compare.statecmp import state_checker
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
     budget = parse_count(state_pushes, "--state-pushes")
+    check_writable(html_path, engine_opts.input_files())
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
     board, ident = load_board(position, moves, chess960, strict)
     prefix = board.move_stack
     position_fen = _position_fen(position, board)
-    eng = engine_opts.open()
     try:
-        spoken = engine_dialect(eng)
+        eng = engine_opts.open()
+    except EngineError as err:  # a Python adapter that cannot be imported
+        raise start_failed(err, bisect) from None
+    try:
+        try:
+            spoken = starting(bisect, engine_dialect)(eng)
+        except EngineError as err:
+            raise start_failed(err, bisect) from None
         checker = state_checker(eng, position_fen, prefix, board.chess960, budget)
         with output.progress(depth_n, "compare") as advance:
             report = descend(
@@ -86,6 +103,7 @@ def compare(
         eng.close()
     note_dialect(spoken, as_json)
     show(report, as_json, spoken, board.notes)
+    write_compare(html_path, report, board.notes)
     if not report.agree:
         raise MismatchError(report.summary())
 

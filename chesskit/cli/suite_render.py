@@ -11,45 +11,40 @@ from chesskit.cli import output
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, report_text
 from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
+from chesskit.suites.result import ENGINE_ERROR, ERROR, MISMATCH, NOT_RUN, PASSED, SKIPPED, PositionResult
 from chesskit.suites.runner import SuiteResult
 from chesskit.suites.session import Outcome, plural
+from chesskit.suites.tags import by_tag, summary_line
 from chesskit.timer import format_seconds
 
 
 class Stream:
     """The plain lines of a run on a pipe, printed as soon as each is known and in file
-    order: a line per position (``ok`` or ``FAIL``), a line per line not run (``ERROR``)."""
+    order: a line per position (``ok``, ``FAIL``, or ``ERROR`` when the engine failed on
+    it), a line per line not run (``ERROR``)."""
 
     def __init__(self, bad_lines: list[LineError], tasks):
         self.order = {}
         for item in [*bad_lines, *(t.record for t in tasks)]:
             self.order.setdefault(item.path, len(self.order))
         self.pending = sorted(bad_lines, key=self._key)[::-1]  # popped from the end
-        self.group: list[SuiteResult] = []
         self.width = min(max((len(t.record.label) for t in tasks), default=0), 32)
 
     def _key(self, item) -> tuple[int, int]:
         return self.order.get(item.path, len(self.order)), item.lineno
 
-    def add(self, result: SuiteResult) -> None:
-        if self.group and self.group[0].task.record is not result.task.record:
-            self._flush()
-        self.group.append(result)
-
-    def _flush(self) -> None:
-        record = self.group[0].task.record
+    def add(self, position: PositionResult) -> None:
+        record = position.record
         while self.pending and self._key(self.pending[-1]) < self._key(record):
             click.echo(error_line(self.pending.pop()))
-        errored = [r for r in self.group if r.error is not None]
-        if errored:
-            click.echo(error_line(LineError(record.path, record.lineno, errored[0].error, record.label)))
+        if position.status == ERROR:
+            click.echo(error_line(LineError(record.path, record.lineno, position.reason, record.label)))
+        elif position.status == ENGINE_ERROR:
+            click.echo(f"ERROR {record.label.ljust(self.width)}  {position.reason}")
         else:
-            click.echo(position_line(self.group, self.width))
-        self.group = []
+            click.echo(position_line(position.results, self.width))
 
     def finish(self) -> None:
-        if self.group:
-            self._flush()
         while self.pending:
             click.echo(error_line(self.pending.pop()))
 
@@ -83,13 +78,26 @@ def json_data(outcome: Outcome) -> dict:
         "errors": outcome.not_run,
         "error_lines": [e.to_json() for e in outcome.errors],
     }
+    data["failures_by_tag"] = by_tag(r.task.record for r in failed)
     if outcome.dialect is not None:
         data["dialect"] = {k: v for k, v in outcome.dialect.items() if k != "about"}
+    tally = outcome.tally()
+    data["positions"] = {
+        "passed": tally[PASSED],
+        "mismatched": tally[MISMATCH],
+        "engine_errors": tally[ENGINE_ERROR],
+        "skipped": tally[SKIPPED],
+        "errors": tally[ERROR],
+        "not_run": tally[NOT_RUN],
+    }
+    data["engine_errors"] = [p.to_json() for p in outcome.engine_failed]
+    data["skipped"] = [p.to_json() for p in outcome.positions if p.status in (SKIPPED, NOT_RUN)]
     return data
 
 
 def _result_json(result: SuiteResult) -> dict:
     entry = result.to_json()
+    entry["tags"] = list(result.task.record.tags)
     if result.divide is not None:
         entry["divide"] = result.divide
     if result.report is not None:
@@ -111,8 +119,27 @@ def summary(outcome: Outcome) -> str:
     return (
         f"{plural(len(results), 'count')}{with_counters} of {plural(positions, 'position')} checked in "
         f"{format_seconds(outcome.seconds)}: {len(results) - len(failed)} passed, {verdict}"
+        + (f", {plural(len(outcome.engine_failed), 'engine error')}" if outcome.engine_failed else "")
         + (f", {plural(outcome.not_run, 'line')} not run (errors)" if errors else "")
     )
+
+
+def position_summary(outcome: Outcome) -> str:
+    """The last line: how many positions passed, mismatched, failed in the engine, were
+    skipped (every count over the limits) and, when any, could not be counted or were not
+    run (--fail-fast)."""
+    tally = outcome.tally()
+    parts = [
+        f"{tally[PASSED]} passed",
+        f"{tally[MISMATCH]} mismatched",
+        plural(tally[ENGINE_ERROR], "engine error"),
+        f"{tally[SKIPPED]} skipped",
+    ]
+    if tally[ERROR]:
+        parts.append(f"{tally[ERROR]} not counted (errors)")
+    if tally[NOT_RUN]:
+        parts.append(f"{tally[NOT_RUN]} not run (--fail-fast)")
+    return f"positions: {', '.join(parts)}"
 
 
 def mismatch_lines(result: SuiteResult) -> list[str]:
@@ -151,7 +178,16 @@ def render_plain(outcome: Outcome) -> None:
             continue
         click.echo(f"divide at depth {result.task.depth}:")
         click.echo(output.stockfish_divide(result.divide), nl=False)
+    click.echo(position_summary(outcome))
     click.echo(summary(outcome))
+    by_tags = tag_line(outcome)
+    if by_tags is not None:
+        click.echo(by_tags)
+
+
+def tag_line(outcome: Outcome) -> str | None:
+    """The failing positions grouped by tag (``chesskit.suites.tags.summary_line``)."""
+    return summary_line(r.task.record for r in outcome.failed)
 
 
 def _seconds(group) -> str:
@@ -167,11 +203,30 @@ def render_terminal(outcome: Outcome) -> None:
         con.print(_errors_table(outcome.errors))
     if outcome.failed:
         con.print(_fails_table(outcome.failed))
+    if outcome.engine_failed:
+        con.print(_engine_table(outcome.engine_failed))
     for result in outcome.failed:
         if result.divide is not None:
             _divide_panel(con, result)
-    style = "bold red" if outcome.failed else "bold yellow" if outcome.errors else "bold green"
+    bad = outcome.failed or outcome.engine_failed
+    style = "bold red" if bad else "bold yellow" if outcome.errors else "bold green"
+    con.print(Text(position_summary(outcome), style=style))
     con.print(Text(summary(outcome), style=style))
+    by_tags = tag_line(outcome)
+    if by_tags is not None:
+        con.print(Text(by_tags, style=style))
+
+
+def _engine_table(failed: list[PositionResult]):
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title="engine errors", title_justify="left", title_style="bold red")
+    for name in ("id", "where", "why"):
+        table.add_column(name, overflow="fold")
+    for position in failed:
+        table.add_row(Text(position.record.label), position.record.location, Text(position.reason or ""))
+    return table
 
 
 def _files_table(outcome: Outcome):
