@@ -73,7 +73,7 @@ def fuzz(
     Exit codes: 0 nothing differs within the bounds, 1 a finding, 2 bad input, 3 the engine
     failed (on any position), 4 out of memory, 130 interrupted.
     """
-    from chesskit.fuzz.run import crash_error, fuzz as run_fuzz
+    from chesskit.fuzz.run import fuzz as run_fuzz
     from chesskit.fuzz.save import check_save_path
 
     depth_n = parse_depth(depth, minimum=1, name="--depth")
@@ -113,6 +113,14 @@ def fuzz(
     note_dialect(spoken, as_json)
     failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts))
     write_fuzz(html_path, run, engine_call(engine_opts))
+    _verdict(run, failure, chess960)
+
+
+def _verdict(run, failure: str | None, chess960: bool | None) -> None:
+    """Raise what the run ends with: the engine's failures (exit 3), the finding (1), Ctrl-C
+    while shrinking (130), or nothing; ``failure``: why --save failed."""
+    from chesskit.fuzz.run import crash_error
+
     finding = run.finding
     if run.crashes and not (finding is not None and finding.shrunk.interrupted):
         crashed = crash_error(run, chess960)
