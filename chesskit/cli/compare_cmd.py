@@ -106,7 +106,7 @@ def compare(
     note_dialect(spoken, as_json)
     regression = from_report(report, ident or "compare", engine_call(engine_opts))
     show(report, as_json, spoken, board.notes, regression)
-    write_compare(html_path, report, board.notes)
+    write_compare(html_path, report, board.notes, regression)
     if not report.agree:
         raise MismatchError(report.summary())
 

@@ -99,7 +99,7 @@ def fuzz(
         eng.close()
     note_dialect(spoken, as_json)
     failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts))
-    write_fuzz(html_path, run)
+    write_fuzz(html_path, run, engine_call(engine_opts))
     finding = run.finding
     if finding is None:
         return
