@@ -19,7 +19,9 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
 )
+from chesskit.cli.regression_view import engine_call
 from chesskit.cli.run_options import bisect_option, start_failed, starting
+from chesskit.compare.regression import from_report
 from chesskit.errors import EngineError, MismatchError
 from chesskit.suites.positions import resolve_position
 
@@ -102,8 +104,9 @@ def compare(
     finally:
         eng.close()
     note_dialect(spoken, as_json)
-    show(report, as_json, spoken, board.notes)
-    write_compare(html_path, report, board.notes)
+    regression = from_report(report, ident or "compare", engine_call(engine_opts))
+    show(report, as_json, spoken, board.notes, regression)
+    write_compare(html_path, report, board.notes, regression)
     if not report.agree:
         raise MismatchError(report.summary())
 
@@ -120,8 +123,8 @@ def _position_fen(position: str, board) -> str:
     return " ".join(fen.split())
 
 
-def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) -> None:
-    from chesskit.cli import compare_render
+def show(report, as_json: bool, dialect=None, position_notes: list[str] = (), regression=None) -> None:
+    from chesskit.cli import compare_render, regression_view
 
     if as_json:
         data = report.to_json()
@@ -129,8 +132,11 @@ def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) ->
             data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
         # "notes" already holds the missing and extra moves' classification
         data["position_notes"] = list(position_notes)
+        data["regression"] = regression_view.to_json(regression)
         output.emit_json(data)
     elif output.stdout_is_terminal():
         compare_render.render_terminal(report, output.console())
+        regression_view.echo(regression, terminal=True)
     else:
         click.echo(compare_render.plain_text(report), nl=False)
+        regression_view.echo(regression)

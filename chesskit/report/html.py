@@ -175,6 +175,10 @@ def _suite_verdict(data: dict) -> tuple[str, bool]:
         text += f", {_plural(engine_errors, 'engine error')}"
     if data.get("engine_error"):
         text += f"; the engine failed: {data['engine_error'].get('error', '')}"
+    tally = data.get("positions")
+    if isinstance(tally, dict):  # suite's count of positions by outcome
+        shown = ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in tally.items() if n or name in ("passed", "mismatched"))
+        text = f"positions: {shown}; counts: {text.replace(_plural(passed, 'count') + ' passed', f'{passed} passed', 1)}"
     return text, not failed and not errors and not engine_errors and not data.get("engine_error")
 
 
