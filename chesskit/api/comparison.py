@@ -57,10 +57,13 @@ class CompareResult:
     dialect: dict | None = None
     position_notes: list[str] = field(default_factory=list)
     dialect_about: str | None = field(default=None, repr=False)  # the dialect in words
+    # the suite line and pytest test that keep the bug fixed (chesskit.compare.regression;
+    # JSON "regression"), None when the engine agrees
+    regression: Any = field(default=None, repr=False, compare=False)
     report: Any = field(default=None, repr=False, compare=False)  # the chesskit.compare Report
 
     @classmethod
-    def from_report(cls, report, dialect: dict | None = None, position_notes=()) -> "CompareResult":
+    def from_report(cls, report, dialect: dict | None = None, position_notes=(), regression=None) -> "CompareResult":
         data = report.to_json()
         names = ("agree", "kind", "path", "fen", "missing", "extra", "field", "ours", "theirs", "steps")
         names += ("op", "move", "hint", "notes")
@@ -71,6 +74,7 @@ class CompareResult:
             dialect=None if dialect is None else {k: v for k, v in dialect.items() if k != "about"},
             position_notes=list(position_notes),
             dialect_about=None if dialect is None else dialect.get("about"),
+            regression=regression,
             report=report,
         )
 
@@ -85,6 +89,7 @@ class CompareResult:
             data["dialect"] = dict(self.dialect)
         # "notes" already holds the missing and extra moves' classification
         data["position_notes"] = list(self.position_notes)
+        data["regression"] = None if self.regression is None else self.regression.to_json()
         return data
 
 
@@ -109,11 +114,12 @@ def compare(
     (exit code 3); a disagreement is the result, not an exception.
     """
     depth = check_depth(depth, 1)
-    board, _ = open_position(position, moves, chess960, strict)
+    board, ident = open_position(position, moves, chess960, strict)
+    fen = engine_fen(position, board)
     if isinstance(engine, str):
         with Engine(engine) as opened:
-            return compare_board(opened, board, engine_fen(position, board), depth, state_pushes, on_step)
-    return compare_board(engine, board, engine_fen(position, board), depth, state_pushes, on_step)
+            return compare_board(opened, board, fen, depth, state_pushes, on_step, ident, opened.call)
+    return compare_board(engine, board, fen, depth, state_pushes, on_step, ident, engine.call)
 
 
 def compare_board(
@@ -123,10 +129,15 @@ def compare_board(
     depth: int,
     state_pushes: int = STATE_PUSHES,
     on_step: Callable[[Any], None] | None = None,
+    ident: str | None = None,
+    engine_call: str | None = None,
 ) -> CompareResult:
     """``compare`` of a Board already set up (its moves played from ``position_fen``, the
-    FEN the engine is given): what the CLI runs after reading its arguments."""
+    FEN the engine is given): what the CLI runs after reading its arguments. ``ident`` (the
+    position's suite id) and ``engine_call`` (the ``chesskit.Engine(...)`` that opens the
+    engine) name the regression test written for a mismatch."""
     from chesskit.compare.descent import descend
+    from chesskit.compare.regression import from_report
     from chesskit.compare.statecmp import state_checker
 
     backend = engine.backend
@@ -136,4 +147,5 @@ def compare_board(
     report = descend(
         board, backend, depth, position_fen, prefix, checker=checker, engine_name=backend.name, on_step=on_step
     )
-    return CompareResult.from_report(report, dialect, board.notes)
+    regression = from_report(report, ident or "compare", engine_call or engine.call)
+    return CompareResult.from_report(report, dialect, board.notes, regression)

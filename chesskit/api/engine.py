@@ -23,6 +23,7 @@ from chesskit.api.position import Moves, check_depth, engine_fen, open_position
 from chesskit.errors import InputError
 
 Options = Union[Sequence[str], Mapping[str, object]]
+DEFAULT_TIMEOUT = 30.0  # seconds per answer, as --timeout's default
 
 
 class Engine:
@@ -35,7 +36,7 @@ class Engine:
         *,
         dialect: str | None = None,
         options: Options = (),
-        timeout: float = 30.0,
+        timeout: float = DEFAULT_TIMEOUT,
         engine_cmd: str | None = None,
         script: str | None = None,
         python: str | None = None,
@@ -48,6 +49,7 @@ class Engine:
         ``timeout`` (``--timeout``) bounds each answer, in seconds."""
         from chesskit.compare.engines import open_engine
 
+        self.call = _call(command, dialect, options, timeout, engine_cmd, script, python)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or math.isnan(timeout):
             raise InputError(f"timeout must be a number of seconds, got {timeout!r}")
         if command is not None and not isinstance(command, str):
@@ -69,6 +71,7 @@ class Engine:
         """An ``Engine`` over a ``chesskit.compare.engines`` back end already made."""
         engine = cls.__new__(cls)
         engine._backend = backend
+        engine.call = _call(backend.name, None, (), DEFAULT_TIMEOUT, None, None, None)
         return engine
 
     @property
@@ -128,3 +131,20 @@ def dialect_of(backend) -> dict | None:
     if info is None:
         return None
     return {**info.to_json(), "detected": bool(getattr(backend, "detected", True)), "about": info.describe()}
+
+
+def _call(command, dialect, options, timeout, engine_cmd, script, python) -> str:
+    """The Python that opens this engine, ``chesskit.Engine("stockfish", options=[...])``: what
+    a regression test written for a mismatch calls (``Engine.call``)."""
+    import json
+
+    args = [] if command is None else [json.dumps(command if isinstance(command, str) else list(command))]
+    for keyword, value in (("engine_cmd", engine_cmd), ("script", script), ("python", python), ("dialect", dialect)):
+        if value is not None:
+            args.append(f"{keyword}={json.dumps(value)}")
+    if options:
+        shown = dict(options) if isinstance(options, Mapping) else list(options)
+        args.append(f"options={json.dumps(shown, default=str)}")
+    if timeout != DEFAULT_TIMEOUT:
+        args.append(f"timeout={timeout!r}")
+    return f"chesskit.Engine({', '.join(args)})"

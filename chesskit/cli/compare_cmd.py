@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output
-from chesskit.cli.html_out import check_writable, html_option, write_compare
+from chesskit.cli.html_out import check_writable, crash_report, html_option, write_compare
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import (
     chess960_option,
@@ -18,6 +18,7 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
 )
+from chesskit.cli.regression_view import engine_call
 from chesskit.cli.run_options import bisect_option, start_failed, starting
 from chesskit.errors import EngineError, MismatchError
 
@@ -74,6 +75,7 @@ def compare(
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
     board, ident = load_board(position, moves, chess960, strict)
+    position_fen = engine_fen(position, board)
     try:
         eng = engine_opts.api_engine()
     except EngineError as err:  # a Python adapter that cannot be imported
@@ -83,13 +85,15 @@ def compare(
             starting(bisect, engine_dialect)(eng.backend)
         except EngineError as err:
             raise start_failed(err, bisect) from None
-        with output.progress(depth_n, "compare") as advance:
-            result = compare_board(eng, board, engine_fen(position, board), depth_n, budget, lambda step: advance(1))
+        with output.progress(depth_n, "compare") as advance, crash_report(html_path, position_fen, board.chess960, eng.name):
+            result = compare_board(
+                eng, board, position_fen, depth_n, budget, lambda step: advance(1), ident, engine_call(engine_opts)
+            )
     finally:
         eng.close()
     note_dialect(dialect_of(result), as_json)
     show(result, as_json)
-    write_compare(html_path, result.report, board.notes)
+    write_compare(html_path, result.report, board.notes, result.regression)
     if not result.agree:
         raise MismatchError(result.summary())
 
@@ -101,11 +105,13 @@ def dialect_of(result):
 
 def show(result, as_json: bool) -> None:
     """Print a ``chesskit.api.CompareResult``: its JSON, rich on a terminal, plain on a pipe."""
-    from chesskit.cli import compare_render
+    from chesskit.cli import compare_render, regression_view
 
     if as_json:
         output.emit_json(result.to_json())
     elif output.stdout_is_terminal():
         compare_render.render_terminal(result.report, output.console())
+        regression_view.echo(result.regression, terminal=True)
     else:
         click.echo(compare_render.plain_text(result.report), nl=False)
+        regression_view.echo(result.regression)

@@ -11,6 +11,7 @@ from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
 from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
+from chesskit.cli.regression_view import engine_call
 from chesskit.cli.suite_engine import check_writable, write_junit
 from chesskit.cli.suite_render import Stream, json_data, mismatch_lines, notes, render_plain, render_terminal
 from chesskit.cli.run_options import bisect_option, fail_fast_option, position_timeout_option, start_failed, starting
@@ -119,12 +120,12 @@ def suite(
             eng.close()
     if junit:
         write_junit(junit, outcome, mismatch_lines, planned.errors)
-    write_suite(html_path, outcome, eng.name if eng is not None else None)
+    write_suite(html_path, outcome, eng.name if eng is not None else None, engine_call(engine_opts) if eng else None)
     if outcome.engine_error is not None:
         raise start_failed(outcome.verdict(), bisect)
     notes(outcome, verbose)
     note_dialect(outcome.dialect, as_json)
-    _render(outcome, as_json)
+    _render(outcome, as_json, engine_call(engine_opts) if engine_opts.given else None)
     verdict = outcome.verdict()
     if verdict is not None:
         raise verdict
@@ -187,10 +188,10 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
     return outcome
 
 
-def _render(outcome, as_json: bool) -> None:
+def _render(outcome, as_json: bool, call: str | None) -> None:
     if as_json:
-        output.emit_json(json_data(outcome))
+        output.emit_json(json_data(outcome, call))
     elif output.stdout_is_terminal():
-        render_terminal(outcome)
+        render_terminal(outcome, call)
     else:
-        render_plain(outcome)
+        render_plain(outcome, call)

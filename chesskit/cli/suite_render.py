@@ -7,8 +7,9 @@ from collections import defaultdict
 
 import click
 
-from chesskit.cli import output
+from chesskit.cli import output, regression_view
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, report_text
+from chesskit.compare.regression import DEFAULT_ENGINE, for_count, from_report
 from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
 from chesskit.suites.result import ENGINE_ERROR, ERROR, MISMATCH, NOT_RUN, PASSED, SKIPPED, PositionResult
@@ -69,16 +70,16 @@ def notes(outcome: Outcome, verbose: bool) -> None:
         output.notes(record.notes, record.location)
 
 
-def json_data(outcome: Outcome) -> dict:
+def json_data(outcome: Outcome, engine_call: str | None = None) -> dict:
     failed = outcome.failed
     data = {
         "passed": len(outcome.results) - len(failed),
         "failed": len(failed),
-        "results": [_result_json(r) for r in outcome.results],
+        "results": [_result_json(r, engine_call) for r in outcome.results],
         "errors": outcome.not_run,
         "error_lines": [e.to_json() for e in outcome.errors],
     }
-    data["failures_by_tag"] = by_tag(r.task.record for r in failed)
+    data["failures_by_tag"] = by_tag(failing_records(outcome))
     if outcome.dialect is not None:
         data["dialect"] = {k: v for k, v in outcome.dialect.items() if k != "about"}
     tally = outcome.tally()
@@ -95,9 +96,10 @@ def json_data(outcome: Outcome) -> dict:
     return data
 
 
-def _result_json(result: SuiteResult) -> dict:
+def _result_json(result: SuiteResult, engine_call: str | None = None) -> dict:
     entry = result.to_json()
     entry["tags"] = list(result.task.record.tags)
+    entry["regression"] = regression_view.to_json(regression(result, engine_call))
     if result.divide is not None:
         entry["divide"] = result.divide
     if result.report is not None:
@@ -166,7 +168,19 @@ def position_line(group: list[SuiteResult], width: int = 0) -> str:
     return f"FAIL  {ident}  D{first.task.depth}: expected {first.task.expected}, got {first.nodes}"
 
 
-def render_plain(outcome: Outcome) -> None:
+def regression(result: SuiteResult, engine_call: str | None = None):
+    """The mismatch's ``chesskit.compare.regression.Regression`` (at the shallowest failing
+    depth of a position, where the divide is): the descent's failing node in an engine run,
+    the suite's count where chesskit itself is wrong; None elsewhere."""
+    if result.divide is None or result.counters_only:
+        return None
+    record = result.task.record
+    if result.report is not None:
+        return from_report(result.report, record.label, engine_call or DEFAULT_ENGINE)
+    return for_count(record.fen, record.chess960, result.task.depth, result.task.expected, record.label)
+
+
+def render_plain(outcome: Outcome, engine_call: str | None = None) -> None:
     """After the streamed position lines: each mismatch's divide, then the summary."""
     for result in outcome.failed:
         if result.divide is None:
@@ -175,9 +189,13 @@ def render_plain(outcome: Outcome) -> None:
         click.echo("\n".join(mismatch_lines(result)))
         if result.report is not None:
             click.echo(report_text(result.report), nl=False)
-            continue
-        click.echo(f"divide at depth {result.task.depth}:")
-        click.echo(output.stockfish_divide(result.divide), nl=False)
+        else:
+            click.echo(f"divide at depth {result.task.depth}:")
+            click.echo(output.stockfish_divide(result.divide), nl=False)
+        found = regression(result, engine_call)
+        if found is not None:
+            regression_view.echo(found)
+            click.echo()
     click.echo(position_summary(outcome))
     click.echo(summary(outcome))
     by_tags = tag_line(outcome)
@@ -185,16 +203,21 @@ def render_plain(outcome: Outcome) -> None:
         click.echo(by_tags)
 
 
+def failing_records(outcome: Outcome) -> list:
+    """The positions that failed: a count mismatched, or the engine failed on them."""
+    return [*(r.task.record for r in outcome.failed), *(p.record for p in outcome.engine_failed)]
+
+
 def tag_line(outcome: Outcome) -> str | None:
     """The failing positions grouped by tag (``chesskit.suites.tags.summary_line``)."""
-    return summary_line(r.task.record for r in outcome.failed)
+    return summary_line(failing_records(outcome))
 
 
 def _seconds(group) -> str:
     return format_seconds(sum(r.seconds for r in group))
 
 
-def render_terminal(outcome: Outcome) -> None:
+def render_terminal(outcome: Outcome, engine_call: str | None = None) -> None:
     from rich.text import Text
 
     con = output.console()
@@ -208,6 +231,7 @@ def render_terminal(outcome: Outcome) -> None:
     for result in outcome.failed:
         if result.divide is not None:
             _divide_panel(con, result)
+            regression_view.echo(regression(result, engine_call), terminal=True)
     bad = outcome.failed or outcome.engine_failed
     style = "bold red" if bad else "bold yellow" if outcome.errors else "bold green"
     con.print(Text(position_summary(outcome), style=style))

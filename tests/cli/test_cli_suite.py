@@ -68,7 +68,7 @@ def test_json_schema(cli, good):
     first = data["results"][0]
     assert first == {
         "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True, "notes": [],
-        "file": str(good), "line": 2, "tags": [],
+        "file": str(good), "line": 2, "tags": [], "regression": None,
     }
     assert all(set(r) == set(first) for r in data["results"])
 
