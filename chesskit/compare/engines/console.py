@@ -86,12 +86,14 @@ class PerftEngine(UciEngine):
         if self._proc is not None:
             return
         super()._ensure_started()
-        if self.dialect is None:
-            try:
+        try:
+            if self.dialect is None:
                 self.detect()
-            except BaseException:
-                self._kill()
-                raise
+            else:  # a named dialect is checked as a detected one is
+                detect.check_position(self, self.dialect)
+        except BaseException:
+            self._kill()
+            raise
 
     def _handshake(self) -> None:
         if self._console:
@@ -129,12 +131,11 @@ class PerftEngine(UciEngine):
 
     def detect(self) -> Dialect:
         """Find the dialect this (started) engine speaks by probing it (see ``detect``),
-        check that a bare perft follows `position fen`, and keep it."""
+        check that it follows `position fen`, and keep it."""
         chosen, totals = detect.choose(self)
         self.dialect, self.expect_total = chosen, totals
         self.detected = True
-        if chosen.command != "go-perft":
-            detect.check_position(self, chosen)
+        detect.check_position(self, chosen)
         return chosen
 
     def probe(self, verb: str) -> tuple[Answer, bool]:
