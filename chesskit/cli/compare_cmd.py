@@ -35,6 +35,15 @@ from chesskit.suites.positions import resolve_position
     show_default=True,
     help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
 )
+@click.option(
+    "--engine-fen",
+    type=click.Choice(["typed", "chesskit"]),
+    default="typed",
+    metavar="WHICH",
+    help="The FEN of POSITION the engine is given: 'typed' (the default) as typed, or 'chesskit' as chesskit "
+    "reads it (for a position that cannot arise in a game: without the en-passant square it ignores and the "
+    "castling rights it drops). The report says which FEN each side counted.",
+)
 @strict_option
 @json_option
 def compare(
@@ -44,6 +53,7 @@ def compare(
     moves: str,
     chess960: bool,
     state_pushes: str,
+    engine_fen: str,
     strict: bool,
     as_json: bool,
 ) -> None:
@@ -66,7 +76,7 @@ def compare(
     # silently ignores an illegal move in 'position ... moves'
     board, ident = load_board(position, moves, chess960, strict)
     prefix = board.move_stack
-    position_fen = _position_fen(position, board)
+    position_fen, chesskit_fen = _position_fens(position, board, engine_fen)
     eng = engine_opts.open()
     try:
         spoken = engine_dialect(eng)
@@ -84,22 +94,27 @@ def compare(
             )
     finally:
         eng.close()
+    report.chesskit_fen = chesskit_fen
     note_dialect(spoken, as_json)
     show(report, as_json, spoken, board.notes)
     if not report.agree:
         raise MismatchError(report.summary())
 
 
-def _position_fen(position: str, board) -> str:
-    """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves.
+def _position_fens(position: str, board, engine_fen: str = "typed") -> tuple[str, str]:
+    """The FEN of POSITION (a FEN or a suite id's, before --moves) to give the engine, and
+    the one chesskit counts.
 
-    A position that cannot arise in a game goes as chesskit reads it, without the castling
-    rights it dropped and the en-passant square it ignored: engines read those in their
-    own ways (Stockfish looks for another rook for a right whose rook is missing)."""
+    They differ only for a position that cannot arise in a game: chesskit reads it without
+    the castling rights it drops and the en-passant square it ignores, and the engine gets
+    it as typed (engines read those in their own ways: Stockfish looks for another rook for
+    a right whose rook is missing), or with ``engine_fen="chesskit"`` as chesskit reads it."""
     fen, _ = resolve_position(position)
-    if board.notes:
-        fen = format_fen(parse_fen(fen, board.chess960))
-    return " ".join(fen.split())
+    typed = " ".join(fen.split())
+    if not board.notes:
+        return typed, typed
+    ours = format_fen(parse_fen(fen, board.chess960))
+    return (ours if engine_fen == "chesskit" else typed), ours
 
 
 def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) -> None:
