@@ -7,9 +7,12 @@ chesskit module (at module level or inside a function) is checked against the la
     timer, outpath                              the base: pure Python, no numba
     core                                        the numba-compiled core (no click, no rich)
     board                                       FEN, Board, perft/divide orchestration and threads
+    gpu                                         --device gpu: the core's rules compiled with numba-cuda
     compare                                     descent, classification, state comparison, engines
     suites        cluster                       suites use compare; the cluster uses only the board
     fuzz                                        uses compare and the suites' positions
+    report                                      SVG board, HTML report (from JSON data; the board only)
+    explore                                     the explorer: its state (UI-free), REPL, Textual app
     cli                                         click wiring and rendering: may use everything
 
 Rules with one owner are checked the same way: ``chesskit/board/fen.py`` is the one EPD
@@ -55,11 +58,15 @@ ALLOWED = {
     "board": {"base", "core", "board"},
     # the root package re-exports Board lazily, so it sits with the board
     "root": {"base", "core", "board"},
+    "gpu": {"base", "core", "board", "gpu"},
     "compare": {"base", "core", "board", "compare"},
-    "suites": {"base", "core", "board", "compare", "suites"},
+    "suites": {"base", "core", "board", "compare", "gpu", "suites"},
     "cluster": {"base", "core", "board", "root", "cluster"},
     "fuzz": {"base", "core", "board", "compare", "suites", "fuzz"},
-    "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "cli"},
+    # the HTML report and the SVG board: drawn from the commands' JSON data, never their code
+    "report": {"base", "core", "board", "report"},
+    "explore": {"base", "core", "board", "compare", "suites", "explore"},
+    "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "gpu", "report", "explore", "cli"},
 }
 FORBIDDEN_IN_CORE = ("click", "rich")
 EPD_OWNER = "chesskit.board.fen"
