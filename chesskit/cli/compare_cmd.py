@@ -7,7 +7,13 @@ import click
 from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
 from chesskit.cli.html_out import check_writable, html_option, write_compare
-from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
+from chesskit.cli.engine_options import (
+    EngineOptions,
+    castling_spelling,
+    engine_dialect,
+    engine_options,
+    note_dialect,
+)
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -99,8 +105,8 @@ def compare(
     finally:
         eng.close()
     report.chesskit_fen = chesskit_fen
-    note_dialect(spoken, as_json)
-    show(report, as_json, spoken, board.notes)
+    note_dialect(spoken, as_json, eng)
+    show(report, as_json, spoken, board.notes, castling_spelling(eng))
     write_compare(html_path, report, board.notes)
     if not report.agree:
         raise MismatchError(report.summary())
@@ -122,13 +128,15 @@ def _position_fens(position: str, board, engine_fen: str = "typed") -> tuple[str
     return (ours if engine_fen == "chesskit" else typed), ours
 
 
-def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) -> None:
+def show(report, as_json: bool, dialect=None, position_notes: list[str] = (), castling: str | None = None) -> None:
     from chesskit.cli import compare_render
 
     if as_json:
         data = report.to_json()
         if dialect is not None:
             data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
+        # "king-takes-rook": the engine wrote standard castles as e1h1 (read as e1g1)
+        data["castling_spelling"] = castling
         # "notes" already holds the missing and extra moves' classification
         data["position_notes"] = list(position_notes)
         output.emit_json(data)

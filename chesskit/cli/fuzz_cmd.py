@@ -96,7 +96,7 @@ def fuzz(
             )
     finally:
         eng.close()
-    note_dialect(spoken, as_json)
+    note_dialect(spoken, as_json, eng)
     failure = _show_and_save(run, save, as_json, spoken)
     write_fuzz(html_path, run)
     finding = run.finding

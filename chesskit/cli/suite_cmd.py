@@ -103,7 +103,7 @@ def suite(
     if outcome.engine_error is not None:
         raise outcome.verdict()
     notes(outcome, verbose)
-    note_dialect(outcome.dialect, as_json)
+    note_dialect(outcome.dialect, as_json, eng)
     _render(outcome, as_json)
     verdict = outcome.verdict()
     if verdict is not None:
