@@ -155,7 +155,8 @@ def fen_lines(report) -> list[str]:
         return []
     return [
         "engine counted: the position as given (above)",
-        f"chesskit counted: {report.counted_fen} (as chesskit reads it; --engine-fen chesskit gives the engine this FEN)",
+        f"chesskit counted: {report.counted_fen} "
+        "(as chesskit reads it; --engine-fen chesskit gives the engine this FEN)",
     ]
 
 

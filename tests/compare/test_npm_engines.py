@@ -39,7 +39,12 @@ def wrapper(name: str) -> str:
 @pytest.mark.parametrize("name", ["chessjs", "chessops"])
 @pytest.mark.parametrize(
     "position, depth, moves",
-    [("kiwipete", "2", []), (EP_FEN, "2", []), (PROMO, "2", []), ("startpos", "2", ["--moves", "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6"])],
+    [
+        ("kiwipete", "2", []),
+        (EP_FEN, "2", []),
+        (PROMO, "2", []),
+        ("startpos", "2", ["--moves", "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6"]),
+    ],
     ids=["kiwipete", "en-passant", "promotions", "castling-later"],
 )
 def test_npm_move_generators_agree_with_chesskit(cli, name, position, depth, moves):
