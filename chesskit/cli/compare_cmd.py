@@ -25,7 +25,10 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
 )
-from chesskit.errors import MismatchError
+from chesskit.cli.regression_view import engine_call
+from chesskit.cli.run_options import bisect_option, start_failed, starting
+from chesskit.compare.regression import from_report
+from chesskit.errors import EngineError, MismatchError
 from chesskit.suites.positions import resolve_position
 
 
@@ -52,6 +55,7 @@ from chesskit.suites.positions import resolve_position
     "castling rights it drops). The report says which FEN each side counted.",
 )
 @strict_option
+@bisect_option
 @html_option
 @json_option
 def compare(
@@ -63,6 +67,7 @@ def compare(
     state_pushes: str,
     engine_fen: str,
     strict: bool,
+    bisect: bool,
     html_path: str | None,
     as_json: bool,
 ) -> None:
@@ -74,7 +79,11 @@ def compare(
     the counts at every step. A --python adapter with fen() also has its full state
     (placement, side, castling, en passant, clocks) compared after pushes and pops.
 
-    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory.
+    An engine that fails on the way (crashes, hangs, prints what cannot be read) is named
+    with the node it was asked about: the position that crashes it is a finding too.
+
+    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory
+    (125 with --bisect when the engine cannot be started: git bisect run skips the commit).
     """
     from chesskit.compare.descent import descend
     from chesskit.compare.statecmp import state_checker
@@ -87,9 +96,15 @@ def compare(
     board, ident = load_board(position, moves, chess960, strict)
     prefix = board.move_stack
     position_fen, chesskit_fen = _position_fens(position, board, engine_fen)
-    eng = engine_opts.open()
     try:
-        spoken = engine_dialect(eng)
+        eng = engine_opts.open()
+    except EngineError as err:  # a Python adapter that cannot be imported
+        raise start_failed(err, bisect) from None
+    try:
+        try:
+            spoken = starting(bisect, engine_dialect)(eng)
+        except EngineError as err:
+            raise start_failed(err, bisect) from None
         checker = state_checker(eng, position_fen, prefix, board.chess960, budget)
         with output.progress(depth_n, "compare") as advance:
             report = descend(
@@ -106,7 +121,8 @@ def compare(
         eng.close()
     report.chesskit_fen = chesskit_fen
     note_dialect(spoken, as_json, eng)
-    show(report, as_json, spoken, board.notes, castling_spelling(eng))
+    regression = from_report(report, ident or "compare", engine_call(engine_opts))
+    show(report, as_json, spoken, board.notes, regression, castling_spelling(eng))
     write_compare(html_path, report, board.notes)
     if not report.agree:
         raise MismatchError(report.summary())
@@ -128,8 +144,10 @@ def _position_fens(position: str, board, engine_fen: str = "typed") -> tuple[str
     return (ours if engine_fen == "chesskit" else typed), ours
 
 
-def show(report, as_json: bool, dialect=None, position_notes: list[str] = (), castling: str | None = None) -> None:
-    from chesskit.cli import compare_render
+def show(
+    report, as_json: bool, dialect=None, position_notes: list[str] = (), regression=None, castling: str | None = None
+) -> None:
+    from chesskit.cli import compare_render, regression_view
 
     if as_json:
         data = report.to_json()
@@ -139,8 +157,11 @@ def show(report, as_json: bool, dialect=None, position_notes: list[str] = (), ca
         data["castling_spelling"] = castling
         # "notes" already holds the missing and extra moves' classification
         data["position_notes"] = list(position_notes)
+        data["regression"] = regression_view.to_json(regression)
         output.emit_json(data)
     elif output.stdout_is_terminal():
         compare_render.render_terminal(report, output.console())
+        regression_view.echo(regression, terminal=True)
     else:
         click.echo(compare_render.plain_text(report), nl=False)
+        regression_view.echo(regression)

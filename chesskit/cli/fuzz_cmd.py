@@ -12,6 +12,7 @@ from chesskit import __version__
 from chesskit.cli import output, signals
 from chesskit.cli.html_out import check_writable, html_option, write_fuzz
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
+from chesskit.cli.regression_view import engine_call
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import ChesskitError, InputError, MismatchError
 
@@ -97,7 +98,7 @@ def fuzz(
     finally:
         eng.close()
     note_dialect(spoken, as_json, eng)
-    failure = _show_and_save(run, save, as_json, spoken)
+    failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts))
     write_fuzz(html_path, run)
     finding = run.finding
     if finding is None:
@@ -118,16 +119,16 @@ class _Stopped(ChesskitError):
         super().__init__(f"{signals.interrupt_message(signals.interrupted_signal())}; the finding is shown above but {failure}")
 
 
-def _show_and_save(run, save: str | None, as_json: bool, spoken) -> str | None:
+def _show_and_save(run, save: str | None, as_json: bool, spoken, call: str) -> str | None:
     """Show the run, and save a finding to ``save``: the finding is shown before the save is
     tried (on a terminal or a pipe) or whatever the save does (JSON, which names the id), so
     a save that fails (a removed folder, a full disk) or is interrupted never loses it.
     Returns why the save failed, or None."""
     if run.finding is None or save is None:
-        _show(run, as_json, None, spoken)
+        _show(run, as_json, None, spoken, call)
         return None
     if not as_json:
-        _show(run, False, None, spoken)
+        _show(run, False, None, spoken, call)
     saved = failure = None
     try:
         saved = _save(save, run)
@@ -135,7 +136,7 @@ def _show_and_save(run, save: str | None, as_json: bool, spoken) -> str | None:
         failure = str(err)
     finally:
         if as_json:
-            _show(run, True, saved, spoken)
+            _show(run, True, saved, spoken, call)
     if saved is not None and not as_json:
         click.echo(f"saved as {saved!r} in {save}")
     return failure
@@ -261,13 +262,16 @@ def agreed_line(run) -> str:
     )
 
 
-def _show(run, as_json: bool, saved: str | None, dialect=None) -> None:
-    from chesskit.cli import compare_render
+def _show(run, as_json: bool, saved: str | None, dialect=None, call: str | None = None) -> None:
+    from chesskit.cli import compare_render, regression_view
+    from chesskit.compare.regression import from_report
     from chesskit.fuzz.run import run_json
 
+    found = None if run.finding is None else from_report(run.finding.report, f"fuzz-{run.seed}", call)
     if as_json:
         data = run_json(run)
         data["saved"] = saved
+        data["regression"] = regression_view.to_json(found)
         if dialect is not None:  # as compare gives it
             data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
         output.emit_json(data)
@@ -284,6 +288,8 @@ def _show(run, as_json: bool, saved: str | None, dialect=None) -> None:
             con.print(Text(line, style="bold red" if i == 0 else "dim"))
         con.print()
         compare_render.render_terminal(run.finding.report, con)
+        regression_view.echo(found, terminal=True)
     else:
         click.echo("\n".join(lines) + "\n")
         click.echo(compare_render.plain_text(run.finding.report), nl=False)
+        regression_view.echo(found)

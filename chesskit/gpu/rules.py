@@ -41,6 +41,7 @@ class Rules:
     generate: object  # movegen._generate(T, bb, board, st, out, count_only) -> int
     make: object  # makemove.make(T, bb, board, st, hist, hkeys, move)
     make_for_count: object  # makemove.make_for_count(T, bb, board, st, move, nb, nst)
+    child_key: object  # makemove.child_key(T, bb, board, st, move): the key after move, unmade
 
 
 def rebind(module, overrides: dict) -> dict:
@@ -67,13 +68,14 @@ def _unwrapped(dispatcher):
 
 def gpu_rules() -> Rules:
     if SIMULATOR:
-        return Rules(*(_unwrapped(f) for f in (movegen._generate, makemove.make, makemove.make_for_count)))
+        functions = (movegen._generate, makemove.make, makemove.make_for_count, makemove.child_key)
+        return Rules(*(_unwrapped(f) for f in functions))
     sliders = {
         "rook_attacks": cuda.jit(device=True)(attacks.rook_attacks_magic),
         "bishop_attacks": cuda.jit(device=True)(attacks.bishop_attacks_magic),
     }
     space = rebind(movegen, sliders)
-    return Rules(space["_generate"], makemove.make, makemove.make_for_count)
+    return Rules(space["_generate"], makemove.make, makemove.make_for_count, makemove.child_key)
 
 
 def gpu_table() -> np.ndarray:

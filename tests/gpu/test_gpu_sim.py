@@ -152,3 +152,23 @@ def test_bench_on_the_gpu_path():
     for ident, row in rows.items():
         assert row["nodes"] == published[ident].depths[row["depth"]], ident
     assert len(rows) == 6
+
+
+@pytest.mark.slow
+def test_counts_found_in_the_table_at_every_depth_are_right():
+    """Small slices (16 rows) make later slices find earlier ones' counts in the table at
+    depth 3 as well as 2 (the en-passant rank pin, 4 moves at the root)."""
+    rec = records("special.epd")["ep-rank-pin-1"]
+    assert sim_counts([job(rec, 6, cap=16)]) == [rec.depths[6]]
+
+
+def test_gpu_out_of_memory_is_one_line_exit_4():
+    """The driver's out-of-memory error (injected: every GPU allocation fails) is exit 4."""
+    inject = (
+        "from numba import cuda; from numba.cuda.cudadrv.driver import CudaAPIError\n"
+        "def full(*a, **k): raise CudaAPIError(2, 'Call to cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY')\n"
+        "cuda.device_array = full; cuda.to_device = full\n"
+        "from chesskit.cli.main import main; main()"
+    )
+    done = chesskit("perft", "startpos", "4", "--device", "gpu", env=SIM, code=inject)
+    one_line(done, 4, "out of memory", "GPU")
