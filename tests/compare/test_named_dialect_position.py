@@ -21,7 +21,6 @@ pytestmark = pytest.mark.usefixtures("no_leftover_children")
     "dialect, flags",
     [
         ("uci-perft", ""),
-        ("uci-go-perft", "--command go-perft --total stockfish"),
         ("uci-perft-total", "--total-only"),
         ("console-divide", "--loop console --command divide"),
     ],

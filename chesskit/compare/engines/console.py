@@ -89,7 +89,7 @@ class PerftEngine(UciEngine):
         try:
             if self.dialect is None:
                 self.detect()
-            else:  # a named dialect is checked as a detected one is
+            elif self.dialect.command != "go-perft":  # a named dialect is checked as a detected one is
                 detect.check_position(self, self.dialect)
         except BaseException:
             self._kill()
@@ -131,11 +131,12 @@ class PerftEngine(UciEngine):
 
     def detect(self) -> Dialect:
         """Find the dialect this (started) engine speaks by probing it (see ``detect``),
-        check that it follows `position fen`, and keep it."""
+        check that a bare perft follows `position fen`, and keep it."""
         chosen, totals = detect.choose(self)
         self.dialect, self.expect_total = chosen, totals
         self.detected = True
-        detect.check_position(self, chosen)
+        if chosen.command != "go-perft":
+            detect.check_position(self, chosen)
         return chosen
 
     def probe(self, verb: str) -> tuple[Answer, bool]:

@@ -5,9 +5,10 @@ In a UCI loop (the engine said `uciok`) chesskit asks, in this order, `go perft 
 count 1); failing that, the first that answers with a total of 20 (a total-only
 engine, such as Ethereal's `perft`).  A `go perft` that starts a search instead is
 stopped.  A console (no `uciok`) is asked `perft 1`, then `divide 1`, and must end
-each answer with a total line.  Moves may come in UCI or SAN.  In every dialect,
-detected or named with --dialect, a second probe (Kiwipete, 48 moves) checks that
-the engine follows `position fen`.
+each answer with a total line.  Moves may come in UCI or SAN.  For the bare
+commands, detected or named with --dialect, a second probe (Kiwipete, 48 moves)
+checks that the engine follows `position fen` (`go perft` is UCI's own, set up by
+UCI's `position`).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def _heard(verb: str, answer: Answer, search: bool) -> str:
 
 
 def check_position(engine, dialect: Dialect) -> None:
-    """The engine must follow `position fen`: Kiwipete has 48 moves, the start position 20
+    """A bare perft must follow `position fen`: Kiwipete has 48 moves, the start position 20
     (an EngineError when the engine counted the start position)."""
     answer = engine.query(CHECK, 1, [], False)
     count = answer.total if answer.total is not None else len(answer.moves)
