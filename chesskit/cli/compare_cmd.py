@@ -6,7 +6,7 @@ import click
 
 from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
-from chesskit.cli.html_out import check_writable, html_option, write_compare
+from chesskit.cli.html_out import check_writable, crash_report, html_option, write_compare
 from chesskit.cli.engine_options import (
     EngineOptions,
     castling_spelling,
@@ -106,7 +106,7 @@ def compare(
         except EngineError as err:
             raise start_failed(err, bisect) from None
         checker = state_checker(eng, position_fen, prefix, board.chess960, budget)
-        with output.progress(depth_n, "compare") as advance:
+        with output.progress(depth_n, "compare") as advance, crash_report(html_path, position_fen, board.chess960, eng.name):
             report = descend(
                 board,
                 eng,
@@ -123,7 +123,7 @@ def compare(
     note_dialect(spoken, as_json, eng)
     regression = from_report(report, ident or "compare", engine_call(engine_opts))
     show(report, as_json, spoken, board.notes, regression, castling_spelling(eng))
-    write_compare(html_path, report, board.notes)
+    write_compare(html_path, report, board.notes, regression)
     if not report.agree:
         raise MismatchError(report.summary())
 
