@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from chesskit.api.engine import Engine, dialect_of
-from chesskit.api.position import Moves, check_depth, engine_fen, open_position
+from chesskit.api.position import Moves, check_depth, engine_fens, open_position
 
 # the pushes the full-state sweep of a Python adapter with fen() may make (compare --state-pushes)
 STATE_PUSHES = 2000
@@ -55,6 +55,8 @@ class CompareResult:
     engine: str
     depth: int
     dialect: dict | None = None
+    # "king-takes-rook" when the engine wrote a standard castle as e1h1 (read as e1g1)
+    castling_spelling: str | None = None
     position_notes: list[str] = field(default_factory=list)
     dialect_about: str | None = field(default=None, repr=False)  # the dialect in words
     # the suite line and pytest test that keep the bug fixed (chesskit.compare.regression;
@@ -63,7 +65,9 @@ class CompareResult:
     report: Any = field(default=None, repr=False, compare=False)  # the chesskit.compare Report
 
     @classmethod
-    def from_report(cls, report, dialect: dict | None = None, position_notes=(), regression=None) -> "CompareResult":
+    def from_report(
+        cls, report, dialect: dict | None = None, position_notes=(), regression=None, castling_spelling=None
+    ) -> "CompareResult":
         data = report.to_json()
         names = ("agree", "kind", "path", "fen", "missing", "extra", "field", "ours", "theirs", "steps")
         names += ("op", "move", "hint", "notes")
@@ -72,6 +76,7 @@ class CompareResult:
             engine=report.engine,
             depth=report.depth,
             dialect=None if dialect is None else {k: v for k, v in dialect.items() if k != "about"},
+            castling_spelling=castling_spelling,
             position_notes=list(position_notes),
             dialect_about=None if dialect is None else dialect.get("about"),
             regression=regression,
@@ -87,6 +92,7 @@ class CompareResult:
         data = self.report.to_json()
         if self.dialect is not None:
             data["dialect"] = dict(self.dialect)
+        data["castling_spelling"] = self.castling_spelling
         # "notes" already holds the missing and extra moves' classification
         data["position_notes"] = list(self.position_notes)
         data["regression"] = None if self.regression is None else self.regression.to_json()
@@ -102,6 +108,7 @@ def compare(
     chess960: bool | None = None,
     strict: bool = False,
     state_pushes: int = STATE_PUSHES,
+    engine_fen: str = "typed",
     on_step: Callable[[Any], None] | None = None,
 ) -> CompareResult:
     """Compare ``engine``'s perft of ``position`` (after ``moves``) at ``depth`` with chesskit's,
@@ -109,17 +116,18 @@ def compare(
 
     ``engine`` is an ``Engine`` (left open) or an engine command (``Engine(command)``,
     closed after). A Python adapter with ``fen()`` also has its full state compared after
-    up to ``state_pushes`` pushes and pops. ``on_step(step)`` sees each node's divides as
+    up to ``state_pushes`` pushes and pops. A position that cannot arise in a game goes to
+    the engine as typed, or with ``engine_fen="chesskit"`` as chesskit reads it. ``on_step(step)`` sees each node's divides as
     the descent reaches it. An engine failure raises ``chesskit.errors.EngineError``
     (exit code 3); a disagreement is the result, not an exception.
     """
     depth = check_depth(depth, 1)
     board, ident = open_position(position, moves, chess960, strict)
-    fen = engine_fen(position, board)
+    fen, ours = engine_fens(position, board, engine_fen)
     if isinstance(engine, str):
         with Engine(engine) as opened:
-            return compare_board(opened, board, fen, depth, state_pushes, on_step, ident, opened.call)
-    return compare_board(engine, board, fen, depth, state_pushes, on_step, ident, engine.call)
+            return compare_board(opened, board, fen, depth, state_pushes, on_step, ident, opened.call, ours)
+    return compare_board(engine, board, fen, depth, state_pushes, on_step, ident, engine.call, ours)
 
 
 def compare_board(
@@ -131,11 +139,13 @@ def compare_board(
     on_step: Callable[[Any], None] | None = None,
     ident: str | None = None,
     engine_call: str | None = None,
+    chesskit_fen: str = "",
 ) -> CompareResult:
     """``compare`` of a Board already set up (its moves played from ``position_fen``, the
     FEN the engine is given): what the CLI runs after reading its arguments. ``ident`` (the
     position's suite id) and ``engine_call`` (the ``chesskit.Engine(...)`` that opens the
-    engine) name the regression test written for a mismatch."""
+    engine) name the regression test written for a mismatch; ``chesskit_fen`` is the FEN
+    chesskit counts when it is not the one the engine is given."""
     from chesskit.compare.descent import descend
     from chesskit.compare.regression import from_report
     from chesskit.compare.statecmp import state_checker
@@ -147,5 +157,7 @@ def compare_board(
     report = descend(
         board, backend, depth, position_fen, prefix, checker=checker, engine_name=backend.name, on_step=on_step
     )
+    report.chesskit_fen = chesskit_fen
     regression = from_report(report, ident or "compare", engine_call or engine.call)
-    return CompareResult.from_report(report, dialect, board.notes, regression)
+    spelling = getattr(backend, "castling_spelling", None)
+    return CompareResult.from_report(report, dialect, board.notes, regression, spelling)

@@ -65,15 +65,26 @@ def open_position(position: str, moves: Moves = (), chess960: bool | None = None
     return board, ident
 
 
-def engine_fen(position: str, board) -> str:
-    """The FEN to give an engine: ``position`` itself (a FEN or a suite id's), before the moves.
+def engine_fens(position: str, board, engine_fen: str = "typed") -> tuple[str, str]:
+    """The FEN of ``position`` (a FEN or a suite id's, before the moves) to give an engine,
+    and the one chesskit counts.
 
-    A position that cannot arise in a game goes as chesskit reads it, without the castling
-    rights it dropped and the en-passant square it ignored: engines read those in their
-    own ways (Stockfish looks for another rook for a right whose rook is missing)."""
+    They differ only for a position that cannot arise in a game: chesskit reads it without
+    the castling rights it drops and the en-passant square it ignores, and the engine gets
+    it as typed (engines read those in their own ways: Stockfish looks for another rook for
+    a right whose rook is missing), or with ``engine_fen="chesskit"`` as chesskit reads it."""
     from chesskit.board.fen import format_fen, parse_fen
 
+    if engine_fen not in ("typed", "chesskit"):
+        raise InputError(f"engine_fen must be 'typed' or 'chesskit', got {engine_fen!r}")
     fen, _ = resolve_position(position)
-    if board.notes:
-        fen = format_fen(parse_fen(fen, board.chess960))
-    return " ".join(fen.split())
+    typed = " ".join(fen.split())
+    if not board.notes:
+        return typed, typed
+    ours = format_fen(parse_fen(fen, board.chess960))
+    return (ours if engine_fen == "chesskit" else typed), ours
+
+
+def engine_fen(position: str, board, which: str = "typed") -> str:
+    """The FEN of ``position`` to give an engine (see ``engine_fens``)."""
+    return engine_fens(position, board, which)[0]

@@ -36,6 +36,15 @@ from chesskit.errors import EngineError, MismatchError
     show_default=True,
     help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
 )
+@click.option(
+    "--engine-fen",
+    type=click.Choice(["typed", "chesskit"]),
+    default="typed",
+    metavar="WHICH",
+    help="The FEN of POSITION the engine is given: 'typed' (the default) as typed, or 'chesskit' as chesskit "
+    "reads it (for a position that cannot arise in a game: without the en-passant square it ignores and the "
+    "castling rights it drops). The report says which FEN each side counted.",
+)
 @strict_option
 @bisect_option
 @html_option
@@ -47,6 +56,7 @@ def compare(
     moves: str,
     chess960: bool,
     state_pushes: str,
+    engine_fen: str,
     strict: bool,
     bisect: bool,
     html_path: str | None,
@@ -67,7 +77,7 @@ def compare(
     (125 with --bisect when the engine cannot be started: git bisect run skips the commit).
     """
     from chesskit.api.comparison import compare_board
-    from chesskit.api.position import engine_fen
+    from chesskit.api.position import engine_fens
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
     budget = parse_count(state_pushes, "--state-pushes")
@@ -75,7 +85,7 @@ def compare(
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
     board, ident = load_board(position, moves, chess960, strict)
-    position_fen = engine_fen(position, board)
+    position_fen, chesskit_fen = engine_fens(position, board, engine_fen)
     try:
         eng = engine_opts.api_engine()
     except EngineError as err:  # a Python adapter that cannot be imported
@@ -87,11 +97,12 @@ def compare(
             raise start_failed(err, bisect) from None
         with output.progress(depth_n, "compare") as advance, crash_report(html_path, position_fen, board.chess960, eng.name):
             result = compare_board(
-                eng, board, position_fen, depth_n, budget, lambda step: advance(1), ident, engine_call(engine_opts)
+                eng, board, position_fen, depth_n, budget, lambda step: advance(1), ident, engine_call(engine_opts),
+                chesskit_fen,
             )
     finally:
         eng.close()
-    note_dialect(dialect_of(result), as_json)
+    note_dialect(dialect_of(result), as_json, eng.backend)
     show(result, as_json)
     write_compare(html_path, result.report, board.notes, result.regression)
     if not result.agree:
