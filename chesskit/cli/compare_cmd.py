@@ -6,7 +6,7 @@ import click
 
 from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
-from chesskit.cli.html_out import check_writable, html_option, write_compare
+from chesskit.cli.html_out import check_writable, crash_report, html_option, write_compare
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import (
     chess960_option,
@@ -90,7 +90,7 @@ def compare(
         except EngineError as err:
             raise start_failed(err, bisect) from None
         checker = state_checker(eng, position_fen, prefix, board.chess960, budget)
-        with output.progress(depth_n, "compare") as advance:
+        with output.progress(depth_n, "compare") as advance, crash_report(html_path, position_fen, board.chess960, eng.name):
             report = descend(
                 board,
                 eng,
