@@ -128,6 +128,7 @@ def test_enter_descends_and_backspace_ascends():
         await pilot.press("backspace")
         await idle(pilot, app)
         assert shows(app, KIWIPETE, "depth 2") and not shows(app, "a3 (a2a3)")
+        assert app.selected() == "a2a3"  # back on the move just taken back
         assert row_of(app, "a2a3").split()[:3] == ["a2a3", "a3", str(pc_divide(KIWIPETE, 2)["a2a3"])]
         # m types a move (SAN), + and - change the depth, f copies the FEN
         await pilot.press("m", *"Nxf7", "enter")
