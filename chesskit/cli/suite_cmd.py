@@ -120,11 +120,11 @@ def suite(
             eng.close()
     if junit:
         write_junit(junit, outcome, mismatch_lines, planned.errors)
-    write_suite(html_path, outcome, eng.name if eng is not None else None)
+    write_suite(html_path, outcome, eng.name if eng is not None else None, engine_call(engine_opts) if eng else None)
     if outcome.engine_error is not None:
         raise start_failed(outcome.verdict(), bisect)
     notes(outcome, verbose)
-    note_dialect(outcome.dialect, as_json)
+    note_dialect(outcome.dialect, as_json, eng)
     _render(outcome, as_json, engine_call(engine_opts) if engine_opts.given else None)
     verdict = outcome.verdict()
     if verdict is not None:

@@ -17,8 +17,12 @@ deep tree: most positions there are reached by several move orders).
 
 from __future__ import annotations
 
+import functools
+from contextlib import contextmanager
+
 import numpy as np
 from numba import cuda
+from numba.cuda.cudadrv.driver import CudaAPIError
 
 from chesskit.core.state import BB_SIZE, ST_SIZE
 from chesskit.vocab import MAX_MOVES
@@ -63,7 +67,28 @@ def default_cap(depth: int) -> int:
 MAX_MOVES_FLOOR = 4096  # a buffer holds at least one position's children, many times over
 
 
+@contextmanager
+def gpu_memory():
+    """The driver's out-of-memory error as ``MemoryError`` (one line, exit 4, in the CLI)."""
+    try:
+        yield
+    except CudaAPIError as err:
+        if "OUT_OF_MEMORY" in str(err):
+            raise MemoryError(f"GPU out of memory: {err}") from None
+        raise
+
+
+def _in_gpu_memory(method):
+    @functools.wraps(method)
+    def wrapped(*args, **kwargs):
+        with gpu_memory():
+            return method(*args, **kwargs)
+
+    return wrapped
+
+
 class Walk:
+    @_in_gpu_memory
     def __init__(self, cap: int | None = None):
         from .device import require
 
@@ -77,12 +102,14 @@ class Walk:
 
     # ------------------------------------------------------------ the public counts
 
+    @_in_gpu_memory
     def perft(self, board, depth: int) -> int:
         if depth == 0:
             return 1
         root = self._root(board, depth)
         return self._count_from(root, 1, depth)
 
+    @_in_gpu_memory
     def divide(self, board, depth: int) -> dict[str, int]:
         """perft(depth - 1) after each legal move, by UCI move (``board.uci``)."""
         root = self._root(board, depth)

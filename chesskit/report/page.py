@@ -47,7 +47,7 @@ ol.path button[aria-pressed="true"] { border-color: var(--link); font-weight: 60
 table { border-collapse: collapse; font-size: .9rem; }
 th, td { border-bottom: 1px solid var(--line); padding: .1rem .6rem; text-align: left; }
 table.divide { margin-top: .75rem; } table.divide caption { text-align: left; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.row-missing, tr.row-extra, tr.row-differ { background: var(--mark); }
 tr.row-missing td, tr.row-extra td, tr.row-differ td { font-weight: 600; }
 ul.notes { padding-left: 1.2rem; margin: 0; } ul.notes li { margin-bottom: .3rem; }

@@ -160,3 +160,15 @@ def test_counts_found_in_the_table_at_every_depth_are_right():
     depth 3 as well as 2 (the en-passant rank pin, 4 moves at the root)."""
     rec = records("special.epd")["ep-rank-pin-1"]
     assert sim_counts([job(rec, 6, cap=16)]) == [rec.depths[6]]
+
+
+def test_gpu_out_of_memory_is_one_line_exit_4():
+    """The driver's out-of-memory error (injected: every GPU allocation fails) is exit 4."""
+    inject = (
+        "from numba import cuda; from numba.cuda.cudadrv.driver import CudaAPIError\n"
+        "def full(*a, **k): raise CudaAPIError(2, 'Call to cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY')\n"
+        "cuda.device_array = full; cuda.to_device = full\n"
+        "from chesskit.cli.main import main; main()"
+    )
+    done = chesskit("perft", "startpos", "4", "--device", "gpu", env=SIM, code=inject)
+    one_line(done, 4, "out of memory", "GPU")

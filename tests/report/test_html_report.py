@@ -73,12 +73,15 @@ def test_compare_report_divides_side_by_side_with_the_differing_rows_marked(repo
 
 
 def test_regression_line_has_python_chess_s_count(reports):
-    line = parse_html(reports.compare.read_text()).one("pre", "regression").text_content()
+    doc = parse_html(reports.compare.read_text())
+    line = doc.one("pre", "regression").text_content()
     match = re.fullmatch(r'(\S+ [wb] \S+ \S+) id "[^"]+"; (?:hmvc (\d+); fmvn (\d+); )?D(\d) (\d+);', line)
     assert match, line
     fen = f"{match[1]} {match[2] or 0} {match[3] or 1}"
     assert fen == AFTER_F5
     assert int(match[5]) == pc_perft(chess.Board(fen), int(match[4]))
+    # and the pytest test that asks the engine for that count
+    assert f'engine.perft("{fen}", {match[4]}) == {match[5]}' in doc.one("pre", "pytest").text_content()
 
 
 @pytest.mark.parametrize("name", ["compare", "suite"])
@@ -110,6 +113,8 @@ def test_suite_report_lists_every_position_and_links_each_finding(reports):
     assert "D1-D2" in rows["ep-below"].text_content() and re.search(r"\d+\.\d{3} s", rows["ep-below"].text_content())
     boards = svg_boards(text)
     assert board_facts(boards[-1]) == (64, piece_map(AFTER_F5), {"e5f6": "arrow missing"})
+    line = finding.one("pre", "regression").text_content()  # suite's own, for the failing node
+    assert line.startswith(" ".join(AFTER_F5.split()[:4]) + ' id "ep-below-after-f7f5";') and line.endswith(f"; D1 {pc_perft(chess.Board(AFTER_F5), 1)};")
 
 
 def test_compare_with_an_agreeing_engine_draws_the_position(cli, tmp_path):
@@ -139,7 +144,8 @@ def test_fuzz_report_shows_the_shrunk_position(cli, tmp_path):
     _, pieces, arrows = board_facts(shown)
     assert pieces == piece_map(data["fen"])
     assert set(" ".join(arrows).split()) == set(data["missing"] + data["extra"])
-    assert f'id "fuzz-2"' in doc.one("pre", "regression").text_content()
+    assert 'id "fuzz-2' in doc.one("pre", "regression").text_content()
+    assert doc.one("pre", "regression").text_content() == data["regression"]["line"]  # as --json gives it
 
 
 def test_show_svg_writes_the_board_alone(cli, tmp_path):
@@ -250,3 +256,27 @@ def test_suite_report_is_written_when_the_engine_fails(cli, tmp_path):
     failed = [row for row in rows if "engine-error" in row.classes()]
     assert [row.attrs["data-id"] for row in failed] == ["kings"]
     assert "e2e4 - 20" in failed[0].text_content()  # the engine's unreadable line, as the error names it
+
+
+def test_suite_summary_counts_positions_by_outcome(reports):
+    summary = parse_html(reports.suite.read_text()).one("header").one("p", "summary").text_content()
+    # ep-below mismatched (D1 passed, D2 failed), bare-kings passed; the broken line is no position
+    assert summary.startswith("positions: 1 passed, 1 mismatched; counts: 2 passed, 1 failed, 1 line not run")
+
+
+def test_compare_report_of_an_engine_that_crashes_at_a_node(cli, tmp_path):
+    """The engine (wrong about en passant, so the descent goes down) segfaults when asked
+    about the node after f7f5: exit 3, and the page shows that node and the path to it."""
+    out = tmp_path / "crash.html"
+    placement = EP_BELOW.split()[0]
+    engine = f"{ENGINES / 'fail_on.py'} --fault segv --on {placement} --moves f7f5 --bug no_ep"
+    result = cli("compare", EP_BELOW, "2", "--engine", engine, "--html", str(out))
+    one_line(result, 3, "SIGSEGV")
+    text = out.read_text()
+    doc = parse_html(text)
+    assert "SIGSEGV" in doc.one("section", "finding").one("p", "summary").text_content()
+    assert [b.attrs["data-step"] for b in doc.all("button")] == ["0", "1"]
+    start, failed = svg_boards(text)
+    assert board_facts(failed) == (64, piece_map(AFTER_F5), {})
+    assert board_facts(start)[1] == piece_map(EP_BELOW)
+    assert not doc.all("pre", "regression")
