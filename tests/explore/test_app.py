@@ -191,3 +191,20 @@ def test_escape_cancels_a_count_and_stops_the_engine(tmp_path, monkeypatch):
                 await pilot.pause(0.05)
 
     run(ex, script, settle=False)
+
+
+def test_a_position_that_cannot_arise_shows_its_note_and_d_types_a_depth():
+    fen = "4k3/8/8/8/8/8/8/4K3 w K - 0 1"  # a castling right without its rook
+    ex = make(fen=fen, depth=1)
+
+    async def script(pilot, app):
+        assert shows(app, "cannot arise in a game", "no white rook east of the", "castling: -")
+        await pilot.press("d", "3", "enter")
+        await idle(pilot, app)
+        assert ex.depth == 3 and shows(app, "depth 3")
+        expected = pc_divide("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 3)
+        assert row_of(app, "e1d1").split()[:3] == ["e1d1", "Kd1", str(expected["e1d1"])]
+        await pilot.press("d", *"x", "enter")
+        assert shows(app, "bad depth 'x'") and ex.depth == 3
+
+    run(ex, script)
