@@ -14,7 +14,9 @@ from chesskit.cli.html_out import check_writable, html_option, write_fuzz
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.regression_view import engine_call
 from chesskit.cli.options import json_option, parse_count, parse_depth
-from chesskit.errors import ChesskitError, InputError, MismatchError
+from chesskit.cli.run_options import fail_fast_option, position_timeout_option
+from chesskit.errors import ChesskitError, EngineError, InputError, MismatchError
+from chesskit.suites.guard import parse_position_timeout
 
 DEFAULT_POSITIONS = 1000  # when neither --positions nor --time is given
 MAX_FUZZ_DEPTH = 10
@@ -32,6 +34,8 @@ MAX_FUZZ_DEPTH = 10
               help="Only Chess960 positions / only standard ones (default: both).")
 @click.option("--save", metavar="FILE",
               help="Append the shrunk position to this EPD suite file, with chesskit's counts to depth 3.")
+@position_timeout_option
+@fail_fast_option
 @html_option
 @json_option
 def fuzz(
@@ -41,6 +45,8 @@ def fuzz(
     positions: str | None,
     chess960: bool | None,
     save: str | None,
+    position_timeout: str | None,
+    fail_fast: bool,
     html_path: str | None,
     as_json: bool,
     engine_opts: EngineOptions,
@@ -60,8 +66,12 @@ def fuzz(
     out. A finding is shown before it is saved; if --save then fails the run still exits 1.
     Ctrl-C while shrinking shows and saves the smallest position so far, then exits 130.
 
+    An engine that crashes, hangs (--timeout for one answer, --position-timeout for all of
+    one position) or prints what cannot be read fails that position only: it is listed
+    with the position, the engine is restarted and the run goes on (--fail-fast: stops).
+
     Exit codes: 0 nothing differs within the bounds, 1 a finding, 2 bad input, 3 the engine
-    failed, 4 out of memory, 130 interrupted.
+    failed (on any position), 4 out of memory, 130 interrupted.
     """
     from chesskit.fuzz.run import fuzz as run_fuzz
     from chesskit.fuzz.save import check_save_path
@@ -74,6 +84,7 @@ def fuzz(
     if limit_positions == 0:
         raise InputError("bad --positions '0': must be at least 1")
     limit_seconds = None if seconds is None else _parse_seconds(seconds)
+    per_position = parse_position_timeout(position_timeout)
     if limit_positions is None and limit_seconds is None:
         limit_positions = DEFAULT_POSITIONS
     if save is not None:
@@ -94,13 +105,28 @@ def fuzz(
                 chess960=chess960,
                 on_progress=advance,
                 on_shrink=shrinking,
+                position_timeout=per_position,
+                fail_fast=fail_fast,
             )
     finally:
         eng.close()
-    note_dialect(spoken, as_json)
+    note_dialect(spoken, as_json, eng)
     failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts))
     write_fuzz(html_path, run, engine_call(engine_opts))
+    _verdict(run, failure, chess960)
+
+
+def _verdict(run, failure: str | None, chess960: bool | None) -> None:
+    """Raise what the run ends with: the engine's failures (exit 3), the finding (1), Ctrl-C
+    while shrinking (130), or nothing; ``failure``: why --save failed."""
+    from chesskit.fuzz.run import crash_error
+
     finding = run.finding
+    if run.crashes and not (finding is not None and finding.shrunk.interrupted):
+        crashed = crash_error(run, chess960)
+        if finding is None:
+            raise crashed
+        raise EngineError(f"{crashed}; and {finding.report.summary()} (position {finding.index})")
     if finding is None:
         return
     where = f"{finding.report.summary()} (fuzz seed {run.seed}, position {finding.index})"
@@ -255,7 +281,24 @@ def _pieces(fen: str) -> int:
     return sum(ch.isalpha() for ch in fen.split()[0])
 
 
+def crash_line(crash) -> str:
+    """``ERROR position 7 (random play): FEN: why``: a position the engine failed on."""
+    line = f"ERROR position {crash.index} ({crash.start.source}): {crash.start.fen}: {crash.failure.reason}"
+    shrunk = crash.shrunk
+    if shrunk is not None and shrunk.fen != crash.start.fen:
+        line += f"\n  shrunk ({shrunk.tried} candidates tried): {shrunk.fen} (the engine still fails at depth {shrunk.depth})"
+    if shrunk is not None and shrunk.error:
+        line += f"\n  shrinking stopped: {shrunk.error}"
+    return line
+
+
 def agreed_line(run) -> str:
+    if run.crashes:
+        agreed = run.positions - len(run.crashes)
+        return (
+            f"{agreed:,} of {run.positions:,} positions and {run.nodes:,} nodes agreed at depths 1-{run.depth} in "
+            f"{run.seconds:.1f} s (seed {run.seed}); the engine failed on {len(run.crashes):,}"
+        )
     return (
         f"ok: {run.positions:,} position{'' if run.positions == 1 else 's'} and {run.nodes:,} nodes agreed at "
         f"depths 1-{run.depth} in {run.seconds:.1f} s (seed {run.seed})"
@@ -276,6 +319,8 @@ def _show(run, as_json: bool, saved: str | None, dialect=None, call: str | None 
             data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
         output.emit_json(data)
         return
+    for crash in run.crashes:
+        click.echo(crash_line(crash))
     if run.finding is None:
         click.echo(agreed_line(run))
         return

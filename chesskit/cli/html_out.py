@@ -7,9 +7,11 @@ work, and the report written atomically (``chesskit.outpath``) from the same dat
 
 from __future__ import annotations
 
+import contextlib
+
 import click
 
-from chesskit.errors import InputError
+from chesskit.errors import EngineError, InputError
 
 html_option = click.option(
     "--html",
@@ -52,7 +54,11 @@ def report_data(report, position_notes=(), regression=None) -> dict:
     data["position_notes"] = list(position_notes)
     data["regression"] = regression_view.to_json(regression)
     data.update(
-        position_fen=report.position_fen, depth=report.depth, chess960=bool(report.chess960), engine=report.engine, summary=report.summary()
+        position_fen=report.position_fen,
+        depth=report.depth,
+        chess960=bool(report.chess960),
+        engine=report.engine,
+        summary=report.summary(),
     )
     return data
 
@@ -63,6 +69,26 @@ def write_compare(path: str | None, report, position_notes=(), regression=None) 
     from chesskit.report.html import compare_html
 
     write_file(path, compare_html(report_data(report, position_notes, regression)))
+
+
+@contextlib.contextmanager
+def crash_report(path: str | None, position_fen: str, chess960: bool, engine: str):
+    """Around compare's descent: an engine that fails at a node (``EngineError.path``) gets
+    a page of that node, the path to it and why, before the error goes on (exit 3; a page
+    that cannot be written then is left out: the engine's failure is the line to show)."""
+    try:
+        yield
+    except EngineError as err:
+        if path is not None and err.path is not None:
+            from chesskit.report.html import crash_html
+
+            data = {"path": list(err.path), "fen": err.fen, "depth": err.depth, "position_fen": position_fen,
+                    "chess960": bool(chess960), "engine": engine, "summary": str(err)}  # fmt: skip
+            try:
+                write_file(path, crash_html(data))
+            except InputError:
+                pass
+        raise
 
 
 def write_fuzz(path: str | None, run, call: str | None = None) -> None:

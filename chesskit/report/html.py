@@ -3,6 +3,7 @@
 Each function takes the command's ``--json`` object with a little context its JSON leaves
 out (the CLI adds it, see ``chesskit.cli.html_out``):
 
+- ``crash_html(data)``: compare when the engine failed at a node (see there);
 - ``compare_html(data)``: compare's object, plus ``position_fen`` (POSITION, the root of
   the path), ``chess960``, ``engine`` and ``summary`` (see ``chesskit.report.finding``);
 - ``fuzz_html(data)``: fuzz's object (its ``position_fen`` is the shrunk root), plus
@@ -35,7 +36,20 @@ def compare_html(data: dict) -> str:
     else:
         verdict = data.get("summary") or "the engine disagrees with chesskit"
         body = finding_html(data, "finding-1", f"compare at depth {data.get('depth')}")
-    return page(f"chesskit compare: {verdict}", f"<header><h1>chesskit compare</h1></header>\n<main>\n{body}\n</main>")
+    return _command_page("compare", verdict, body)
+
+
+def _command_page(command: str, verdict: str, body: str) -> str:
+    return page(f"chesskit {command}: {verdict}", f"<header><h1>chesskit {command}</h1></header>\n<main>\n{body}\n</main>")
+
+
+def crash_html(data: dict) -> str:
+    """compare's page when the engine failed at a node: ``path``, ``fen``, ``depth`` (as
+    ``EngineError`` gives them), ``position_fen``, ``chess960``, ``engine`` and ``summary``
+    (the error's line). The node the engine failed on is a finding too."""
+    finding = {**data, "kind": "crash", "steps": [], "regression": None}
+    body = finding_html(finding, "finding-1", f"the engine failed at depth {data.get('depth')}")
+    return _command_page("compare", data.get('summary', ''), body)
 
 
 def fuzz_html(data: dict) -> str:
@@ -52,11 +66,12 @@ def fuzz_html(data: dict) -> str:
             ("seed", esc(data.get("seed"))),
             ("run", esc(run)),
             ("generated", f"<code>{esc(data.get('start_fen'))}</code> <span class=muted>({esc(data.get('source'))})</span>"),
-            ("first seen", f"{esc(' '.join(data.get('first_path') or []) or '(start)')}: <code>{esc(data.get('first_fen'))}</code>"),
+            ("first seen", f"{esc(' '.join(data.get('first_path') or []) or '(start)')}: "
+                           f"<code>{esc(data.get('first_fen'))}</code>"),
             ("shrunk position", _shrunk(data)),
         ]
         body = finding_html(data, "finding-1", "fuzz finding: the shrunk position", facts)
-    return page(f"chesskit fuzz: {verdict}", f"<header><h1>chesskit fuzz</h1></header>\n<main>\n{body}\n</main>")
+    return _command_page("fuzz", verdict, body)
 
 
 def _shrunk(data: dict) -> str:
@@ -94,7 +109,8 @@ def suite_html(data: dict) -> str:
         rows.append(((None, None, None), _error_row(broken.get("id") or "", "", "engine error", broken.get("error", ""))))
     for line in data.get("error_lines") or []:
         where = f"{line.get('file')}:{line.get('line')}" if line.get("line") else str(line.get("file"))
-        rows.append(((line.get("file"), line.get("line"), None), _error_row(line.get("id") or "", where, "not run", line.get("error", ""))))
+        row = _error_row(line.get("id") or "", where, "not run", line.get("error", ""))
+        rows.append(((line.get("file"), line.get("line"), None), row))
     files: dict = {}
     for (file, _, _), _row in rows:
         files.setdefault(file, len(files))
@@ -177,7 +193,8 @@ def _suite_verdict(data: dict) -> tuple[str, bool]:
         text += f"; the engine failed: {data['engine_error'].get('error', '')}"
     tally = data.get("positions")
     if isinstance(tally, dict):  # suite's count of positions by outcome
-        shown = ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in tally.items() if n or name in ("passed", "mismatched"))
+        kept = [(name, n) for name, n in tally.items() if n or name in ("passed", "mismatched")]
+        shown = ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in kept)
         text = f"positions: {shown}; counts: {text.replace(_plural(passed, 'count') + ' passed', f'{passed} passed', 1)}"
     return text, not failed and not errors and not engine_errors and not data.get("engine_error")
 
@@ -189,7 +206,10 @@ def _plural(n: int, noun: str) -> str:
 def _suite_finding(entry: dict, anchor: str) -> str:
     ident, depth = entry.get("id"), entry.get("depth")
     heading = f"{ident} at depth {depth}: expected {entry.get('expected', 0):,}, counted {entry.get('nodes', 0):,}"
-    where = [("file", f"{esc(entry.get('file'))}:{esc(entry.get('line'))}"), ("position", f"<code>{esc(entry.get('fen'))}</code>")]
+    where = [
+        ("file", f"{esc(entry.get('file'))}:{esc(entry.get('line'))}"),
+        ("position", f"<code>{esc(entry.get('fen'))}</code>"),
+    ]
     report = entry.get("compare")
     given = {"regression": entry["regression"]} if "regression" in entry else {}  # suite's, where it has one
     if report is not None and not report.get("agree"):
@@ -204,7 +224,8 @@ def _suite_finding(entry: dict, anchor: str) -> str:
     board = board_svg(entry["fen"]) if entry.get("fen") else ""
     divide = entry.get("divide") or {}
     rows = "".join(f'<tr><td><code>{esc(m)}</code></td><td class="num">{n:,}</td></tr>' for m, n in divide.items())
-    table = f'<table class="divide"><caption class="muted">chesskit\'s divide at depth {esc(depth)}</caption><tbody>{rows}</tbody></table>' if rows else ""
+    caption = f'<caption class="muted">chesskit\'s divide at depth {esc(depth)}</caption>'
+    table = f'<table class="divide">{caption}<tbody>{rows}</tbody></table>' if rows else ""
     facts = "".join(f"<dt>{esc(name)}</dt><dd>{value}</dd>" for name, value in where)
     line = (entry.get("regression") or {}).get("line") if isinstance(entry.get("regression"), dict) else None
     regression = f'<h3>Regression line</h3><pre class="regression">{esc(line)}</pre>' if line else ""

@@ -213,3 +213,27 @@ def test_compare_says_where_the_engine_crashed(cli):
         "; it failed at depth 1 of compare's descent, after f7f5 "
         "(fen rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3)"
     )
+
+
+@pytest.mark.slow
+def test_stockfish_over_the_bundled_suites(cli, stockfish_path, tmp_path):
+    """The issue's run: Stockfish 15.1 is wrong on tricky-ep-unrelated-check (an en-passant
+    capture that does not answer the check, D1 3 instead of 2) and segfaults on its D3. That
+    position is the only one that fails; every other one runs and passes, every testcase is
+    written (about 8 s)."""
+    out = tmp_path / "out.xml"
+    result = cli("suite", "--engine", stockfish_path, "--max-nodes", "100000", "--junit", str(out), "--json")
+    data = json.loads(result.stdout)
+    planned = json.loads(cli("suite", "--max-nodes", "100000", "--json").stdout)  # chesskit's own run
+    junit = cases(out)
+    assert len(junit) == len(planned["results"])
+    bad = {name for name, case in junit.items() if list(case)}
+    assert bad and all(name.startswith("tricky-ep-unrelated-check D") for name in bad), bad
+    assert "tricky-ep-unrelated-check D1" in bad  # where Stockfish is wrong
+    failed_ids = {r["id"] for r in data["results"] if not r["ok"]} | {e["id"] for e in data["engine_errors"]}
+    assert failed_ids == {"tricky-ep-unrelated-check"}
+    assert data["positions"]["passed"] == len({r["id"] for r in planned["results"]}) - 1
+    if data["engine_errors"]:  # Stockfish 15.1: the crash on D3 is that position's result
+        assert result.exit_code == 3 and "SIGSEGV" in data["engine_errors"][0]["reason"]
+    else:
+        assert result.exit_code == 1

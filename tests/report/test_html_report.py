@@ -262,3 +262,21 @@ def test_suite_summary_counts_positions_by_outcome(reports):
     summary = parse_html(reports.suite.read_text()).one("header").one("p", "summary").text_content()
     # ep-below mismatched (D1 passed, D2 failed), bare-kings passed; the broken line is no position
     assert summary.startswith("positions: 1 passed, 1 mismatched; counts: 2 passed, 1 failed, 1 line not run")
+
+
+def test_compare_report_of_an_engine_that_crashes_at_a_node(cli, tmp_path):
+    """The engine (wrong about en passant, so the descent goes down) segfaults when asked
+    about the node after f7f5: exit 3, and the page shows that node and the path to it."""
+    out = tmp_path / "crash.html"
+    placement = EP_BELOW.split()[0]
+    engine = f"{ENGINES / 'fail_on.py'} --fault segv --on {placement} --moves f7f5 --bug no_ep"
+    result = cli("compare", EP_BELOW, "2", "--engine", engine, "--html", str(out))
+    one_line(result, 3, "SIGSEGV")
+    text = out.read_text()
+    doc = parse_html(text)
+    assert "SIGSEGV" in doc.one("section", "finding").one("p", "summary").text_content()
+    assert [b.attrs["data-step"] for b in doc.all("button")] == ["0", "1"]
+    start, failed = svg_boards(text)
+    assert board_facts(failed) == (64, piece_map(AFTER_F5), {})
+    assert board_facts(start)[1] == piece_map(EP_BELOW)
+    assert not doc.all("pre", "regression")
