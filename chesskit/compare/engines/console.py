@@ -50,6 +50,7 @@ class PerftEngine(UciEngine):
         self.expect_total = dialect is None or dialect.total_only or dialect.command == "go-perft"
         self._console = dialect is not None and dialect.loop == "console"
         self._xboard: xboard.Features | None = None  # the features of an engine driven in xboard mode
+        self._refused = False  # the console refused a command that set the position
         self._ping = 0
         self._waiting_uciok = False
         if dialect is not None and dialect.loop != "uci" and self.options:
@@ -220,6 +221,11 @@ class PerftEngine(UciEngine):
                     "them: the answer may be incomplete, so no bug is reported from it (an engine that "
                     "prints a total line, or a one-shot --engine-cmd, can be compared)"
                 )
+        if answer.total is not None and not answer.moves and answer.total:
+            raise self.error(
+                f"answered {where} with a total of {answer.total} and no divide lines "
+                f"(a total-only engine: name the dialect {dialect.name}-total)"
+            )
         if answer.total is not None and sum(answer.moves.values()) != answer.total:
             raise self.error(
                 f"answered {where} with divide lines summing to {sum(answer.moves.values())} "
@@ -241,7 +247,7 @@ class PerftEngine(UciEngine):
             self._set_chess960(chess960)
         self._send(f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else ""))
         if self._console:
-            self._drain()
+            self._refused = any(_REFUSED.search(line) for line in self._drain())
         else:
             self._sync()
 
@@ -274,6 +280,9 @@ class PerftEngine(UciEngine):
         self._send(command)
         ready_reply = self._request_ready(command)
         ready, search, searching, refused = ready_reply is None, False, False, False
+        # a refusal of the position's commands or of this one (`Illegal move: position fen ...`):
+        # an engine that then prints no answer gets a short grace, not the whole --timeout
+        turned_down, self._refused = self._refused and not probe, False
         deadline = self._deadline()
         quiet: float | None = None  # a probe's deadline for more output
         began = False  # the engine said something in answer (a count, a total, a refusal)
@@ -288,7 +297,12 @@ class PerftEngine(UciEngine):
                     break
                 if probe and ready_reply is not None and ready_reply.startswith("pong"):
                     break  # an xboard engine answers `ping` once it has done what came before
-                if probe or answer.total is not None or (answer.moves and not self.expect_total and not self._console):
+                if (
+                    probe
+                    or answer.total is not None
+                    or (answer.moves and not self.expect_total and not self._console)
+                    or ((refused or turned_down) and answer.empty)
+                ):
                     # not whole yet (a total before its divide lines, lines still coming
                     # after readyok): read on while the engine keeps talking
                     quiet = quiet or wait_more()
@@ -364,14 +378,15 @@ class PerftEngine(UciEngine):
             return None
         return self._taken(line)  # the caps on line and answer size (uci.py)
 
-    def _drain(self) -> None:
-        """Drop what the console printed since the last answer (prompts, timings)."""
+    def _drain(self) -> list[str]:
+        """Drop what the console printed since the last answer (prompts, timings); the lines."""
+        lines = []
         while True:
             try:
                 line = self._lines.get_nowait()
             except queue.Empty:
-                return
-            self._taken(line)
+                return lines
+            lines.append(self._taken(line))
 
 
 def _grace(timeout: float | None) -> float:
@@ -379,6 +394,6 @@ def _grace(timeout: float | None) -> float:
 
 
 def _skipped(answer: Answer) -> str:
-    if answer.skipped:
-        return f"; it printed {one_line(answer.skipped[-1])!r}"
+    if answer.unread():
+        return f"; it printed {one_line(answer.unread())!r}"
     return "; it printed nothing"

@@ -85,8 +85,8 @@ def _heard(verb: str, answer: Answer, search: bool) -> str:
         return f"{verb!r} gave {len(answer.moves)} divide lines{total}"
     if answer.total is not None:
         return f"{verb!r} gave a total of {answer.total}"
-    if answer.skipped:
-        return f"{verb!r} gave {one_line(answer.skipped[-1], 60)!r}"
+    if answer.unread():
+        return f"{verb!r} gave {one_line(answer.unread(), 60)!r}"
     return f"{verb!r} gave nothing"
 
 

@@ -318,6 +318,20 @@ class Answer:
     skipped: list[str] = field(default_factory=list)  # lines that were neither (for messages)
     bare: int | None = None  # a bare number not (yet) taken as the total (see AnswerReader)
     late: bool = False  # divide lines came after `readyok`: the engine prints from a thread
+    last: str | None = None  # the last line that was neither
+    countish: str | None = None  # the last such line that looks as if it held the count
+
+    def unread(self) -> str | None:
+        """The line to quote for an answer chesskit could not read: the one that should
+        have held the count (a number near `nodes`, `perft`, `total`...), else the last line."""
+        return self.countish or self.last
+
+    def note_skipped(self, text: str) -> None:
+        if len(self.skipped) < 5:
+            self.skipped.append(text)
+        self.last = text
+        if _COUNTISH.search(text) and re.search(r"\d", text):
+            self.countish = text
 
     @property
     def empty(self) -> bool:
@@ -329,6 +343,8 @@ class Answer:
         return self.total is not None and (not self.moves or sum(self.moves.values()) == self.total)
 
 
+# a line that may hold a count chesskit cannot read: `Raw nodes for depth 2: 400` behind a prompt
+_COUNTISH = re.compile(r"nodes|perft|total|count|leaf|leaves|moves\s*=", re.IGNORECASE)
 # a bare count ("8902"): the total of some engines, the depth or a timing in others
 _BARE = re.compile(r"\d[\d,]*")
 # a console's prompt printed without a line end, in front of the answer's first line:
@@ -363,8 +379,7 @@ class AnswerReader:
             kind = self._feed(text[m.end() :])
             if kind == "skip":  # not an answer line either way: keep it as printed
                 del self.answer.skipped[before:]
-                if before < 5:
-                    self.answer.skipped.append(text)
+                self.answer.note_skipped(text)
         return kind
 
     def finish(self) -> Answer:
@@ -399,8 +414,7 @@ class AnswerReader:
         if entry is not None and entry[2] is not None and entry[2] != sum(answer.moves.values()) + entry[1]:
             entry = None  # a third number that is no running total: not a divide line
         if entry is None:
-            if len(answer.skipped) < 5:
-                answer.skipped.append(text)
+            answer.note_skipped(text)
             return "skip"
         token, count, _ = entry
         move = self.names.to_uci(token) if self.names is not None else token.lower()
