@@ -28,12 +28,14 @@ One-shot command lines (`--engine-cmd`) are answered the same way, per process.
 
 Answers are read by the same lenient parser in every dialect:
 
-    divide lines   e2e4: 20 | e2e4 20 | e2e4 - 20 | e2e4 = 20 | move 1 : e2e4 : 20 | 1. Nf3 20
+    divide lines   e2e4: 20 | e2e4 20 | e2e4 - 20 | e2e4 = 20 | move 1 : e2e4 : 20 | 1. Nf3 20 |
+                   Ng1-f3  20  40 (a count, then the running total: Sjaak II)
                    moves in UCI (e2e4, e7e8q, e1h1), SAN (Nf3, exd6, O-O, e8=Q+) or
                    long algebraic (Ng1-f3, e2-e4); SAN is turned into UCI with the legal
                    moves of chesskit's own Board
     totals         Nodes searched: N | Nodes: N | Total: N | Total nodes: N | Perft(5) = N |
-                   Perft 5: N (...) | Test Complete : N nodes visited | a bare N;
+                   Perft 5: N (...) | Test Complete : N nodes visited | total moves=N time=T |
+                   Raw nodes for depth 5: N | 5  N  T  Xnps (a depth nodes time nps row) | a bare N;
                    a total that names another depth (Rustic prints one per depth) is skipped
     anything else  banners, `info` lines, timings, `Unknown command` replies: skipped
 """
@@ -123,6 +125,8 @@ _TOTALS = [
         rf"total(?:\s+number\s+of\s+nodes|\s+nodes|\s+leaf\s+nodes|\s+leaves)?\s*[:=]?\s*{_NUMBER}",
         rf"perft\s*\(?\s*(?P<depth>\d{{1,3}})\s*\)?\s*[:=]\s*{_NUMBER}(?:\s+.*)?",
         rf"test\s+complete\s*:\s*{_NUMBER}\s+(?:leaf\s+)?nodes(?:\s+.*)?",
+        # Crafty: `total moves=8902  time=0.01`
+        rf"total\s+moves\s*=\s*{_NUMBER}(?:\s+time\s*=\s*\S+)?",
         # Sjeng: `Raw nodes for depth 3: 8902`
         rf"raw\s+nodes\s+for\s+depth\s+(?P<depth>\d{{1,3}})\s*:\s*{_NUMBER}",
         # Sjaak II: a `depth nodes time nps` row, `3       8902  0.00   1780400.00nps`
