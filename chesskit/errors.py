@@ -43,6 +43,11 @@ class EngineError(ChesskitError):
     exit_code = 3
 
 
+class EngineNotStarted(EngineError):
+    """The engine could not be started at all (missing, not executable): a fault of its
+    command, not of any position it was asked about."""
+
+
 class MismatchError(ChesskitError):
     """A count or state mismatch was found."""
 

@@ -199,3 +199,21 @@ def random_boards(seed: int, count: int, chess960: bool = False, max_plies: int 
         if board.is_valid():
             boards.append(board.copy(stack=False))
     return boards
+
+
+def allocate_at_most(limit_mb: float, message: str = "Cannot allocate memory", tried: list | None = None):
+    """A stand-in for ``core.hashtable.allocate`` (monkeypatch it in) that fails like a
+    machine with no room for a table over ``limit_mb`` MiB: MemoryError(``message``) above
+    it, the real allocation at or below. Each size asked for is appended to ``tried``."""
+    from chesskit.core import hashtable
+
+    real = hashtable.allocate
+
+    def allocate(megabytes):
+        if tried is not None:
+            tried.append(megabytes)
+        if megabytes > limit_mb:
+            raise MemoryError(message)
+        return real(megabytes)
+
+    return allocate

@@ -43,7 +43,7 @@ def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
         if by_move:
             return {board.uci(int(m)): walk(board, depth - 1, tt, (int(m),)) for m in board._legal_packed()}
         return {"": walk(board, depth, tt, ())}
-    work = tasks(board, TASK_PLIES)
+    work = tasks(board, min(TASK_PLIES, depth))  # never past the leaves (depth 1 with progress)
     totals: dict[str, int] = {}
     nodes = 0
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=THREAD_PREFIX)
@@ -96,4 +96,6 @@ def tasks(board, plies: int, prefix: tuple[int, ...] = ()) -> list[tuple[int, ..
     found = []
     for move in entry.legal(table(), board._state(), prefix):
         found += tasks(board, plies - 1, (*prefix, int(move)))
+    if not found and prefix:  # mate or stalemate after prefix: a task of its own (it counts 0)
+        found.append(prefix)
     return found

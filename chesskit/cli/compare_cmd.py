@@ -6,6 +6,7 @@ import click
 
 from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
+from chesskit.cli.html_out import check_writable, html_option, write_compare
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import (
     chess960_option,
@@ -36,6 +37,7 @@ from chesskit.suites.positions import resolve_position
     help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
 )
 @strict_option
+@html_option
 @json_option
 def compare(
     position: str,
@@ -45,6 +47,7 @@ def compare(
     chess960: bool,
     state_pushes: str,
     strict: bool,
+    html_path: str | None,
     as_json: bool,
 ) -> None:
     """Find the first node where an engine's perft disagrees with chesskit's.
@@ -62,6 +65,7 @@ def compare(
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
     budget = parse_count(state_pushes, "--state-pushes")
+    check_writable(html_path, engine_opts.input_files())
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
     board, ident = load_board(position, moves, chess960, strict)
@@ -86,6 +90,7 @@ def compare(
         eng.close()
     note_dialect(spoken, as_json)
     show(report, as_json, spoken, board.notes)
+    write_compare(html_path, report, board.notes)
     if not report.agree:
         raise MismatchError(report.summary())
 

@@ -10,6 +10,7 @@ import click
 
 from chesskit import __version__
 from chesskit.cli import output, signals
+from chesskit.cli.html_out import check_writable, html_option, write_fuzz
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import json_option, parse_count, parse_depth
 from chesskit.errors import ChesskitError, InputError, MismatchError
@@ -30,6 +31,7 @@ MAX_FUZZ_DEPTH = 10
               help="Only Chess960 positions / only standard ones (default: both).")
 @click.option("--save", metavar="FILE",
               help="Append the shrunk position to this EPD suite file, with chesskit's counts to depth 3.")
+@html_option
 @json_option
 def fuzz(
     depth: str,
@@ -38,6 +40,7 @@ def fuzz(
     positions: str | None,
     chess960: bool | None,
     save: str | None,
+    html_path: str | None,
     as_json: bool,
     engine_opts: EngineOptions,
 ) -> None:
@@ -74,6 +77,7 @@ def fuzz(
         limit_positions = DEFAULT_POSITIONS
     if save is not None:
         check_save_path(save, engine_opts.input_files())
+    check_writable(html_path, engine_opts.input_files(), others={"--save": save})
     eng = engine_opts.open()
     if not as_json:
         click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
@@ -94,6 +98,7 @@ def fuzz(
         eng.close()
     note_dialect(spoken, as_json)
     failure = _show_and_save(run, save, as_json, spoken)
+    write_fuzz(html_path, run)
     finding = run.finding
     if finding is None:
         return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output
+from chesskit.cli.html_out import check_writable, write_file
 from chesskit.cli.boardview import SQUARES, colour_depth, plain_lines, rich_board
 from chesskit.cli.options import (
     chess960_option,
@@ -24,10 +25,17 @@ LAST_MOVE = {"rich": ("#cdd26a", "#aaa23a"), "basic": ("bright_green", "green")}
 @moves_option
 @chess960_option
 @strict_option
+@click.option("--svg", "svg_path", metavar="FILE", help="Also write the board as an SVG image to FILE.")
 @json_option
-def show(position: str, moves: str, chess960: bool, strict: bool, as_json: bool) -> None:
+def show(position: str, moves: str, chess960: bool, strict: bool, svg_path: str | None, as_json: bool) -> None:
     """Draw POSITION with side to move, castling rights, en passant, clocks and legal moves."""
+    check_writable(svg_path, option="--svg")
     board, ident = load_board(position, moves, chess960, strict)
+    if svg_path is not None:
+        from chesskit.report.svg import board_svg
+
+        last = board.move_stack[-1] if board.move_stack else None
+        write_file(svg_path, board_svg(board.fen(), last_move=last, chess960=board.chess960) + "\n", "--svg")
     info = describe(board, ident)
     if as_json:
         output.emit_json(info)

@@ -8,9 +8,11 @@ from chesskit.board.tablesize import check_request
 from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
+from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
 from chesskit.cli.suite_engine import check_writable, write_junit
 from chesskit.cli.suite_render import Stream, json_data, mismatch_lines, notes, render_plain, render_terminal
 from chesskit.errors import InputError
+from chesskit.suites.formats import parse_tags
 from chesskit.suites.runner import DEFAULT_MAX_NODES, suite_paths
 from chesskit.suites.session import execute, prepare
 
@@ -33,6 +35,11 @@ from chesskit.suites.session import execute, prepare
     help="Leave out the Chess960 positions (for an engine that does not play Chess960).",
 )
 @click.option(
+    "--tags",
+    metavar="TAGS",
+    help="Run only the positions tagged with one of TAGS (comma-separated: ep,castling; see positions/README.md).",
+)
+@click.option(
     "--stats",
     is_flag=True,
     help='Also check the leaf counters of S<n> "captures=.. checks=.." opcodes where a suite has them.',
@@ -41,6 +48,7 @@ from chesskit.suites.session import execute, prepare
 @threads_option
 @strict_option
 @click.option("--verbose", is_flag=True, help="List why each position that cannot arise in a game is one.")
+@html_option
 @json_option
 def suite(
     paths: tuple[str, ...],
@@ -49,11 +57,13 @@ def suite(
     engine_opts: EngineOptions,
     junit: str | None,
     skip_chess960: bool,
+    tags: str | None,
     stats: bool,
     hash_mb: int | None,
     threads: int | None,
     strict: bool,
     verbose: bool,
+    html_path: str | None,
     as_json: bool,
 ) -> None:
     """Run the perft suites in PATH (EPD or .perft files, or folders of them; default:
@@ -74,7 +84,10 @@ def suite(
         check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
     if junit is not None:
         check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
-    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960)
+    if html_path is not None:
+        check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
+    wanted = () if tags is None else parse_tag_option(tags)
+    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted)
     if engine_opts.given and stats:
         raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
     eng = engine_opts.open() if engine_opts.given else None
@@ -86,6 +99,7 @@ def suite(
     if junit:
         error = None if outcome.engine_error is None else str(outcome.engine_error)
         write_junit(junit, outcome.counted, mismatch_lines, outcome.broken, error, planned.errors)
+    write_suite(html_path, outcome, eng.name if eng is not None else None)
     if outcome.engine_error is not None:
         raise outcome.verdict()
     notes(outcome, verbose)
@@ -94,6 +108,13 @@ def suite(
     verdict = outcome.verdict()
     if verdict is not None:
         raise verdict
+
+
+def parse_tag_option(text: str) -> tuple[str, ...]:
+    wanted = parse_tags(text, "--tags")
+    if not wanted:
+        raise InputError("--tags: expected one or more tags, e.g. --tags ep,castling")
+    return wanted
 
 
 def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool):

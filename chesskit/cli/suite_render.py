@@ -13,6 +13,7 @@ from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
 from chesskit.suites.runner import SuiteResult
 from chesskit.suites.session import Outcome, plural
+from chesskit.suites.tags import by_tag, summary_line
 from chesskit.timer import format_seconds
 
 
@@ -83,6 +84,7 @@ def json_data(outcome: Outcome) -> dict:
         "errors": outcome.not_run,
         "error_lines": [e.to_json() for e in outcome.errors],
     }
+    data["failures_by_tag"] = by_tag(r.task.record for r in failed)
     if outcome.dialect is not None:
         data["dialect"] = {k: v for k, v in outcome.dialect.items() if k != "about"}
     return data
@@ -90,6 +92,7 @@ def json_data(outcome: Outcome) -> dict:
 
 def _result_json(result: SuiteResult) -> dict:
     entry = result.to_json()
+    entry["tags"] = list(result.task.record.tags)
     if result.divide is not None:
         entry["divide"] = result.divide
     if result.report is not None:
@@ -152,6 +155,14 @@ def render_plain(outcome: Outcome) -> None:
         click.echo(f"divide at depth {result.task.depth}:")
         click.echo(output.stockfish_divide(result.divide), nl=False)
     click.echo(summary(outcome))
+    by_tags = tag_line(outcome)
+    if by_tags is not None:
+        click.echo(by_tags)
+
+
+def tag_line(outcome: Outcome) -> str | None:
+    """The failing positions grouped by tag (``chesskit.suites.tags.summary_line``)."""
+    return summary_line(r.task.record for r in outcome.failed)
 
 
 def _seconds(group) -> str:
@@ -172,6 +183,9 @@ def render_terminal(outcome: Outcome) -> None:
             _divide_panel(con, result)
     style = "bold red" if outcome.failed else "bold yellow" if outcome.errors else "bold green"
     con.print(Text(summary(outcome), style=style))
+    by_tags = tag_line(outcome)
+    if by_tags is not None:
+        con.print(Text(by_tags, style=style))
 
 
 def _files_table(outcome: Outcome):

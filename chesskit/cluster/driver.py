@@ -95,25 +95,9 @@ def require_dask():
     return distributed
 
 
-def run_perft(
-    board,
-    depth: int,
-    *,
-    scheduler: str | None = None,
-    workers: int | None = None,
-    checkpoint: str | os.PathLike | None = None,
-    split_depth: int | None = None,
-    hash_mb: float = DEFAULT_HASH_MB,
-    progress: Callable[[Status], None] | None = None,
-    connect_timeout: float = CONNECT_TIMEOUT,
-    warn: Callable[[str], None] | None = None,
-) -> ClusterResult:
-    """perft(``depth``) of ``board`` on Dask: on the scheduler at ``scheduler``
-    (``tcp://host:port``), or on a local cluster of ``workers`` processes (default: one
-    per core). ``checkpoint`` names a file that records finished tasks and is resumed
-    from when it exists. ``progress(status)`` is called as tasks finish. ``warn(line)`` is
-    told what in the checkpoint could not be verified (default: ``warnings.warn``)."""
-    require_dask()
+def _check_arguments(board, depth, scheduler, workers, checkpoint, split_depth) -> tuple[int, int | None, int | None]:
+    """The checked ``depth``, ``workers`` and ``split_depth`` of a run (InputError when one
+    is wrong); a checkpoint of the same position and depth gives the split it was made with."""
     if checkpoint is not None:  # a FIFO would block, a directory or device cannot hold it
         check_output(checkpoint, "--checkpoint")
     depth = _check_int("depth", depth, 0)
@@ -137,6 +121,29 @@ def run_perft(
         if header and header.get("fen") == board.fen() and header.get("depth") == depth:
             split_depth = split_depth_of(checkpoint, header, depth)  # resume with the split it was made with
 
+    return depth, workers, split_depth
+
+
+def run_perft(
+    board,
+    depth: int,
+    *,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    split_depth: int | None = None,
+    hash_mb: float = DEFAULT_HASH_MB,
+    progress: Callable[[Status], None] | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    warn: Callable[[str], None] | None = None,
+) -> ClusterResult:
+    """perft(``depth``) of ``board`` on Dask: on the scheduler at ``scheduler``
+    (``tcp://host:port``), or on a local cluster of ``workers`` processes (default: one
+    per core). ``checkpoint`` names a file that records finished tasks and is resumed
+    from when it exists. ``progress(status)`` is called as tasks finish. ``warn(line)`` is
+    told what in the checkpoint could not be verified (default: ``warnings.warn``)."""
+    require_dask()
+    depth, workers, split_depth = _check_arguments(board, depth, scheduler, workers, checkpoint, split_depth)
     plan = make_plan(board, depth, split_depth)
     if scheduler is None:
         _check_memory(workers, plan, hash_mb)

@@ -10,8 +10,8 @@ EPD, one position per line, four FEN fields, the clocks optionally, then operati
     4k3/8/8/8/8/8/8/4K2R w K - perft 1 15; perft 2 66; id "rook";
 
 ``D<n> count`` and ``perft n count`` give the expected count at depth n, ``id`` names the
-position, ``S<n> "..."`` carries leaf counters, ``hmvc``/``fmvn`` the clocks; anything else
-(``bm``, ``c0``, ...) is ignored.
+position, ``tags "ep ep-pin"`` tags it (``suite --tags``), ``S<n> "..."`` carries leaf
+counters, ``hmvc``/``fmvn`` the clocks; anything else (``bm``, ``c0``, ...) is ignored.
 
 ``.perft`` (python-chess's and shakmaty's sets), a block per position::
 
@@ -62,6 +62,9 @@ _BOM = "\ufeff"
 _ASCII_NUMBER = re.compile(r"[0-9]+")
 _DEPTH_OP = re.compile(r"D([0-9]+)")
 _STAT_OP = re.compile(r"S([0-9]+)")
+# a tag: letters, digits and ``-_.+``, not starting with a punctuation mark (``960-castling``)
+TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
+MAX_TAG_CHARS = 64
 _PERFT_KEYWORDS = ("id", "epd", "perft")
 
 
@@ -80,6 +83,8 @@ class SuiteRecord:
     name: str = ""
     # why the position cannot arise in a game (it is counted anyway; see board/fen.py)
     notes: tuple[str, ...] = ()
+    # the ``tags "ep ep-pin"`` operation's words, in the order written (``suite --tags``)
+    tags: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -342,6 +347,7 @@ def parse_epd_line(
     found: dict[int, int] = {}
     stats: dict[int, str] = {}
     ident = None
+    tags: tuple[str, ...] = ()
     for opcode, operand in epd.operations:
         if opcode == "id":
             ident = printable(operand)
@@ -356,6 +362,8 @@ def parse_epd_line(
             _add_depth(found, parts[0], parts[1], "perft ")
         elif match := _STAT_OP.fullmatch(opcode):
             stats[_depth(match.group(1), opcode)] = operand
+        elif opcode == "tags":
+            tags = parse_tags(operand, "tags")
     for depth, count in (depths or {}).items():
         if depth in found:
             raise InputError(f"depth {depth} is given twice")
@@ -372,7 +380,22 @@ def parse_epd_line(
         lineno=lineno,
         chess960=bool(setup.chess960),
         notes=tuple(setup.notes),  # (the setup itself is not kept: a million lines would not fit)
+        tags=tags,
     )
+
+
+def parse_tags(text: str, what: str) -> tuple[str, ...]:
+    """The tags of a ``tags`` operand or of ``suite --tags`` (``what`` names it in the
+    error): words separated by spaces or commas, each once, in the order given. Raises
+    InputError for a word that is not a tag (``TAG``, at most ``MAX_TAG_CHARS``)."""
+    words = text.replace(",", " ").split()
+    for word in words:
+        if not TAG.fullmatch(word) or len(word) > MAX_TAG_CHARS:
+            raise InputError(
+                f"{what}: {printable(word[:40])!r} is not a tag (letters, digits and '-_.+', "
+                f"at most {MAX_TAG_CHARS} characters)"
+            )
+    return tuple(dict.fromkeys(words))
 
 
 def _depth(text: str, what: str) -> int:

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
-from chesskit.errors import ChesskitError, EngineError, InputError, MismatchError
+from chesskit.errors import ChesskitError, EngineError, EngineNotStarted, InputError, MismatchError
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError
+from chesskit.suites.tags import select
 from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, Task, load_entries, plan, run, run_engine
 from chesskit.timer import Timer
 
@@ -94,11 +95,15 @@ def prepare(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     strict: bool = False,
     skip_chess960: bool = False,
+    tags: Sequence[str] = (),
 ) -> Planned:
-    """Read the suites and pick the counts to check (see the module's docstring). Raises
+    """Read the suites and pick the counts to check (see the module's docstring); ``tags``:
+    only the positions carrying one of them (``chesskit.suites.tags.select``). Raises
     InputError when a path does not exist and when nothing at all can be run or reported."""
     loaded = load_entries(paths, strict)
     records, errors = loaded.records, loaded.errors
+    if tags:
+        records = select(records, tags)
     if skip_chess960:
         records = [record for record in records if not record.chess960]
         if not records and not errors:
@@ -152,7 +157,8 @@ def execute(
 
 
 def _engine_error(err: EngineError, broken: Task, skip_chess960: bool) -> EngineError:
-    if broken.record.chess960 and not skip_chess960:
+    # an engine that could not be started at all failed whatever the position: no Chess960 hint
+    if broken.record.chess960 and not skip_chess960 and not isinstance(err, EngineNotStarted):
         return EngineError(f"{err} (at Chess960 position {broken.record.label}; --skip-chess960 leaves those out)")
     return err
 

@@ -109,3 +109,30 @@ def test_copy_is_independent():
     clone.push("e2e4")
     assert board.fen() != clone.fen()
     assert clone.move_stack == ["e2e4"] and board.move_stack == []
+
+
+def test_a_walk_in_parts_counts_like_the_plain_walk():
+    # a walk with a progress report or threads is cut into parts two plies down: at depth 1
+    # the parts were walked to depth -1 and the process died ("double free or corruption"),
+    # and a root move that mates had no part, so divide lost it (`chesskit divide FEN 4`
+    # ended in "internal error: KeyError"); run in a child, so a crash fails only this test
+    import subprocess
+    import sys
+
+    from helpers import subprocess_env
+
+    code = (
+        "from chesskit.board.board import Board\n"
+        f"b = Board({KIWIPETE!r}); mate_in_one = Board('6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1')\n"
+        "for board in (b, mate_in_one):\n"
+        "    for depth in (1, 2):\n"
+        "        seen = []\n"
+        "        shown = board.divide(depth, progress=lambda *a: seen.append(a))\n"
+        "        assert shown == board.divide(depth), (depth, shown)\n"
+        "        assert seen[-1][0] == seen[-1][1] and seen[-1][2] == sum(shown.values()), seen[-1]\n"
+        "        assert board.perft(depth, progress=lambda *a: None) == board.perft(depth)\n"
+        "assert mate_in_one.divide(4, threads=2) == mate_in_one.divide(4)\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), timeout=120)
+    assert done.returncode == 0 and done.stdout == "ok\n", done.stderr[-2000:]

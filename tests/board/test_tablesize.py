@@ -12,7 +12,7 @@ import chess
 import pytest
 
 from chesskit.board import tablesize
-from helpers import one_line, pc_perft, subprocess_env
+from helpers import allocate_at_most, one_line, pc_perft, subprocess_env
 
 # black to move is checkmated: perft of any depth is 0 (python-chess agrees, below), so a
 # perft 9 (a 2 GiB default table) runs in no time
@@ -35,16 +35,8 @@ def test_the_default_takes_at_most_half_the_room_ulimit_leaves():
 def test_a_default_that_cannot_be_allocated_is_halved_until_it_can(monkeypatch):
     from chesskit.core import hashtable
 
-    real = hashtable.allocate
     tried = []
-
-    def allocate(megabytes):
-        tried.append(megabytes)
-        if megabytes > 300:
-            raise MemoryError("Cannot allocate memory")
-        return real(megabytes)
-
-    monkeypatch.setattr(hashtable, "allocate", allocate)
+    monkeypatch.setattr(hashtable, "allocate", allocate_at_most(300, tried=tried))
     assert tablesize.fitting_mb(2048) == 256
     assert tried == [2048, 1024, 512, 256]
     tried.clear()
@@ -57,14 +49,7 @@ def test_the_cli_default_shrinks_silently_when_it_cannot_be_allocated(cli, monke
     memory", exit 2: blaming the user for a size they never gave."""
     from chesskit.core import hashtable
 
-    real = hashtable.allocate
-
-    def allocate(megabytes):
-        if megabytes > 64:
-            raise MemoryError("Cannot allocate memory")
-        return real(megabytes)
-
-    monkeypatch.setattr(hashtable, "allocate", allocate)
+    monkeypatch.setattr(hashtable, "allocate", allocate_at_most(64))
     for command in ("perft", "divide"):
         result = cli(command, MATED, "9", "--json")
         assert result.exit_code == 0, result.stderr

@@ -9,7 +9,7 @@ import pytest
 
 from chesskit.cli import boundary
 from chesskit.errors import EngineError, MismatchError
-from helpers import one_line
+from helpers import allocate_at_most, one_line
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 GOOD_LINE = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "s"; D1 20;'
@@ -216,14 +216,7 @@ def test_out_of_memory_has_its_own_exit_code_not_a_bug(cli, monkeypatch):
 def test_a_hash_table_larger_than_memory_is_bad_input(cli, monkeypatch):
     from chesskit.core import hashtable as tt  # where Board takes allocate from
 
-    real = tt.allocate
-
-    def huge(megabytes):
-        if megabytes > 8:
-            raise MemoryError("Unable to allocate 16.0 MiB for an array")
-        return real(megabytes)
-
     # within the machine's memory (more is refused before: tests/board/test_tablesize.py),
     # but the allocation fails
-    monkeypatch.setattr(tt, "allocate", huge)
+    monkeypatch.setattr(tt, "allocate", allocate_at_most(8, "Unable to allocate 16.0 MiB for an array"))
     one_line(cli("perft", "startpos", "5", "--hash", "16"), 2, "hash table of 16 MiB does not fit")

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from chesskit.errors import EngineError
+from chesskit.errors import EngineNotStarted
 
 GAMES_DIR = "/usr/games"  # Debian installs chess engines here
 STOCKFISH_FALLBACK = "/usr/games/stockfish"
@@ -72,24 +72,27 @@ def find_stockfish() -> str | None:
 
 
 def resolve_program(program: str, name: str) -> str:
-    """The executable to run for `program`, or an EngineError saying why there is none.
+    """The executable to run for `program`, or an EngineNotStarted saying why there is none.
 
     A bare name is looked up on PATH, then in Debian's /usr/games (where the packages
     `stockfish`, `ethereal-chess` and `fairy-stockfish` put their engines, off a root
-    user's PATH); anything with a slash is taken as a path.
+    user's PATH), then in the current folder (`--script x.sh` runs ./x.sh: the path
+    returned then has a slash, so the exec does not search PATH for it again); anything
+    with a slash is taken as a path. The errors are `EngineNotStarted`.
     """
     if os.sep not in program and (os.altsep is None or os.altsep not in program):
         found = shutil.which(program) or shutil.which(program, path=GAMES_DIR)
         if found is not None:
             return found
         if not os.path.exists(program):
-            raise EngineError(f"engine {name!r} was not found (no {program!r} on PATH)")
+            raise EngineNotStarted(f"engine {name!r} was not found (no {program!r} on PATH)")
+        program = os.path.join(os.curdir, program)
     if not os.path.exists(program):
-        raise EngineError(f"engine {name!r} was not found (no such file {program!r})")
+        raise EngineNotStarted(f"engine {name!r} was not found (no such file {program!r})")
     if os.path.isdir(program):
-        raise EngineError(f"engine {name!r} is not executable ({program!r} is a directory)")
+        raise EngineNotStarted(f"engine {name!r} is not executable ({program!r} is a directory)")
     if not os.access(program, os.X_OK):
-        raise EngineError(f"engine {name!r} is not executable (try chmod +x {program})")
+        raise EngineNotStarted(f"engine {name!r} is not executable (try chmod +x {program})")
     return program
 
 
@@ -109,7 +112,7 @@ def kill_all_groups() -> None:
 
 
 def spawn(argv: list[str], name: str, **kwargs) -> subprocess.Popen:
-    """Start `argv` in a new session with piped stdout/stderr; OSError -> EngineError."""
+    """Start `argv` in a new session with piped stdout/stderr; OSError -> EngineNotStarted (an EngineError)."""
     try:
         proc = subprocess.Popen(
             argv,
@@ -120,7 +123,7 @@ def spawn(argv: list[str], name: str, **kwargs) -> subprocess.Popen:
         )
     except OSError as exc:
         why = exc.strerror or str(exc)
-        raise EngineError(f"engine {name!r} could not be started: {why}") from None
+        raise EngineNotStarted(f"engine {name!r} could not be started: {why}") from None
     _LIVE[proc.pid] = proc
     return proc
 

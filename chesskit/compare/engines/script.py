@@ -4,7 +4,8 @@ chesskit runs ``PATH "$depth" "$fen" "$moves"`` where `$moves` is the
 space-separated list of UCI moves played from `$fen` (possibly empty), and the
 script prints::
 
-    e2e4 20          one `move count` line per legal move (`e2e4: 20` is also accepted)
+    e2e4 20          one `move count` line per legal move (`e2e4: 20` is also accepted,
+                     and moves in SAN or long algebraic: `Nf3 20`, `O-O 1`, `Ng1-f3 20`)
     ...
                      a blank line
     400              the total
@@ -23,7 +24,16 @@ from __future__ import annotations
 import re
 
 from chesskit.board.fen import parse_fen
-from chesskit.compare.engines.base import COUNT, Engine, add_divide_entry, check_depth, one_line, parse_divide_line
+from chesskit.compare.engines.base import (
+    COUNT,
+    Engine,
+    add_divide_entry,
+    check_depth,
+    node_board,
+    one_line,
+    parse_divide_line,
+)
+from chesskit.compare.engines.dialects import MoveNames, move_token
 from chesskit.compare.engines.proc import MAX_LINE, too_long_line
 from chesskit.vocab import FILE_NAMES
 
@@ -38,15 +48,16 @@ class ScriptEngine(Engine):
 
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
         check_depth(depth)
-        if chess960:
-            fen = shredder_fen(fen)
-        argv = [self.path, str(depth), fen, " ".join(moves)]
-        call = f"depth {depth} on {fen!r}" + (f" moves {' '.join(moves)!r}" if moves else "")
+        given = shredder_fen(fen) if chess960 else fen
+        argv = [self.path, str(depth), given, " ".join(moves)]
+        call = f"depth {depth} on {given!r}" + (f" moves {' '.join(moves)!r}" if moves else "")
         stdout = self.run_once(argv, call)
-        return self._parse(stdout, call)
+        return self._parse(stdout, call, MoveNames(lambda: node_board(fen, moves, chess960)))
 
-    def _parse(self, stdout: str, call: str) -> dict[str, int]:
-        """Read `move count` lines, a blank line, then the total."""
+    def _parse(self, stdout: str, call: str, names: MoveNames | None = None) -> dict[str, int]:
+        """Read `move count` lines, a blank line, then the total. A move may be written
+        in SAN or long algebraic (``Nf3 20``, ``O-O: 1``, ``Ng1-f3 20``), as a one-shot
+        ``--engine-cmd`` may write it; ``names`` turns it into UCI."""
         result: dict[str, int] = {}
         total: int | None = None
         for line in stdout.splitlines():
@@ -58,7 +69,7 @@ class ScriptEngine(Engine):
             if total is None and re.fullmatch(COUNT, text):
                 total = int(text)
                 continue
-            entry = None if total is not None else parse_divide_line(text)
+            entry = None if total is not None else parse_divide_line(text) or _named_line(text, names)
             if entry is None:
                 raise self.error(f"printed a line chesskit cannot parse for {call}: {one_line(line)!r}")
             add_divide_entry(self, result, *entry)
@@ -67,6 +78,19 @@ class ScriptEngine(Engine):
         if sum(result.values()) != total:
             raise self.error(f"printed divide lines summing to {sum(result.values())} but a total of {total} for {call}")
         return result
+
+
+# `MOVE COUNT` or `MOVE: COUNT`, whatever the move's notation (checked by move_token)
+_LINE = re.compile(r"(\S+?)(?::\s*|\s+)(" + COUNT + ")")
+
+
+def _named_line(text: str, names: MoveNames | None) -> tuple[str, int] | None:
+    """``('g1f3', 20)`` for ``Nf3 20`` (a move in SAN or long algebraic); None otherwise."""
+    m = _LINE.fullmatch(text)
+    token = move_token(m.group(1)) if m is not None and names is not None else None
+    if token is None:
+        return None
+    return names.to_uci(token), int(m.group(2))
 
 
 def shredder_fen(fen: str) -> str:

@@ -1,0 +1,194 @@
+"""One finding of a report: what ``compare`` found, drawn.
+
+``finding_html(data, anchor, heading)`` takes compare's ``--json`` object (``path``,
+``fen``, ``steps``, ``missing``, ``extra``, ``notes``, ``kind``, the state keys, and
+``position_notes``) and the context its JSON leaves out: ``position_fen`` (the root the
+path starts from), ``chess960``, ``engine`` and ``summary`` (``Report.summary()``). A
+``regression`` key, when present, is the regression line as given; otherwise it is built
+from the failing node's step (``regression_line``).
+
+The section has the failing node's board with the missing moves as green arrows and the
+extra ones as red arrows, the move path as a list of buttons (each shows its node's board,
+the move followed next as a blue arrow, and both divides of that node side by side with
+the differing rows marked), the classification and its hints, and the regression line.
+"""
+
+from __future__ import annotations
+
+from chesskit.report.page import esc
+from chesskit.report.replay import path_fens
+from chesskit.report.svg import Arrow, board_svg
+
+
+def finding_html(data: dict, anchor: str, heading: str, extra_facts: list[tuple[str, str]] = ()) -> str:
+    path = list(data.get("path") or [])
+    fens = path_fens(data.get("position_fen") or data.get("fen"), data.get("chess960"), path)
+    if fens[-1] is None and data.get("fen"):
+        fens[-1] = data["fen"]  # the failing node's own FEN, whatever the replay could do
+    steps = {tuple(step["path"]): step for step in data.get("steps") or []}
+    last = len(path)
+    panels = [_node_panel(data, path, i, fens[i], steps.get(tuple(path[:i])), i == last) for i in range(last + 1)]
+    facts = [*extra_facts, *_facts(data)]
+    return (
+        f'<section class="finding" id="{esc(anchor)}">\n<h2>{esc(heading)}</h2>\n'
+        f'<p class="summary mismatch">{esc(data.get("summary") or _summary(data))}</p>\n'
+        '<div class="finding-grid">\n'
+        f'<div class="boards">{"".join(panels)}</div>\n<div class="details">\n'
+        f"<h3>Move path</h3>\n{_path_list(path, steps, data.get('depth'))}\n"
+        f"{_classification(data)}{_facts_html(facts)}{_regression(data, fens)}"
+        "</div>\n</div>\n</section>\n"
+    )
+
+
+def _summary(data: dict) -> str:
+    where = " ".join(data.get("path") or []) or "(start)"
+    return f"the engine and chesskit disagree after {where}"
+
+
+def _node_panel(data: dict, path: list[str], i: int, fen: str | None, step: dict | None, failing: bool) -> str:
+    arrows = []
+    if failing and data.get("kind") == "moves":
+        arrows = [Arrow(m, "missing") for m in data.get("missing") or []]
+        arrows += [Arrow(m, "extra") for m in data.get("extra") or []]
+    elif not failing:
+        arrows = [Arrow(path[i], "path")]
+    last_move = path[i - 1] if i else None
+    board = (
+        board_svg(fen, arrows, last_move, chess960=data.get("chess960"))
+        if fen
+        else '<p class="muted">(this node could not be set up)</p>'
+    )
+    where = "the failing node" if failing else ("the start" if i == 0 else f"after {' '.join(path[:i])}")
+    caption = f"{where}: <code>{esc(fen or '?')}</code>"
+    divide = _divide_table(step) if step is not None else ""
+    hidden = "" if failing else " hidden"
+    return (
+        f'<div class="node" data-step="{i}"{hidden}><figure>{board}<figcaption>{caption}</figcaption></figure>'
+        f"{divide}</div>\n"
+    )
+
+
+def _path_list(path: list[str], steps: dict, depth) -> str:
+    items = []
+    for i in range(len(path) + 1):
+        step = steps.get(tuple(path[:i]))
+        label = "start" if i == 0 else f"{i}. {path[i - 1]}"  # ply numbers
+        at = f' <span class="muted">depth {step["depth"]}</span>' if step is not None else ""
+        pressed = "true" if i == len(path) else "false"
+        items.append(f'<li><button type="button" data-step="{i}" aria-pressed="{pressed}">{esc(label)}</button>{at}</li>')
+    return f'<ol class="path">{"".join(items)}</ol>'
+
+
+def _divide_table(step: dict) -> str:
+    """chesskit's divide and the engine's, side by side; the rows that differ marked."""
+    ours, theirs = step.get("ours") or {}, step.get("theirs") or {}
+    rows, same = [], []
+    for move in [*ours, *(m for m in theirs if m not in ours)]:
+        a, b = ours.get(move), theirs.get(move)
+        if a is None:
+            mark = "extra"
+        elif b is None:
+            mark = "missing" if theirs or step.get("theirs_total") is None else ""
+        else:
+            mark = "differ" if a != b else ""
+        row = f' class="row-{mark}"' if mark else ""
+        badge = f'<span class="badge {mark}">{"differs" if mark == "differ" else mark}</span>' if mark else ""
+        (rows if mark else same).append(
+            f"<tr{row} data-move=\"{esc(move)}\"><td><code>{esc(move)}</code></td>"
+            f'<td class="num">{_count(a)}</td><td class="num">{_count(b)}</td><td>{badge}</td></tr>'
+        )
+    rows += same  # the differing rows first
+    total_theirs = step.get("theirs_total", sum(theirs.values()))
+    return (
+        f'<table class="divide"><caption class="muted">divide at depth {esc(step.get("depth"))}</caption>'
+        '<thead><tr><th>move</th><th class="num">chesskit</th><th class="num">engine</th><th></th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody><tfoot><tr><th>total</th><th class=\"num\">{_count(sum(ours.values()))}</th>"
+        f'<th class="num">{_count(total_theirs)}</th><th></th></tr></tfoot></table>'
+    )
+
+
+def _count(n) -> str:
+    return "&ndash;" if n is None else f"{n:,}"
+
+
+def _classification(data: dict) -> str:
+    items = []
+    for note in data.get("notes") or []:
+        side = note.get("side", "")
+        kinds = ", ".join(note.get("kinds") or [])
+        items.append(
+            f'<li><span class="badge {esc(side)}">{esc(side)}</span> <code>{esc(note.get("move", ""))}</code>'
+            f'{f" <span class=muted>({esc(kinds)})</span>" if kinds else ""}<br>{esc(note.get("hint", ""))}</li>'
+        )
+    if data.get("kind") == "state":
+        items.append(
+            f'<li><span class="badge differ">state</span> {esc(data.get("field"))}: chesskit '
+            f"<code>{esc(_shown(data.get('ours')))}</code>, engine <code>{esc(_shown(data.get('theirs')))}</code>"
+            f"{_after(data)}<br>{esc(data.get('hint') or '')}</li>"
+        )
+    for note in data.get("position_notes") or []:
+        items.append(f'<li><span class="badge differ">position</span> {esc(note)}</li>')
+    if not items:
+        return ""
+    return f'<h3>Classification</h3>\n<ul class="notes">{"".join(items)}</ul>\n'
+
+
+def _shown(value) -> str:
+    return "-" if value is None else str(value)
+
+
+def _after(data: dict) -> str:
+    op, move = data.get("op"), data.get("move")
+    if not op or op == "walk":
+        return ""
+    return f" after {esc(op)} <code>{esc(move)}</code>" if move else f" after {esc(op)}"
+
+
+def _facts(data: dict) -> list[tuple[str, str]]:
+    facts = []
+    if data.get("engine"):
+        facts.append(("engine", esc(data["engine"])))
+    if data.get("depth") is not None and "seed" not in data:  # fuzz gives its depths in its run line
+        facts.append(("depth", esc(data["depth"])))
+    if data.get("total_only"):
+        counts = data.get("move_counts") or {}
+        facts.append(("engine answers", "totals only" + (f" (moves: chesskit {counts.get('chesskit')}, engine "
+                                                         f"{counts.get('engine')})" if counts else "")))
+    return facts
+
+
+def _facts_html(facts: list[tuple[str, str]]) -> str:
+    if not facts:
+        return ""
+    rows = "".join(f"<dt>{esc(name)}</dt><dd>{value}</dd>" for name, value in facts)
+    return f'<h3>Details</h3>\n<dl class="facts">{rows}</dl>\n'
+
+
+def _regression(data: dict, fens: list[str | None]) -> str:
+    line = data.get("regression")
+    if not line and data.get("steps"):
+        step = data["steps"][-1]  # the deepest node both divided
+        depth = len(step["path"])
+        fen = fens[depth] if depth < len(fens) else None
+        line = regression_line(fen, step, data.get("id") or "regression")
+        if line and data.get("chess960"):
+            line += "  # Chess960: in a file whose name has 960 in it, or in Shredder-FEN"
+    if not line:
+        return ""
+    return (
+        '<h3>Regression line <span class="muted">(paste into a suite file)</span></h3>\n'
+        f'<pre class="regression">{esc(line)}</pre>\n'
+    )
+
+
+def regression_line(fen: str | None, step: dict | None, ident: str) -> str:
+    """A node both sides divided, as an EPD suite line with chesskit's count at the depth of
+    that divide (``FEN id "..."; D2 1234;``), or "" when chesskit has no count there."""
+    if not fen or step is None or not step.get("ours"):
+        return ""
+    fields = fen.split()
+    ops = [f'id "{ident}"']
+    if len(fields) == 6 and (fields[4], fields[5]) != ("0", "1"):
+        ops += [f"hmvc {fields[4]}", f"fmvn {fields[5]}"]
+    ops.append(f"D{step['depth']} {sum(step['ours'].values())}")
+    return " ".join(fields[:4]) + " " + "; ".join(ops) + ";"

@@ -1,0 +1,180 @@
+"""``--html FILE`` of compare, suite and fuzz, and ``show --svg FILE``, read back with real
+parsers (``html.parser`` for the page, ``xml.etree`` for each board); every board's pieces,
+every count and the regression line checked against python-chess."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import chess
+import pytest
+
+from conftest import BARE_KINGS, EP_BELOW
+from dom import parse_html, svg_boards
+from helpers import ENGINES, KIWIPETE, one_line, pc_divide, pc_perft
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+AFTER_F5 = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+
+
+def board_facts(svg: ET.Element) -> tuple[int, dict[str, str], dict[str, str]]:
+    """(squares, {square: piece}, {move: arrow class}) of one board."""
+    squares = [r for r in svg.iterfind("svg:rect", NS) if "square" in r.get("class")]
+    pieces = {t.get("data-square"): t.get("data-piece") for t in svg.iterfind(".//svg:text", NS) if t.get("data-piece")}
+    arrows = {g.get("data-move"): g.get("class") for g in svg.iterfind("svg:g", NS) if g.get("data-move")}
+    return len(squares), pieces, arrows
+
+
+def piece_map(fen: str) -> dict[str, str]:
+    return {chess.square_name(sq): p.symbol() for sq, p in chess.Board(fen).piece_map().items()}
+
+
+def test_compare_report_draws_each_node_with_its_arrows(reports):
+    assert reports.compare_result.exit_code == 1, reports.compare_result.stderr
+    text = reports.compare.read_text()
+    doc = parse_html(text)
+    finding = doc.one("section", "finding")
+    panels = finding.all("div", "node")
+    assert [p.attrs["data-step"] for p in panels] == ["0", "1"]
+    assert "hidden" in panels[0].attrs and "hidden" not in panels[1].attrs  # the failing node is shown
+    start, failing = svg_boards(text)
+    assert board_facts(start) == (64, piece_map(EP_BELOW), {"f7f5": "arrow path"})
+    assert board_facts(failing) == (64, piece_map(AFTER_F5), {"e5f6": "arrow missing"})
+    assert AFTER_F5 in panels[1].one("figcaption").text_content()
+    buttons = finding.all("button")
+    assert [(b.attrs["data-step"], b.attrs["aria-pressed"]) for b in buttons] == [("0", "false"), ("1", "true")]
+    assert "en passant" in finding.one("ul", "notes").text_content()
+
+
+def _rows(table) -> dict[str, tuple[str, set[str]]]:
+    rows = {}
+    for row in table.one("tbody").all("tr"):
+        cells = [cell.text_content() for cell in row.all("td")]
+        rows[row.attrs["data-move"]] = ((cells[1], cells[2]), row.classes())
+    return rows
+
+
+def test_compare_report_divides_side_by_side_with_the_differing_rows_marked(reports):
+    doc = parse_html(reports.compare.read_text())
+    start, failing = (panel.one("table", "divide") for panel in doc.all("div", "node"))
+    ours = pc_divide(EP_BELOW, 2)
+    rows = _rows(start)
+    assert set(rows) == set(ours)
+    for move, ((chesskit, engine), classes) in rows.items():
+        assert int(chesskit.replace(",", "")) == ours[move]
+        # the engine misses e5f6 below f7f5 only
+        assert int(engine.replace(",", "")) == ours[move] - (move == "f7f5")
+        assert ("row-differ" in classes) == (move == "f7f5")
+    rows = _rows(failing)
+    assert rows["e5f6"] == (("1", "\u2013"), {"row-missing"})
+    assert all(not classes for move, (_, classes) in rows.items() if move != "e5f6")
+    assert list(rows)[0] == "e5f6"  # the differing rows first
+
+
+def test_regression_line_has_python_chess_s_count(reports):
+    line = parse_html(reports.compare.read_text()).one("pre", "regression").text_content()
+    match = re.fullmatch(r'(\S+ [wb] \S+ \S+) id "[^"]+"; (?:hmvc (\d+); fmvn (\d+); )?D(\d) (\d+);', line)
+    assert match, line
+    fen = f"{match[1]} {match[2] or 0} {match[3] or 1}"
+    assert fen == AFTER_F5
+    assert int(match[5]) == pc_perft(chess.Board(fen), int(match[4]))
+
+
+@pytest.mark.parametrize("name", ["compare", "suite"])
+def test_page_is_self_contained(reports, name):
+    text = getattr(reports, name).read_text()
+    doc = parse_html(text)
+    assert not doc.all("link") and not doc.all("img") and not doc.all("iframe")
+    assert all("src" not in script.attrs for script in doc.all("script"))
+    assert all(a.attrs.get("href", "#").startswith("#") for a in doc.all("a"))
+    assert not re.findall(r"https?://(?!www\.w3\.org/2000/svg\")", text)  # only the SVG namespace's name
+    assert not re.search(r"url\(|@import|@font-face", text)
+    style = doc.one("style").text_content()
+    assert "prefers-color-scheme: dark" in style and "@media print" in style
+
+
+def test_suite_report_lists_every_position_and_links_each_finding(reports):
+    assert reports.suite_result.exit_code == 1, reports.suite_result.stderr
+    text = reports.suite.read_text()
+    doc = parse_html(text)
+    rows = {row.attrs["data-id"]: row for row in doc.one("table", "positions").one("tbody").all("tr")}
+    assert set(rows) == {"ep-below", "bare-kings", "broken"}
+    assert {name: row.classes() for name, row in rows.items()} == {
+        "ep-below": {"mismatch"}, "bare-kings": {"pass"}, "broken": {"not-run"},
+    }  # fmt: skip
+    link = rows["ep-below"].one("a")
+    finding = doc.one("section", "finding")
+    assert link.attrs["href"] == f"#{finding.attrs['id']}"
+    assert [cell.text_content() for cell in rows["ep-below"].all("td")][3] == "ep ep-capture"  # the file's tags
+    assert "D1-D2" in rows["ep-below"].text_content() and re.search(r"\d+\.\d{3} s", rows["ep-below"].text_content())
+    boards = svg_boards(text)
+    assert board_facts(boards[-1]) == (64, piece_map(AFTER_F5), {"e5f6": "arrow missing"})
+
+
+def test_compare_with_an_agreeing_engine_draws_the_position(cli, tmp_path):
+    out = tmp_path / "agree.html"
+    result = cli("compare", BARE_KINGS, "2", "--script", str(ENGINES / "eng_correct.py"), "--html", str(out))
+    assert result.exit_code == 0, result.stderr
+    text = out.read_text()
+    assert "agrees with chesskit at depth 2" in parse_html(text).one("p", "summary").text_content()
+    (board,) = svg_boards(text)
+    assert board_facts(board) == (64, piece_map(BARE_KINGS), {})
+
+
+def test_fuzz_report_shows_the_shrunk_position(cli, tmp_path):
+    out = tmp_path / "fuzz.html"
+    adapter = f"{ENGINES / 'bug_promo_double_check.py'}:Adapter"
+    result = cli("fuzz", "--python", adapter, "--seed", "2", "--positions", "100", "--json", "--html", str(out))
+    assert result.exit_code == 1, result.stderr
+    import json
+
+    data = json.loads(result.stdout)
+    text = out.read_text()
+    doc = parse_html(text)
+    facts = doc.one("dl", "facts").text_content()
+    assert data["position_fen"] in facts and data["start_fen"] in facts and "seed2" in facts.replace(" ", "")
+    boards = svg_boards(text)
+    shown = boards[[p.attrs.get("hidden") is None for p in doc.all("div", "node")].index(True)]
+    _, pieces, arrows = board_facts(shown)
+    assert pieces == piece_map(data["fen"])
+    assert set(" ".join(arrows).split()) == set(data["missing"] + data["extra"])
+    assert f'id "fuzz-2"' in doc.one("pre", "regression").text_content()
+
+
+def test_show_svg_writes_the_board_alone(cli, tmp_path):
+    out = tmp_path / "board.svg"
+    plain = cli("show", KIWIPETE, "--moves", "a2a4")
+    result = cli("show", KIWIPETE, "--moves", "a2a4", "--svg", str(out))
+    assert result.exit_code == 0 and result.stdout == plain.stdout  # what it prints is unchanged
+    svg = ET.parse(out).getroot()
+    board = chess.Board(KIWIPETE)
+    board.push_uci("a2a4")
+    squares, pieces, arrows = board_facts(svg)
+    assert (squares, pieces, arrows) == (64, piece_map(board.fen()), {})
+    tinted = {r.get("data-square") for r in svg.iterfind("svg:rect", NS) if "last" in r.get("class")}
+    assert tinted == {"a2", "a4"}
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["compare", EP_BELOW, "2", "--script", "{engine}", "--html", "{tmp}"], ["--html", "directory"]),
+        (["compare", EP_BELOW, "2", "--script", "{engine}", "--html", "{engine}"], ["--html", "input file"]),
+        (["suite", "{suite}", "--script", "{engine}", "--junit", "{tmp}/x", "--html", "{tmp}/x"], ["--html", "--junit"]),
+        (["suite", "{suite}", "--html", "{suite}"], ["--html", "input file"]),
+        (["fuzz", "--script", "{engine}", "--save", "{tmp}/s.epd", "--html", "{tmp}/s.epd"], ["--html", "--save"]),
+        (["show", "startpos", "--svg", "{tmp}/missing/b.svg"], ["--svg", "no such folder"]),
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_any_work(cli, tmp_path, args, words):
+    suite = tmp_path / "one.epd"
+    suite.write_text(f'{BARE_KINGS} ;D1 3 ;id "k"\n')
+    engine = tmp_path / "engine.py"  # would leave a mark if it ran
+    engine.write_text(f"#!/bin/sh\ntouch {tmp_path}/ran\nexec python3 {ENGINES / 'eng_correct.py'} \"$@\"\n")
+    engine.chmod(0o755)
+    before = engine.read_text()
+    filled = [a.format(engine=engine, tmp=tmp_path, suite=suite) for a in args]
+    one_line(cli(*filled), 2, *words)
+    assert not (tmp_path / "ran").exists() and engine.read_text() == before
+    assert not list(tmp_path.glob("*.html")) and not (tmp_path / "x").exists()

@@ -1,0 +1,108 @@
+"""The reports in a real browser (headless Chromium, one per module, see conftest.py): each
+page loads from disk with no console error, no exception and no request for anything but
+the file itself; the shown board has 64 squares and the expected arrows; the path's buttons
+switch the board; dark mode and print styles apply; a screenshot and a PDF come out.
+Skipped, naming the package, where no Chromium is installed (a failure in CI)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EP_BELOW
+
+SHOWN = ".node:not([hidden])"
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def page(browser, reports):
+    opened = []
+
+    def open_page(name: str, **options):
+        result = browser.open(getattr(reports, name) if isinstance(name, str) and hasattr(reports, name) else name, **options)
+        opened.append(result)
+        return result
+
+    yield open_page
+    for page in opened:
+        page.close()
+
+
+def _luminance(css_colour: str) -> float:
+    r, g, b = (int(x) for x in css_colour[css_colour.index("(") + 1 : css_colour.index(")")].split(",")[:3])
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+
+def test_compare_report_loads_cleanly_with_the_board_and_its_arrows(page, reports, tmp_path):
+    shown = page("compare")
+    assert shown.problems() == []
+    assert shown.eval(f"document.querySelectorAll('{SHOWN} svg rect.square').length") == 64
+    arrows = shown.eval(
+        f"[...document.querySelectorAll('{SHOWN} svg g.arrow')].map(g => [g.dataset.move, g.getAttribute('class'),"
+        " getComputedStyle(g).fill])"
+    )
+    assert arrows == [["e5f6", "arrow missing", "rgb(21, 128, 61)"]]  # green
+    # the board is drawn: it has a size on the page
+    width = shown.eval(f"document.querySelector('{SHOWN} svg').getBoundingClientRect().width")
+    assert width > 200
+    assert shown.screenshot(tmp_path / "compare.png").startswith(PNG)
+
+
+def test_each_step_of_the_path_shows_its_board(page):
+    shown = page("compare")
+    visible = f"[...document.querySelectorAll('{SHOWN}')].map(n => n.dataset.step)"
+    assert shown.eval(visible) == ["1"]
+    shown.eval("document.querySelector('ol.path button[data-step=\"0\"]').click()")
+    assert shown.eval(visible) == ["0"]
+    assert EP_BELOW in shown.eval(f"document.querySelector('{SHOWN} figcaption').textContent")
+    assert shown.eval(f"[...document.querySelectorAll('{SHOWN} g.arrow')].map(g => g.dataset.move)") == ["f7f5"]
+    assert shown.eval(f"document.querySelectorAll('{SHOWN} rect.square').length") == 64
+    pressed = "[...document.querySelectorAll('ol.path button')].map(b => b.getAttribute('aria-pressed'))"
+    assert shown.eval(pressed) == ["true", "false"]
+    assert shown.problems() == []
+
+
+def test_dark_mode_and_print(page, browser):
+    light = _luminance(page("compare").eval("getComputedStyle(document.body).backgroundColor"))
+    dark_page = page("compare", dark=True)
+    dark = _luminance(dark_page.eval("getComputedStyle(document.body).backgroundColor"))
+    text = _luminance(dark_page.eval("getComputedStyle(document.body).color"))
+    assert light > 0.9 and dark < 0.15 and text > 0.8
+    dark_page.send("Emulation.setEmulatedMedia", {"media": "print", "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    assert _luminance(dark_page.eval("getComputedStyle(document.body).backgroundColor")) > 0.9  # prints light
+    assert dark_page.eval("[...document.querySelectorAll('.node')].map(n => getComputedStyle(n).display)") == ["none", "block"]
+    assert dark_page.pdf().startswith(b"%PDF")
+    assert dark_page.problems() == []
+
+
+def test_suite_report_table_links_to_its_finding(page, tmp_path):
+    shown = page("suite")
+    assert shown.problems() == []
+    rows = shown.eval("[...document.querySelectorAll('table.positions tbody tr')].map(r => [r.dataset.id, r.className])")
+    assert sorted(rows) == [["bare-kings", "pass"], ["broken", "not-run"], ["ep-below", "mismatch"]]
+    shown.eval("document.querySelector('table.positions a').click()")
+    assert shown.eval("location.hash") == "#finding-1"
+    assert shown.eval("document.querySelectorAll('#finding-1 .node:not([hidden]) rect.square').length") == 64
+    assert shown.eval("[...document.querySelectorAll('#finding-1 .node:not([hidden]) g.arrow')].map(g => g.dataset.move)") == ["e5f6"]
+    assert shown.screenshot(tmp_path / "suite.png").startswith(PNG)
+
+
+def test_show_svg_opens_alone(page, cli, tmp_path):
+    out = tmp_path / "board.svg"
+    assert cli("show", EP_BELOW, "--moves", "f7f5", "--svg", str(out)).exit_code == 0
+    shown = page(out)
+    assert shown.problems() == []
+    assert shown.eval("document.querySelectorAll('rect.square').length") == 64
+    assert shown.eval("document.querySelectorAll('text.piece').length") == 32
+
+
+def test_the_checks_catch_a_broken_page(page, tmp_path):
+    """What the tests above assert absent is seen when present: a console error, an uncaught
+    exception and a request for something on the network."""
+    bad = tmp_path / "bad.html"
+    bad.write_text(
+        "<!DOCTYPE html><html><body><img src='http://127.0.0.1:9/x.png'>"
+        "<script>console.error('broken'); throw new Error('thrown');</script></body></html>"
+    )
+    found = "\n".join(page(bad).problems())
+    assert "console error" in found and "thrown" in found and "request: http://127.0.0.1:9/x.png" in found

@@ -1,0 +1,94 @@
+"""The SVG board (``chesskit.report.svg``), read back with a real XML parser: 64 squares, the
+pieces where python-chess puts them, arrows from and to the right squares, no ids and
+nothing fetched from elsewhere."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import chess
+import pytest
+
+from chesskit.report.svg import SQUARE, Arrow, board_svg
+from helpers import EP_FEN, KIWIPETE
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+CHESS960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def squares(root: ET.Element) -> dict[str, ET.Element]:
+    return {rect.get("data-square"): rect for rect in root.iterfind("svg:rect", NS) if "square" in rect.get("class")}
+
+
+def pieces(root: ET.Element) -> dict[str, str]:
+    return {t.get("data-square"): t.get("data-piece") for t in root.iterfind(".//svg:text", NS) if "piece" in t.get("class", "")}
+
+
+def arrows(root: ET.Element) -> dict[str, str]:
+    return {g.get("data-move"): g.get("class") for g in root.iterfind("svg:g", NS) if "arrow" in g.get("class", "")}
+
+
+@pytest.mark.parametrize("fen", [KIWIPETE, EP_FEN, CHESS960, "8/8/8/8/8/8/8/k6K w - - 0 1"])
+def test_64_squares_and_the_pieces_python_chess_sees(fen):
+    root = parse(board_svg(fen, chess960=fen == CHESS960))
+    found = squares(root)
+    assert sorted(found) == sorted(chess.SQUARE_NAMES)
+    # a1 dark, h1 light, and the colours alternate
+    for name, rect in found.items():
+        square = chess.parse_square(name)
+        light = (chess.square_file(square) + chess.square_rank(square)) % 2 == 1
+        assert ("light" if light else "dark") in rect.get("class").split()
+    board = chess.Board(fen, chess960=fen == CHESS960)
+    expected = {chess.square_name(sq): piece.symbol() for sq, piece in board.piece_map().items()}
+    assert pieces(root) == expected
+
+
+def _polygon(group: ET.Element) -> list[tuple[float, float]]:
+    points = group.find("svg:polygon", NS).get("points").split()
+    return [tuple(map(float, p.split(","))) for p in points]
+
+
+def _square_of(x: float, y: float) -> str:
+    file, rank = int((x - 18) // SQUARE), 7 - int(y // SQUARE)
+    return chess.square_name(chess.square(file, rank))
+
+
+def test_arrows_point_from_the_move_s_square_to_its_target():
+    moves = [Arrow("e5f7", "missing"), Arrow("e1c1", "extra"), Arrow("a2a4", "path")]
+    root = parse(board_svg(KIWIPETE, moves))
+    assert arrows(root) == {"e5f7": "arrow missing", "e1c1": "arrow extra", "a2a4": "arrow path"}
+    colours = {g.get("data-move"): g.get("fill") for g in root.iterfind("svg:g", NS) if g.get("data-move")}
+    assert colours["e5f7"] == "#15803d" and colours["e1c1"] == "#dc2626"  # green missing, red extra
+    for group in root.iterfind("svg:g", NS):
+        move = group.get("data-move")
+        if not move:
+            continue
+        outline = _polygon(group)
+        tail = ((outline[0][0] + outline[-1][0]) / 2, (outline[0][1] + outline[-1][1]) / 2)
+        assert _square_of(*tail) == move[:2]
+        assert _square_of(*outline[3]) == move[2:4]  # the tip
+
+
+def test_promotions_share_one_arrow_and_san_gets_none():
+    root = parse(board_svg("8/P7/8/8/8/8/8/k6K w - - 0 1", [Arrow(m, "missing") for m in ("a7a8r", "a7a8b", "a7a8n")] + [Arrow("Kb2", "extra")]))
+    assert arrows(root) == {"a7a8r a7a8b a7a8n": "arrow missing"}
+
+
+def test_last_move_squares_are_tinted():
+    root = parse(board_svg(EP_FEN, last_move="f7f5"))
+    tinted = {name for name, rect in squares(root).items() if "last" in rect.get("class").split()}
+    assert tinted == {"f7", "f5"}
+
+
+def test_stands_alone_with_no_ids_and_nothing_fetched():
+    svg = board_svg(KIWIPETE, [Arrow("e5f7", "missing")], "e2e4")
+    root = parse(svg)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert not [el for el in root.iter() if el.get("id")]  # many boards on one page: no duplicate ids
+    assert not re.search(r"href|url\(|@import|<image", svg)
+    assert KIWIPETE in root.find("svg:title", NS).text
