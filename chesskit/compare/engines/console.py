@@ -263,19 +263,7 @@ class PerftEngine(UciEngine):
         legal: set[str] = set()
 
         def complete() -> bool:
-            """Whether the answer is whole: a total its divide lines sum to, or (no total
-            line in this dialect) every legal move of the node listed."""
-            if answer.total is not None:
-                if answer.moves:
-                    return answer.consistent
-                # a total alone: the whole answer of a total-only dialect, else perhaps
-                # the first line (some engines print the total before the divide)
-                return answer.total == 0 or (self.dialect is not None and self.dialect.total_only)
-            if answer.total is None and answer.moves and not self.expect_total and not self._console:
-                if not legal:
-                    legal.update(board_factory().legal_moves())
-                return legal <= answer.moves.keys()
-            return False
+            return self._complete(answer, board_factory, legal)
 
         self._send(command)
         ready_reply = self._request_ready(command)
@@ -335,6 +323,21 @@ class PerftEngine(UciEngine):
             if quiet is not None:  # a probe waits as long as the engine keeps talking
                 quiet = wait_more()
         return reader.finish(), search
+
+    def _complete(self, answer: Answer, board_factory, legal: set[str]) -> bool:
+        """Whether the answer is whole: a total its divide lines sum to, or (no total
+        line in this dialect) every legal move of the node listed (``legal``: filled once)."""
+        if answer.total is not None:
+            if answer.moves:
+                return answer.consistent
+            # a total alone: the whole answer of a total-only dialect, else perhaps
+            # the first line (some engines print the total before the divide)
+            return answer.total == 0 or (self.dialect is not None and self.dialect.total_only)
+        if answer.moves and not self.expect_total and not self._console:
+            if not legal:
+                legal.update(board_factory().legal_moves())
+            return legal <= answer.moves.keys()
+        return False
 
     def _request_ready(self, command: str) -> str | None:
         """Ask the engine to say when it has read `command` (`isready`, or `ping N` to an
