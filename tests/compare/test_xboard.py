@@ -39,6 +39,9 @@ pytestmark = pytest.mark.usefixtures("no_leftover_children")
         ("8902", 8902, None),  # Ethereal
         ("Perft 3: 8902 (12 ms, 741833 leaves/sec)", 8902, 3),  # Rustic
         ("Test Complete : 8902 nodes visited in 5ms", 8902, None),  # Vice
+        ("Perft Complete : 8902 nodes visited in 5ms", 8902, None),  # Vice's C versions
+        ("Leaves: 8902", 8902, None),  # Weiss, under `Perft complete:`
+        ("Total leafs: 8902", 8902, None),  # Cosette
         ("total moves=8902  time=0.01", 8902, None),  # Crafty
         ("Raw nodes for depth 3: 8902", 8902, 3),  # Sjeng 11.2
         (" 3       8902  0.00   1780400.00nps", 8902, 3),  # Sjaak II 1.4.1

@@ -35,6 +35,7 @@ Answers are read by the same lenient parser in every dialect:
                    moves of chesskit's own Board
     totals         Nodes searched: N | Nodes: N | Total: N | Total nodes: N | Perft(5) = N |
                    Perft 5: N (...) | Test Complete : N nodes visited | total moves=N time=T |
+                   Leaves: N | Total leafs: N |
                    Raw nodes for depth 5: N | 5  N  T  Xnps (a depth nodes time nps row) | a bare N;
                    a total that names another depth (Rustic prints one per depth) is skipped
     anything else  banners, `info` lines, timings, `Unknown command` replies: skipped
@@ -122,9 +123,10 @@ _TOTALS = [
     for p in (
         rf"nodes\s+searched\s*[:=]?\s*{_NUMBER}",
         rf"(?:total\s+|leaf\s+)?nodes(?:\s+visited|\s+count)?\s*[:=]?\s*{_NUMBER}",
-        rf"total(?:\s+number\s+of\s+nodes|\s+nodes|\s+leaf\s+nodes|\s+leaves)?\s*[:=]?\s*{_NUMBER}",
+        rf"total(?:\s+number\s+of\s+nodes|\s+nodes|\s+leaf\s+nodes|\s+leaves|\s+leafs)?\s*[:=]?\s*{_NUMBER}",
+        rf"leaves\s*[:=]\s*{_NUMBER}",  # Weiss: `Leaves: 8902` under `Perft complete:`
         rf"perft\s*\(?\s*(?P<depth>\d{{1,3}})\s*\)?\s*[:=]\s*{_NUMBER}(?:\s+.*)?",
-        rf"test\s+complete\s*:\s*{_NUMBER}\s+(?:leaf\s+)?nodes(?:\s+.*)?",
+        rf"(?:test|perft)\s+complete\s*:\s*{_NUMBER}\s+(?:leaf\s+)?nodes(?:\s+.*)?",
         # Crafty: `total moves=8902  time=0.01`
         rf"total\s+moves\s*=\s*{_NUMBER}(?:\s+time\s*=\s*\S+)?",
         # Sjeng: `Raw nodes for depth 3: 8902`
