@@ -38,9 +38,16 @@ class IllegalMoveError(InputError):
 
 
 class EngineError(ChesskitError):
-    """An external engine could not be run, crashed, hung, or talked nonsense."""
+    """An external engine could not be run, crashed, hung, or talked nonsense.
+
+    Raised out of compare's descent it also says where: ``path`` (the UCI moves from the
+    position to the node the engine was asked about), ``depth`` and that node's ``fen``;
+    None elsewhere."""
 
     exit_code = 3
+    path: list[str] | None = None
+    depth: int | None = None
+    fen: str | None = None
 
 
 class EngineNotStarted(EngineError):

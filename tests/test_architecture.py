@@ -7,6 +7,7 @@ chesskit module (at module level or inside a function) is checked against the la
     timer, outpath                              the base: pure Python, no numba
     core                                        the numba-compiled core (no click, no rich)
     board                                       FEN, Board, perft/divide orchestration and threads
+    gpu                                         --device gpu: the core's rules compiled with numba-cuda
     compare                                     descent, classification, state comparison, engines
     suites        cluster                       suites use compare; the cluster uses only the board
     fuzz                                        uses compare and the suites' positions
@@ -20,7 +21,7 @@ other module splits EPD operations (a loop that honours quotes around ``;``), sp
 the opcode or id patterns, or reads the ``hmvc``/``fmvn`` clock operations. Board geometry
 has owners too (issue 25): the start FEN is written only in ``chesskit/geometry.py`` and the
 pieces' step tables only in ``chesskit/vocab.py``; and no function outside the compiled core
-is longer than 80 lines.
+is longer than 80 lines. Textual is imported by ``chesskit/explore/app.py`` alone.
 
 The checker is run on the real tree, and on doctored copies to show that it catches an
 upward import, a cycle, a second EPD parser, a copied start FEN or step table and a long
@@ -57,16 +58,18 @@ ALLOWED = {
     "board": {"base", "core", "board"},
     # the root package re-exports Board lazily, so it sits with the board
     "root": {"base", "core", "board"},
+    "gpu": {"base", "core", "board", "gpu"},
     "compare": {"base", "core", "board", "compare"},
-    "suites": {"base", "core", "board", "compare", "suites"},
+    "suites": {"base", "core", "board", "compare", "gpu", "suites"},
     "cluster": {"base", "core", "board", "root", "cluster"},
     "fuzz": {"base", "core", "board", "compare", "suites", "fuzz"},
     # the HTML report and the SVG board: drawn from the commands' JSON data, never their code
     "report": {"base", "core", "board", "report"},
     "explore": {"base", "core", "board", "compare", "suites", "explore"},
-    "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "report", "explore", "cli"},
+    "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "gpu", "report", "explore", "cli"},
 }
 FORBIDDEN_IN_CORE = ("click", "rich")
+TEXTUAL_OWNER = "chesskit.explore.app"
 EPD_OWNER = "chesskit.board.fen"
 # the patterns an EPD reader needs: an opcode, the id operation (suites/formats.scan_id owns that one)
 EPD_PATTERNS = {"[A-Za-z][A-Za-z0-9_+-]*": EPD_OWNER, 'id\\s+(?:"([^"]*)"|([^\\s;"]+))': "chesskit.suites.formats"}
@@ -188,6 +191,16 @@ def test_the_core_uses_no_cli_libraries():
     used = set(third_party(PACKAGE, "chesskit.core"))
     assert "numba" in used  # the scan sees the core's imports
     assert not used & set(FORBIDDEN_IN_CORE)
+
+
+def test_only_the_explorers_app_imports_textual():
+    # Textual loads only for the full-screen explorer: no other command pays for it
+    users = sorted(
+        module_name(path, PACKAGE)
+        for path in PACKAGE.rglob("*.py")
+        if "textual" in {t.split(".")[0] for t, _, _ in imports(path, PACKAGE)}
+    )
+    assert users == [TEXTUAL_OWNER]
 
 
 @pytest.mark.parametrize(

@@ -34,9 +34,16 @@ from chesskit.cli.options import json_option
     help="Give up on ellxor when one run takes longer than this "
     "  [default: 30, or 30 times chesskit's own time on that position when longer]",
 )
+@click.option(
+    "--device",
+    type=click.Choice(["cpu", "gpu"]),
+    default="cpu",
+    show_default=True,
+    help="Count on the CPU, or on an NVIDIA GPU with numba-cuda (--hash and --threads are the CPU's).",
+)
 @click.argument("path", required=False)
 @json_option
-def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, as_json, path) -> None:
+def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, as_json, path) -> None:
     """Perft of the six standard positions: nodes, seconds and Mnps per position.
 
     By default single-threaded with no hash table, the conditions of Stockfish's own
@@ -63,6 +70,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, as_json, path) ->
             on_row=lambda row: advance(1),
             ellxor=path,
             timeout=limit,
+            device=device,
         )
     summary = totals(rows)
     if as_json:

@@ -6,7 +6,7 @@ import click
 
 from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
-from chesskit.cli.html_out import check_writable, html_option, write_compare
+from chesskit.cli.html_out import check_writable, crash_report, html_option, write_compare
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import (
     chess960_option,
@@ -19,7 +19,10 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
 )
-from chesskit.errors import MismatchError
+from chesskit.cli.regression_view import engine_call
+from chesskit.cli.run_options import bisect_option, start_failed, starting
+from chesskit.compare.regression import from_report
+from chesskit.errors import EngineError, MismatchError
 from chesskit.suites.positions import resolve_position
 
 
@@ -37,6 +40,7 @@ from chesskit.suites.positions import resolve_position
     help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
 )
 @strict_option
+@bisect_option
 @html_option
 @json_option
 def compare(
@@ -47,6 +51,7 @@ def compare(
     chess960: bool,
     state_pushes: str,
     strict: bool,
+    bisect: bool,
     html_path: str | None,
     as_json: bool,
 ) -> None:
@@ -58,7 +63,11 @@ def compare(
     the counts at every step. A --python adapter with fen() also has its full state
     (placement, side, castling, en passant, clocks) compared after pushes and pops.
 
-    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory.
+    An engine that fails on the way (crashes, hangs, prints what cannot be read) is named
+    with the node it was asked about: the position that crashes it is a finding too.
+
+    Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory
+    (125 with --bisect when the engine cannot be started: git bisect run skips the commit).
     """
     from chesskit.compare.descent import descend
     from chesskit.compare.statecmp import state_checker
@@ -71,11 +80,17 @@ def compare(
     board, ident = load_board(position, moves, chess960, strict)
     prefix = board.move_stack
     position_fen = _position_fen(position, board)
-    eng = engine_opts.open()
     try:
-        spoken = engine_dialect(eng)
+        eng = engine_opts.open()
+    except EngineError as err:  # a Python adapter that cannot be imported
+        raise start_failed(err, bisect) from None
+    try:
+        try:
+            spoken = starting(bisect, engine_dialect)(eng)
+        except EngineError as err:
+            raise start_failed(err, bisect) from None
         checker = state_checker(eng, position_fen, prefix, board.chess960, budget)
-        with output.progress(depth_n, "compare") as advance:
+        with output.progress(depth_n, "compare") as advance, crash_report(html_path, position_fen, board.chess960, eng.name):
             report = descend(
                 board,
                 eng,
@@ -89,8 +104,9 @@ def compare(
     finally:
         eng.close()
     note_dialect(spoken, as_json)
-    show(report, as_json, spoken, board.notes)
-    write_compare(html_path, report, board.notes)
+    regression = from_report(report, ident or "compare", engine_call(engine_opts))
+    show(report, as_json, spoken, board.notes, regression)
+    write_compare(html_path, report, board.notes, regression)
     if not report.agree:
         raise MismatchError(report.summary())
 
@@ -107,8 +123,8 @@ def _position_fen(position: str, board) -> str:
     return " ".join(fen.split())
 
 
-def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) -> None:
-    from chesskit.cli import compare_render
+def show(report, as_json: bool, dialect=None, position_notes: list[str] = (), regression=None) -> None:
+    from chesskit.cli import compare_render, regression_view
 
     if as_json:
         data = report.to_json()
@@ -116,8 +132,11 @@ def show(report, as_json: bool, dialect=None, position_notes: list[str] = ()) ->
             data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
         # "notes" already holds the missing and extra moves' classification
         data["position_notes"] = list(position_notes)
+        data["regression"] = regression_view.to_json(regression)
         output.emit_json(data)
     elif output.stdout_is_terminal():
         compare_render.render_terminal(report, output.console())
+        regression_view.echo(regression, terminal=True)
     else:
         click.echo(compare_render.plain_text(report), nl=False)
+        regression_view.echo(regression)

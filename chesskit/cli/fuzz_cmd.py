@@ -12,8 +12,11 @@ from chesskit import __version__
 from chesskit.cli import output, signals
 from chesskit.cli.html_out import check_writable, html_option, write_fuzz
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
+from chesskit.cli.regression_view import engine_call
 from chesskit.cli.options import json_option, parse_count, parse_depth
-from chesskit.errors import ChesskitError, InputError, MismatchError
+from chesskit.cli.run_options import fail_fast_option, position_timeout_option
+from chesskit.errors import ChesskitError, EngineError, InputError, MismatchError
+from chesskit.suites.guard import parse_position_timeout
 
 DEFAULT_POSITIONS = 1000  # when neither --positions nor --time is given
 MAX_FUZZ_DEPTH = 10
@@ -31,6 +34,8 @@ MAX_FUZZ_DEPTH = 10
               help="Only Chess960 positions / only standard ones (default: both).")
 @click.option("--save", metavar="FILE",
               help="Append the shrunk position to this EPD suite file, with chesskit's counts to depth 3.")
+@position_timeout_option
+@fail_fast_option
 @html_option
 @json_option
 def fuzz(
@@ -40,6 +45,8 @@ def fuzz(
     positions: str | None,
     chess960: bool | None,
     save: str | None,
+    position_timeout: str | None,
+    fail_fast: bool,
     html_path: str | None,
     as_json: bool,
     engine_opts: EngineOptions,
@@ -59,8 +66,12 @@ def fuzz(
     out. A finding is shown before it is saved; if --save then fails the run still exits 1.
     Ctrl-C while shrinking shows and saves the smallest position so far, then exits 130.
 
+    An engine that crashes, hangs (--timeout for one answer, --position-timeout for all of
+    one position) or prints what cannot be read fails that position only: it is listed
+    with the position, the engine is restarted and the run goes on (--fail-fast: stops).
+
     Exit codes: 0 nothing differs within the bounds, 1 a finding, 2 bad input, 3 the engine
-    failed, 4 out of memory, 130 interrupted.
+    failed (on any position), 4 out of memory, 130 interrupted.
     """
     from chesskit.fuzz.run import fuzz as run_fuzz
     from chesskit.fuzz.save import check_save_path
@@ -73,6 +84,7 @@ def fuzz(
     if limit_positions == 0:
         raise InputError("bad --positions '0': must be at least 1")
     limit_seconds = None if seconds is None else _parse_seconds(seconds)
+    per_position = parse_position_timeout(position_timeout)
     if limit_positions is None and limit_seconds is None:
         limit_positions = DEFAULT_POSITIONS
     if save is not None:
@@ -93,13 +105,28 @@ def fuzz(
                 chess960=chess960,
                 on_progress=advance,
                 on_shrink=shrinking,
+                position_timeout=per_position,
+                fail_fast=fail_fast,
             )
     finally:
         eng.close()
     note_dialect(spoken, as_json)
-    failure = _show_and_save(run, save, as_json, spoken)
-    write_fuzz(html_path, run)
+    failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts))
+    write_fuzz(html_path, run, engine_call(engine_opts))
+    _verdict(run, failure, chess960)
+
+
+def _verdict(run, failure: str | None, chess960: bool | None) -> None:
+    """Raise what the run ends with: the engine's failures (exit 3), the finding (1), Ctrl-C
+    while shrinking (130), or nothing; ``failure``: why --save failed."""
+    from chesskit.fuzz.run import crash_error
+
     finding = run.finding
+    if run.crashes and not (finding is not None and finding.shrunk.interrupted):
+        crashed = crash_error(run, chess960)
+        if finding is None:
+            raise crashed
+        raise EngineError(f"{crashed}; and {finding.report.summary()} (position {finding.index})")
     if finding is None:
         return
     where = f"{finding.report.summary()} (fuzz seed {run.seed}, position {finding.index})"
@@ -118,16 +145,16 @@ class _Stopped(ChesskitError):
         super().__init__(f"{signals.interrupt_message(signals.interrupted_signal())}; the finding is shown above but {failure}")
 
 
-def _show_and_save(run, save: str | None, as_json: bool, spoken) -> str | None:
+def _show_and_save(run, save: str | None, as_json: bool, spoken, call: str) -> str | None:
     """Show the run, and save a finding to ``save``: the finding is shown before the save is
     tried (on a terminal or a pipe) or whatever the save does (JSON, which names the id), so
     a save that fails (a removed folder, a full disk) or is interrupted never loses it.
     Returns why the save failed, or None."""
     if run.finding is None or save is None:
-        _show(run, as_json, None, spoken)
+        _show(run, as_json, None, spoken, call)
         return None
     if not as_json:
-        _show(run, False, None, spoken)
+        _show(run, False, None, spoken, call)
     saved = failure = None
     try:
         saved = _save(save, run)
@@ -135,7 +162,7 @@ def _show_and_save(run, save: str | None, as_json: bool, spoken) -> str | None:
         failure = str(err)
     finally:
         if as_json:
-            _show(run, True, saved, spoken)
+            _show(run, True, saved, spoken, call)
     if saved is not None and not as_json:
         click.echo(f"saved as {saved!r} in {save}")
     return failure
@@ -254,24 +281,40 @@ def _pieces(fen: str) -> int:
     return sum(ch.isalpha() for ch in fen.split()[0])
 
 
+def crash_line(crash) -> str:
+    """``ERROR position 7 (random play): FEN: why``: a position the engine failed on."""
+    return f"ERROR position {crash.index} ({crash.start.source}): {crash.start.fen}: {crash.failure.reason}"
+
+
 def agreed_line(run) -> str:
+    if run.crashes:
+        agreed = run.positions - len(run.crashes)
+        return (
+            f"{agreed:,} of {run.positions:,} positions and {run.nodes:,} nodes agreed at depths 1-{run.depth} in "
+            f"{run.seconds:.1f} s (seed {run.seed}); the engine failed on {len(run.crashes):,}"
+        )
     return (
         f"ok: {run.positions:,} position{'' if run.positions == 1 else 's'} and {run.nodes:,} nodes agreed at "
         f"depths 1-{run.depth} in {run.seconds:.1f} s (seed {run.seed})"
     )
 
 
-def _show(run, as_json: bool, saved: str | None, dialect=None) -> None:
-    from chesskit.cli import compare_render
+def _show(run, as_json: bool, saved: str | None, dialect=None, call: str | None = None) -> None:
+    from chesskit.cli import compare_render, regression_view
+    from chesskit.compare.regression import from_report
     from chesskit.fuzz.run import run_json
 
+    found = None if run.finding is None else from_report(run.finding.report, f"fuzz-{run.seed}", call)
     if as_json:
         data = run_json(run)
         data["saved"] = saved
+        data["regression"] = regression_view.to_json(found)
         if dialect is not None:  # as compare gives it
             data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
         output.emit_json(data)
         return
+    for crash in run.crashes:
+        click.echo(crash_line(crash))
     if run.finding is None:
         click.echo(agreed_line(run))
         return
@@ -284,6 +327,8 @@ def _show(run, as_json: bool, saved: str | None, dialect=None) -> None:
             con.print(Text(line, style="bold red" if i == 0 else "dim"))
         con.print()
         compare_render.render_terminal(run.finding.report, con)
+        regression_view.echo(found, terminal=True)
     else:
         click.echo("\n".join(lines) + "\n")
         click.echo(compare_render.plain_text(run.finding.report), nl=False)
+        regression_view.echo(found)

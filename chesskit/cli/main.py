@@ -37,6 +37,7 @@ COMMANDS = {
     "compare": "chesskit.cli.compare_cmd",
     "debug": "chesskit.cli.debug_cmd",
     "fuzz": "chesskit.cli.fuzz_cmd",
+    "explore": "chesskit.cli.explore_cmd",
 }
 
 

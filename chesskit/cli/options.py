@@ -114,6 +114,14 @@ def table_mb(hash_mb: int | None, depth: int) -> int:
         tablesize.check_request(hash_mb)
         return hash_mb
     return tablesize.fitting_mb(tablesize.default_table_mb(depth))
+device_option = click.option(
+    "--device",
+    type=click.Choice(["cpu", "gpu"]),
+    default="cpu",
+    show_default=True,
+    help="Count on the CPU, or on an NVIDIA GPU with numba-cuda (pip install 'chesskit-perft[gpu]'; "
+    "nodes only: not with --stats, --hash, --threads or the cluster options).",
+)
 threads_option = click.option(
     "--threads",
     default=None,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import click
 
-from chesskit.cli import output, perft_view, stats_cmd
+from chesskit.cli import gpu_run, output, perft_view, stats_cmd
 from chesskit.cli.cluster_cmd import cluster_options  # the options only: Dask loads on use
 from chesskit.cli.options import (
     chess960_option,
     default_threads,
+    device_option,
     depth_argument,
     hash_option,
     json_option,
@@ -42,6 +43,7 @@ stats_option = click.option(
 @hash_option
 @threads_option
 @cluster_options
+@device_option
 @strict_option
 @json_option
 def perft(
@@ -54,6 +56,7 @@ def perft(
     hash_mb: int | None,
     threads: int | None,
     cluster,
+    device: str,
     strict: bool,
     as_json: bool,
 ) -> None:
@@ -63,6 +66,9 @@ def perft(
     DEPTH is an integer >= 0 (perft 0 is 1).
     """
     depth_n = parse_depth(depth)
+    if device == "gpu":
+        gpu_run.refuse(stats=stats or all_depths, hash=hash_mb is not None, threads=threads is not None,
+                       cluster=cluster is not None)
     board, ident = load_board(position, moves, chess960, strict)
     if cluster is not None:  # --scheduler, --workers, --checkpoint or --split-depth: docs/cluster.md
         cluster.perft_command(board, ident, depth_n, hash_mb, as_json, stats=stats or all_depths)
@@ -70,11 +76,14 @@ def perft(
     if stats or all_depths:
         stats_cmd.perft_stats(board, ident, depth_n, all_depths, as_json)
         return
-    threads = threads or default_threads()
-    board.warm_up(threads)  # load (or compile) the move generator outside the timed run
     timer = Timer()
-    hash_mb = table_mb(hash_mb, depth_n)
-    nodes = sum(_count(board, depth_n, hash_mb, threads, timer, f"perft {depth_n}", as_json).values())
+    if device == "gpu":
+        nodes = gpu_run.count(board, depth_n, timer)[""]
+    else:
+        threads = threads or default_threads()
+        board.warm_up(threads)  # load (or compile) the move generator outside the timed run
+        hash_mb = table_mb(hash_mb, depth_n)
+        nodes = sum(_count(board, depth_n, hash_mb, threads, timer, f"perft {depth_n}", as_json).values())
     seconds = timer.elapsed_s
     nps = output.nodes_per_second(nodes, seconds)
     if as_json:
@@ -102,11 +111,12 @@ def perft(
 @stats_option
 @hash_option
 @threads_option
+@device_option
 @strict_option
 @json_option
 def divide(
     position: str, depth: str, moves: str, chess960: bool, stats: bool, hash_mb: int | None, threads: int | None,
-    strict: bool, as_json: bool,
+    device: str, strict: bool, as_json: bool,
 ) -> None:
     """Perft of POSITION to DEPTH split by the first move.
 
@@ -115,15 +125,20 @@ def divide(
     DEPTH is an integer >= 1.
     """
     depth_n = parse_depth(depth, minimum=1, why=" (divide splits the count by the first move)")
+    if device == "gpu":
+        gpu_run.refuse(stats=stats, hash=hash_mb is not None, threads=threads is not None)
     board, ident = load_board(position, moves, chess960, strict)
     if stats:
         stats_cmd.divide_stats(board, ident, depth_n, as_json)
         return
-    threads = threads or default_threads()
-    board.warm_up(threads)  # load (or compile) the move generator outside the timed run
     timer = Timer()
-    hash_mb = table_mb(hash_mb, depth_n)
-    counts = _count(board, depth_n, hash_mb, threads, timer, f"divide {depth_n}", as_json, by_move=True)
+    if device == "gpu":
+        counts = gpu_run.count(board, depth_n, timer, by_move=True)
+    else:
+        threads = threads or default_threads()
+        board.warm_up(threads)  # load (or compile) the move generator outside the timed run
+        hash_mb = table_mb(hash_mb, depth_n)
+        counts = _count(board, depth_n, hash_mb, threads, timer, f"divide {depth_n}", as_json, by_move=True)
     counts = dict(sorted(counts.items()))
     nodes = sum(counts.values())
     seconds = timer.elapsed_s

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import click
 
 from chesskit.board.tablesize import check_request
@@ -9,9 +11,12 @@ from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
 from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
+from chesskit.cli.regression_view import engine_call
 from chesskit.cli.suite_engine import check_writable, write_junit
 from chesskit.cli.suite_render import Stream, json_data, mismatch_lines, notes, render_plain, render_terminal
-from chesskit.errors import InputError
+from chesskit.cli.run_options import bisect_option, fail_fast_option, position_timeout_option, start_failed, starting
+from chesskit.errors import EngineError, InputError
+from chesskit.suites.guard import parse_position_timeout
 from chesskit.suites.formats import parse_tags
 from chesskit.suites.runner import DEFAULT_MAX_NODES, suite_paths
 from chesskit.suites.session import execute, prepare
@@ -47,6 +52,9 @@ from chesskit.suites.session import execute, prepare
 @hash_option
 @threads_option
 @strict_option
+@position_timeout_option
+@fail_fast_option
+@bisect_option
 @click.option("--verbose", is_flag=True, help="List why each position that cannot arise in a game is one.")
 @html_option
 @json_option
@@ -62,6 +70,9 @@ def suite(
     hash_mb: int | None,
     threads: int | None,
     strict: bool,
+    position_timeout: str | None,
+    fail_fast: bool,
+    bisect: bool,
     verbose: bool,
     html_path: str | None,
     as_json: bool,
@@ -75,8 +86,13 @@ def suite(
     FILE:LINE and why, the rest still runs, and the exit code is 2 (1 if anything
     mismatched as well). With --engine, --script or --python the counts come from that
     engine instead, and a mismatch also runs compare's descent against chesskit down to
-    the failing node. Exit 3 when the engine fails. The checking itself is
-    ``chesskit.suites.session`` (prepare, execute); this wires the options and renders.
+    the failing node. An engine that crashes, hangs (--timeout for one answer,
+    --position-timeout for all of a position) or prints what cannot be read fails that
+    position only: it is reported as an engine error, the engine is restarted and the run
+    goes on; the exit code is then 3. The last line counts the positions passed,
+    mismatched, failed by the engine and skipped (every count over --max-nodes).
+    The checking itself is ``chesskit.suites.session`` (prepare, execute); this wires the
+    options and renders.
     """
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
@@ -84,27 +100,32 @@ def suite(
         check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
     if junit is not None:
         check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
+    seconds = parse_position_timeout(position_timeout)
     if html_path is not None:
         check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
     wanted = () if tags is None else parse_tag_option(tags)
     planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted)
     if engine_opts.given and stats:
         raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
-    eng = engine_opts.open() if engine_opts.given else None
+    if not engine_opts.given and (seconds is not None or bisect):
+        raise InputError(f"{'--bisect' if bisect else '--position-timeout'} applies to an engine (--engine, --script, ...)")
     try:
-        outcome = _execute(planned, eng, stats, threads, hash_mb, as_json)
+        eng = engine_opts.open() if engine_opts.given else None
+    except EngineError as err:  # a Python adapter that cannot be imported
+        raise start_failed(err, bisect) from None
+    try:
+        outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect))
     finally:
         if eng is not None:
             eng.close()
     if junit:
-        error = None if outcome.engine_error is None else str(outcome.engine_error)
-        write_junit(junit, outcome.counted, mismatch_lines, outcome.broken, error, planned.errors)
-    write_suite(html_path, outcome, eng.name if eng is not None else None)
+        write_junit(junit, outcome, mismatch_lines, planned.errors)
+    write_suite(html_path, outcome, eng.name if eng is not None else None, engine_call(engine_opts) if eng else None)
     if outcome.engine_error is not None:
-        raise outcome.verdict()
+        raise start_failed(outcome.verdict(), bisect)
     notes(outcome, verbose)
     note_dialect(outcome.dialect, as_json)
-    _render(outcome, as_json)
+    _render(outcome, as_json, engine_call(engine_opts) if engine_opts.given else None)
     verdict = outcome.verdict()
     if verdict is not None:
         raise verdict
@@ -117,7 +138,17 @@ def parse_tag_option(text: str) -> tuple[str, ...]:
     return wanted
 
 
-def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool):
+
+@dataclass(frozen=True)
+class Run:
+    """The options of how the run goes on an engine's failure."""
+
+    position_timeout: float | None = None
+    fail_fast: bool = False
+    bisect: bool = False
+
+
+def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool, how: Run):
     """``session.execute`` with the progress bar, and on a pipe each line as it is known."""
     stream = None if as_json or output.stdout_is_terminal() else Stream(planned.errors, planned.tasks)
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
@@ -132,6 +163,10 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
 
         def counted(result) -> None:
             advance(result.task.expected + 1 - credited.pop(id(result.task), 0.0))
+
+        def position(result) -> None:
+            for task in [*([result.failed_task] if result.failed_task else []), *result.not_run]:
+                advance(task.expected + 1)  # what the engine's failure left undone
             if stream is not None:
                 stream.add(result)
 
@@ -143,17 +178,20 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
             hash_mb=SUITE_HASH_MB if hash_mb is None else hash_mb,
             progress=partial if output.stderr_is_terminal() else None,  # the bar is drawn
             on_result=counted,
-            start=engine_dialect,
+            start=starting(how.bisect, engine_dialect),
+            position_timeout=how.position_timeout,
+            fail_fast=how.fail_fast,
+            on_position=position,
         )
     if stream is not None and outcome.engine_error is None:
         stream.finish()
     return outcome
 
 
-def _render(outcome, as_json: bool) -> None:
+def _render(outcome, as_json: bool, call: str | None) -> None:
     if as_json:
-        output.emit_json(json_data(outcome))
+        output.emit_json(json_data(outcome, call))
     elif output.stdout_is_terminal():
-        render_terminal(outcome)
+        render_terminal(outcome, call)
     else:
-        render_plain(outcome)
+        render_plain(outcome, call)

@@ -29,51 +29,20 @@ def check_writable(path: str, inputs=()) -> None:
     check_output(path, "--junit", inputs)
 
 
-def write_junit(
-    path: str, results: list, mismatch_lines, broken=None, error: str | None = None, bad_lines=()
-) -> None:
-    """One testcase per result (and an errored one for the task the engine failed on),
-    and an errored one (``<error type="input">``) for each line of ``bad_lines``, the
+def write_junit(path: str, outcome, mismatch_lines, bad_lines=()) -> None:
+    """Every testcase of the run (``outcome``: a ``chesskit.suites.session.Outcome``): one
+    per count planned, in the order run: passed, ``<failure>`` (a mismatch), ``<error
+    type="engine">`` (the count the engine failed on), ``<error type="input">`` (a position
+    that cannot be counted), ``<skipped>`` (the counts after an engine's failure, or not run
+    after --fail-fast); one ``<skipped>`` per position with no count within the limits; and
+    an ``<error type="input">`` for each line of ``bad_lines``, the
     ``chesskit.suites.formats.LineError``s of lines that could not be run.
 
     ``mismatch_lines(result)`` gives the suite's three lines about a mismatch.
     """
     cases = []
-    for result in results:
-        task = result.task
-        case = junit.Case(
-            display_path(task.record.path),
-            task.record.path.stem,
-            f"{task.record.label} D{task.depth}",
-            result.seconds,
-        )
-        if result.error is not None:
-            case.error = f"{task.record.location}: {result.error}"
-            case.error_type = "input"
-        elif not result.ok:
-            lines = mismatch_lines(result)
-            case.failure = lines[2]
-            if result.report is not None:
-                case.failure += f"; {report_summary(result.report)}"
-                case.details = "\n".join(lines) + "\n\n" + report_text(result.report)
-            elif result.divide is not None:
-                case.details = (
-                    "\n".join(lines)
-                    + f"\ndivide at depth {task.depth}:\n"
-                    + output.stockfish_divide(result.divide)
-                )
-            else:
-                case.details = "\n".join(lines)
-        cases.append(case)
-    if broken is not None:
-        cases.append(
-            junit.Case(
-                display_path(broken.record.path),
-                broken.record.path.stem,
-                f"{broken.record.label} D{broken.depth}",
-                error=error,
-            )
-        )
+    for position in outcome.positions:
+        cases += _position_cases(position, mismatch_lines)
     for bad in bad_lines:
         cases.append(
             junit.Case(
@@ -88,3 +57,63 @@ def write_junit(
         junit.write(path, cases)
     except OSError as err:
         raise InputError(f"cannot write --junit {path}: {err.strerror or err}") from None
+
+
+def _case(task, seconds: float = 0.0) -> junit.Case:
+    record = task.record
+    return junit.Case(display_path(record.path), record.path.stem, f"{record.label} D{task.depth}", seconds)
+
+
+def _position_cases(position, mismatch_lines) -> list[junit.Case]:
+    from chesskit.suites.result import ENGINE_ERROR, NOT_RUN, SKIPPED
+
+    record = position.record
+    if position.status == SKIPPED:
+        depths = sorted(record.depths)
+        span = f"D{depths[0]}" if len(depths) == 1 else f"D{depths[0]}-D{depths[-1]}"
+        case = junit.Case(display_path(record.path), record.path.stem, f"{record.label} {span}")
+        case.skipped = position.reason
+        return [case]
+    cases = []
+    for result in position.results:
+        case = _result_case(result, mismatch_lines)
+        if result.task is position.failed_task:  # it failed in compare's descent of this mismatch
+            case.error, case.failure = f"{case.failure}; then {position.failure.reason}", None
+            case.details = f"{case.error}\n\n{case.details}"
+        cases.append(case)
+    failure = position.failure
+    if failure is not None and all(r.task is not position.failed_task for r in position.results):
+        case = _case(position.failed_task)
+        case.error = failure.reason
+        cases.append(case)
+    for task in position.not_run:
+        case = _case(task)
+        if position.status == ENGINE_ERROR and failure.depth is None:
+            case.skipped = "not run: the engine could not be started"
+        elif position.status == ENGINE_ERROR:
+            case.skipped = f"not run: the engine failed on D{failure.depth} of this position"
+        elif position.status == NOT_RUN:
+            case.skipped = f"not run: {position.reason}"
+        cases.append(case)
+    return cases
+
+
+def _result_case(result, mismatch_lines) -> junit.Case:
+    task = result.task
+    case = _case(task, result.seconds)
+    if result.error is not None:
+        case.error = f"{task.record.location}: {result.error}"
+        case.error_type = "input"
+    elif not result.ok:
+        lines = mismatch_lines(result)
+        case.failure = lines[2]
+        if result.report is not None:
+            case.failure += f"; {report_summary(result.report)}"
+            case.details = "\n".join(lines) + "\n\n" + report_text(result.report)
+        elif result.divide is not None:
+            case.details = (
+                "\n".join(lines) + f"\ndivide at depth {task.depth}:\n" + output.stockfish_divide(result.divide)
+            )
+        else:
+            case.details = "\n".join(lines)
+    return case

@@ -7,10 +7,12 @@ from collections import defaultdict
 
 import click
 
-from chesskit.cli import output
+from chesskit.cli import output, regression_view
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, report_text
+from chesskit.compare.regression import DEFAULT_ENGINE, for_count, from_report
 from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
+from chesskit.suites.result import ENGINE_ERROR, ERROR, MISMATCH, NOT_RUN, PASSED, SKIPPED, PositionResult
 from chesskit.suites.runner import SuiteResult
 from chesskit.suites.session import Outcome, plural
 from chesskit.suites.tags import by_tag, summary_line
@@ -19,38 +21,31 @@ from chesskit.timer import format_seconds
 
 class Stream:
     """The plain lines of a run on a pipe, printed as soon as each is known and in file
-    order: a line per position (``ok`` or ``FAIL``), a line per line not run (``ERROR``)."""
+    order: a line per position (``ok``, ``FAIL``, or ``ERROR`` when the engine failed on
+    it), a line per line not run (``ERROR``)."""
 
     def __init__(self, bad_lines: list[LineError], tasks):
         self.order = {}
         for item in [*bad_lines, *(t.record for t in tasks)]:
             self.order.setdefault(item.path, len(self.order))
         self.pending = sorted(bad_lines, key=self._key)[::-1]  # popped from the end
-        self.group: list[SuiteResult] = []
         self.width = min(max((len(t.record.label) for t in tasks), default=0), 32)
 
     def _key(self, item) -> tuple[int, int]:
         return self.order.get(item.path, len(self.order)), item.lineno
 
-    def add(self, result: SuiteResult) -> None:
-        if self.group and self.group[0].task.record is not result.task.record:
-            self._flush()
-        self.group.append(result)
-
-    def _flush(self) -> None:
-        record = self.group[0].task.record
+    def add(self, position: PositionResult) -> None:
+        record = position.record
         while self.pending and self._key(self.pending[-1]) < self._key(record):
             click.echo(error_line(self.pending.pop()))
-        errored = [r for r in self.group if r.error is not None]
-        if errored:
-            click.echo(error_line(LineError(record.path, record.lineno, errored[0].error, record.label)))
+        if position.status == ERROR:
+            click.echo(error_line(LineError(record.path, record.lineno, position.reason, record.label)))
+        elif position.status == ENGINE_ERROR:
+            click.echo(f"ERROR {record.label.ljust(self.width)}  {position.reason}")
         else:
-            click.echo(position_line(self.group, self.width))
-        self.group = []
+            click.echo(position_line(position.results, self.width))
 
     def finish(self) -> None:
-        if self.group:
-            self._flush()
         while self.pending:
             click.echo(error_line(self.pending.pop()))
 
@@ -75,24 +70,36 @@ def notes(outcome: Outcome, verbose: bool) -> None:
         output.notes(record.notes, record.location)
 
 
-def json_data(outcome: Outcome) -> dict:
+def json_data(outcome: Outcome, engine_call: str | None = None) -> dict:
     failed = outcome.failed
     data = {
         "passed": len(outcome.results) - len(failed),
         "failed": len(failed),
-        "results": [_result_json(r) for r in outcome.results],
+        "results": [_result_json(r, engine_call) for r in outcome.results],
         "errors": outcome.not_run,
         "error_lines": [e.to_json() for e in outcome.errors],
     }
-    data["failures_by_tag"] = by_tag(r.task.record for r in failed)
+    data["failures_by_tag"] = by_tag(failing_records(outcome))
     if outcome.dialect is not None:
         data["dialect"] = {k: v for k, v in outcome.dialect.items() if k != "about"}
+    tally = outcome.tally()
+    data["positions"] = {
+        "passed": tally[PASSED],
+        "mismatched": tally[MISMATCH],
+        "engine_errors": tally[ENGINE_ERROR],
+        "skipped": tally[SKIPPED],
+        "errors": tally[ERROR],
+        "not_run": tally[NOT_RUN],
+    }
+    data["engine_errors"] = [p.to_json() for p in outcome.engine_failed]
+    data["skipped"] = [p.to_json() for p in outcome.positions if p.status in (SKIPPED, NOT_RUN)]
     return data
 
 
-def _result_json(result: SuiteResult) -> dict:
+def _result_json(result: SuiteResult, engine_call: str | None = None) -> dict:
     entry = result.to_json()
     entry["tags"] = list(result.task.record.tags)
+    entry["regression"] = regression_view.to_json(regression(result, engine_call))
     if result.divide is not None:
         entry["divide"] = result.divide
     if result.report is not None:
@@ -114,8 +121,27 @@ def summary(outcome: Outcome) -> str:
     return (
         f"{plural(len(results), 'count')}{with_counters} of {plural(positions, 'position')} checked in "
         f"{format_seconds(outcome.seconds)}: {len(results) - len(failed)} passed, {verdict}"
+        + (f", {plural(len(outcome.engine_failed), 'engine error')}" if outcome.engine_failed else "")
         + (f", {plural(outcome.not_run, 'line')} not run (errors)" if errors else "")
     )
+
+
+def position_summary(outcome: Outcome) -> str:
+    """The last line: how many positions passed, mismatched, failed in the engine, were
+    skipped (every count over the limits) and, when any, could not be counted or were not
+    run (--fail-fast)."""
+    tally = outcome.tally()
+    parts = [
+        f"{tally[PASSED]} passed",
+        f"{tally[MISMATCH]} mismatched",
+        plural(tally[ENGINE_ERROR], "engine error"),
+        f"{tally[SKIPPED]} skipped",
+    ]
+    if tally[ERROR]:
+        parts.append(f"{tally[ERROR]} not counted (errors)")
+    if tally[NOT_RUN]:
+        parts.append(f"{tally[NOT_RUN]} not run (--fail-fast)")
+    return f"positions: {', '.join(parts)}"
 
 
 def mismatch_lines(result: SuiteResult) -> list[str]:
@@ -142,7 +168,19 @@ def position_line(group: list[SuiteResult], width: int = 0) -> str:
     return f"FAIL  {ident}  D{first.task.depth}: expected {first.task.expected}, got {first.nodes}"
 
 
-def render_plain(outcome: Outcome) -> None:
+def regression(result: SuiteResult, engine_call: str | None = None):
+    """The mismatch's ``chesskit.compare.regression.Regression`` (at the shallowest failing
+    depth of a position, where the divide is): the descent's failing node in an engine run,
+    the suite's count where chesskit itself is wrong; None elsewhere."""
+    if result.divide is None or result.counters_only:
+        return None
+    record = result.task.record
+    if result.report is not None:
+        return from_report(result.report, record.label, engine_call or DEFAULT_ENGINE)
+    return for_count(record.fen, record.chess960, result.task.depth, result.task.expected, record.label)
+
+
+def render_plain(outcome: Outcome, engine_call: str | None = None) -> None:
     """After the streamed position lines: each mismatch's divide, then the summary."""
     for result in outcome.failed:
         if result.divide is None:
@@ -151,25 +189,35 @@ def render_plain(outcome: Outcome) -> None:
         click.echo("\n".join(mismatch_lines(result)))
         if result.report is not None:
             click.echo(report_text(result.report), nl=False)
-            continue
-        click.echo(f"divide at depth {result.task.depth}:")
-        click.echo(output.stockfish_divide(result.divide), nl=False)
+        else:
+            click.echo(f"divide at depth {result.task.depth}:")
+            click.echo(output.stockfish_divide(result.divide), nl=False)
+        found = regression(result, engine_call)
+        if found is not None:
+            regression_view.echo(found)
+            click.echo()
+    click.echo(position_summary(outcome))
     click.echo(summary(outcome))
     by_tags = tag_line(outcome)
     if by_tags is not None:
         click.echo(by_tags)
 
 
+def failing_records(outcome: Outcome) -> list:
+    """The positions that failed: a count mismatched, or the engine failed on them."""
+    return [*(r.task.record for r in outcome.failed), *(p.record for p in outcome.engine_failed)]
+
+
 def tag_line(outcome: Outcome) -> str | None:
     """The failing positions grouped by tag (``chesskit.suites.tags.summary_line``)."""
-    return summary_line(r.task.record for r in outcome.failed)
+    return summary_line(failing_records(outcome))
 
 
 def _seconds(group) -> str:
     return format_seconds(sum(r.seconds for r in group))
 
 
-def render_terminal(outcome: Outcome) -> None:
+def render_terminal(outcome: Outcome, engine_call: str | None = None) -> None:
     from rich.text import Text
 
     con = output.console()
@@ -178,14 +226,31 @@ def render_terminal(outcome: Outcome) -> None:
         con.print(_errors_table(outcome.errors))
     if outcome.failed:
         con.print(_fails_table(outcome.failed))
+    if outcome.engine_failed:
+        con.print(_engine_table(outcome.engine_failed))
     for result in outcome.failed:
         if result.divide is not None:
             _divide_panel(con, result)
-    style = "bold red" if outcome.failed else "bold yellow" if outcome.errors else "bold green"
+            regression_view.echo(regression(result, engine_call), terminal=True)
+    bad = outcome.failed or outcome.engine_failed
+    style = "bold red" if bad else "bold yellow" if outcome.errors else "bold green"
+    con.print(Text(position_summary(outcome), style=style))
     con.print(Text(summary(outcome), style=style))
     by_tags = tag_line(outcome)
     if by_tags is not None:
         con.print(Text(by_tags, style=style))
+
+
+def _engine_table(failed: list[PositionResult]):
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title="engine errors", title_justify="left", title_style="bold red")
+    for name in ("id", "where", "why"):
+        table.add_column(name, overflow="fold")
+    for position in failed:
+        table.add_row(Text(position.record.label), position.record.location, Text(position.reason or ""))
+    return table
 
 
 def _files_table(outcome: Outcome):

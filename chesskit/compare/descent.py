@@ -60,6 +60,56 @@ def descend(
     """
     if depth < 1:
         raise ValueError(f"descend needs depth >= 1, got {depth!r}")
+    asked = _Asked(engine)
+    try:
+        return _descend(board, asked, depth, position_fen, prefix, checker, engine_name, on_step)
+    except EngineError as err:
+        raise located(err, asked.node, position_fen, bool(board.chess960)) from None
+
+
+class _Asked:
+    """The engine, remembering the node of the question it was last asked (``node``:
+    ``(moves, depth)``), so that a failure can say where it happened."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self.node: tuple[list[str], int] | None = None
+
+    def __getattr__(self, name: str):
+        return getattr(self.engine, name)
+
+    def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
+        self.node = (list(moves), depth)
+        answer = self.engine.divide(fen, depth, moves, chess960)
+        self.node = None
+        return answer
+
+    def perft(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> int:
+        self.node = (list(moves), depth)
+        answer = self.engine.perft(fen, depth, moves, chess960)
+        self.node = None
+        return answer
+
+
+def located(err: EngineError, node: tuple[list[str], int] | None, position_fen: str, chess960: bool) -> EngineError:
+    """``err`` saying at which node (``(moves, depth)``) of the descent the engine failed:
+    ``...; it failed at depth 2 after e2e4 e7e5 (fen ...)``. Unchanged when the node is
+    not known (it failed outside a question of the descent) or ``err`` already says it."""
+    if node is None or err.path is not None:
+        return err
+    from chesskit.board.board import Board
+
+    moves, depth = node
+    board = Board(position_fen, chess960=True if chess960 else None)
+    for move in moves:
+        board.push(move)
+    where = f"after {' '.join(moves)}" if moves else "at the start position"
+    found = EngineError(f"{err}; it failed at depth {depth} of compare's descent, {where} (fen {board.fen()})")
+    found.path, found.depth, found.fen = list(moves), depth, board.fen()
+    return found
+
+
+def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, on_step) -> Report:
     board = board.copy()
     prefix = list(prefix)
     chess960 = bool(board.chess960)

@@ -17,7 +17,7 @@ finding, shrunk so far (``stopped_by == "interrupted"``): the CLI shows and save
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from chesskit.board.board import Board
@@ -27,6 +27,7 @@ from chesskit.errors import EngineError
 from chesskit.fuzz.deadline import Deadline, OutOfTime
 from chesskit.fuzz.shrink import Shrunk, differs, shrink
 from chesskit.fuzz.sources import Generated, PositionStream
+from chesskit.suites.guard import Clocked, EngineFailure, restart
 
 
 @dataclass
@@ -54,6 +55,24 @@ class Finding:
 
 
 @dataclass
+class Crash:
+    """A generated position the engine failed on (crashed, hung, exited, printed nonsense)."""
+
+    index: int  # which position (1-based)
+    start: Generated
+    failure: EngineFailure
+
+    def to_json(self) -> dict:
+        return {
+            "position": self.index,
+            "fen": self.start.fen,
+            "chess960": self.start.chess960,
+            "source": self.start.source,
+            **self.failure.to_json(),
+        }
+
+
+@dataclass
 class FuzzRun:
     seed: int
     depth: int
@@ -61,10 +80,13 @@ class FuzzRun:
     nodes: int  # leaf nodes whose counts were compared (chesskit's side)
     seconds: float
     finding: Finding | None = None
-    stopped_by: str = "positions"  # "positions", "time", "finding" or "interrupted" (while shrinking)
+    # "positions", "time", "finding", "interrupted" (while shrinking) or "engine-error" (fail_fast)
+    stopped_by: str = "positions"
+    crashes: list[Crash] = field(default_factory=list)  # the positions the engine failed on
 
     @property
     def agree(self) -> bool:
+        """No finding (``crashes`` may still hold positions the engine failed on)."""
         return self.finding is None
 
 
@@ -79,8 +101,15 @@ def fuzz(
     on_progress: Callable[[int, int, float], None] | None = None,
     on_shrink: Callable[[Shrunk], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
+    position_timeout: float | None = None,
+    fail_fast: bool = False,
 ) -> FuzzRun:
-    """Try positions until a difference is found or a bound is reached (at least one bound is needed)."""
+    """Try positions until a difference is found or a bound is reached (at least one bound is needed).
+
+    The engine failing on a position (crashed, hung past its timeout or ``position_timeout``
+    seconds for the whole position, printed what cannot be read) is that position's result:
+    it is kept in ``FuzzRun.crashes``, the engine is restarted and the run goes on
+    (``fail_fast``: stops there)."""
     if max_positions is None and max_seconds is None:
         raise ValueError("fuzz needs max_positions or max_seconds")
     if depth < 1:
@@ -98,11 +127,12 @@ def fuzz(
             run.stopped_by = "time"
             break
         run.positions += 1
+        clocked = Clocked(engine, position_timeout, clock)
         try:
             board = Board(generated.fen, chess960=generated.chess960)
-            found = differs(engine, generated.fen, generated.chess960, depth, _adder(run), board, deadline)
+            found = differs(clocked, generated.fen, generated.chess960, depth, _adder(run), board, deadline)
             if found is not None:
-                run.finding = _chase(engine, name, run.positions, generated, board, found, on_shrink, deadline)
+                run.finding = _chase(clocked, name, run.positions, generated, board, found, on_shrink, deadline)
                 run.stopped_by = "interrupted" if run.finding.shrunk.interrupted else "finding"
                 break
         except OutOfTime:  # its next depth would not end in time: it was not compared in full
@@ -110,10 +140,11 @@ def fuzz(
             run.stopped_by = "time"
             break
         except EngineError as err:
-            about_960 = generated.chess960 and chess960 is None and "960" in str(err)
-            hint = "; --no-chess960 leaves Chess960 positions out" if about_960 else ""
-            where = "" if generated.fen in str(err) else f": {generated.fen}"
-            raise EngineError(f"{err} (fuzz seed {seed}, position {run.positions}{where}{hint})") from None
+            run.crashes.append(Crash(run.positions, generated, EngineFailure.of(err, None)))
+            restart(engine)
+            if fail_fast:
+                run.stopped_by = "engine-error"
+                break
         if on_progress is not None:
             on_progress(run.positions, run.nodes, clock() - began)
     run.seconds = clock() - began
@@ -152,6 +183,18 @@ def _chase(
     return Finding(index, generated, depth, first, shrunk, report)
 
 
+def crash_error(run: FuzzRun, chess960: bool | None = None) -> EngineError:
+    """The error that sums up the positions the engine failed on (exit 3): how many, and
+    the first one's seed, position, FEN and reason."""
+    first = run.crashes[0]
+    reason, fen = first.failure.reason, first.start.fen
+    about_960 = first.start.chess960 and chess960 is None and "960" in reason
+    hint = "; --no-chess960 leaves Chess960 positions out" if about_960 else ""
+    where = "" if fen in reason else f": {fen}"
+    many = f"the engine failed on {len(run.crashes)} of {run.positions} positions; first: " if len(run.crashes) > 1 else ""
+    return EngineError(f"{many}{reason} (fuzz seed {run.seed}, position {first.index}{where}{hint})")
+
+
 def run_json(run: FuzzRun) -> dict:
     """compare's JSON object of the shown report, plus the fuzzer's keys."""
     finding = run.finding
@@ -180,6 +223,7 @@ def run_json(run: FuzzRun) -> dict:
             "first_fen": finding.first.fen if finding else None,
             "shrink_tried": finding.shrunk.tried if finding else 0,
             "shrink_error": finding.shrunk.error if finding else None,
+            "engine_errors": [crash.to_json() for crash in run.crashes],
         }
     )
     return data

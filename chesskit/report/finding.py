@@ -165,20 +165,37 @@ def _facts_html(facts: list[tuple[str, str]]) -> str:
 
 
 def _regression(data: dict, fens: list[str | None]) -> str:
-    line = data.get("regression")
-    if not line and data.get("steps"):
-        step = data["steps"][-1]  # the deepest node both divided
-        depth = len(step["path"])
-        fen = fens[depth] if depth < len(fens) else None
-        line = regression_line(fen, step, data.get("id") or "regression")
-        if line and data.get("chess960"):
-            line += "  # Chess960: in a file whose name has 960 in it, or in Shredder-FEN"
+    """The regression line (and pytest test) given as ``regression`` (compare's
+    ``Regression.to_json()``, or a line; None: there is none), else one built here."""
+    given = data.get("regression")
+    if "regression" in data:
+        line = given.get("line") if isinstance(given, dict) else given
+        test = given.get("pytest") if isinstance(given, dict) else None
+    else:
+        line, test = _built_line(data, fens), None
     if not line:
         return ""
-    return (
-        '<h3>Regression line <span class="muted">(paste into a suite file)</span></h3>\n'
+    html = (
+        '<h3>Regression line <span class="muted">(paste into your suite)</span></h3>\n'
         f'<pre class="regression">{esc(line)}</pre>\n'
     )
+    if test:
+        html += f'<h3>pytest</h3>\n<pre class="pytest">{esc(test)}</pre>\n'
+    return html
+
+
+def _built_line(data: dict, fens: list[str | None]) -> str:
+    """The deepest node whose totals differ, with chesskit's count there."""
+    for step in reversed(data.get("steps") or []):
+        theirs = step.get("theirs_total", sum((step.get("theirs") or {}).values()))
+        if sum((step.get("ours") or {}).values()) != theirs:
+            depth = len(step["path"])
+            fen = fens[depth] if depth < len(fens) else None
+            line = regression_line(fen, step, data.get("id") or "regression")
+            if line and data.get("chess960"):
+                line += "  # Chess960: in a file whose name has 960 in it, or in Shredder-FEN"
+            return line
+    return ""
 
 
 def regression_line(fen: str | None, step: dict | None, ident: str) -> str:

@@ -3,6 +3,7 @@
 Each function takes the command's ``--json`` object with a little context its JSON leaves
 out (the CLI adds it, see ``chesskit.cli.html_out``):
 
+- ``crash_html(data)``: compare when the engine failed at a node (see there);
 - ``compare_html(data)``: compare's object, plus ``position_fen`` (POSITION, the root of
   the path), ``chess960``, ``engine`` and ``summary`` (see ``chesskit.report.finding``);
 - ``fuzz_html(data)``: fuzz's object (its ``position_fen`` is the shrunk root), plus
@@ -35,7 +36,20 @@ def compare_html(data: dict) -> str:
     else:
         verdict = data.get("summary") or "the engine disagrees with chesskit"
         body = finding_html(data, "finding-1", f"compare at depth {data.get('depth')}")
-    return page(f"chesskit compare: {verdict}", f"<header><h1>chesskit compare</h1></header>\n<main>\n{body}\n</main>")
+    return _command_page("compare", verdict, body)
+
+
+def _command_page(command: str, verdict: str, body: str) -> str:
+    return page(f"chesskit {command}: {verdict}", f"<header><h1>chesskit {command}</h1></header>\n<main>\n{body}\n</main>")
+
+
+def crash_html(data: dict) -> str:
+    """compare's page when the engine failed at a node: ``path``, ``fen``, ``depth`` (as
+    ``EngineError`` gives them), ``position_fen``, ``chess960``, ``engine`` and ``summary``
+    (the error's line). The node the engine failed on is a finding too."""
+    finding = {**data, "kind": "crash", "steps": [], "regression": None}
+    body = finding_html(finding, "finding-1", f"the engine failed at depth {data.get('depth')}")
+    return _command_page("compare", data.get('summary', ''), body)
 
 
 def fuzz_html(data: dict) -> str:
@@ -52,11 +66,12 @@ def fuzz_html(data: dict) -> str:
             ("seed", esc(data.get("seed"))),
             ("run", esc(run)),
             ("generated", f"<code>{esc(data.get('start_fen'))}</code> <span class=muted>({esc(data.get('source'))})</span>"),
-            ("first seen", f"{esc(' '.join(data.get('first_path') or []) or '(start)')}: <code>{esc(data.get('first_fen'))}</code>"),
+            ("first seen", f"{esc(' '.join(data.get('first_path') or []) or '(start)')}: "
+                           f"<code>{esc(data.get('first_fen'))}</code>"),
             ("shrunk position", _shrunk(data)),
         ]
         body = finding_html(data, "finding-1", "fuzz finding: the shrunk position", facts)
-    return page(f"chesskit fuzz: {verdict}", f"<header><h1>chesskit fuzz</h1></header>\n<main>\n{body}\n</main>")
+    return _command_page("fuzz", verdict, body)
 
 
 def _shrunk(data: dict) -> str:
@@ -77,30 +92,44 @@ def _pieces(fen: str) -> int:
 
 def suite_html(data: dict) -> str:
     groups = _positions(data.get("results") or [])
+    # positions the engine failed on, or skipped: by (file, line, id), as the results are
+    others = {_key(p): p for p in [*(data.get("engine_errors") or []), *(data.get("skipped") or [])]}
     findings, anchors = [], {}
     for key, entries in groups.items():
         bad = next((e for e in entries if not e.get("ok")), None)
-        if bad is not None and _status(entries) == "mismatch":
+        if bad is not None and key not in others and _status(entries) == "mismatch":
             anchors[key] = f"finding-{len(anchors) + 1}"
             findings.append(_suite_finding(bad, anchors[key]))
-    rows = [_position_row(entries, anchors.get(key)) for key, entries in groups.items()]
+    rows = [(key, _position_row(entries, anchors.get(key), others.get(key))) for key, entries in groups.items()]
+    for key, position in others.items():
+        if key not in groups:
+            rows.append((key, _position_row([position], None, position)))
     broken = data.get("engine_error")
     if broken:
-        rows.append(_error_row(broken.get("id") or "", "", "engine error", broken.get("error", "")))
+        rows.append(((None, None, None), _error_row(broken.get("id") or "", "", "engine error", broken.get("error", ""))))
     for line in data.get("error_lines") or []:
         where = f"{line.get('file')}:{line.get('line')}" if line.get("line") else str(line.get("file"))
-        rows.append(_error_row(line.get("id") or "", where, "not run", line.get("error", "")))
+        row = _error_row(line.get("id") or "", where, "not run", line.get("error", ""))
+        rows.append(((line.get("file"), line.get("line"), None), row))
+    files: dict = {}
+    for (file, _, _), _row in rows:
+        files.setdefault(file, len(files))
+    rows.sort(key=lambda row: (files[row[0][0]], row[0][1] or 0))  # file order, then line order
     verdict = _suite_verdict(data)
     table = (
         '<table class="positions"><thead><tr><th>position</th><th>result</th><th>depths</th><th>tags</th>'
         '<th class="num">time</th><th>file</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<tbody>{''.join(row for _, row in rows)}</tbody></table>"
     )
     body = (
         f'<header><h1>chesskit suite</h1><p class="summary {"pass" if verdict[1] else "mismatch"}">'
         f"{esc(verdict[0])}</p></header>\n<main>\n{table}\n{''.join(findings)}</main>"
     )
     return page(f"chesskit suite: {verdict[0]}", body)
+
+
+def _key(entry: dict) -> tuple:
+    return (entry.get("file"), entry.get("line"), entry.get("id"))
 
 
 def _positions(results: list[dict]) -> "OrderedDict[tuple, list[dict]]":
@@ -116,29 +145,39 @@ def _status(entries: list[dict]) -> str:
     return "pass" if all(e.get("ok") for e in entries) else "mismatch"
 
 
-def _position_row(entries: list[dict], anchor: str | None) -> str:
+def _position_row(entries: list[dict], anchor: str | None, position: dict | None = None) -> str:
+    """One position: its counts' ``entries`` (suite's ``results``), and ``position``, its
+    entry in ``engine_errors`` or ``skipped`` when it has one (then its status wins)."""
     first = entries[0]
     status = _status(entries)
-    depths = [e.get("depth") for e in entries if e.get("depth") is not None]
+    reason = next((e.get("engine_error") or e.get("error") for e in entries if e.get("engine_error") or e.get("error")), "")
+    if position is not None:
+        status = {"engine-error": "engine error"}.get(position.get("status"), position.get("status") or status)
+        reason = position.get("reason") or reason
+    depths = [e.get("depth") for e in entries if isinstance(e.get("depth"), int)]
     span = "" if not depths else f"D{min(depths)}" + (f"-D{max(depths)}" if max(depths) != min(depths) else "")
     shown = f'<a href="#{anchor}">{status}</a>' if anchor else esc(status)
-    reason = next((e.get("engine_error") or e.get("error") for e in entries if e.get("engine_error") or e.get("error")), "")
-    if reason:
+    if reason and not isinstance(reason, dict):
         shown += f'<br><span class="muted">{esc(reason)}</span>'
     tags = {tag for e in entries for tag in (e.get("tags") or [])}
-    seconds = sum(e.get("seconds") or 0 for e in entries)
+    seconds = position.get("seconds") if position is not None and position.get("seconds") is not None else None
+    if seconds is None:
+        seconds = sum(e.get("seconds") or 0 for e in entries)
+    css = status.replace(" ", "-")
     return (
-        f'<tr class="{status.replace(" ", "-")}" data-id="{esc(first.get("id"))}"><td><code>{esc(first.get("id"))}</code></td>'
-        f'<td class="{status.replace(" ", "-")}">{shown}</td><td>{span}</td><td>{esc(" ".join(sorted(tags)))}</td>'
+        f'<tr class="{css}" data-id="{esc(first.get("id"))}"><td><code>{esc(first.get("id"))}</code></td>'
+        f'<td class="{css}">{shown}</td><td>{span}</td><td>{esc(" ".join(sorted(tags)))}</td>'
         f'<td class="num">{seconds:.3f} s</td><td class="muted">{esc(first.get("file"))}:{esc(first.get("line"))}</td></tr>'
     )
 
 
-def _error_row(ident: str, where: str, status: str, why: str) -> str:
+def _error_row(ident: str, where: str, status: str, why: str, seconds: float | None = None) -> str:
     css = status.replace(" ", "-")
+    time = "" if seconds is None else f"{seconds:.3f} s"
     return (
         f'<tr class="{css}" data-id="{esc(ident)}"><td><code>{esc(ident)}</code></td><td class="{css}">{esc(status)}'
-        f'<br><span class="muted">{esc(why)}</span></td><td></td><td></td><td></td><td class="muted">{esc(where)}</td></tr>'
+        f'<br><span class="muted">{esc(why)}</span></td><td></td><td></td><td class="num">{time}</td>'
+        f'<td class="muted">{esc(where)}</td></tr>'
     )
 
 
@@ -147,9 +186,17 @@ def _suite_verdict(data: dict) -> tuple[str, bool]:
     text = f"{_plural(passed, 'count')} passed, {failed} failed"
     if errors:
         text += f", {_plural(errors, 'line')} not run"
+    engine_errors = len(data.get("engine_errors") or [])
+    if engine_errors:
+        text += f", {_plural(engine_errors, 'engine error')}"
     if data.get("engine_error"):
         text += f"; the engine failed: {data['engine_error'].get('error', '')}"
-    return text, not failed and not errors and not data.get("engine_error")
+    tally = data.get("positions")
+    if isinstance(tally, dict):  # suite's count of positions by outcome
+        kept = [(name, n) for name, n in tally.items() if n or name in ("passed", "mismatched")]
+        shown = ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in kept)
+        text = f"positions: {shown}; counts: {text.replace(_plural(passed, 'count') + ' passed', f'{passed} passed', 1)}"
+    return text, not failed and not errors and not engine_errors and not data.get("engine_error")
 
 
 def _plural(n: int, noun: str) -> str:
@@ -159,10 +206,14 @@ def _plural(n: int, noun: str) -> str:
 def _suite_finding(entry: dict, anchor: str) -> str:
     ident, depth = entry.get("id"), entry.get("depth")
     heading = f"{ident} at depth {depth}: expected {entry.get('expected', 0):,}, counted {entry.get('nodes', 0):,}"
-    where = [("file", f"{esc(entry.get('file'))}:{esc(entry.get('line'))}"), ("position", f"<code>{esc(entry.get('fen'))}</code>")]
+    where = [
+        ("file", f"{esc(entry.get('file'))}:{esc(entry.get('line'))}"),
+        ("position", f"<code>{esc(entry.get('fen'))}</code>"),
+    ]
     report = entry.get("compare")
+    given = {"regression": entry["regression"]} if "regression" in entry else {}  # suite's, where it has one
     if report is not None and not report.get("agree"):
-        return finding_html({"id": ident, **report}, anchor, heading, where)
+        return finding_html({"id": ident, **report, **given}, anchor, heading, where)
     if report is not None:
         why = "chesskit agrees with the engine here: the suite's expected count is in doubt"
     elif entry.get("stats_mismatch"):
@@ -173,10 +224,13 @@ def _suite_finding(entry: dict, anchor: str) -> str:
     board = board_svg(entry["fen"]) if entry.get("fen") else ""
     divide = entry.get("divide") or {}
     rows = "".join(f'<tr><td><code>{esc(m)}</code></td><td class="num">{n:,}</td></tr>' for m, n in divide.items())
-    table = f'<table class="divide"><caption class="muted">chesskit\'s divide at depth {esc(depth)}</caption><tbody>{rows}</tbody></table>' if rows else ""
+    caption = f'<caption class="muted">chesskit\'s divide at depth {esc(depth)}</caption>'
+    table = f'<table class="divide">{caption}<tbody>{rows}</tbody></table>' if rows else ""
     facts = "".join(f"<dt>{esc(name)}</dt><dd>{value}</dd>" for name, value in where)
+    line = (entry.get("regression") or {}).get("line") if isinstance(entry.get("regression"), dict) else None
+    regression = f'<h3>Regression line</h3><pre class="regression">{esc(line)}</pre>' if line else ""
     return (
         f'<section class="finding" id="{esc(anchor)}"><h2>{esc(heading)}</h2><p class="summary mismatch">{esc(why)}</p>'
         f'<div class="finding-grid"><div class="boards">{board}</div><div class="details"><dl class="facts">{facts}</dl>'
-        f"{table}</div></div></section>\n"
+        f"{regression}{table}</div></div></section>\n"
     )

@@ -47,7 +47,7 @@ ol.path button[aria-pressed="true"] { border-color: var(--link); font-weight: 60
 table { border-collapse: collapse; font-size: .9rem; }
 th, td { border-bottom: 1px solid var(--line); padding: .1rem .6rem; text-align: left; }
 table.divide { margin-top: .75rem; } table.divide caption { text-align: left; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.row-missing, tr.row-extra, tr.row-differ { background: var(--mark); }
 tr.row-missing td, tr.row-extra td, tr.row-differ td { font-weight: 600; }
 ul.notes { padding-left: 1.2rem; margin: 0; } ul.notes li { margin-bottom: .3rem; }
@@ -55,7 +55,9 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1re
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 table.positions { width: 100%; }
 @media print {
-  :root { color-scheme: light; --bg: #fff; --fg: #000; --muted: #444; --line: #999; --panel: #fff; --link: #000; }
+  :root { color-scheme: light; --bg: #fff; --fg: #000; --muted: #444; --line: #999; --panel: #fff; --link: #000;
+    --missing: #15803d; --extra: #dc2626; --differ: #b45309; --pass: #15803d; --fail: #dc2626; --error: #9a3412;
+    --mark: rgba(234, 179, 8, 0.22); }
   body { max-width: none; padding: 0; font-size: 11pt; }
   .finding { break-inside: avoid; page-break-inside: avoid; }
   .node[hidden] { display: none !important; }

@@ -53,7 +53,11 @@ def placement(fen: str, chess960: bool | None = None) -> list[str]:
     """The 8 ranks of ``fen``, rank 8 first, 8 FEN letters each ('.' empty), as
     ``chesskit.board.fen`` reads the position (FenError on a FEN it refuses)."""
     codes = parse_fen(fen, chess960).board
-    letter = {piece_code(c, t): PIECE_LETTERS[t].upper() if c == WHITE else PIECE_LETTERS[t] for c in (0, 1) for t in range(1, 7)}
+    letter = {
+        piece_code(colour, ptype): PIECE_LETTERS[ptype].upper() if colour == WHITE else PIECE_LETTERS[ptype]
+        for colour in (0, 1)
+        for ptype in range(1, 7)
+    }
     return ["".join(letter.get(codes[rank * 8 + file], ".") for file in range(8)) for rank in range(7, -1, -1)]
 
 

@@ -86,12 +86,13 @@ def _best(runs: list[Run]) -> Run:
     return min(runs, key=lambda r: r.seconds)
 
 
-def _ours(fen: str, depth: int, hash_mb: float, threads: int) -> Run:
+def _ours(fen: str, depth: int, hash_mb: float, threads: int, gpu=None) -> Run:
+    """One timed perft by chesskit: the CPU walk, or ``gpu`` (a ``chesskit.gpu.walk.Walk``)."""
     from chesskit.board.board import Board
 
     board = Board(fen)
     with Timer() as timer:
-        nodes = board.perft(depth, hash_mb=hash_mb, threads=threads)
+        nodes = board.perft(depth, hash_mb=hash_mb, threads=threads) if gpu is None else gpu.perft(board, depth)
     return Run(nodes, timer.elapsed_s)
 
 
@@ -179,12 +180,12 @@ def _python_chess(fen: str, depth: int) -> Run:
 
 
 def run_bench(
-    vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None, ellxor=None, timeout=None
+    vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None, ellxor=None, timeout=None, device="cpu"
 ) -> list[Row]:
     """Run the workload; ``vs`` names competitors from COMPETITORS (``ellxor`` needs the
     path of its binary, and each of its runs may take ``timeout`` seconds: see
     ``ellxor_limit``). Each measurement is the best of ``repeat`` runs, ours and theirs
-    alternating."""
+    alternating. ``device="gpu"``: chesskit counts on the GPU (``chesskit.gpu``)."""
     from chesskit.board.board import Board
 
     for name in vs:
@@ -209,7 +210,14 @@ def run_bench(
             import chess  # noqa: F401
         except ImportError:
             raise InputError("python-chess is not installed (pip install chess)") from None
-    Board().perft(3, hash_mb=hash_mb, threads=threads)  # warm the compiled core
+    gpu = None
+    if device == "gpu":
+        from chesskit.gpu import open_walk
+
+        gpu = open_walk()  # InputError (exit 2) where no GPU can be used
+        gpu.warm_up(Board())  # compile (or load) the kernels before any timing
+    else:
+        Board().perft(3, hash_mb=hash_mb, threads=threads)  # warm the compiled core
     rows = []
     try:
         for ident, fen, depth in WORKLOAD:
@@ -217,7 +225,7 @@ def run_bench(
             ours, sf, pc, ex = [], [], [], []
             pc_depth = max(1, depth - PYTHON_CHESS_SHALLOWER)
             for _ in range(max(1, repeat)):
-                ours.append(_ours(fen, depth, hash_mb, threads))
+                ours.append(_ours(fen, depth, hash_mb, threads, gpu))
                 if engine is not None:
                     sf.append(_stockfish(engine, fen, depth))
                 if "python-chess" in vs:

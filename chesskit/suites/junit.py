@@ -10,9 +10,12 @@ One ``<testsuite>`` per EPD file, one ``<testcase>`` per position and depth::
         </testcase>
         <testcase classname="standard" name="kiwipete D3" ...><error type="engine" message="..."/></testcase>
         <testcase classname="standard" name="line 7"><error type="input" message="positions/standard.epd:7: ..."/></testcase>
+        <testcase classname="standard" name="kiwipete D4"><skipped message="not run: the engine failed on D3 ..."/></testcase>
 
 ``<error type="input">`` is a line of a suite that could not be run (unreadable, or a
-position that cannot be counted); ``type="engine"``, the engine failed on that count.
+position that cannot be counted); ``type="engine"``, the engine failed on that count
+(crashed, hung, exited, printed what cannot be read); ``<skipped>`` a count not made (after
+the engine failed on the position, after --fail-fast, or over --max-nodes).
 Text that XML 1.0 cannot hold (control characters) is escaped as ``\\x07``, so the file is
 always well-formed.
 
@@ -39,6 +42,7 @@ class Case:
     error: str | None = None
     details: str = ""
     error_type: str = "engine"
+    skipped: str | None = None  # not run, and why (``<skipped message=...>``)
 
 
 # characters XML 1.0 cannot hold at all, not even as a character reference
@@ -72,11 +76,14 @@ def to_element(cases: list[Case], name: str = "chesskit suite") -> ET.Element:
             ET.SubElement(element, "error", type=case.error_type, message=_xml_text(case.error)).text = _xml_text(
                 case.details or case.error
             )
+        elif case.skipped is not None:
+            ET.SubElement(element, "skipped", message=_xml_text(case.skipped))
     for element in [*suites.values(), root]:
         members = [c for c in cases if element is root or _xml_text(c.suite) == element.get("name")]
         element.set("tests", str(len(members)))
         element.set("failures", str(sum(c.failure is not None for c in members)))
         element.set("errors", str(sum(c.failure is None and c.error is not None for c in members)))
+        element.set("skipped", str(sum(c.failure is None and c.error is None and c.skipped is not None for c in members)))
         element.set("time", f"{sum(c.seconds for c in members):.3f}")
     return root
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from chesskit.errors import InputError
+from chesskit.errors import EngineError, InputError
 from chesskit.suites.formats import MAX_ERRORS_KEPT, Entries, LineError, SuiteRecord, display_path, printable, read_suite
 from chesskit.suites.positions import positions_dir
 from chesskit.timer import Timer
@@ -51,6 +51,8 @@ class SuiteResult:
     stats: dict[str, tuple[int, int]] | None = field(default=None)
     # why the position could not be counted (its board cannot be set up, say); None when counted
     error: str | None = field(default=None)
+    # an engine run: the engine failed in compare's descent of this mismatch (``report`` is None)
+    engine_error: str | None = field(default=None)
 
     @property
     def ok(self) -> bool:
@@ -195,6 +197,24 @@ def load_file(path: Path, strict: bool = False) -> list[SuiteRecord]:
 # --------------------------------------------------------------------------- running
 
 
+def skipped(
+    records: Iterable[SuiteRecord],
+    max_depth: int | None = None,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+) -> list[tuple[SuiteRecord, str]]:
+    """The records ``plan`` makes no count of, each with why: every count over ``max_nodes``
+    (or every depth over ``max_depth``)."""
+    found = []
+    for record in records:
+        depths = [d for d in record.depths if max_depth is None or d <= max_depth]
+        if not depths:
+            found.append((record, f"every depth over --max-depth {max_depth}"))
+        elif max_nodes is not None and all(record.depths[d] > max_nodes for d in depths):
+            least = min(record.depths[d] for d in depths)
+            found.append((record, f"every count over --max-nodes {max_nodes} (the least: {least})"))
+    return found
+
+
 def plan(
     records: Iterable[SuiteRecord],
     max_depth: int | None = None,
@@ -248,7 +268,7 @@ def run(
     if stats:
         Board().stats(1)
     tables = _Tables(hash_mb)
-    jobs = _by_position(tasks)
+    jobs = by_position(tasks)
     if threads <= 1:
         for job in jobs:
             yield from _run_job(job, stats, tables, 1, progress=progress)
@@ -280,7 +300,7 @@ def run(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _by_position(tasks: Iterable[Task]) -> list[list[Task]]:
+def by_position(tasks: Iterable[Task]) -> list[list[Task]]:
     """The tasks in runs of the same record (plan gives them grouped)."""
     jobs: list[list[Task]] = []
     for task in tasks:
@@ -367,7 +387,9 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     At the shallowest mismatching depth of each position the result carries the engine's
     divide and ``report``: the compare descent of the engine against chesskit (when chesskit
     agrees with the engine there, the suite's expected count is the one in doubt).
-    An EngineError ends the run.
+    An EngineError is raised; one in the descent comes after the mismatch's result, which
+    then has ``engine_error`` set (``chesskit.suites.session`` makes either that
+    position's result and goes on).
     """
     from chesskit.board.board import Board
     from chesskit.compare.descent import descend
@@ -388,6 +410,20 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
             diverged.add(id(record))
             result.divide = dict(sorted(divide.items()))
             board = Board(record.fen, chess960=record.chess960 or None)
-            checker = state_checker(engine, record.fen, [], record.chess960, state_pushes)
-            result.report = descend(board, engine, task.depth, record.fen, [], checker, engine.name)
+            try:
+                checker = state_checker(_unwrapped(engine), record.fen, [], record.chess960, state_pushes)
+                if checker is not None:
+                    checker.engine = engine  # its questions bounded as the engine's are
+                result.report = descend(board, engine, task.depth, record.fen, [], checker, engine.name)
+            except EngineError as err:
+                result.engine_error = str(err)
+                yield result
+                raise
         yield result
+
+
+def _unwrapped(engine):
+    """The engine behind a ``guard.Clocked`` (what ``state_checker`` recognises)."""
+    from chesskit.suites.guard import Clocked
+
+    return engine.engine if isinstance(engine, Clocked) else engine

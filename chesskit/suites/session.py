@@ -21,41 +21,71 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from chesskit.errors import ChesskitError, EngineError, EngineNotStarted, InputError, MismatchError
+from chesskit.suites import result as result_of
 from chesskit.suites.estimate import within_bounds
-from chesskit.suites.formats import LineError
+from chesskit.suites.formats import LineError, SuiteRecord
+from chesskit.suites.guard import Clocked, EngineFailure, restart
 from chesskit.suites.tags import select
-from chesskit.suites.runner import DEFAULT_MAX_NODES, SuiteResult, Task, load_entries, plan, run, run_engine
+from chesskit.suites.result import ENGINE_ERROR, MISMATCH, NOT_RUN, SKIPPED, STATUSES, PositionResult
+from chesskit.suites.runner import (
+    DEFAULT_MAX_NODES,
+    SuiteResult,
+    Task,
+    by_position,
+    load_entries,
+    plan,
+    run,
+    run_engine,
+    skipped,
+)
 from chesskit.timer import Timer
 
 
 @dataclass
 class Planned:
-    """The counts to check and the lines that cannot be run."""
+    """The counts to check, the lines that cannot be run, and the positions with no count
+    within the limits (``skipped``: each with why)."""
 
     tasks: list[Task]
     errors: list[LineError]
     skip_chess960: bool = False
+    skipped: list[tuple[SuiteRecord, str]] = field(default_factory=list)
 
 
 @dataclass
 class Outcome:
     """What a run found. ``results``: the counts made (mismatches included); ``errors``:
-    every line not run (bad lines, understated counts, positions that cannot be counted)."""
+    every line not run (bad lines, understated counts, positions that cannot be counted);
+    ``positions``: one ``PositionResult`` per position, in the order run, the skipped ones
+    last."""
 
     results: list[SuiteResult]
     errors: list[LineError]
     seconds: float = 0.0
     # every result, those of positions that could not be counted too (one per task)
     counted: list[SuiteResult] = field(default_factory=list)
-    # the engine failed: on which task, and why (``results`` holds the counts before it)
+    # the engine could not be started: on which task, and why (nothing was counted)
     broken: Task | None = None
     engine_error: EngineError | None = None
     dialect: dict | None = None
     skip_chess960: bool = False
+    positions: list[PositionResult] = field(default_factory=list)
 
     @property
     def failed(self) -> list[SuiteResult]:
         return [r for r in self.results if not r.ok]
+
+    @property
+    def engine_failed(self) -> list[PositionResult]:
+        """The positions the engine failed on (crashed, hung, exited, printed nonsense)."""
+        return [p for p in self.positions if p.status == ENGINE_ERROR]
+
+    def tally(self) -> dict[str, int]:
+        """How many positions have each status (``chesskit.suites.result.STATUSES``)."""
+        counts = dict.fromkeys(STATUSES, 0)
+        for position in self.positions:
+            counts[position.status] += 1
+        return counts
 
     @property
     def not_run(self) -> int:
@@ -72,13 +102,24 @@ class Outcome:
         return list(seen.values())
 
     def verdict(self) -> ChesskitError | None:
-        """The exception that sums the run up: the engine's failure (exit 3), a mismatch
-        (exit 1, naming the lines not run too), lines not run (exit 2), or None."""
+        """The exception that sums the run up: the engine's failure (exit 3: it could not be
+        started, or failed on some positions), a mismatch (exit 1, naming the lines not run
+        too), lines not run (exit 2), or None."""
         if self.engine_error is not None:
             return _engine_error(self.engine_error, self.broken, self.skip_chess960)
         failed, not_run = self.failed, ""
         if self.errors:
             not_run = f"{plural(self.not_run, 'line')} could not be run (first: {self.errors[0]})"
+        broken = self.engine_failed
+        if broken:
+            first = broken[0]
+            run = sum(p.status not in (SKIPPED, NOT_RUN) for p in self.positions)
+            hint = _chess960_hint(first.record, self.skip_chess960)
+            extra = f"; {len(failed)} of {len(self.results)} counts did not match" if failed else ""
+            return EngineError(
+                f"the engine failed on {len(broken)} of {plural(run, 'position')} (first: {first.record.label} "
+                f"{first.reason}{hint}){extra}" + (f"; {not_run}" if not_run else "")
+            )
         if failed:
             extra = f"; {not_run}" if not_run else ""
             return MismatchError(f"{len(failed)} of {len(self.results)} counts did not match{extra}")
@@ -113,7 +154,7 @@ def prepare(
     if not tasks and not errors:
         limits = f"--max-nodes {max_nodes}" + (f" and --max-depth {max_depth}" if max_depth is not None else "")
         raise InputError(f"nothing to run: no expected count of {plural(len(records), 'position')} is within {limits}")
-    return Planned(tasks, errors, skip_chess960)
+    return Planned(tasks, errors, skip_chess960, skipped(records, max_depth, max_nodes))
 
 
 def execute(
@@ -125,30 +166,49 @@ def execute(
     progress: Callable[[Task, float], None] | None = None,
     on_result: Callable[[SuiteResult], None] | None = None,
     start: Callable[[object], dict | None] | None = None,
+    position_timeout: float | None = None,
+    fail_fast: bool = False,
+    on_position: Callable[[PositionResult], None] | None = None,
 ) -> Outcome:
     """Count every planned task with chesskit (``run``, ``stats``: the leaf counters too)
     or ``engine`` (``run_engine``; the caller refuses ``stats`` with an engine);
-    ``on_result`` sees each result as it comes, ``progress`` as a big count advances.
+    ``on_result`` sees each count as it comes, ``on_position`` each position's result,
+    ``progress`` a big count as it advances.
+
     ``start(engine)`` starts the engine before the first count (the CLI finds its dialect:
-    the value lands in ``Outcome.dialect``); the engine is not closed here. An EngineError
-    ends the run: it is returned in the Outcome, with the task it broke on."""
+    the value lands in ``Outcome.dialect``); an EngineError there ends the run (returned in
+    the Outcome, with the task it broke on). After that the engine failing on a position
+    (crashed, hung past ``--timeout`` or ``position_timeout`` seconds for the whole
+    position, exited, printed what cannot be read) is that position's result: the engine
+    is restarted and the run goes on. ``fail_fast`` stops at the first position that
+    mismatches or fails (the rest are ``not-run``). The engine is not closed here."""
     outcome = Outcome([], list(planned.errors), skip_chess960=planned.skip_chess960)
+    jobs = by_position(planned.tasks)
+    seen = _Positions(outcome, fail_fast, on_result, on_position)
     timer = Timer()
     try:
-        if engine is not None and start is not None:  # an EngineError here is the first task's
+        if engine is not None and start is not None:
             outcome.dialect = start(engine)
-        with timer:
-            if engine is None:
-                counted = run(planned.tasks, stats, threads=threads, hash_mb=hash_mb, progress=progress)
-            else:
-                counted = run_engine(planned.tasks, engine)
-            for result in counted:
-                outcome.results.append(result)
-                if on_result is not None:
-                    on_result(result)
     except EngineError as err:
-        outcome.broken = planned.tasks[len(outcome.results)]
+        outcome.broken = planned.tasks[0] if planned.tasks else None
         outcome.engine_error = err
+        if jobs:
+            first = jobs[0]
+            failure = EngineFailure.of(err, None)
+            broken = result_of.failed(first[0].record, [], first[0], first[1:], failure, 0.0)
+            seen.done.append(broken)  # not shown as a position's line: the run ends on it
+            outcome.positions.append(broken)
+    with timer:
+        if outcome.engine_error is not None:
+            pass
+        elif engine is None:
+            _count(jobs, seen, stats, threads, hash_mb, progress)
+        else:
+            _ask_engine(jobs, seen, engine, position_timeout)
+    for job in jobs[len(seen.done):]:
+        why = "--fail-fast stopped the run" if outcome.engine_error is None else "the engine could not be started"
+        outcome.positions.append(result_of.not_run(job[0].record, job, why))
+    outcome.positions += [result_of.skipped(record, why) for record, why in planned.skipped]
     outcome.seconds = timer.elapsed_s
     outcome.counted = outcome.results
     outcome.errors += run_errors(outcome.counted)
@@ -156,11 +216,82 @@ def execute(
     return outcome
 
 
-def _engine_error(err: EngineError, broken: Task, skip_chess960: bool) -> EngineError:
+class _Positions:
+    """Gathers the results of a run into the Outcome, position by position."""
+
+    def __init__(self, outcome: Outcome, fail_fast: bool, on_result, on_position):
+        self.outcome = outcome
+        self.fail_fast = fail_fast
+        self.on_result = on_result
+        self.on_position = on_position
+        self.done: list[PositionResult] = []
+
+    def count(self, result: SuiteResult) -> None:
+        self.outcome.results.append(result)
+        if self.on_result is not None:
+            self.on_result(result)
+
+    def close(self, position: PositionResult) -> bool:
+        """Keep one position's result; False when the run must stop (--fail-fast)."""
+        self.done.append(position)
+        self.outcome.positions.append(position)
+        if self.on_position is not None:
+            self.on_position(position)
+        return not (self.fail_fast and position.status in (MISMATCH, ENGINE_ERROR))
+
+
+def _count(jobs, seen: _Positions, stats, threads, hash_mb, progress) -> None:
+    """The counts made by chesskit (``run``), gathered position by position."""
+    group: list[SuiteResult] = []
+    counted = run([t for job in jobs for t in job], stats, threads=threads, hash_mb=hash_mb, progress=progress)
+    try:
+        for result in counted:
+            if group and group[0].task.record is not result.task.record:
+                if not seen.close(result_of.counted(group[0].task.record, group, sum(r.seconds for r in group))):
+                    return
+                group = []
+            group.append(result)
+            seen.count(result)
+        if group:
+            seen.close(result_of.counted(group[0].task.record, group, sum(r.seconds for r in group)))
+    finally:
+        counted.close()
+
+
+def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None) -> None:
+    """The counts made by ``engine``, one position at a time; a failure is the position's."""
+    for job in jobs:
+        made: list[SuiteResult] = []
+        failure = None
+        with Timer() as timer:
+            try:
+                for result in run_engine(job, Clocked(engine, position_timeout)):
+                    made.append(result)
+                    seen.count(result)
+            except EngineError as err:
+                in_descent = bool(made) and made[-1].engine_error is not None
+                failed_task = made[-1].task if in_descent else job[len(made)]
+                failure = EngineFailure.of(err, failed_task.depth)
+                restart(engine)
+        record = job[0].record
+        if failure is None:
+            position = result_of.counted(record, made, timer.elapsed_s)
+        else:
+            rest = job[len(made) + (0 if in_descent else 1):]
+            position = result_of.failed(record, made, failed_task, rest, failure, timer.elapsed_s)
+        if not seen.close(position):
+            return
+
+
+def _engine_error(err: EngineError, broken: Task | None, skip_chess960: bool) -> EngineError:
     # an engine that could not be started at all failed whatever the position: no Chess960 hint
-    if broken.record.chess960 and not skip_chess960 and not isinstance(err, EngineNotStarted):
+    if broken is not None and broken.record.chess960 and not skip_chess960 and not isinstance(err, EngineNotStarted):
         return EngineError(f"{err} (at Chess960 position {broken.record.label}; --skip-chess960 leaves those out)")
     return err
+
+
+def _chess960_hint(record, skip_chess960: bool) -> str:
+    return "; --skip-chess960 leaves the Chess960 positions out" if record.chess960 and not skip_chess960 else ""
 
 
 def run_errors(results: list[SuiteResult]) -> list[LineError]:

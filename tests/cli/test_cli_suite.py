@@ -61,12 +61,14 @@ def test_json_schema(cli, good):
     result = cli("suite", str(good), "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert set(data) == {"passed", "failed", "results", "errors", "error_lines", "failures_by_tag"}
+    assert set(data) == {"passed", "failed", "results", "errors", "error_lines", "positions", "engine_errors", "skipped", "failures_by_tag"}
     assert (data["passed"], data["failed"], data["errors"], data["error_lines"]) == (8, 0, 0, [])
+    assert (data["engine_errors"], data["skipped"]) == ([], [])
+    assert data["positions"] == {"passed": 3, "mismatched": 0, "engine_errors": 0, "skipped": 0, "errors": 0, "not_run": 0}
     first = data["results"][0]
     assert first == {
         "id": "start", "fen": START + " 0 1", "depth": 1, "expected": 20, "nodes": 20, "ok": True, "notes": [],
-        "file": str(good), "line": 2, "tags": [],
+        "file": str(good), "line": 2, "tags": [], "regression": None,
     }
     assert all(set(r) == set(first) for r in data["results"])
 

@@ -10,9 +10,10 @@ import chess
 import pytest
 
 from chesskit.suites import junit
-from helpers import BEFORE_EP, ENGINES, FAKE_UCI, KIWIPETE, one_line, pc_perft
+from helpers import BEFORE_EP, ENGINES, FAKE_UCI, KIWIPETE, REPO, one_line, pc_perft
 
 QUIET = "4k3/pp3ppp/8/8/8/8/PP3PPP/4K3 w - - 0 1"
+START4 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
 
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
@@ -155,9 +156,11 @@ def test_engine_failure_exit_3_and_an_error_testcase(cli, tmp_path):
     assert result.exit_code == 3
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and "exited with code 1 after 'uci'" in lines[0]
-    [case] = junit_cases(out)
+    case, later = junit_cases(out)  # every testcase is written
     assert case.get("name") == "quiet D1"
     assert "exited with code 1" in case.find("error").get("message")
+    assert later.get("name") == "quiet D2" and later.find("error") is None
+    assert later.find("skipped").get("message") == "not run: the engine could not be started"
 
 
 def test_junit_without_an_engine(cli, tmp_path):
@@ -210,10 +213,18 @@ def test_junit_xml_shape():
 # ------------------------------------------------------------------ --skip-chess960
 
 
-def test_skip_chess960_lets_a_standard_only_engine_run_the_bundled_suites(cli):
+def test_skip_chess960_lets_a_standard_only_engine_run_the_bundled_suites(cli, tmp_path):
     engine = f"{ENGINES / 'fake_uci.py'} --no-960"
-    refused = cli("suite", "--max-nodes", "100", "--engine", engine)
-    one_line(refused, 3, "cannot play Chess960", "--skip-chess960")
+    lines = (REPO / "positions" / "chess960.epd").read_text().splitlines()
+    mixed = tmp_path / "mixed.epd"  # two standard positions around two Chess960 ones
+    mixed.write_text("\n".join([f'{START4} id "a"; D1 20;', *[l for l in lines if "c960-" in l and "KQkq" not in l][:2], f'{START4} id "b"; D1 20;']))
+    refused = cli("suite", str(mixed), "--max-nodes", "100", "--engine", engine, "--json")
+    assert refused.exit_code == 3  # each Chess960 position is an engine error, the others pass
+    one_line(refused, 3, "the engine failed on 2 of 4 positions", "cannot play Chess960", "--skip-chess960")
+    data = json.loads(refused.stdout)
+    assert data["positions"] == {"passed": 2, "mismatched": 0, "engine_errors": 2, "skipped": 0, "errors": 0, "not_run": 0}
+    assert [r["id"] for r in data["results"]] == ["a", "b"]
+    assert all(e["id"].startswith("c960-") and "cannot play Chess960" in e["reason"] for e in data["engine_errors"])
     result = cli("suite", "--max-nodes", "100", "--engine", engine, "--skip-chess960", "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)

@@ -154,12 +154,27 @@ def test_stockfish_agrees(cli, stockfish_path):
 @pytest.mark.parametrize("how", ["--script", "--python"])
 def test_engine_failing_mid_run_exits_3_with_one_line(cli, how):
     spec = str(ENGINES / "fail_midway.py") + ("" if how == "--script" else ":Adapter")
-    result = cli("fuzz", how, spec, "--seed", "5", "--positions", "300")
+    result = cli("fuzz", how, spec, "--seed", "5", "--positions", "300", "--fail-fast")
     assert result.exit_code == 3
     assert result.stderr.count("\n") == 1 and "fuzz seed 5, position" in result.stderr
     # it answered some positions before failing
     position = int(result.stderr.split("position ")[1].split(":")[0].split(")")[0])
     assert position > 1
+    assert result.stdout.splitlines()[-1].startswith(f"{position - 1} of {position} positions and ")
+
+
+def test_engine_failing_on_a_position_fails_that_position_only(cli):
+    """fail_midway's adapter raises on positions with three queens of one colour (seed 5:
+    positions 5 and 31): each is an engine error, the engine restarted, the run goes on."""
+    spec = f"{ENGINES / 'fail_midway.py'}:Adapter"
+    result, report = fuzz_json(cli, "--python", spec, "--seed", "5", "--positions", "32")
+    assert result.exit_code == 3
+    assert report["positions"] == 32 and report["fen"] is None  # no finding: it is right elsewhere
+    crashes = report["engine_errors"]
+    assert [c["position"] for c in crashes] == [5, 31]
+    assert all("queen list full" in c["reason"] for c in crashes)
+    assert all(c["fen"].split()[0].lower().count("q") >= 3 for c in crashes)
+    assert result.stderr.startswith("chesskit: the engine failed on 2 of 32 positions; first: ")
 
 
 def test_save_appends_a_suite_line_that_catches_the_bug(cli, tmp_path):

@@ -73,12 +73,15 @@ def test_compare_report_divides_side_by_side_with_the_differing_rows_marked(repo
 
 
 def test_regression_line_has_python_chess_s_count(reports):
-    line = parse_html(reports.compare.read_text()).one("pre", "regression").text_content()
+    doc = parse_html(reports.compare.read_text())
+    line = doc.one("pre", "regression").text_content()
     match = re.fullmatch(r'(\S+ [wb] \S+ \S+) id "[^"]+"; (?:hmvc (\d+); fmvn (\d+); )?D(\d) (\d+);', line)
     assert match, line
     fen = f"{match[1]} {match[2] or 0} {match[3] or 1}"
     assert fen == AFTER_F5
     assert int(match[5]) == pc_perft(chess.Board(fen), int(match[4]))
+    # and the pytest test that asks the engine for that count
+    assert f'engine.perft("{fen}", {match[4]}) == {match[5]}' in doc.one("pre", "pytest").text_content()
 
 
 @pytest.mark.parametrize("name", ["compare", "suite"])
@@ -110,6 +113,8 @@ def test_suite_report_lists_every_position_and_links_each_finding(reports):
     assert "D1-D2" in rows["ep-below"].text_content() and re.search(r"\d+\.\d{3} s", rows["ep-below"].text_content())
     boards = svg_boards(text)
     assert board_facts(boards[-1]) == (64, piece_map(AFTER_F5), {"e5f6": "arrow missing"})
+    line = finding.one("pre", "regression").text_content()  # suite's own, for the failing node
+    assert line.startswith(" ".join(AFTER_F5.split()[:4]) + ' id "ep-below-after-f7f5";') and line.endswith(f"; D1 {pc_perft(chess.Board(AFTER_F5), 1)};")
 
 
 def test_compare_with_an_agreeing_engine_draws_the_position(cli, tmp_path):
@@ -139,7 +144,8 @@ def test_fuzz_report_shows_the_shrunk_position(cli, tmp_path):
     _, pieces, arrows = board_facts(shown)
     assert pieces == piece_map(data["fen"])
     assert set(" ".join(arrows).split()) == set(data["missing"] + data["extra"])
-    assert f'id "fuzz-2"' in doc.one("pre", "regression").text_content()
+    assert 'id "fuzz-2' in doc.one("pre", "regression").text_content()
+    assert doc.one("pre", "regression").text_content() == data["regression"]["line"]  # as --json gives it
 
 
 def test_show_svg_writes_the_board_alone(cli, tmp_path):
@@ -178,3 +184,99 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_work(cli, tmp_pa
     one_line(cli(*filled), 2, *words)
     assert not (tmp_path / "ran").exists() and engine.read_text() == before
     assert not list(tmp_path.glob("*.html")) and not (tmp_path / "x").exists()
+
+
+def test_suite_table_shows_engine_errors_and_skipped_positions_in_file_order():
+    """A suite whose engine crashed on one position (its first count was made) and skipped
+    another: suite's JSON lists them in ``engine_errors`` and ``skipped``; each is one row,
+    in file order, with its status and reason."""
+    from chesskit.report.html import suite_html
+
+    def result(ident, line, depth, ok=True):
+        return {"id": ident, "fen": BARE_KINGS, "depth": depth, "expected": 3, "nodes": 3, "ok": ok,
+                "file": "s.epd", "line": line, "seconds": 0.25, "tags": ["kings"]}  # fmt: skip
+
+    crash = {"id": "crash", "file": "s.epd", "line": 2, "status": "engine-error", "seconds": 1.5,
+             "reason": "D2: engine killed by signal SIGSEGV", "engine_error": {"reason": "killed"}}  # fmt: skip
+    data = {
+        "passed": 2, "failed": 0, "errors": 1,
+        "results": [result("first", 1, 1), result("crash", 2, 1)],
+        "engine_errors": [crash],
+        "skipped": [{"id": "big", "file": "s.epd", "line": 3, "status": "skipped", "reason": "every count is over --max-nodes"}],
+        "error_lines": [{"file": "s.epd", "line": 4, "id": None, "error": "invalid FEN"}],
+    }  # fmt: skip
+    doc = parse_html(suite_html(data))
+    rows = doc.one("table", "positions").one("tbody").all("tr")
+    assert [(r.attrs["data-id"], r.attrs["class"]) for r in rows] == [
+        ("first", "pass"), ("crash", "engine-error"), ("big", "skipped"), ("", "not-run"),
+    ]  # fmt: skip
+    assert "SIGSEGV" in rows[1].text_content() and "1.500 s" in rows[1].text_content()
+    assert "over --max-nodes" in rows[2].text_content()
+    assert "1 engine error" in doc.one("p", "summary").text_content()
+    assert not doc.all("section", "finding")
+
+
+def test_fuzz_that_finds_nothing_says_so(cli, tmp_path):
+    out = tmp_path / "fuzz.html"
+    result = cli("fuzz", "--python", f"{ENGINES / 'eng_correct.py'}:Adapter", "--seed", "2", "--positions", "10", "--html", str(out))
+    assert result.exit_code == 0, result.stderr
+    doc = parse_html(out.read_text())
+    assert doc.one("p", "summary").text_content().startswith("ok: nothing differs (seed 2, 10 positions")
+    assert not doc.all("section", "finding")
+
+
+@pytest.mark.parametrize(
+    "given, line, test",
+    [
+        ({"regression": {"line": 'X id "given"; D1 2;', "pytest": "def test_x(): ..."}}, 'X id "given"; D1 2;', "def test_x(): ..."),
+        ({"regression": None}, None, None),  # the command says there is none: none is made up
+        ({}, f'{" ".join(AFTER_F5.split()[:4])} id "regression"; hmvc 0; fmvn 3; D1 2;', None),  # built here
+    ],
+)
+def test_regression_given_by_the_command_is_shown_as_given(given, line, test):
+    from chesskit.report.html import compare_html
+
+    data = {
+        "agree": False, "kind": "moves", "path": [], "fen": AFTER_F5, "position_fen": AFTER_F5, "depth": 1,
+        "missing": ["e5f6"], "extra": [], "notes": [],
+        "steps": [{"path": [], "depth": 1, "ours": {"e5f6": 1, "e5e6": 1}, "theirs": {"e5e6": 1}}], **given,
+    }  # fmt: skip
+    doc = parse_html(compare_html(data))
+    assert [pre.text_content() for pre in doc.all("pre", "regression")] == ([line] if line else [])
+    assert [pre.text_content() for pre in doc.all("pre", "pytest")] == ([test] if test else [])
+
+
+def test_suite_report_is_written_when_the_engine_fails(cli, tmp_path):
+    suite = tmp_path / "one.epd"
+    suite.write_text(f'{BARE_KINGS} ;D1 3 ;id "kings"\n')
+    out = tmp_path / "suite.html"
+    result = cli("suite", str(suite), "--script", str(ENGINES / "fail_garbage.py"), "--html", str(out))
+    assert result.exit_code == 3, result.stderr
+    rows = parse_html(out.read_text()).one("table", "positions").one("tbody").all("tr")
+    failed = [row for row in rows if "engine-error" in row.classes()]
+    assert [row.attrs["data-id"] for row in failed] == ["kings"]
+    assert "e2e4 - 20" in failed[0].text_content()  # the engine's unreadable line, as the error names it
+
+
+def test_suite_summary_counts_positions_by_outcome(reports):
+    summary = parse_html(reports.suite.read_text()).one("header").one("p", "summary").text_content()
+    # ep-below mismatched (D1 passed, D2 failed), bare-kings passed; the broken line is no position
+    assert summary.startswith("positions: 1 passed, 1 mismatched; counts: 2 passed, 1 failed, 1 line not run")
+
+
+def test_compare_report_of_an_engine_that_crashes_at_a_node(cli, tmp_path):
+    """The engine (wrong about en passant, so the descent goes down) segfaults when asked
+    about the node after f7f5: exit 3, and the page shows that node and the path to it."""
+    out = tmp_path / "crash.html"
+    placement = EP_BELOW.split()[0]
+    engine = f"{ENGINES / 'fail_on.py'} --fault segv --on {placement} --moves f7f5 --bug no_ep"
+    result = cli("compare", EP_BELOW, "2", "--engine", engine, "--html", str(out))
+    one_line(result, 3, "SIGSEGV")
+    text = out.read_text()
+    doc = parse_html(text)
+    assert "SIGSEGV" in doc.one("section", "finding").one("p", "summary").text_content()
+    assert [b.attrs["data-step"] for b in doc.all("button")] == ["0", "1"]
+    start, failed = svg_boards(text)
+    assert board_facts(failed) == (64, piece_map(AFTER_F5), {})
+    assert board_facts(start)[1] == piece_map(EP_BELOW)
+    assert not doc.all("pre", "regression")

@@ -70,6 +70,8 @@ def test_dark_mode_and_print(page, browser):
     assert light > 0.9 and dark < 0.15 and text > 0.8
     dark_page.send("Emulation.setEmulatedMedia", {"media": "print", "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     assert _luminance(dark_page.eval("getComputedStyle(document.body).backgroundColor")) > 0.9  # prints light
+    # in the light palette: the dark one's pale red would not read on paper
+    assert dark_page.eval("getComputedStyle(document.querySelector('p.summary')).color") == "rgb(220, 38, 38)"
     assert dark_page.eval("[...document.querySelectorAll('.node')].map(n => getComputedStyle(n).display)") == ["none", "block"]
     assert dark_page.pdf().startswith(b"%PDF")
     assert dark_page.problems() == []

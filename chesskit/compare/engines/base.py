@@ -63,7 +63,11 @@ class Engine(ABC):
         return None
 
     def close(self) -> None:
-        """Release the engine (stop its process); safe to call twice."""
+        """Release the engine (stop its process); safe to call twice. Here: stop a one-shot
+        command still running (``run_once``), from any thread: its answer becomes an EngineError."""
+        running = getattr(self, "_running", None)
+        if running is not None:
+            kill_group(running)
 
     def __enter__(self) -> Engine:
         return self
@@ -85,6 +89,7 @@ class Engine(ABC):
         `EngineError` naming ``call`` and the last line it printed."""
         argv = [resolve_program(argv[0], self.name), *argv[1:]]
         proc = spawn(argv, self.name, stdin=subprocess.DEVNULL)
+        self._running = proc  # close() on another thread stops it (explore's Esc)
         try:
             out, err = communicate_bounded(proc, self.timeout, call)
         except subprocess.TimeoutExpired:
@@ -100,6 +105,8 @@ class Engine(ABC):
             kill_group(proc)
             drain(proc)
             raise
+        finally:
+            self._running = None
         kill_group(proc)  # helpers it left running in its group
         if output_held([proc.stdout, proc.stderr]):  # a helper outside the group holds them
             report_survivors(self.name, [proc.stdout, proc.stderr])

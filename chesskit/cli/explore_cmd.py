@@ -1,0 +1,149 @@
+"""``chesskit explore``: walk the divide tree by hand, full screen (Textual) or line by line.
+
+Wiring only: the state is ``chesskit.explore.state.Explorer``, the line mode
+``chesskit.explore.repl``, the full-screen app ``chesskit.explore.app`` (the one module that
+imports Textual, loaded only here, when the app runs)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from chesskit.cli.engine_options import EngineOptions, engine_options
+from chesskit.cli.options import (
+    chess960_option,
+    load_board,
+    moves_option,
+    parse_count,
+    parse_depth,
+    position_argument,
+    strict_option,
+)
+
+DEFAULT_DEPTH = "3"
+
+
+@click.command()
+@position_argument
+@click.argument("depth", metavar="[DEPTH]", required=False, default=DEFAULT_DEPTH)
+@engine_options
+@moves_option
+@chess960_option
+@strict_option
+@click.option(
+    "--state-pushes",
+    metavar="N",
+    default="2000",
+    show_default=True,
+    help="For a --python adapter with fen(): how many pushes the full-state sweep of 'a' may make (0: only along the descent).",
+)
+@click.option(
+    "--repl",
+    is_flag=True,
+    help="Line mode: perftree's commands (fen, moves, depth, go, diff, child, parent) read from "
+    "stdin; used anyway when stdin or stdout is not a terminal.",
+)
+def explore(
+    position: str,
+    depth: str,
+    engine_opts: EngineOptions,
+    moves: str,
+    chess960: bool,
+    strict: bool,
+    state_pushes: str,
+    repl: bool,
+) -> None:
+    """Walk POSITION's divide tree by hand, with an engine's counts beside chesskit's.
+
+    Full screen: the board, the state, and the divide at DEPTH (default 3) with the
+    engine's counts beside chesskit's, rows that differ marked. Keys: Enter descends
+    into the selected move, Backspace goes back up, a runs compare's descent to the
+    failing node, d/+/- change the depth, f copies the FEN, m types a move, s shows
+    the CPW counters, Esc cancels a count, q quits. Without an engine it walks
+    chesskit's own tree. Type 'help' in --repl mode for its commands.
+
+    Exit codes: 0 ok, 2 bad input, 3 the engine failed (--repl: the last failed command's code).
+    """
+    from chesskit.board.threads import usable_cores
+    from chesskit.explore.state import Explorer
+
+    depth_n = parse_depth(depth, minimum=1, why=" (explore shows a divide)")
+    pushes = parse_count(state_pushes, "--state-pushes")
+    board, _ = load_board(position, moves, chess960, strict)
+    open_engine = None
+    if engine_opts.given:
+        open_engine = _engine_factory(engine_opts)
+    explorer = Explorer(board, depth_n, _engine_fen(position, board), open_engine, usable_cores(), pushes)
+    try:
+        if repl or not _full_screen():
+            code = _run_repl(explorer, chess960, strict)
+        else:
+            from chesskit.explore.app import run_app
+
+            code = run_app(explorer)
+    finally:
+        explorer.close()
+    _exit(code)
+
+
+def _engine_factory(engine_opts: EngineOptions):
+    """Opens the engine: the first one at once, so bad flags are an error (exit 2) before any
+    screen; one that cannot start is shown by the explorer, which opens a fresh one after
+    a failure."""
+    from chesskit.errors import EngineError
+
+    first = []
+    try:
+        first.append(engine_opts.open())
+    except EngineError:
+        pass
+
+    def open_engine():
+        return first.pop() if first else engine_opts.open()
+
+    return open_engine
+
+
+def _engine_fen(position: str, board) -> str:
+    """The FEN the engine is given, as compare gives it."""
+    from chesskit.cli.compare_cmd import _position_fen
+
+    return _position_fen(position, board)
+
+
+def _full_screen() -> bool:
+    """A terminal on both ends that can draw a full screen."""
+    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+
+
+def _run_repl(explorer, chess960: bool, strict: bool) -> int:
+    from chesskit.explore.repl import Repl
+
+    def load_position(text: str):
+        board, _ = load_board(text, "", chess960, strict)
+        return board, _engine_fen(text, board)
+
+    repl = Repl(explorer, load_position, _describe, sys.stdout, sys.stderr, prompt=sys.stdin.isatty())
+    return repl.run(sys.stdin)
+
+
+def _describe(board) -> list[str]:
+    """The ``board`` command: show's plain drawing and state lines."""
+    from chesskit.cli.boardview import plain_lines
+    from chesskit.cli.show_cmd import _state_lines, describe
+
+    info = describe(board, None)
+    return [*plain_lines(info["fen"]), "", *(f"{name}: {value}" for name, value in _state_lines(info))]
+
+
+def _exit(code: int) -> None:
+    """End with ``code``. A count the user walked away from may still run: on a daemon
+    thread it never holds up the exit; a threaded walk's pool would, so then the process
+    ends at once (``boundary.end``)."""
+    from chesskit.board.threads import walks_left_running
+    from chesskit.cli.boundary import end
+
+    if code or walks_left_running():
+        end(code)

@@ -1,0 +1,57 @@
+"""Options of the runs over many positions (``suite``, ``fuzz``) and ``--bisect``:
+``--position-timeout`` bounds an engine's whole work on one position, ``--fail-fast``
+stops at the first mismatch or engine error, and ``--bisect`` makes an engine that
+cannot be started exit 125, ``git bisect run``'s "skip this commit", instead of 3."""
+
+from __future__ import annotations
+
+import click
+
+from chesskit.errors import ChesskitError, EngineError
+
+BISECT_SKIP = 125  # git bisect run: this commit cannot be tested
+
+position_timeout_option = click.option(
+    "--position-timeout",
+    metavar="SECONDS",
+    help="Give up on a position when the engine's answers to it (compare's descent included) take "
+    "longer than this in all; the position is an engine error and the run goes on.",
+)
+fail_fast_option = click.option(
+    "--fail-fast", is_flag=True, help="Stop at the first position that mismatches or makes the engine fail."
+)
+bisect_option = click.option(
+    "--bisect",
+    is_flag=True,
+    help="For git bisect run: exit 125 (skip this commit) instead of 3 when the engine cannot be "
+    "started (not found, not built, fails before its first answer).",
+)
+
+
+class CannotStart(ChesskitError):
+    """--bisect: the engine could not be started; git bisect run skips the commit."""
+
+    exit_code = BISECT_SKIP
+
+
+def start_failed(err: EngineError, bisect: bool) -> ChesskitError:
+    """What an engine that could not be started exits with: 125 under --bisect, else 3."""
+    if not bisect:
+        return err
+    return CannotStart(f"{err} (exit {BISECT_SKIP} for git bisect: the engine could not be started)")
+
+
+def starting(bisect: bool, start):
+    """``start(engine)`` (the dialect detection), and under --bisect also one depth-1 perft of
+    the start position, so an engine that answers no question at all counts as not started."""
+    if not bisect:
+        return start
+
+    def start_and_ask(engine):
+        from chesskit.geometry import START_FEN
+
+        spoken = start(engine)
+        engine.perft(START_FEN, 1, [], False)
+        return spoken
+
+    return start_and_ask

@@ -1,0 +1,136 @@
+"""What a mismatch leaves behind: a suite line and a pytest test that keep the bug fixed.
+
+Every mismatch that ``suite``, ``compare`` and ``fuzz`` report carries a ``Regression``:
+the failing node, its depth there and the right count at that depth, written as
+
+* a line of the suite format (``docs/suite-formats.md``), ready to paste into the engine's
+  own suite file::
+
+      8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 id "pos3-after-e2e4"; D1 16;
+
+* and a pytest test that asks the engine for that count (``chesskit.Engine``)::
+
+      import chesskit
+
+
+      def test_perft_pos3_after_e2e4():
+          with chesskit.Engine(script="tests/engines/bug_ep_rank_pin.py") as engine:
+              assert engine.perft("8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1", 1) == 16
+
+The failing node of a descent (``from_report``) is the deepest node whose counts differ,
+chesskit's against the engine's: the node where the move lists differ when its totals
+differ too, else its parent (an engine that counts a node right when asked about it but
+wrong when it reaches it by make/unmake fails at the parent). The count is chesskit's,
+the sum of chesskit's divide there (chesskit is checked against independent oracles; an
+engine run where chesskit agrees with the engine has no line: the suite's count is the one
+in doubt). A state mismatch whose counts all agree has no line either: no count catches it.
+``for_count`` is the line of a suite count that chesskit itself gets wrong: the suite's
+expected count, from an independent source, at that depth.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from chesskit.compare.engines.script import shredder_fen
+
+DEFAULT_ENGINE = 'chesskit.Engine("./myengine")'
+
+
+@dataclass(frozen=True)
+class Regression:
+    """A failing node and the right count there, as a suite line and a pytest test."""
+
+    fen: str  # the node, all six FEN fields
+    chess960: bool
+    depth: int
+    nodes: int  # the right count at ``depth``
+    id: str
+    # what the test opens the engine with (``chesskit.Engine(...)``); None: chesskit's own count
+    engine_call: str | None = DEFAULT_ENGINE
+
+    @property
+    def line(self) -> str:
+        return suite_line(self.fen, self.chess960, self.id, {self.depth: self.nodes})
+
+    @property
+    def pytest(self) -> str:
+        name = "test_perft_" + re.sub(r"\W+", "_", self.id).strip("_").lower()
+        flag = ", chess960=True" if self.chess960 else ""
+        fen = json.dumps(self.fen)
+        if self.engine_call is None:
+            body = [f"    assert chesskit.perft({fen}, {self.depth}{flag}) == {self.nodes}"]
+        else:
+            body = [
+                f"    with {self.engine_call} as engine:",
+                f"        assert engine.perft({fen}, {self.depth}{flag}) == {self.nodes}",
+            ]
+        return "\n".join(["import chesskit", "", "", f"def {name}():", *body]) + "\n"
+
+    def to_json(self) -> dict:
+        return {
+            "line": self.line,
+            "pytest": self.pytest,
+            "id": self.id,
+            "fen": self.fen,
+            "depth": self.depth,
+            "nodes": self.nodes,
+        }
+
+    def text_lines(self) -> list[str]:
+        """The plain text: the suite line and the test, indented under their headings."""
+        return [
+            "regression line (paste into your suite):",
+            f"  {self.line}",
+            "pytest:",
+            *(f"  {line}" if line else "" for line in self.pytest.splitlines()),
+        ]
+
+
+def suite_line(fen: str, chess960: bool, ident: str, counts: dict[int, int]) -> str:
+    """``fen`` as a line of the bundled EPD format: the four FEN fields, ``id``, the clocks
+    when they are not 0 and 1, a ``D<n>`` per count. A Chess960 position's castling field is
+    written in Shredder-FEN, so that any suite file reads it as Chess960."""
+    fields = (shredder_fen(fen) if chess960 else fen).split()
+    ops = [f'id "{ident}"']
+    halfmove, fullmove = (fields[4], fields[5]) if len(fields) == 6 else ("0", "1")
+    if (halfmove, fullmove) != ("0", "1"):
+        ops += [f"hmvc {halfmove}", f"fmvn {fullmove}"]
+    ops += [f"D{depth} {count}" for depth, count in sorted(counts.items())]
+    return " ".join(fields[:4]) + " " + "; ".join(ops) + ";"
+
+
+def node_id(base: str, path: list[str]) -> str:
+    """An id for the node ``path`` below ``base``: ``pos3-after-e2e4``, made of
+    ``[a-z0-9-]`` as the bundled ids are."""
+    text = base if not path else f"{base}-after-{'-'.join(path)}"
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "regression"
+
+
+def from_report(report, base_id: str, engine_call: str | None = DEFAULT_ENGINE) -> Regression | None:
+    """The regression of a descent's ``Report`` (see the module's docstring), or None when
+    the engine agrees or no node's counts differ. ``base_id`` names the report's position."""
+    if report.agree:
+        return None
+    for step in reversed(report.steps):
+        ours = sum(step.ours.values())
+        if ours != step.engine_total():
+            fen = _node_fen(report.position_fen, report.chess960, step.path)
+            return Regression(fen, report.chess960, step.depth, ours, node_id(base_id, step.path), engine_call)
+    return None
+
+
+def for_count(fen: str, chess960: bool, depth: int, expected: int, ident: str) -> Regression:
+    """The regression of a suite count chesskit itself gets wrong: the suite's count."""
+    return Regression(fen, chess960, depth, expected, node_id(ident, []), None)
+
+
+def _node_fen(position_fen: str, chess960: bool, path: list[str]) -> str:
+    from chesskit.board.board import Board
+
+    board = Board(position_fen, chess960=True if chess960 else None)
+    for move in path:
+        board.push(move)
+    return board.fen()

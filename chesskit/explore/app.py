@@ -1,0 +1,496 @@
+"""The full-screen explorer (Textual): the board drawn large, the state, the divide with the
+engine's counts beside chesskit's, and the keys that walk the tree.
+
+Textual (built on rich, which chesskit already draws with) gives a widget tree, key
+bindings, a headless pilot for tests and SVG screenshots; it is imported here only, so no
+other command pays for it. Everything the screen shows comes from the UI-free
+``chesskit.explore.state.Explorer``; counting runs on a daemon thread under a Textual
+worker (a compiled walk cannot be stopped, and a daemon thread never holds up quitting),
+with a progress bar; Esc cancels it (the engine's process is stopped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import threading
+from typing import Callable
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import DataTable, Footer, Input, Label, ProgressBar, Static
+
+from chesskit.errors import ChesskitError
+from chesskit.explore.state import Cancelled, Divide, Explorer, extra_is_move
+from chesskit.explore.text import breadcrumb, count, finding_lines
+from chesskit.vocab import FILE_NAMES, parse_square
+
+# outlined figurines for White, solid for Black, both drawn in black (as `show` draws them)
+GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
+# (light, dark) square colours: plain, the last move, the selected move by its row's status
+PALETTE = {
+    "plain": ("#f0d9b5", "#b58863"),
+    "last": ("#cdd26a", "#aaa23a"),
+    "selected": ("#9cc3e6", "#6d9cc9"),
+    "missing": ("#a6dba0", "#6fb36a"),
+    "extra": ("#f0a3a3", "#c96b6b"),
+}
+# how a row's status is marked in the table
+MARK_STYLES = {"differs": ("differs", "bold yellow"), "missing": ("missing", "bold green"), "extra": ("extra", "bold red")}
+
+
+class BoardView(Widget):
+    """The board, as large as the widget allows (cells 2h+1 wide, h high)."""
+
+    DEFAULT_CSS = "BoardView { width: 59; height: 25; }"
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.fen = "8/8/8/8/8/8/8/8 w - - 0 1"
+        self.last: set[str] = set()
+        self.marked: set[str] = set()
+        self.mark = "selected"
+
+    def show(self, fen: str, last: str | None, selected: str | None, status: str | None) -> None:
+        self.fen = fen
+        self.last = {last[:2], last[2:4]} if last else set()
+        self.marked = {selected[:2], selected[2:4]} if selected and extra_is_move(selected) else set()
+        self.mark = status if status in ("missing", "extra") else "selected"
+        self.refresh()
+
+    def render(self) -> Text:
+        height = max(1, min((self.size.height - 1) // 8, (self.size.width - 3) // 16))
+        width = 2 * height + 1
+        rows = []
+        for row in self.fen.split()[0].split("/"):
+            rows.append("".join("." * int(c) if c.isdigit() else c for c in row))
+        text = Text()
+        for rank_index, row in enumerate(rows):
+            rank = 8 - rank_index
+            for line in range(height):
+                text.append(f"{rank} " if line == height // 2 else "  ", style="dim")
+                for file, piece in zip(FILE_NAMES, row):
+                    text.append(*self._cell(f"{file}{rank}", piece, line == height // 2, width))
+                text.append("\n")
+        text.append("  " + "".join(f.center(width) for f in FILE_NAMES), style="dim")
+        return text
+
+    def _cell(self, square: str, piece: str, middle: bool, width: int) -> tuple[str, str]:
+        sq = parse_square(square)
+        light = ((sq & 7) + (sq >> 3)) % 2 == 1  # a1 is dark
+        palette = "plain"
+        if square in self.marked:
+            palette = self.mark
+        elif square in self.last:
+            palette = "last"
+        background = PALETTE[palette][0 if light else 1]
+        glyph = GLYPHS.get(piece, " ") if middle else " "
+        return glyph.center(width), f"bold black on {background}"
+
+
+class ExplorerApp(App):
+    """``chesskit explore``'s screen over an ``Explorer``."""
+
+    TITLE = "chesskit explore"
+    CSS = """
+    #top { height: 1; background: $primary; color: $text; padding: 0 1; }
+    #crumbs { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
+    #fen { height: auto; padding: 0 1; text-style: bold; }
+    #left { width: 61; padding: 0 1; }
+    #state { height: auto; margin-top: 1; }
+    #right { padding: 0 1; }
+    #divide { height: 1fr; }
+    #summary { height: auto; }
+    #counters { height: auto; border: round $secondary; display: none; }
+    #finding { height: auto; border: round $warning; display: none; }
+    #error { height: auto; border: heavy $error; color: $error; display: none; }
+    #busy { height: 1; display: none; }
+    #busy Label { width: auto; margin-right: 1; }
+    #ask { dock: bottom; display: none; }
+    """
+    BINDINGS = [
+        Binding("backspace", "up", "up"),
+        Binding("a", "auto", "find the bug"),
+        Binding("d", "ask('depth')", "depth"),
+        Binding("plus,equals_sign", "depth(1)", "+1"),
+        Binding("minus", "depth(-1)", "-1"),
+        Binding("f", "copy_fen", "copy FEN"),
+        Binding("m", "ask('move')", "move"),
+        Binding("s", "toggle_counters", "counters"),
+        Binding("escape", "cancel", "cancel"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, explorer: Explorer, **kwargs):
+        super().__init__(**kwargs)
+        self.ex = explorer
+        self._cancel: threading.Event | None = None  # the running count's
+        self._engine_busy: list[bool] = [False]  # whether the running count is asking the engine
+        self._asking: str | None = None  # "move" or "depth" while the input line is open
+        self.show_counters = False
+        self.last_error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="top")
+        yield Static(id="crumbs")
+        yield Static(id="fen")
+        with Horizontal():
+            with Vertical(id="left"):
+                yield BoardView(id="board")
+                yield Static(id="state")
+            with Vertical(id="right"):
+                with Horizontal(id="busy"):
+                    yield Label(id="busy-label")
+                    yield ProgressBar(id="progress", show_eta=False)
+                yield Static(id="error")
+                yield Static(id="finding")
+                table = DataTable(id="divide", cursor_type="row", zebra_stripes=True)
+                yield table
+                yield Static(id="summary")
+                yield Static(id="counters")
+        yield Input(id="ask")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).focus()
+        self.show_node()
+
+    # ------------------------------------------------------------ drawing
+
+    def show_node(self, count_now: bool = True) -> None:
+        """Draw where the explorer stands; count the divide there unless it is known."""
+        ex = self.ex
+        engine = f"engine: {ex.engine_name or 'starting'}" if ex.has_engine else "no engine (chesskit's own tree)"
+        self.query_one("#top", Static).update(f"chesskit explore · depth {ex.depth} · {engine}")
+        self.query_one("#crumbs", Static).update(breadcrumb(ex.breadcrumb()))
+        self.query_one("#fen", Static).update(Text(ex.fen()))
+        self.query_one("#state", Static).update(self._state_text())
+        divide = ex.cached()
+        self._fill_table(divide)
+        self._draw_board()
+        if count_now and (divide is None or (ex.has_engine and divide.theirs is None)):
+            self.count_divide()
+
+    def _state_text(self) -> Text:
+        board = self.ex.board()
+        _, turn, castling, ep, half, full = board.fen().split()
+        legal = board.legal_moves()
+        status = ""
+        if board.is_check():
+            status = " (in check)" if legal else " (checkmate)"
+        elif not legal:
+            status = " (stalemate)"
+        text = Text()
+        for name, value in (
+            ("side to move", ("white" if turn == "w" else "black") + status),
+            ("castling", castling),
+            ("en passant", ep),
+            ("clocks", f"halfmove {half}, fullmove {full}"),
+            ("chess960", "yes" if board.chess960 else "no"),
+        ):
+            text.append(f"{name}: ", style="dim")
+            text.append(value + "\n")
+        for note in self.ex.notes:
+            text.append("note: ", style="bold yellow")
+            text.append(f"the start position cannot arise in a game: {note}\n")
+        return text
+
+    def _fill_table(self, divide: Divide | None) -> None:
+        table = self.query_one(DataTable)
+        keep = self.selected()
+        table.clear(columns=True)
+        engine = self.ex.has_engine
+        table.add_columns("move", "SAN", "chesskit", *(["engine", ""] if engine else []))
+        summary = self.query_one("#summary", Static)
+        if divide is None:
+            summary.update(Text("counting…", style="dim"))
+            return
+        for row in divide.rows():
+            cells = [row.move, row.san, Text(count(row.ours), justify="right")]
+            if engine:
+                theirs = count(row.theirs) if divide.by_move else ""
+                word, style = MARK_STYLES.get(row.status, ("", ""))
+                cells += [Text(theirs, justify="right", style=style), Text(word, style=style)]
+                if row.marked:
+                    cells[0] = Text(row.move, style=style)
+            table.add_row(*cells, key=row.move)
+        if keep in divide.ours or (divide.theirs and keep in divide.theirs):
+            table.move_cursor(row=table.get_row_index(keep))
+        summary.update(self._summary(divide))
+
+    def _summary(self, divide: Divide) -> Text:
+        text = Text(f"{len(divide.ours)} moves, chesskit {divide.total}")
+        if divide.engine_total is not None:
+            name = self.ex.engine_name or "engine"
+            text.append(f", {name} {divide.engine_total}")
+            if divide.agree:
+                text.append("  agree", style="bold green")
+            else:
+                marked = [r for r in divide.rows() if r.marked]
+                rows = f"{len(marked)} row{' differs' if len(marked) == 1 else 's differ'}"
+                text.append(f"  {rows}" if marked else "  totals differ", style="bold yellow")
+                if divide.missing():
+                    text.append(f"\nmissing: {' '.join(divide.missing())}", style="bold green")
+                if divide.extra():
+                    text.append(f"\nextra: {' '.join(divide.extra())}", style="bold red")
+        return text
+
+    def selected(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    def _draw_board(self) -> None:
+        divide = self.ex.cached()
+        move = self.selected()
+        status = None
+        if divide is not None and move is not None:
+            status = next((row.status for row in divide.rows() if row.move == move), None)
+        last = self.ex.path[-1] if self.ex.path else (self.ex.prefix[-1] if self.ex.prefix else None)
+        self.query_one(BoardView).show(self.ex.fen(), last, move, status)
+        self._draw_counters()
+
+    def _draw_counters(self) -> None:
+        panel = self.query_one("#counters", Static)
+        panel.display = self.show_counters
+        if not self.show_counters:
+            return
+        rows = self.ex.cached_counters()
+        move = self.selected()
+        if rows is None:
+            panel.update(Text("counting the CPW counters…", style="dim"))
+            return
+        row = rows.get(move)
+        if row is None:
+            panel.update(Text(f"{move}: not a legal move, no counters", style="dim"))
+            return
+        text = Text(f"{move} at depth {self.ex.depth}\n", style="bold")
+        text.append("  ".join(f"{name.replace('_', ' ')} {value}" for name, value in row.items()))
+        panel.update(text)
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._draw_board()
+
+    # ------------------------------------------------------------ keys
+
+    @on(DataTable.RowSelected)
+    def _descend(self, event: DataTable.RowSelected) -> None:
+        move = event.row_key.value
+        divide = self.ex.cached()
+        if divide is not None and move not in divide.ours:
+            self.error(f"{move} is the engine's move only: not legal, nothing below it to walk")
+            return
+        self.go(lambda: self.ex.child(move))
+
+    def action_up(self) -> None:
+        if not self.ex.path:
+            self.message("already at the root")
+            return
+        self.go(self.ex.parent)
+
+    def action_depth(self, step: int) -> None:
+        self.go(lambda: self.ex.set_depth(max(1, self.ex.depth + step)))
+
+    def action_copy_fen(self) -> None:
+        fen = self.ex.fen()
+        self.copy_to_clipboard(fen)
+        self.notify(f"FEN copied: {fen}")
+
+    def action_toggle_counters(self) -> None:
+        self.show_counters = not self.show_counters
+        self._draw_counters()
+        if self.show_counters and self.ex.cached_counters() is None:
+            node = self.ex.node
+            self.run_count("CPW counters", lambda cancel, progress: self.ex.counters(node, cancel), lambda _: self._draw_counters())
+
+    def action_ask(self, what: str) -> None:
+        ask = self.query_one("#ask", Input)
+        self._asking = what
+        ask.placeholder = "a move (UCI or SAN), Enter to play it" if what == "move" else "a depth, Enter to set it"
+        ask.value = ""
+        ask.display = True
+        ask.focus()
+
+    @on(Input.Submitted, "#ask")
+    def _answered(self, event: Input.Submitted) -> None:
+        what, text = self._asking, event.value.strip()
+        self._close_ask()
+        if not text:
+            return
+        if what == "move":
+            self.go(lambda: self.ex.child(text))
+        else:
+            try:
+                depth = int(text)
+            except ValueError:
+                self.error(f"bad depth {text!r}: an integer from 1 up")
+                return
+            self.go(lambda: self.ex.set_depth(depth))
+
+    def _close_ask(self) -> None:
+        ask = self.query_one("#ask", Input)
+        ask.display = False
+        self._asking = None
+        self.query_one(DataTable).focus()
+
+    def action_cancel(self) -> None:
+        if self._asking:
+            self._close_ask()
+        elif self._cancel is not None:
+            self.stop_count()
+            self.message("cancelled")
+
+    def action_auto(self) -> None:
+        if not self.ex.has_engine:
+            self.error("no engine to compare with: start explore with --engine, --script, --python or --engine-cmd")
+            return
+        node = self.ex.node
+        steps = [0]
+
+        def work(cancel, progress):
+            def step(s):
+                steps[0] += 1
+                progress(f"descending: depth {s.depth}", steps[0], node.depth)
+
+            return self.ex.descend(node, step, cancel)
+
+        self.run_count("compare's descent", work, self._landed, engine=True)
+
+    def _landed(self, report) -> None:
+        panel = self.query_one("#finding", Static)
+        panel.display = True
+        panel.update(Text("\n".join(finding_lines(report))))
+        if not report.agree:
+            self.ex.land(report)
+        self.show_node()
+        if report.missing:
+            table = self.query_one(DataTable)
+            table.move_cursor(row=table.get_row_index(report.missing[0]))
+
+    def go(self, move: Callable[[], object]) -> None:
+        """Move (a navigation call on the Explorer), then draw; a bad move is an error line."""
+        try:
+            move()
+        except ChesskitError as err:
+            self.error(str(err))
+            return
+        self.stop_count()
+        self.query_one("#finding", Static).display = False
+        self.clear_error()
+        self.show_node()
+
+    # ------------------------------------------------------------ messages
+
+    def error(self, text: str) -> None:
+        panel = self.query_one("#error", Static)
+        panel.update(Text(text))
+        panel.display = True
+        self.last_error = text
+
+    def message(self, text: str) -> None:
+        self.notify(text)
+
+    def clear_error(self) -> None:
+        self.query_one("#error", Static).display = False
+
+    # ------------------------------------------------------------ counting in the background
+
+    def count_divide(self) -> None:
+        node = self.ex.node
+
+        def done(divide: Divide) -> None:
+            if divide.engine_error:
+                self.error(f"{divide.engine_error}\nchesskit's counts are shown; the engine is started again for the next count")
+            else:
+                self.clear_error()
+            if node == self.ex.node:
+                self.show_node(count_now=False)
+
+        self.run_count("divide", lambda cancel, progress: self.ex.divide(node, progress, cancel), done)
+
+    def run_count(self, label: str, work, done, engine: bool = False) -> None:
+        """Run ``work(cancel, progress)`` on a daemon thread under a worker; ``done(result)`` after.
+        ``engine``: it asks the engine from the start (else from its first "engine" report)."""
+        self.stop_count()
+        cancel = threading.Event()
+        self._cancel, self._engine_busy = cancel, [engine]
+        self._show_busy(label, 0, None)
+        self.run_worker(self._count(label, work, done, cancel, self._engine_busy), group="count", exclusive=True)
+
+    async def _count(self, label: str, work, done, cancel: threading.Event, engine_busy: list[bool]) -> None:
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        here = contextvars.copy_context()  # the app's context: callbacks from the thread run in it
+
+        def settle(result, error) -> None:
+            if not future.done():
+                future.set_exception(error) if error is not None else future.set_result(result)
+
+        def progress(what: str, done_parts: int, total: int | None) -> None:
+            if what == "engine":
+                engine_busy[0] = True
+            loop.call_soon_threadsafe(self._progress, cancel, f"{label}: {what}", done_parts, total, context=here)
+
+        def thread() -> None:
+            try:
+                result, error = work(cancel, progress), None
+            except BaseException as err:  # noqa: BLE001 - handed to the worker
+                result, error = None, err
+            loop.call_soon_threadsafe(settle, result, error, context=here)
+
+        threading.Thread(target=thread, name="chesskit-explore", daemon=True).start()
+        try:
+            result = await future
+        except Cancelled:
+            return
+        except ChesskitError as err:
+            if not cancel.is_set():
+                self.error(str(err))
+            return
+        except Exception as err:  # noqa: BLE001 - a bug in a count must not end the session
+            if not cancel.is_set():
+                self.error(f"internal error: {type(err).__name__}: {err} (this is a bug)")
+            return
+        finally:
+            if self._cancel is cancel:
+                self._cancel = None
+                if self.is_running:
+                    self.query_one("#busy").display = False
+        if not cancel.is_set():
+            done(result)
+
+    def _progress(self, cancel: threading.Event, label: str, done: int, total: int | None) -> None:
+        if self._cancel is not cancel or not self.is_running:
+            return
+        if label.endswith(": engine"):
+            label = "waiting for the engine"
+            self.show_node(count_now=False)  # chesskit's counts, while the engine counts
+        self._show_busy(label, done, total)
+
+    def _show_busy(self, label: str, done: int, total: int | None) -> None:
+        self.query_one("#busy").display = True
+        self.query_one("#busy-label", Label).update(f"{label} (Esc cancels)")
+        self.query_one(ProgressBar).update(total=total, progress=done)
+
+    def stop_count(self) -> None:
+        """Cancel the running count: its thread stops at its next report, an engine's process at once."""
+        if self._cancel is None:
+            return
+        self._cancel.set()
+        self._cancel = None
+        if self._engine_busy[0]:
+            self.ex.abort_engine()
+        self.workers.cancel_group(self, "count")
+        self.query_one("#busy").display = False
+
+
+def run_app(explorer: Explorer) -> int:
+    ExplorerApp(explorer).run()
+    return 0
+

@@ -1,0 +1,185 @@
+"""The line-mode explorer (``chesskit explore --repl``, and whenever stdin or stdout is not
+a terminal): perftree's commands over the shared ``Explorer`` state, one per line.
+
+    fen [POSITION]    the FEN here; with a FEN or suite id, start again from it
+    moves [MOVES]     the moves from the root; with moves (UCI or SAN), stand after them
+    depth [N]         the depth here; with N, set it
+    go                divide here: chesskit's counts, the engine's beside them, differences marked
+    diff              only the rows that differ (and the totals)
+    child MOVE        play MOVE (UCI or SAN) and stand below it, one ply shallower
+    parent            take the last move back
+    root              back to the root
+    auto              compare's automatic descent from here; stand at the node it ends on
+    counters [MOVE]   chesskit's CPW counters below MOVE, or below every move
+    board             the board and its state
+    help, quit
+
+Output goes to ``out``; a command that fails prints one ``chesskit: ...`` line to ``err``
+and the next command runs. ``run`` returns 0, or the exit code of the last command that
+failed (2 bad input, 3 the engine failed).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, TextIO
+
+from chesskit.errors import ChesskitError, InputError
+from chesskit.explore.state import Explorer
+from chesskit.explore.text import breadcrumb, divide_lines, finding_lines
+
+PROMPT = "explore> "
+
+
+class Repl:
+    """Reads commands and runs them on ``explorer``.
+
+    ``load_position(text)`` gives ``(board, position_fen)`` for ``fen POSITION``;
+    ``describe(board)`` the lines of the ``board`` command."""
+
+    def __init__(
+        self,
+        explorer: Explorer,
+        load_position: Callable[[str], tuple],
+        describe: Callable[[object], list[str]],
+        out: TextIO,
+        err: TextIO,
+        prompt: bool = False,
+    ):
+        self.ex = explorer
+        self.load_position = load_position
+        self.describe = describe
+        self.out, self.err = out, err
+        self.prompt = prompt
+        self.commands = {
+            "fen": self.fen,
+            "moves": self.moves,
+            "depth": self.depth,
+            "go": self.go,
+            "diff": self.diff,
+            "child": self.child,
+            "parent": self.parent,
+            "root": self.root,
+            "auto": self.auto,
+            "counters": self.counters,
+            "board": self.board,
+            "help": self.help,
+        }
+
+    def run(self, lines) -> int:
+        code = 0
+        self._prompt()
+        for line in lines:
+            words = line.split()
+            if words and words[0] in ("quit", "exit", "q"):
+                break
+            if words:
+                try:
+                    self.execute(words[0], line.strip()[len(words[0]):].strip())
+                except ChesskitError as err:
+                    self.err.write(f"chesskit: {err}\n")
+                    self.err.flush()
+                    code = err.exit_code
+            self._prompt()
+        return code
+
+    def _prompt(self) -> None:
+        if self.prompt:
+            self.out.write(PROMPT)
+        self.out.flush()
+
+    def execute(self, command: str, rest: str) -> None:
+        action = self.commands.get(command.lower())
+        if action is None:
+            raise InputError(f"unknown command {command!r}: one of {', '.join(self.commands)}, quit")
+        action(rest)
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self.out.write(line + "\n")
+
+    # ------------------------------------------------------------ perftree's commands
+
+    def fen(self, rest: str) -> None:
+        if rest:
+            board, position_fen = self.load_position(rest)
+            self.ex.set_root(board, position_fen)
+        self.say(self.ex.fen())
+
+    def moves(self, rest: str) -> None:
+        if rest:
+            self.ex.set_path(rest.replace(",", " ").split())
+        self.say(" ".join(self.ex.path))
+
+    def depth(self, rest: str) -> None:
+        if rest:
+            try:
+                value = int(rest)
+            except ValueError:
+                raise InputError(f"bad depth {rest!r}: an integer from 1 up") from None
+            self.ex.set_depth(value)
+        self.say(str(self.ex.depth))
+
+    def go(self, rest: str = "", only_marked: bool = False) -> None:
+        divide = self.ex.divide()
+        self.say(f"depth {self.ex.depth}  {divide.fen}")
+        if only_marked and divide.agree:
+            self.say("no differences")
+        else:
+            self.say(*divide_lines(divide, self.ex.engine_name if self.ex.has_engine else None, only_marked))
+        self.out.flush()
+        if divide.engine_error:
+            from chesskit.errors import EngineError
+
+            raise EngineError(divide.engine_error)
+
+    def diff(self, rest: str) -> None:
+        if not self.ex.has_engine:
+            raise InputError("no engine to compare with: start explore with --engine, --script, --python or --engine-cmd")
+        self.go(only_marked=True)
+
+    def child(self, rest: str) -> None:
+        if not rest:
+            raise InputError("child needs a move, e.g. child e2e4")
+        self.ex.child(rest)
+        self._where()
+
+    def parent(self, rest: str) -> None:
+        if self.ex.parent() is None:
+            raise InputError("already at the root")
+        self._where()
+
+    def root(self, rest: str) -> None:
+        while self.ex.parent() is not None:
+            pass
+        self._where()
+
+    def _where(self) -> None:
+        self.say(f"{breadcrumb(self.ex.breadcrumb())}  depth {self.ex.depth}")
+
+    # ------------------------------------------------------------ beyond perftree
+
+    def auto(self, rest: str) -> None:
+        report = self.ex.descend()
+        self.say(*finding_lines(report))
+        if not report.agree:
+            self.ex.land(report)
+            self._where()
+            self.go()
+
+    def counters(self, rest: str) -> None:
+        from chesskit.board.counters import COUNTERS
+
+        rows = self.ex.counters()
+        if rest:
+            move = self.ex.resolve(rest)
+            rows = {move: rows[move]}
+        self.say("move   " + " ".join(COUNTERS))
+        for move, row in sorted(rows.items()):
+            self.say(f"{move:6} " + " ".join(str(row[name]) for name in COUNTERS))
+
+    def board(self, rest: str) -> None:
+        self.say(*self.describe(self.ex.board()))
+
+    def help(self, rest: str) -> None:
+        doc = __doc__.split("\n\n")[1]
+        self.say(*[line[4:] for line in doc.splitlines()])

@@ -1,0 +1,120 @@
+"""Standard algebraic notation (SAN) of a legal UCI move, for the explorer's breadcrumb and rows.
+
+    piece letter (none for a pawn), the from-file and/or rank only where another piece
+    of that kind reaches the same square, ``x`` for a capture (a pawn names its file:
+    ``exd6``, en passant too), the target square, ``=Q`` for a promotion, and ``+`` /
+    ``#`` for check / mate; castling is ``O-O`` / ``O-O-O`` in both notations (``e1g1``
+    and Chess960's king-takes-rook ``e1h1``).
+
+Works through ``Board``'s public API only (``piece_at``, ``legal_moves``, ``push``/``pop``,
+``is_check``) on a copy, so the board given is left as it was.
+"""
+
+from __future__ import annotations
+
+from chesskit.vocab import KING, PAWN, PIECE_LETTERS, parse_square
+
+
+def is_castle(board, uci: str) -> bool:
+    """A king move onto its own rook (Chess960 UCI) or two files sideways (standard UCI)."""
+    frm, to = parse_square(uci[:2]), parse_square(uci[2:4])
+    piece = board.piece_at(frm)
+    if piece & 7 != KING:
+        return False
+    target = board.piece_at(to)
+    onto_own_rook = target and target >> 3 == piece >> 3
+    return bool(onto_own_rook) or abs((to & 7) - (frm & 7)) == 2
+
+
+def san(board, uci: str, legal: list[str] | None = None) -> str:
+    """The SAN of the legal move ``uci`` on ``board`` (``legal``: its legal moves, if known)."""
+    legal = board.legal_moves() if legal is None else legal
+    frm, to = parse_square(uci[:2]), parse_square(uci[2:4])
+    piece = board.piece_at(frm)
+    ptype = piece & 7
+    if is_castle(board, uci):
+        text = "O-O" if (to & 7) > (frm & 7) else "O-O-O"
+    elif ptype == PAWN:
+        capture = (to & 7) != (frm & 7)  # a pawn changes file only by capturing (en passant too)
+        text = (f"{uci[0]}x" if capture else "") + uci[2:4]
+        if len(uci) == 5:
+            text += "=" + uci[4].upper()
+    else:
+        capture = board.piece_at(to) != 0
+        text = PIECE_LETTERS[ptype].upper() + _disambiguation(board, uci, legal)
+        text += ("x" if capture else "") + uci[2:4]
+    return text + _check_mark(board, uci)
+
+
+def _disambiguation(board, uci: str, legal: list[str]) -> str:
+    """The from-file, else the from-rank, else both, when another piece of the same kind
+    can also move to the target square."""
+    frm = parse_square(uci[:2])
+    piece = board.piece_at(frm)
+    rivals = [
+        m[:2]
+        for m in legal
+        if m[2:4] == uci[2:4] and m[:2] != uci[:2] and board.piece_at(parse_square(m[:2])) == piece
+        and not is_castle(board, m)
+    ]
+    if not rivals:
+        return ""
+    if all(r[0] != uci[0] for r in rivals):
+        return uci[0]
+    if all(r[1] != uci[1] for r in rivals):
+        return uci[1]
+    return uci[:2]
+
+
+def _check_mark(board, uci: str) -> str:
+    child = board.copy()
+    child.push(uci)
+    if not child.is_check():
+        return ""
+    return "+" if child.legal_moves() else "#"
+
+
+def move_label(board, uci: str) -> str:
+    """``12. Nf3`` or ``12... Nf6``: the move number from the FEN, then the SAN."""
+    fields = board.fen().split()
+    number, white = fields[5], fields[1] == "w"
+    return f"{number}{'.' if white else '...'} {san(board, uci)}"
+
+
+def path_labels(board, path: list[str]) -> list[tuple[str, str]]:
+    """``(numbered SAN, UCI)`` for each move of ``path`` played from ``board`` (left as it was)."""
+    walk = board.copy()
+    labels = []
+    for uci in path:
+        labels.append((move_label(walk, uci), uci))
+        walk.push(uci)
+    return labels
+
+
+
+def find_move(board, text: str, legal: list[str] | None = None) -> str | None:
+    """The legal UCI move that ``text`` names, in UCI (either castling notation) or SAN
+    (check marks and ``0-0`` accepted); None when no legal move matches."""
+    legal = board.legal_moves() if legal is None else legal
+    text = text.strip()
+    if text.lower() in legal:
+        return text.lower()
+    if len(text) == 4 and text[:2] in {m[:2] for m in legal}:
+        for move in legal:  # a castle in the other UCI notation (e1g1 / e1h1)
+            if move[:2] == text[:2] and is_castle(board, move) and _castle_targets(board, move) & {text[2:4]}:
+                return move
+    wanted = text.rstrip("+#!?").replace("0", "O")
+    for move in legal:
+        if move[2:4] not in wanted and not wanted.startswith("O-O"):
+            continue  # SAN names the target square (all but castles): only those are written out
+        if san(board, move, legal).rstrip("+#") == wanted:
+            return move
+    return None
+
+
+def _castle_targets(board, uci: str) -> set[str]:
+    """The squares a castle may be written to: the king's (g- or c-file) and its rook's."""
+    rank, kingside = uci[1], uci[2] > uci[0]
+    if board.chess960:  # the move takes the rook; the king lands on the g- or c-file
+        return {uci[2:4], ("g" if kingside else "c") + rank}
+    return {uci[2:4], ("h" if kingside else "a") + rank}  # standard chess: the corner rooks

@@ -1,0 +1,156 @@
+"""The kernels: one thread per position, each calling the core's rules (``rules.py``).
+
+A position on the GPU is a row of three arrays, the core's own state arrays stacked:
+``bbs`` (n, 18) uint64, ``boards`` (n, 64) int8 (the piece on each square; int8 to keep
+a position at 272 bytes), ``sts`` (n, 8) int64.
+
+* ``count_moves``: how many legal moves each position has (where its children go);
+* ``expand``: each position's children, made with ``make`` into the rows ``offsets`` says,
+  each with its parent's row; a child that the table ``tt`` knows at its depth is not
+  made: its count goes to its parent's and its row is marked done (``st[PLY] = -1``);
+* ``count_leaves``: perft 1 or 2 of each position not done, added to its parent's count:
+  perft 2 is the CPU walk's last two plies, fused (each move made with the copy-make
+  ``make_for_count`` and the replies counted, never listed), looked up in and stored to
+  ``tt`` by the position's Zobrist key;
+* ``finish``: once a slice's children are all counted, each parent's count is stored in
+  ``tt`` and added to its own parent's.
+
+``tt`` (uint64, two words an entry, a power of two entries; empty: no table) holds perft
+counts by key and depth, written without locks: the first word is the key XOR the second
+(count << 8 | depth), so an entry torn by two writers reads as a miss, never as a count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda, types
+
+from chesskit.core.state import BB_SIZE, KEY, PLY, ST_SIZE
+from chesskit.vocab import MAX_MOVES
+
+from .rules import SIMULATOR, gpu_rules
+
+THREADS = 32 if SIMULATOR else 128  # threads per block
+DONE = -1  # st[PLY] of a row whose count was found in the table
+
+_rules = gpu_rules()
+generate = _rules.generate
+make = _rules.make
+make_for_count = _rules.make_for_count
+child_key = _rules.child_key
+
+_EIGHT = np.uint64(8)
+_DEPTH_BITS = np.uint64(0xFF)
+
+
+def blocks(n: int) -> int:
+    return max(1, (n + THREADS - 1) // THREADS)
+
+
+@cuda.jit(device=True)
+def probe(tt, key, depth):
+    """The count stored for ``key`` at ``depth``, or -1."""
+    if tt.shape[0] == 0:
+        return -1
+    slot = (key & np.uint64((tt.shape[0] >> 1) - 1)) << np.uint64(1)
+    value = tt[slot + np.uint64(1)]
+    if (tt[slot] ^ value) == key and (value & _DEPTH_BITS) == np.uint64(depth):
+        return np.int64(value >> _EIGHT)
+    return -1
+
+
+@cuda.jit(device=True)
+def store(tt, key, depth, count):
+    if tt.shape[0] == 0:
+        return
+    slot = (key & np.uint64((tt.shape[0] >> 1) - 1)) << np.uint64(1)
+    value = (np.uint64(count) << _EIGHT) | np.uint64(depth)
+    tt[slot] = key ^ value
+    tt[slot + np.uint64(1)] = value
+
+
+@cuda.jit
+def count_moves(T, bbs, boards, sts, n, counts):
+    i = cuda.grid(1)
+    if i < n:
+        if sts[i, PLY] == DONE:
+            counts[i] = 0
+        else:
+            scratch = cuda.local.array(1, types.int32)  # counting writes no move
+            counts[i] = generate(T, bbs[i], boards[i], sts[i], scratch, True)
+
+
+@cuda.jit
+def expand(T, bbs, boards, sts, first, n, offsets, cbbs, cboards, csts, cparents, cmoves, tt, depth, acc):
+    """The children of rows ``first ..`` (``depth``: the plies each child's count goes
+    down). A child the table knows is not made: its count goes into its parent's ``acc``,
+    which this starts; the children made add theirs later."""
+    k = cuda.grid(1)
+    if k < n:
+        i = first + k
+        if sts[i, PLY] == DONE:
+            return
+        moves = cuda.local.array(MAX_MOVES, types.int32)
+        hist = cuda.local.array((1, 4), types.int64)
+        hkeys = cuda.local.array((1, 2), types.uint64)
+        m = generate(T, bbs[i], boards[i], sts[i], moves, False)
+        base = offsets[k]
+        found_sum = 0
+        for j in range(m):
+            r = base + j
+            if tt.shape[0] != 0:
+                # looked up by the key its move gives (the CPU walk's ``child_key``), not made
+                found = probe(tt, child_key(T, bbs[i], boards[i], sts[i], moves[j]), depth)
+                if found >= 0:
+                    found_sum += found
+                    csts[r, PLY] = DONE
+                    continue
+            for w in range(BB_SIZE):
+                cbbs[r, w] = bbs[i, w]
+            for w in range(64):
+                cboards[r, w] = boards[i, w]
+            for w in range(ST_SIZE):
+                csts[r, w] = sts[i, w]
+            csts[r, PLY] = 0  # make pushes its history row at ply 0 of ``hist``
+            make(T, cbbs[r], cboards[r], csts[r], hist, hkeys, moves[j])
+            cparents[r] = i
+            cmoves[r] = moves[j]
+        acc[i] = found_sum
+
+
+@cuda.jit
+def finish(bbs, sts, first, n, acc, depth, tt, parents, up):
+    """Rows ``first ..`` have their counts in ``acc`` (their children all counted): store
+    them in the table and add each to its parent's (``up[parents[i]]``)."""
+    k = cuda.grid(1)
+    if k < n:
+        i = first + k
+        if sts[i, PLY] != DONE:
+            store(tt, bbs[i, KEY], depth, acc[i])
+            cuda.atomic.add(up, parents[i], acc[i])
+
+
+@cuda.jit
+def count_leaves(T, bbs, boards, sts, n, plies, tt, parents, up):
+    """perft 1 or 2 of each row not done, added to its parent's count (``up[parents[i]]``)."""
+    i = cuda.grid(1)
+    if i < n and sts[i, PLY] != DONE:
+        scratch = cuda.local.array(1, types.int32)
+        if plies == 1:
+            c = generate(T, bbs[i], boards[i], sts[i], scratch, True)
+        else:
+            key = bbs[i, KEY]
+            c = probe(tt, key, 2)
+            if c < 0:
+                moves = cuda.local.array(MAX_MOVES, types.int32)
+                leaf_bb = cuda.local.array(BB_SIZE, types.uint64)
+                leaf_st = cuda.local.array(ST_SIZE, types.int64)
+                for w in range(ST_SIZE):
+                    leaf_st[w] = sts[i, w]
+                m = generate(T, bbs[i], boards[i], sts[i], moves, False)
+                c = 0
+                for j in range(m):
+                    make_for_count(T, bbs[i], boards[i], sts[i], moves[j], leaf_bb, leaf_st)
+                    c += generate(T, leaf_bb, boards[i], leaf_st, scratch, True)
+                store(tt, key, 2, c)
+        cuda.atomic.add(up, parents[i], c)

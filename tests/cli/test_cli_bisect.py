@@ -1,0 +1,50 @@
+"""``--bisect`` on ``suite`` and ``compare`` (issue 20 item 4): an engine that cannot be started
+exits 125, ``git bisect run``'s "skip this commit", instead of 3; an engine that starts and
+then fails (or is wrong) keeps its exit code, so bisect still judges that commit."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import ENGINES, KIWIPETE, one_line
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+START4 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+CANNOT_START = [
+    ("--engine", "./no-such-engine", "was not found"),
+    ("--engine", str(ENGINES / "fail_exit.py"), "exited with code 1 after 'uci'"),
+    ("--engine", str(ENGINES / "fail_not_executable.py"), "is not executable"),
+    ("--script", "./no-such-script", "was not found"),  # asked a depth-1 perft at the start
+    ("--python", f"{ENGINES / 'fail_import.py'}:Adapter", "could not be imported"),
+]
+
+
+@pytest.fixture
+def suite(tmp_path):
+    path = tmp_path / "s.epd"
+    path.write_text(f'{START4} id "start"; D1 20; D2 400;\n{" ".join(KIWIPETE.split()[:4])} id "kiwi"; D1 48;\n')
+    return path
+
+
+@pytest.mark.parametrize("flag, engine, why", CANNOT_START, ids=lambda v: str(v)[-24:])
+def test_an_engine_that_cannot_start_is_skipped_by_bisect(cli, suite, flag, engine, why):
+    one_line(cli("suite", str(suite), flag, engine, "--bisect"), 125, why, "exit 125 for git bisect")
+    one_line(cli("compare", "startpos", "2", flag, engine, "--bisect"), 125, why)
+    without = cli("suite", str(suite), flag, engine)
+    assert without.exit_code == 3 and "125" not in without.stderr
+
+
+def test_an_engine_that_starts_keeps_its_verdict(cli, suite):
+    crashing = f"{ENGINES / 'fail_on.py'} --fault segv --on {KIWIPETE.split()[0]}"
+    result = cli("suite", str(suite), "--engine", crashing, "--bisect")
+    assert result.exit_code == 3, result.stderr  # it started: the crash on kiwipete is the commit's
+    buggy = cli("suite", str(suite), "--script", str(ENGINES / "bug_no_ep.py"), "--bisect")
+    assert buggy.exit_code == 0  # no en passant in these positions at these depths
+    wrong = cli("compare", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "1",
+                "--script", str(ENGINES / "bug_no_ep.py"), "--bisect")
+    assert wrong.exit_code == 1
+
+
+def test_bisect_needs_an_engine(cli, suite):
+    one_line(cli("suite", str(suite), "--bisect"), 2, "--bisect applies to an engine")

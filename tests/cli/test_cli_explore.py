@@ -1,0 +1,119 @@
+"""``chesskit explore`` in line mode (--repl, and whenever stdin or stdout is not a terminal):
+perftree's commands read from stdin, counts checked against python-chess."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ENGINES, KIWIPETE, STARTPOS, one_line, pc_divide, subprocess_env
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+NO_EP = f"{ENGINES / 'bug_no_ep.py'}:Adapter"
+
+
+def total(out: str) -> list[int]:
+    """The chesskit column of every ``total`` line printed."""
+    return [int(m.group(1)) for m in re.finditer(r"^total\s+(\d+)", out, re.M)]
+
+
+def rows(out: str, move: str) -> list[list[str]]:
+    return [line.split() for line in out.splitlines() if line.split()[:1] == [move]]
+
+
+def test_perftree_commands_walk_chesskits_tree(cli):
+    commands = ["go", "child e2e4", "depth 2", "go", "parent", "moves e2e4 e7e5 Nf3", "fen", "depth 1", "go", "fen kiwipete", "go"]
+    result = cli("explore", "startpos", "2", input="\n".join(commands) + "\n")
+    assert result.exit_code == 0, result.stderr
+    after_nf3 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    assert total(result.stdout) == [
+        sum(pc_divide(STARTPOS, 2).values()),
+        sum(pc_divide(STARTPOS, 2, ["e2e4"]).values()),
+        sum(pc_divide(after_nf3, 1).values()),
+        sum(pc_divide(KIWIPETE, 1).values()),
+    ]
+    lines = result.stdout.splitlines()
+    assert "start > 1. e4 (e2e4)  depth 1" in lines
+    assert "start  depth 2" in lines  # parent gives back the depth the node had (not 2 + 1)
+    assert "e2e4 e7e5 g1f3" in lines and after_nf3 in lines and KIWIPETE in lines
+    assert rows(result.stdout, "e2e4")[0] == ["e2e4", "e4", str(pc_divide(STARTPOS, 2)["e2e4"])]
+
+
+def test_an_engines_counts_beside_chesskits_and_auto_lands_on_the_missing_move(cli):
+    result = cli("explore", "kiwipete", "2", "--python", NO_EP, "--state-pushes", "0", "--repl", input="go\nauto\ndiff\nparent\ndiff\n")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    expected = pc_divide(KIWIPETE, 2)
+    assert rows(out, "a2a4")[0] == ["a2a4", "a4", str(expected["a2a4"]), str(expected["a2a4"] - 1), "differs"]
+    assert rows(out, "e1g1")[0] == ["e1g1", "O-O", str(expected["e1g1"]), str(expected["e1g1"])]
+    assert f"{NO_EP} misses b4a3 after a2a4" in out and "en passant" in out
+    assert "start > 1. a4 (a2a4)  depth 1" in out
+    # after auto: the node's table, then diff's: only the missing move and the totals
+    assert rows(out, "b4a3")[-1] == ["b4a3", "bxa3", "1", "-", "missing"]
+    diff_after_parent = out.rsplit("start  depth 2", 1)[1]
+    assert [r[0] for r in (line.split() for line in diff_after_parent.splitlines()[2:])] == ["move", "a2a4", "total"]
+
+
+def test_a_bad_command_is_one_line_and_the_rest_runs(cli):
+    result = cli("explore", "startpos", "1", input="child zz\nfrobnicate\ndepth x\nparent\ndiff\ngo\n")
+    assert result.exit_code == 2
+    errors = result.stderr.splitlines()
+    assert len(errors) == 5 and all(line.startswith("chesskit: ") for line in errors), errors
+    assert "'zz' is not a legal move" in errors[0] and "unknown command 'frobnicate'" in errors[1]
+    assert "already at the root" in errors[3] and "no engine" in errors[4]
+    assert total(result.stdout) == [20]
+
+
+def test_an_engine_that_fails_leaves_chesskits_counts_and_exit_3(cli):
+    result = cli("explore", "startpos", "1", "--script", str(ENGINES / "fail_exit.py"), input="go\nchild e4\ngo\n")
+    assert result.exit_code == 3
+    assert total(result.stdout) == [20, 20]
+    errors = result.stderr.splitlines()
+    assert len(errors) == 2 and all("fail_exit.py" in line and "exited with code 1" in line for line in errors)
+
+
+def test_a_pipe_gets_the_line_mode_without_asking():
+    # a real process with stdin and stdout pipes: no full screen, no --repl needed
+    done = subprocess.run(
+        [sys.executable, "-m", "chesskit", "explore", "kiwipete", "1"],
+        input="go\nquit\ngo\n",
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert total(done.stdout) == [48] and "\x1b[" not in done.stdout  # quit ends it; no escape codes
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["startpos", "0"], ["bad depth '0'"]),
+        (["startpos", "2", "--engine", "stockfish", "--script", "x"], ["give exactly one of"]),
+        (["startpos", "2", "--state-pushes", "-1"], ["--state-pushes"]),
+        (["nosuchid"], ["nosuchid"]),
+    ],
+)
+def test_bad_arguments_are_one_line_exit_2(cli, args, words):
+    one_line(cli("explore", *args, input="go\n"), 2, *words)
+
+
+def test_other_commands_never_load_textual():
+    code = (
+        "import sys\n"
+        "from chesskit.cli.main import main\n"
+        "import chesskit.cli.explore_cmd, chesskit.explore.state, chesskit.explore.repl\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "assert 'textual' not in sys.modules, 'textual loaded'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "explore" in done.stdout

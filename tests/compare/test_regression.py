@@ -1,0 +1,178 @@
+"""Every mismatch leaves a regression (issue 20 item 5): a suite line and a pytest test at
+the failing node, with the right count there (python-chess's perft is the oracle)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import chess
+import pytest
+
+from chesskit.compare.regression import Regression, from_report, node_id, suite_line
+from chesskit.compare.report import Report, StateMismatch, Step
+from chesskit.suites.formats import SuiteRecord, read_suite
+from helpers import ENGINES, REPO, pc_perft, subprocess_env
+
+BUG_EP = str(ENGINES / "bug_ep_rank_pin.py")
+CORRECT = str(ENGINES / "eng_correct.py")
+POS3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+
+
+def _oracle(regression: dict) -> int:
+    return pc_perft(chess.Board(regression["fen"]), regression["depth"])
+
+
+def _read_line(tmp_path, line: str) -> SuiteRecord:
+    path = tmp_path / "regression.epd"
+    path.write_text(line + "\n")
+    (record,) = read_suite(path)
+    assert isinstance(record, SuiteRecord), record
+    return record
+
+
+def test_compare_gives_the_failing_nodes_line_and_test(cli, tmp_path):
+    result = cli("compare", "pos3", "3", "--script", BUG_EP, "--json")
+    assert result.exit_code == 1
+    found = json.loads(result.stdout)["regression"]
+    # the descent ends after e2e4, where the engine takes f4e3 e.p. through the rank pin
+    assert found["fen"] == "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1" and found["depth"] == 2
+    assert found["nodes"] == _oracle(found) == 177
+    assert found["id"] == "pos3-after-e2e4"
+    record = _read_line(tmp_path, found["line"])
+    assert record.fen == found["fen"] and record.depths == {2: 177} and record.id == "pos3-after-e2e4"
+    assert f'engine.perft("{found["fen"]}", 2) == 177' in found["pytest"]
+    assert 'chesskit.Engine(script="' + BUG_EP + '")' in found["pytest"]
+    # the line fails for the buggy engine and passes for a correct one
+    bad = cli("suite", str(tmp_path / "regression.epd"), "--script", BUG_EP)
+    assert bad.exit_code == 1
+    good = cli("suite", str(tmp_path / "regression.epd"), "--script", CORRECT)
+    assert good.exit_code == 0, good.stdout
+
+
+def test_compare_text_shows_the_line(cli):
+    result = cli("compare", "pos3", "2", "--script", BUG_EP)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    at = lines.index("regression line (paste into your suite):")
+    assert lines[at + 1] == '  8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 id "pos3-after-e2e4"; D1 16;'
+    assert lines[at + 2] == "pytest:"
+    assert "  def test_perft_pos3_after_e2e4():" in lines
+
+
+def test_compare_agreeing_has_no_regression(cli):
+    data = json.loads(cli("compare", "pos3", "2", "--script", CORRECT, "--json").stdout)
+    assert data["agree"] and data["regression"] is None
+
+
+def test_compare_on_a_fen_with_moves(cli):
+    # the id of a FEN is "compare"; the --moves prefix is part of the node's path
+    fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+    data = json.loads(cli("compare", fen, "1", "--moves", "e2e4", "--script", BUG_EP, "--json").stdout)
+    found = data["regression"]
+    assert found["id"] == "compare-after-e2e4" and found["depth"] == 1
+    assert found["nodes"] == _oracle(found) == 16
+
+
+def test_chess960_line_is_read_as_chess960(cli, tmp_path):
+    fen = "4k3/8/8/8/8/8/8/5KRn w G - 0 1"
+    data = json.loads(cli("compare", fen, "2", "--chess960", "--script", str(ENGINES / "bug_c960_adjacent.py"), "--json").stdout)
+    found = data["regression"]
+    assert "chess960=True" in found["pytest"]
+    record = _read_line(tmp_path, found["line"])
+    assert record.chess960 and record.depths == {found["depth"]: found["nodes"]}
+    board = chess.Board(found["fen"], chess960=True)
+    assert found["nodes"] == pc_perft(board, found["depth"])
+
+
+def test_suite_engine_mismatch_has_a_regression(cli):
+    data = json.loads(
+        cli("suite", str(REPO / "positions" / "standard.epd"), "--script", BUG_EP, "--max-nodes", "300", "--json").stdout
+    )
+    failing = [r for r in data["results"] if not r["ok"]]
+    assert [r["id"] for r in failing] == ["pos3"]
+    found = failing[0]["regression"]
+    assert found["id"] == "pos3-after-e2e4" and found["nodes"] == _oracle(found) == 16
+    assert all(r["regression"] is None for r in data["results"] if r["ok"])
+
+
+def test_suite_text_shows_the_line(cli):
+    result = cli("suite", str(REPO / "positions" / "standard.epd"), "--script", BUG_EP, "--max-nodes", "300")
+    assert result.exit_code == 1
+    assert '  8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 id "pos3-after-e2e4"; D1 16;' in result.stdout.splitlines()
+
+
+def test_suite_without_engine_gives_the_suites_count(cli, tmp_path):
+    # chesskit is right here; the file's count is made wrong to stand for a chesskit bug:
+    # the line carries the suite's count (an independent source), the test chesskit.perft
+    path = tmp_path / "s.epd"
+    path.write_text('4k3/8/8/3pP3/8/8/8/4K3 w - d6 id "ep x"; D1 8;\n')
+    found = json.loads(cli("suite", str(path), "--json").stdout)["results"][0]["regression"]
+    assert found["line"] == '4k3/8/8/3pP3/8/8/8/4K3 w - d6 id "ep-x"; D1 8;'
+    assert 'assert chesskit.perft("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", 1) == 8' in found["pytest"]
+    assert "Engine" not in found["pytest"]
+
+
+def test_fuzz_finding_has_a_regression(cli, tmp_path):
+    data = json.loads(cli("fuzz", "--script", BUG_EP, "--seed", "1", "--positions", "300", "--json").stdout)
+    found = data["regression"]
+    assert found["id"].startswith("fuzz-1") and found["nodes"] == _oracle(found)
+    _read_line(tmp_path, found["line"])
+    assert cli("suite", str(tmp_path / "regression.epd"), "--script", BUG_EP).exit_code == 1
+    assert cli("suite", str(tmp_path / "regression.epd"), "--script", CORRECT).exit_code == 0
+
+
+def _report(steps, kind="moves", state=None) -> Report:
+    report = Report(POS3, False, 2, "e", steps=steps, kind=kind, state=state)
+    return report
+
+
+def test_the_failing_node_is_the_deepest_whose_counts_differ():
+    root = Step([], 2, {"e2e4": 16, "g2g3": 4}, {"e2e4": 17, "g2g3": 4})
+    child = Step(["e2e4"], 1, {"c7c5": 1, "h4g3": 1}, {"c7c5": 1, "h4g3": 1})  # the same when asked directly
+    walk = StateMismatch(["e2e4"], "", "walk", "e2e4", "walk", 2, 3)
+    found = from_report(_report([root, child], "state", walk), "pos3")
+    assert (found.depth, found.nodes, found.id) == (2, 20, "pos3")
+    assert found.fen == POS3
+    # a state mismatch whose counts all agree: no count catches it
+    same = Step([], 2, {"e2e4": 16}, {"e2e4": 16})
+    state = StateMismatch([], POS3, "pop", "e2e4", "halfmove", 0, 1)
+    assert from_report(_report([same], "state", state), "pos3") is None
+    assert from_report(Report(POS3, False, 2, "e"), "pos3") is None  # they agree
+
+
+def test_total_only_steps_use_the_engines_total():
+    step = Step([], 1, {"e2e4": 1, "e2e3": 1}, {}, theirs_total=3)
+    found = from_report(_report([step]), "x")
+    assert (found.depth, found.nodes) == (1, 2)
+
+
+def test_ids_and_clocks():
+    assert node_id("tricky.perft:pos-2", ["e1g1", "a8b8"]) == "tricky-perft-pos-2-after-e1g1-a8b8"
+    assert node_id("!!", []) == "regression"
+    line = suite_line("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", False, "pos5", {1: 44})
+    assert line == 'rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - id "pos5"; hmvc 1; fmvn 8; D1 44;'
+    regression = Regression("8/8/8/8/8/8/8/K1k5 w - - 0 1", False, 1, 3, "x-1", None)
+    assert "def test_perft_x_1():" in regression.pytest
+
+
+def _run_snippet(tmp_path, snippet: str) -> subprocess.CompletedProcess:
+    test = tmp_path / "test_snippet.py"
+    test.write_text(snippet)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)],
+        capture_output=True, text=True, cwd=tmp_path, env=subprocess_env(),
+    )
+
+
+def test_the_pytest_snippet_fails_for_the_bug_and_passes_when_fixed(cli, tmp_path):
+    import chesskit
+
+    if not hasattr(chesskit, "Engine"):
+        pytest.skip("chesskit.Engine (the Python API, issue 20 item 2) is not in this tree yet")
+    found = json.loads(cli("compare", "pos3", "2", "--script", BUG_EP, "--json").stdout)["regression"]
+    failed = _run_snippet(tmp_path, found["pytest"])
+    assert failed.returncode == 1 and "17 == 16" in failed.stdout, failed.stdout + failed.stderr
+    fixed = _run_snippet(tmp_path, found["pytest"].replace(BUG_EP, CORRECT))
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr

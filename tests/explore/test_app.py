@@ -1,0 +1,192 @@
+"""The full-screen explorer, headless through Textual's pilot: keys in, the screen read back
+from its SVG screenshot (what a user would see), counts checked against python-chess."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from chesskit.board.board import Board
+from chesskit.compare.engines import open_engine
+from chesskit.explore.app import ExplorerApp
+from chesskit.explore.state import Explorer
+from helpers import ENGINES, KIWIPETE, gone, pc_divide
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+SIZE = (120, 40)
+AFTER_A4 = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1"
+# two white queens: a7a8q makes a third, and fail_midway.py exits 1 on such a position
+QUEENS = "4k3/P7/8/8/8/8/8/QQ2K3 w - - 0 1"
+
+
+def screen(app) -> list[str]:
+    """The screen's lines, read from the app's SVG screenshot (cells 12.2 px wide)."""
+    svg = app.export_screenshot()
+    root = ET.fromstring(svg)
+    lines: dict[int, dict[int, str]] = {}
+    for node in root.iter("{http://www.w3.org/2000/svg}text"):
+        clip = node.get("clip-path", "")
+        found = re.search(r"line-(\d+)", clip)
+        if not found or node.text is None:
+            continue
+        column = round((float(node.get("x")) - 12.2) / 12.2)
+        row = lines.setdefault(int(found.group(1)), {})
+        for i, char in enumerate(html.unescape(node.text).replace("\xa0", " ")):
+            row[column + i] = char
+    out = []
+    for n in range(max(lines) + 1 if lines else 0):
+        row = lines.get(n, {})
+        out.append("".join(row.get(c, " ") for c in range(max(row) + 1 if row else 0)).rstrip())
+    return out
+
+
+def shows(app, *words: str) -> bool:
+    text = "\n".join(screen(app))
+    return all(word in text for word in words)
+
+
+def row_of(app, move: str) -> str:
+    """``move``'s row in the divide table as shown: move, SAN, counts, mark."""
+    found = [m.group(0) for line in screen(app) for m in [re.search(rf"\b{move}\s+\S+\s+\d+.*", line)] if m]
+    assert found, f"no row for {move}:\n" + "\n".join(screen(app))
+    return found[-1]
+
+
+async def idle(pilot, app) -> None:
+    """Wait until no count runs (generous: a busy machine is slow, but it must end)."""
+    deadline = time.monotonic() + 120
+    await pilot.pause()
+    while app._cancel is not None or any(w.is_running for w in app.workers):
+        assert time.monotonic() < deadline, "the count never finished"
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+def make(fen=KIWIPETE, depth=2, **opts) -> Explorer:
+    board = Board(fen)
+    factory = (lambda: open_engine(timeout=60, **opts)) if opts else None
+    return Explorer(board, depth, board.fen(), factory, state_pushes=0)
+
+
+def run(explorer: Explorer, script, settle: bool = True) -> ExplorerApp:
+    """Run ``script(pilot, app)`` on the app, once the first count is done (``settle``)."""
+    app = ExplorerApp(explorer)
+
+    async def main():
+        async with app.run_test(size=SIZE) as pilot:
+            if settle:
+                await idle(pilot, app)
+            await script(pilot, app)
+
+    try:
+        asyncio.run(main())
+    finally:
+        explorer.close()
+    return app
+
+
+def test_a_lands_on_the_failing_node_and_shows_its_fen_and_the_missing_move():
+    # and s shows the CPW counters of the move under the cursor there
+    ex = make(python=f"{ENGINES / 'bug_no_ep.py'}:Adapter")
+
+    async def script(pilot, app):
+        expected = pc_divide(KIWIPETE, 2)
+        line = row_of(app, "a2a4")
+        assert line.split()[1:5] == ["a4", str(expected["a2a4"]), str(expected["a2a4"] - 1), "differs"]
+        await pilot.press("a")
+        await idle(pilot, app)
+        assert shows(app, AFTER_A4, "1. a4 (a2a4)", "missing: b4a3", "en passant")
+        assert row_of(app, "b4a3").split() == ["b4a3", "bxa3", "1", "-", "missing"]
+        assert app.selected() == "b4a3"  # the cursor (and the board's highlight) on the missing move
+        await pilot.press("s")  # chesskit's CPW counters for the selected move
+        await idle(pilot, app)
+        assert shows(app, "b4a3 at depth 1", "captures 1", "en passant 1", "checks 0")
+
+    run(ex, script)
+
+
+def test_enter_descends_and_backspace_ascends():
+    ex = make(depth=2)
+
+    async def script(pilot, app):
+        assert shows(app, KIWIPETE, "start")
+        for _ in range(3):
+            await pilot.press("down")  # a1b1 a1c1 a1d1 -> a2a3
+        assert app.selected() == "a2a3"
+        await pilot.press("enter")
+        await idle(pilot, app)
+        after = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/P1N2Q1p/1PPBBPPP/R3K2R b KQkq - 0 1"
+        assert shows(app, after, "start > 1. a3 (a2a3)", "depth 1")
+        assert len([line for line in screen(app) if re.search(r"\s1$", line)]) >= 20  # depth-1 rows count 1
+        await pilot.press("backspace")
+        await idle(pilot, app)
+        assert shows(app, KIWIPETE, "depth 2") and not shows(app, "a3 (a2a3)")
+        assert row_of(app, "a2a3").split()[:3] == ["a2a3", "a3", str(pc_divide(KIWIPETE, 2)["a2a3"])]
+        # m types a move (SAN), + and - change the depth, f copies the FEN
+        await pilot.press("m", *"Nxf7", "enter")
+        await idle(pilot, app)
+        assert ex.path == ["e5f7"] and shows(app, "1. Nxf7 (e5f7)")
+        await pilot.press("plus")
+        await idle(pilot, app)
+        assert ex.depth == 2 and shows(app, "depth 2")
+        assert row_of(app, "e8f7").split()[2] == str(pc_divide(KIWIPETE, 2, ["e5f7"])["e8f7"])
+        await pilot.press("minus", "f")
+        await idle(pilot, app)
+        assert ex.depth == 1 and app.clipboard == ex.fen()
+        await pilot.press("m", *"Ke3", "enter")
+        assert shows(app, "'Ke3' is not a legal move")
+
+    run(ex, script)
+
+
+def test_an_engine_crash_shows_an_error_panel_and_the_explorer_goes_on():
+    crashing = f'{sys.executable} {ENGINES / "fail_midway.py"} {{depth}} "{{fen}}"'
+    ex = make(fen=QUEENS, depth=1, engine_cmd=crashing)
+
+    async def script(pilot, app):
+        assert row_of(app, "a7a8q").split()[-2:] == ["1", "1"]  # the engine answers here
+        await pilot.press("m", *"a8=Q", "enter")  # a third queen: the engine exits 1
+        await idle(pilot, app)
+        assert shows(app, "exited", "chesskit's counts are shown")
+        after = "Q3k3/8/8/8/8/8/8/QQ2K3 b - - 0 1"
+        assert shows(app, after) and row_of(app, "e8d7").split()[-1] == "1"  # chesskit's count stands
+        await pilot.press("backspace", "plus")
+        await idle(pilot, app)
+        assert not shows(app, "exited")
+        expected = pc_divide(QUEENS, 2)
+        assert row_of(app, "a7a8q").split()[-2:] == [str(expected["a7a8q"])] * 2  # the engine is back
+
+    run(ex, script)
+
+
+def test_escape_cancels_a_count_and_stops_the_engine(tmp_path, monkeypatch):
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("CHESSKIT_HANG_PIDFILE", str(pids))
+    ex = make(depth=1, script=str(ENGINES / "fail_hang.py"))
+
+    async def script(pilot, app):
+        deadline = time.monotonic() + 60
+        while not (pids.exists() and pids.read_text().split()):
+            assert time.monotonic() < deadline, "the hanging engine never started"
+            await pilot.pause(0.05)
+        await pilot.pause(0.2)
+        assert shows(app, "waiting for the engine", "Esc cancels"), "\n".join(screen(app))
+        await pilot.press("escape")
+        await idle(pilot, app)
+        assert not shows(app, "Esc cancels") and app._cancel is None
+        # chesskit's own counts are on screen, the hung engine's processes are gone
+        assert row_of(app, "e1g1").split()[:3] == ["e1g1", "O-O", "1"]
+        for pid in map(int, pids.read_text().split()):
+            deadline = time.monotonic() + 30
+            while not gone(pid):
+                assert time.monotonic() < deadline, f"engine process {pid} still runs"
+                await pilot.pause(0.05)
+
+    run(ex, script, settle=False)

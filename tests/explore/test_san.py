@@ -1,0 +1,71 @@
+"""SAN of every legal move, checked against python-chess (the oracle), and reading SAN back."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from chesskit.board.board import Board
+from chesskit.explore.san import find_move, path_labels, san
+from helpers import KIWIPETE, random_boards
+
+POSITIONS = [
+    KIWIPETE,
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "1k6/8/8/8/8/8/8/R3K2R w KQ - 0 1",  # two rooks reach b1..g1: Rad1, Rhd1
+    "k7/8/8/8/2N1N3/8/2N1N3/K7 w - - 0 1",  # four knights reach d3 and the others: Nc2d4-style
+    "7k/1P6/8/8/8/8/6p1/K6R b - - 0 1",  # promotions, a capture with check
+]
+
+
+def check_all(fen: str, chess960: bool = False) -> int:
+    ours = Board(fen, chess960=chess960 or None)
+    theirs = chess.Board(fen, chess960=chess960)
+    legal = ours.legal_moves()
+    for move in legal:
+        expected = theirs.san(theirs.parse_uci(move))
+        assert san(ours, move, legal) == expected, (fen, move)
+        assert find_move(ours, expected, legal) == move, (fen, expected)
+    return len(legal)
+
+
+@pytest.mark.parametrize("fen", POSITIONS)
+def test_san_matches_python_chess(fen):
+    assert check_all(fen) > 0
+
+
+def test_san_matches_python_chess_on_random_games():
+    for board in random_boards(seed=21, count=12):
+        check_all(board.fen())
+
+
+def test_chess960_castling_is_o_o_in_king_takes_rook_notation():
+    for board in random_boards(seed=960, count=6, chess960=True, max_plies=30):
+        check_all(board.fen(), chess960=True)
+    # the king one step from its rook: f1g1 takes the rook, O-O
+    fen = "4k3/8/8/8/8/8/8/5KRn w G - 0 1"
+    assert san(Board(fen, chess960=True), "f1g1") == "O-O"
+
+
+def test_find_move_reads_uci_either_castling_notation_and_check_marks():
+    board = Board(KIWIPETE)
+    assert find_move(board, "e1g1") == "e1g1"
+    assert find_move(board, "e1h1") == "e1g1"
+    assert find_move(board, "O-O-O") == "e1c1"
+    assert find_move(board, "0-0") == "e1g1"
+    assert find_move(board, "Bxa6") == "e2a6"
+    assert find_move(board, "Nxf7") == find_move(board, "Nxf7+") == "e5f7"
+    assert find_move(board, "Ke3") is None
+    assert find_move(board, "e9e4") is None
+
+
+def test_path_labels_number_the_moves_from_the_fen():
+    board = Board(KIWIPETE)
+    assert path_labels(board, ["a2a4", "b4a3", "e1g1"]) == [
+        ("1. a4", "a2a4"),
+        ("1... bxa3", "b4a3"),
+        ("2. O-O", "e1g1"),
+    ]
+    assert board.move_stack == []

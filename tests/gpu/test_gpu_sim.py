@@ -1,0 +1,174 @@
+"""``--device gpu`` (issue 24) without a GPU: numba-cuda's simulator runs the kernels on the
+CPU (``NUMBA_ENABLE_CUDASIM=1``, set in child processes: it must precede numba's import).
+The counts are checked against the bundled files' published or Stockfish counts, and a
+divide against python-chess, never against chesskit's CPU walk. The CUDA compile itself
+needs a GPU: tools/gpu_check runs these checks there (docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from helpers import REPO, need_module, one_line, pc_divide, pip_install, subprocess_env
+from chesskit.suites.formats import SuiteRecord, read_suite
+
+need_module("numba.cuda", pip_install("test,gpu"))
+
+SIM = {"NUMBA_ENABLE_CUDASIM": "1"}
+# (file, id, depth): the perft results positions, Chess960, en-passant pins, promotions,
+# and the 271-move board (its move buffer must hold more than 256 moves)
+PICKED = [
+    ("standard.epd", "startpos", 3), ("standard.epd", "kiwipete", 2), ("standard.epd", "pos3", 3),
+    ("standard.epd", "pos4", 2), ("standard.epd", "pos5", 2), ("standard.epd", "pos6", 2),
+    ("chess960.epd", "c960-0", 3), ("chess960.epd", "c960-castle-bare-def", 2),
+    ("special.epd", "ep-rank-pin-1", 3), ("special.epd", "ep-rank-pin-3", 3),
+    ("special.epd", "promo-underpromo-check-1", 2), ("impossible.epd", "too-many-pieces-271-moves", 1),
+    ("impossible.epd", "too-many-pieces-271-moves", 2),
+]
+
+
+def records(name: str) -> dict[str, SuiteRecord]:
+    return {r.id: r for r in read_suite(REPO / "positions" / name) if isinstance(r, SuiteRecord)}
+
+
+def sim_counts(jobs: list[dict]) -> list:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tests" / "gpu" / "sim_counts.py")], input=json.dumps(jobs),
+        env={**subprocess_env(), **SIM}, capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def job(rec: SuiteRecord, depth: int, **more) -> dict:
+    return {"fen": rec.fen, "chess960": rec.chess960, "depth": depth, **more}
+
+
+@pytest.fixture(scope="module")
+def picked():
+    files = {name: records(name) for name in {f for f, _, _ in PICKED}}
+    recs = [files[f][ident] for f, ident, _ in PICKED]
+    jobs = [job(rec, depth) for rec, (_, _, depth) in zip(recs, PICKED)]
+    # the same positions one level deeper than the buffer holds: the walk splits the level
+    jobs += [job(files["standard.epd"]["startpos"], 4, cap=64), job(files["standard.epd"]["kiwipete"], 3, cap=100)]
+    jobs += [{"fen": files["chess960.epd"]["c960-0"].fen, "chess960": True, "depth": 2, "divide": True}]
+    return recs, sim_counts(jobs)
+
+
+def test_counts_equal_the_published_ones(picked):
+    recs, got = picked
+    for rec, (name, ident, depth), count in zip(recs, PICKED, got):
+        assert count == rec.depths[depth], (name, ident, depth)
+
+
+def test_a_level_larger_than_its_buffer_is_counted_in_slices(picked):
+    _, got = picked
+    assert got[len(PICKED)] == 197281  # startpos 4, the published count
+    assert got[len(PICKED) + 1] == 97862  # kiwipete 3
+
+
+def test_divide_matches_python_chess_chess960(picked):
+    recs, got = picked
+    c960 = recs[6]
+    assert got[-1] == pc_divide(c960.fen, 2, chess960=True)
+
+
+@pytest.mark.slow
+def test_every_bundled_position_at_small_depth():
+    """Every bundled position at its deepest count of at most 2000 nodes."""
+    jobs, expected = [], []
+    for path in sorted((REPO / "positions").glob("*.epd")):
+        for rec in records(path.name).values():
+            fits = [d for d, n in rec.depths.items() if n <= 2000]
+            if fits:
+                jobs.append(job(rec, max(fits)))
+                expected.append((path.name, rec.id, max(fits), rec.depths[max(fits)]))
+    assert len(jobs) > 300
+    got = sim_counts(jobs)
+    wrong = [(e, g) for e, g in zip(expected, got) if g != e[3]]
+    assert wrong == []
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def chesskit(*args: str, env: dict | None = None, code: str | None = None) -> subprocess.CompletedProcess:
+    prefix = [sys.executable, "-c", code] if code else [sys.executable, "-m", "chesskit"]
+    return subprocess.run(
+        [*prefix, *args], env={**subprocess_env(), **(env or {})}, capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_perft_and_divide_on_the_gpu_path():
+    done = chesskit("perft", "kiwipete", "2", "--device", "gpu", "--json", env=SIM)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["nodes"] == 2039
+    done = chesskit("divide", "startpos", "2", "--device", "gpu", env=SIM)
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line]
+    assert lines[0] == "a2a3: 20" and lines[-1] == "Nodes searched: 400" and len(lines) == 21
+
+
+def test_no_gpu_is_one_line_exit_2():
+    done = chesskit("perft", "startpos", "2", "--device", "gpu", env={"NUMBA_ENABLE_CUDASIM": "0"})
+    if done.returncode == 0:
+        pytest.skip("this machine has a usable GPU")
+    one_line(done, 2, "--device gpu: no usable GPU")
+
+
+def test_no_numba_cuda_is_one_line_exit_2_naming_the_extra():
+    hide = "import sys; sys.modules['numba.cuda'] = None; from chesskit.cli.main import main; main()"
+    done = chesskit("perft", "startpos", "2", "--device", "gpu", code=hide)
+    one_line(done, 2, "numba-cuda", "chesskit-perft[gpu]")
+
+
+@pytest.mark.parametrize("option", [["--stats"], ["--hash", "16"], ["--threads", "2"], ["--workers", "2"]])
+def test_options_of_the_cpu_walk_are_refused(option):
+    done = chesskit("perft", "startpos", "2", "--device", "gpu", *option, env=SIM)
+    one_line(done, 2, "--device gpu counts nodes only")
+
+
+def test_the_cpu_path_never_loads_cuda():
+    code = (
+        "import sys; from chesskit.cli.main import main\n"
+        "try: main(['perft', 'startpos', '2'])\n"
+        "except SystemExit: pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('numba.cuda', 'chesskit.gpu'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=subprocess_env(), capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_bench_on_the_gpu_path():
+    done = chesskit("bench", "--device", "gpu", "--depth-offset", "-4", "--json", env=SIM)
+    assert done.returncode == 0, done.stderr
+    rows = {row["id"]: row for row in json.loads(done.stdout)["positions"]}
+    published = records("standard.epd")
+    for ident, row in rows.items():
+        assert row["nodes"] == published[ident].depths[row["depth"]], ident
+    assert len(rows) == 6
+
+
+@pytest.mark.slow
+def test_counts_found_in_the_table_at_every_depth_are_right():
+    """Small slices (16 rows) make later slices find earlier ones' counts in the table at
+    depth 3 as well as 2 (the en-passant rank pin, 4 moves at the root)."""
+    rec = records("special.epd")["ep-rank-pin-1"]
+    assert sim_counts([job(rec, 6, cap=16)]) == [rec.depths[6]]
+
+
+def test_gpu_out_of_memory_is_one_line_exit_4():
+    """The driver's out-of-memory error (injected: every GPU allocation fails) is exit 4."""
+    inject = (
+        "from numba import cuda; from numba.cuda.cudadrv.driver import CudaAPIError\n"
+        "def full(*a, **k): raise CudaAPIError(2, 'Call to cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY')\n"
+        "cuda.device_array = full; cuda.to_device = full\n"
+        "from chesskit.cli.main import main; main()"
+    )
+    done = chesskit("perft", "startpos", "4", "--device", "gpu", env=SIM, code=inject)
+    one_line(done, 4, "out of memory", "GPU")
