@@ -133,6 +133,7 @@ class ExplorerApp(App):
         self._asking: str | None = None  # "move" or "depth" while the input line is open
         self.show_counters = False
         self.last_error: str | None = None
+        self._reselect: str | None = None  # the move to put the cursor on at the next drawing
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
@@ -201,14 +202,16 @@ class ExplorerApp(App):
 
     def _fill_table(self, divide: Divide | None) -> None:
         table = self.query_one(DataTable)
-        keep = self.selected()
+        keep = self._reselect or self.selected()
         table.clear(columns=True)
         engine = self.ex.has_engine
         table.add_columns("move", "SAN", "chesskit", *(["engine", ""] if engine else []))
         summary = self.query_one("#summary", Static)
         if divide is None:
             summary.update(Text("counting…", style="dim"))
+            self._reselect = keep  # the same move once the count is in (a new depth, say)
             return
+        self._reselect = None
         for row in divide.rows():
             cells = [row.move, row.san, Text(count(row.ours), justify="right")]
             if engine:
@@ -223,10 +226,9 @@ class ExplorerApp(App):
         summary.update(self._summary(divide))
 
     def _summary(self, divide: Divide) -> Text:
-        text = Text(f"{len(divide.ours)} moves, chesskit {divide.total}")
+        text = Text(f"{len(divide.ours)} moves · chesskit {divide.total}")
         if divide.engine_total is not None:
-            name = self.ex.engine_name or "engine"
-            text.append(f", {name} {divide.engine_total}")
+            text.append(f" · engine {divide.engine_total}")
             if divide.agree:
                 text.append("  agree", style="bold green")
             else:
@@ -292,6 +294,7 @@ class ExplorerApp(App):
         if not self.ex.path:
             self.message("already at the root")
             return
+        self._reselect = self.ex.path[-1]  # back on the move just taken back
         self.go(self.ex.parent)
 
     def action_depth(self, step: int) -> None:

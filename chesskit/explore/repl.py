@@ -10,6 +10,7 @@ a terminal): perftree's commands over the shared ``Explorer`` state, one per lin
     parent            take the last move back
     root              back to the root
     auto              compare's automatic descent from here; stand at the node it ends on
+                      and show its differing rows
     counters [MOVE]   chesskit's CPW counters below MOVE, or below every move
     board             the board and its state
     help, quit
@@ -164,7 +165,7 @@ class Repl:
         if not report.agree:
             self.ex.land(report)
             self._where()
-            self.go()
+            self.go(only_marked=True)  # where it differs; `go` shows the whole divide
 
     def counters(self, rest: str) -> None:
         from chesskit.board.counters import COUNTERS

@@ -128,6 +128,7 @@ def test_enter_descends_and_backspace_ascends():
         await pilot.press("backspace")
         await idle(pilot, app)
         assert shows(app, KIWIPETE, "depth 2") and not shows(app, "a3 (a2a3)")
+        assert app.selected() == "a2a3"  # back on the move just taken back
         assert row_of(app, "a2a3").split()[:3] == ["a2a3", "a3", str(pc_divide(KIWIPETE, 2)["a2a3"])]
         # m types a move (SAN), + and - change the depth, f copies the FEN
         await pilot.press("m", *"Nxf7", "enter")
@@ -190,3 +191,20 @@ def test_escape_cancels_a_count_and_stops_the_engine(tmp_path, monkeypatch):
                 await pilot.pause(0.05)
 
     run(ex, script, settle=False)
+
+
+def test_a_position_that_cannot_arise_shows_its_note_and_d_types_a_depth():
+    fen = "4k3/8/8/8/8/8/8/4K3 w K - 0 1"  # a castling right without its rook
+    ex = make(fen=fen, depth=1)
+
+    async def script(pilot, app):
+        assert shows(app, "cannot arise in a game", "no white rook east of the", "castling: -")
+        await pilot.press("d", "3", "enter")
+        await idle(pilot, app)
+        assert ex.depth == 3 and shows(app, "depth 3")
+        expected = pc_divide("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 3)
+        assert row_of(app, "e1d1").split()[:3] == ["e1d1", "Kd1", str(expected["e1d1"])]
+        await pilot.press("d", *"x", "enter")
+        assert shows(app, "bad depth 'x'") and ex.depth == 3
+
+    run(ex, script)

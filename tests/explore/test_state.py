@@ -166,3 +166,25 @@ def test_counters_per_move():
     rows = ex.counters()
     assert rows["e2a6"]["captures"] == 1 and rows["e1g1"]["castles"] == 1
     assert sum(row["captures"] for row in rows.values()) == 8  # kiwipete S1: captures=8
+
+
+def test_a_total_only_engine_gives_its_total_and_its_count_below_each_move():
+    # fake_perft --total-only answers `perft N` with a total only (as Ethereal does); its
+    # no_ep bug loses the en-passant capture e5f6 at the start node
+    import sys
+
+    command = f"{sys.executable} {ENGINES / 'fake_perft.py'} --total-only --bug no_ep"
+    ex = Explorer(Board(EP_FEN), 2, EP_FEN, lambda: open_engine(engine=command, timeout=60), state_pushes=0)
+    try:
+        expected = pc_divide(EP_FEN, 2)
+        divide = ex.divide()
+        assert divide.by_move and divide.theirs_total == sum(expected.values()) - expected["e5f6"]
+        assert divide.theirs == expected  # asked below each move directly, it counts right
+        assert divide.agree is False and not any(row.marked for row in divide.rows())
+        ex.set_depth(1)
+        shallow = ex.divide()
+        assert not shallow.by_move and shallow.theirs_total == len(expected) - 1
+        report = ex.descend()
+        assert report.missing == ["e5f6"] and report.inferred
+    finally:
+        ex.close()

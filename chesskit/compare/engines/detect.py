@@ -10,8 +10,9 @@ each answer with a total line.  An engine that never says `uciok` but answers
 `perft 1`, `divide 1`, then `perft 1 1` (a perft split by root move: Sjaak II).  A UCI
 engine with no divide in its UCI loop is offered the xboard handshake too (Sjaak II
 speaks both), and a divide found there is preferred to a UCI total.  Moves may come in
-UCI, SAN or long algebraic.  For the bare commands a second probe (Kiwipete, 48 moves)
-checks that the engine follows `position fen` (`setboard`).
+UCI, SAN or long algebraic.  For the bare commands, detected or named with --dialect, a
+second probe (Kiwipete, 48 moves) checks that the engine follows `position fen`
+(`setboard` in xboard; `go perft` is UCI's own, set up by UCI's `position`).
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ def check_position(engine, dialect: Dialect) -> None:
     answer = engine.query(CHECK, 1, [], False)
     count = answer.total if answer.total is not None else len(answer.moves)
     if count == START_MOVES:
+        sets = "setboard" if dialect.loop == "xboard" else "position fen"
         raise engine.error(
-            f"ignores 'position fen' (its {dialect.verb(1)!r} after 'position fen {CHECK}' counted the start "
+            f"ignores '{sets}' (its {dialect.verb(1)!r} after '{sets} {CHECK}' counted the start "
             "position's 20 moves); give a one-shot --engine-cmd instead"
         )
