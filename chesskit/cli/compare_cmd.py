@@ -7,7 +7,13 @@ import click
 from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
 from chesskit.cli.html_out import check_writable, crash_report, html_option, write_compare
-from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
+from chesskit.cli.engine_options import (
+    EngineOptions,
+    castling_spelling,
+    engine_dialect,
+    engine_options,
+    note_dialect,
+)
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -39,6 +45,15 @@ from chesskit.suites.positions import resolve_position
     show_default=True,
     help="For a --python adapter with fen(): how many pushes the full-state sweep may make (0: only along the descent).",
 )
+@click.option(
+    "--engine-fen",
+    type=click.Choice(["typed", "chesskit"]),
+    default="typed",
+    metavar="WHICH",
+    help="The FEN of POSITION the engine is given: 'typed' (the default) as typed, or 'chesskit' as chesskit "
+    "reads it (for a position that cannot arise in a game: without the en-passant square it ignores and the "
+    "castling rights it drops). The report says which FEN each side counted.",
+)
 @strict_option
 @bisect_option
 @html_option
@@ -50,6 +65,7 @@ def compare(
     moves: str,
     chess960: bool,
     state_pushes: str,
+    engine_fen: str,
     strict: bool,
     bisect: bool,
     html_path: str | None,
@@ -79,7 +95,7 @@ def compare(
     # silently ignores an illegal move in 'position ... moves'
     board, ident = load_board(position, moves, chess960, strict)
     prefix = board.move_stack
-    position_fen = _position_fen(position, board)
+    position_fen, chesskit_fen = _position_fens(position, board, engine_fen)
     try:
         eng = engine_opts.open()
     except EngineError as err:  # a Python adapter that cannot be imported
@@ -103,33 +119,42 @@ def compare(
             )
     finally:
         eng.close()
-    note_dialect(spoken, as_json)
+    report.chesskit_fen = chesskit_fen
+    note_dialect(spoken, as_json, eng)
     regression = from_report(report, ident or "compare", engine_call(engine_opts))
-    show(report, as_json, spoken, board.notes, regression)
+    show(report, as_json, spoken, board.notes, regression, castling_spelling(eng))
     write_compare(html_path, report, board.notes, regression)
     if not report.agree:
         raise MismatchError(report.summary())
 
 
-def _position_fen(position: str, board) -> str:
-    """The FEN to give the engine: POSITION itself (a FEN or a suite id's), before --moves.
+def _position_fens(position: str, board, engine_fen: str = "typed") -> tuple[str, str]:
+    """The FEN of POSITION (a FEN or a suite id's, before --moves) to give the engine, and
+    the one chesskit counts.
 
-    A position that cannot arise in a game goes as chesskit reads it, without the castling
-    rights it dropped and the en-passant square it ignored: engines read those in their
-    own ways (Stockfish looks for another rook for a right whose rook is missing)."""
+    They differ only for a position that cannot arise in a game: chesskit reads it without
+    the castling rights it drops and the en-passant square it ignores, and the engine gets
+    it as typed (engines read those in their own ways: Stockfish looks for another rook for
+    a right whose rook is missing), or with ``engine_fen="chesskit"`` as chesskit reads it."""
     fen, _ = resolve_position(position)
-    if board.notes:
-        fen = format_fen(parse_fen(fen, board.chess960))
-    return " ".join(fen.split())
+    typed = " ".join(fen.split())
+    if not board.notes:
+        return typed, typed
+    ours = format_fen(parse_fen(fen, board.chess960))
+    return (ours if engine_fen == "chesskit" else typed), ours
 
 
-def show(report, as_json: bool, dialect=None, position_notes: list[str] = (), regression=None) -> None:
+def show(
+    report, as_json: bool, dialect=None, position_notes: list[str] = (), regression=None, castling: str | None = None
+) -> None:
     from chesskit.cli import compare_render, regression_view
 
     if as_json:
         data = report.to_json()
         if dialect is not None:
             data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
+        # "king-takes-rook": the engine wrote standard castles as e1h1 (read as e1g1)
+        data["castling_spelling"] = castling
         # "notes" already holds the missing and extra moves' classification
         data["position_notes"] = list(position_notes)
         data["regression"] = regression_view.to_json(regression)

@@ -149,9 +149,20 @@ def count_table_lines(report) -> list[str]:
     return lines
 
 
+def fen_lines(report) -> list[str]:
+    """Which FEN each side counted, where they differ (nothing where they are the same)."""
+    if report.counted_fen == report.position_fen:
+        return []
+    return [
+        "engine counted: the position as given (above)",
+        f"chesskit counted: {report.counted_fen} "
+        "(as chesskit reads it; --engine-fen chesskit gives the engine this FEN)",
+    ]
+
+
 def plain_text(report) -> str:
     """The whole report as plain text (pipes, JUnit failure messages)."""
-    lines = [headline(report), f"engine: {report.engine}", f"position: {report.position_fen}", ""]
+    lines = [headline(report), f"engine: {report.engine}", f"position: {report.position_fen}", *fen_lines(report), ""]
     if report.steps:
         lines.append("descent:")
         lines += descent_lines(report)
@@ -189,6 +200,8 @@ def render_terminal(report, con) -> None:
     con.print(Text(headline(report), style=style))
     con.print(Text(f"engine {report.engine}", style="dim"))
     con.print(Text(f"position {report.position_fen}", style="dim"))
+    for line in fen_lines(report):
+        con.print(Text(line, style="yellow"))
     if report.steps:
         con.print(_descent_table(report))
     if report.state_checked:

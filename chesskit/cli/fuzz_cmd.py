@@ -110,7 +110,7 @@ def fuzz(
             )
     finally:
         eng.close()
-    note_dialect(spoken, as_json)
+    note_dialect(spoken, as_json, eng)
     failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts))
     write_fuzz(html_path, run, engine_call(engine_opts))
     _verdict(run, failure, chess960)

@@ -124,7 +124,7 @@ def suite(
     if outcome.engine_error is not None:
         raise start_failed(outcome.verdict(), bisect)
     notes(outcome, verbose)
-    note_dialect(outcome.dialect, as_json)
+    note_dialect(outcome.dialect, as_json, eng)
     _render(outcome, as_json, engine_call(engine_opts) if engine_opts.given else None)
     verdict = outcome.verdict()
     if verdict is not None:

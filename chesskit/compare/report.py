@@ -78,6 +78,14 @@ class Report:
     inferred: bool = False  # the missing moves were inferred from its counts
     unnamed_missing: int = 0  # moves it misses that its counts cannot name
     unnamed_extra: int = 0  # illegal moves it generates (totals never name them)
+    # POSITION as chesskit counted it, where that differs from what the engine was given
+    # (a FEN that cannot arise in a game, sent as typed: see ``compare --engine-fen``)
+    chesskit_fen: str = ""
+
+    @property
+    def counted_fen(self) -> str:
+        """POSITION as chesskit counted it (before --moves)."""
+        return self.chesskit_fen or self.position_fen
 
     @property
     def agree(self) -> bool:
@@ -101,6 +109,10 @@ class Report:
             "move": state.move if state else None,
             "hint": state.hint if state else None,
             "notes": [note.to_json() for note in self.notes],
+            # which FEN of POSITION each side counted (they differ for a FEN given as typed
+            # that chesskit reads otherwise: an impossible en-passant square or castling right)
+            "engine_fen": self.position_fen,
+            "chesskit_fen": self.counted_fen,
             **(self._totals_json() if self.total_only else {}),
         }
 

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from chesskit.errors import EngineError, InputError
+from chesskit.errors import EngineError, EngineNotStarted, InputError
 
 # The engine's methods that ask it something (and may start it): each is bounded.
 _ASKS = frozenset({"divide", "perft", "dialect_info", "set_fen", "legal_moves", "push", "pop", "fen"})
@@ -32,17 +32,20 @@ class EngineFailure:
     """Why the engine failed on a position: ``reason`` is the one-line error; ``depth`` the
     count it failed on (None: starting); ``path`` the moves to the node of compare's descent
     it was asked about when it failed (None: not in a descent); ``timed_out``: it ran past
-    --position-timeout."""
+    --position-timeout; ``not_started``: it could not be started at all (missing, not
+    executable), whatever the position."""
 
     reason: str
     depth: int | None = None
     path: list[str] | None = None
     fen: str | None = None
     timed_out: bool = False
+    not_started: bool = False
 
     @classmethod
     def of(cls, err: EngineError, depth: int | None) -> EngineFailure:
-        return cls(str(err), depth, err.path, err.fen, isinstance(err, PositionTimeout))
+        timed_out, not_started = isinstance(err, PositionTimeout), isinstance(err, EngineNotStarted)
+        return cls(str(err), depth, err.path, err.fen, timed_out, not_started)
 
     @property
     def in_descent(self) -> bool:

@@ -114,7 +114,8 @@ class Outcome:
         if broken:
             first = broken[0]
             run = sum(p.status not in (SKIPPED, NOT_RUN) for p in self.positions)
-            hint = _chess960_hint(first.record, self.skip_chess960)
+            # an engine that could not be started at all failed whatever the position
+            hint = "" if first.failure and first.failure.not_started else _chess960_hint(first.record, self.skip_chess960)
             extra = f"; {len(failed)} of {len(self.results)} counts did not match" if failed else ""
             return EngineError(
                 f"the engine failed on {len(broken)} of {plural(run, 'position')} (first: {first.record.label} "

@@ -93,9 +93,15 @@ def test_compare_agrees_with_python_chess_and_lists_the_notes(cli):
 
 
 @pytest.mark.stockfish
-def test_compare_gives_stockfish_the_position_as_chesskit_reads_it(cli, stockfish_path):
-    # Stockfish would read Q as the h1 rook's right and count more; without it, all agree
-    result = cli("compare", Q_WITHOUT_ROOK, "3", "--engine", stockfish_path, "--json")
+def test_compare_gives_stockfish_the_position_as_typed_or_as_chesskit_reads_it(cli, stockfish_path):
+    # as typed (issue 26 item 9), Stockfish reads Q as the h1 rook's right and castles
+    typed = cli("compare", Q_WITHOUT_ROOK, "3", "--engine", stockfish_path, "--json")
+    assert typed.exit_code == 1, typed.stdout + typed.stderr
+    data = json.loads(typed.stdout)
+    assert data["extra"] == ["e1g1"] and data["engine_fen"] == Q_WITHOUT_ROOK
+    assert data["chesskit_fen"] == "4k2r/8/8/8/8/8/8/4K2R w k - 0 1"
+    # without it (--engine-fen chesskit) all agree
+    result = cli("compare", Q_WITHOUT_ROOK, "3", "--engine", stockfish_path, "--engine-fen", "chesskit", "--json")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert json.loads(result.stdout)["agree"] is True
     assert len(note_lines(result.stderr)) == 1

@@ -165,7 +165,8 @@ def test_named_dialect_skips_detection(tmp_path, monkeypatch):
         assert engine.perft(STARTPOS, 3, ["e2e4"]) == sum(pc_divide(STARTPOS, 3, ["e2e4"]).values())
         assert not engine.detected
     sent = log.read_text().splitlines()
-    assert sent == [f"position fen {STARTPOS} moves e2e4", "perft 3", "quit"]
+    # no probe: only the check that it follows `position fen` (issue 26 item 5), then the question
+    assert sent == [f"position fen {KIWIPETE}", "perft 1", f"position fen {STARTPOS} moves e2e4", "perft 3", "quit"]
 
 
 def test_total_only_engine_cannot_divide_at_depth_1():
@@ -400,6 +401,7 @@ def test_named_dialect_answer_times_out(dialect):
         with engine:
             engine.perft(STARTPOS, 2, [])
 
-    with pytest.raises(EngineError, match=r"did not answer 'perft 2' within 1 s$"):
+    # the check that it follows `position fen` asks first (issue 26 item 5)
+    with pytest.raises(EngineError, match=r"did not answer 'perft 1' within 1 s$"):
         finishes(ask)  # the timeout fires and the call returns (a broken one hangs)
     assert engine._proc is None

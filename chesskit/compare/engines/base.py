@@ -9,10 +9,12 @@ names the engine and says what happened.
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 from abc import ABC, abstractmethod
 
+from chesskit.compare.engines.castling import KING_TAKES_ROOK, read_castling
 from chesskit.compare.engines.proc import (
     OutputLimit,
     communicate_bounded,
@@ -43,12 +45,24 @@ _DIVIDE_LINE = re.compile(r"([a-h][1-8][a-h][1-8][nbrqNBRQ]?)(?::\s*|\s+)(" + CO
 
 
 class Engine(ABC):
-    """Something that can divide a position; use it as a context manager."""
+    """Something that can divide a position; use it as a context manager.
+
+    Every subclass's ``divide`` is wrapped (``__init_subclass__``) so that castling written
+    as the king taking its own rook in standard chess (`e1h1`) reads as chesskit's `e1g1`
+    (see ``castling``); ``castling_spelling`` then says so."""
 
     name: str = "engine"
     # True for an engine that answers perft with a total only (no divide lines):
     # ask it with `perft`; `descend` then asks for the count below each move itself.
     total_only: bool = False
+    # "king-takes-rook" once the engine wrote a standard castle as `e1h1`; else None
+    castling_spelling: str | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("divide")
+        if own is not None and not getattr(own, "reads_castling", False):
+            cls.divide = _reading_castling(own)
 
     @abstractmethod
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
@@ -117,6 +131,21 @@ class Engine(ABC):
             shown = f"last output: {one_line(last)!r}" if last else "it printed nothing"
             raise self.error(f"{describe_exit(proc.returncode)} for {call}; {shown}")
         return stdout
+
+
+def _reading_castling(divide):
+    """``divide`` with its answer passed through ``castling.read_castling``."""
+
+    @functools.wraps(divide)
+    def wrapped(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
+        result = divide(self, fen, depth, moves, chess960)
+        result, spelled = read_castling(result, lambda: node_board(fen, moves, chess960), chess960)
+        if spelled:
+            self.castling_spelling = KING_TAKES_ROOK
+        return result
+
+    wrapped.reads_castling = True
+    return wrapped
 
 
 def _last_line(text: str) -> str:

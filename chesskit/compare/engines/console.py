@@ -86,12 +86,14 @@ class PerftEngine(UciEngine):
         if self._proc is not None:
             return
         super()._ensure_started()
-        if self.dialect is None:
-            try:
+        try:
+            if self.dialect is None:
                 self.detect()
-            except BaseException:
-                self._kill()
-                raise
+            elif self.dialect.command != "go-perft":  # a named dialect is checked as a detected one is
+                detect.check_position(self, self.dialect)
+        except BaseException:
+            self._kill()
+            raise
 
     def _handshake(self) -> None:
         if self._console:

@@ -6,8 +6,9 @@ count 1); failing that, the first that answers with a total of 20 (a total-only
 engine, such as Ethereal's `perft`).  A `go perft` that starts a search instead is
 stopped.  A console (no `uciok`) is asked `perft 1`, then `divide 1`, and must end
 each answer with a total line.  Moves may come in UCI or SAN.  For the bare
-commands a second probe (Kiwipete, 48 moves) checks that the engine follows
-`position fen`.
+commands, detected or named with --dialect, a second probe (Kiwipete, 48 moves)
+checks that the engine follows `position fen` (`go perft` is UCI's own, set up by
+UCI's `position`).
 """
 
 from __future__ import annotations

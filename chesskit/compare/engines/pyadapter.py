@@ -14,10 +14,11 @@ also exposed one by one, so compare can check the adapter's `fen()` after every 
 pop.
 
 The adapter runs in its own process (``pyhost.py``) in its own process group, like a UCI
-engine: whatever it does - print (its stdout goes to its stderr, never to chesskit's
-stdout), raise any exception, call ``os._exit``, start processes, crash or hang - it
-is an `EngineError` naming the adapter and what happened (exit 3), and no process of it
-outlives the run. With a `timeout`, a call (or a whole divide) that runs too long has
+engine: whatever it does - print (its stdout goes to its stderr, which chesskit passes
+on to its own stderr line by line, never to its stdout), raise any exception, call
+``os._exit``, start processes, crash or hang - it is an `EngineError` naming the adapter
+and what happened (exit 3), and no process of it outlives the run. With a `timeout`, a
+call (or a whole divide) that runs too long has
 the process killed; the next call starts a fresh one.
 """
 
@@ -216,11 +217,22 @@ class PythonEngine(Engine):
 
 
 def _pump_stderr(stream, tail: deque) -> None:
-    """Keep the last lines of the host's stderr (the adapter's prints) in ``tail``; a
-    function, not a method, so the thread does not keep the engine alive."""
+    """Pass the host's stderr (the adapter's prints and its own stderr) on to chesskit's
+    stderr as it comes, line by line, and keep its last lines in ``tail`` for an error
+    message; a function, not a method, so the thread does not keep the engine alive."""
     try:
         for line in read_lines(io.TextIOWrapper(stream, "utf-8", "replace"), truncate=True):
+            _echo(line)
             if line.strip():
                 tail.append(line)
     except (OSError, ValueError):
+        pass
+
+
+def _echo(line: str) -> None:
+    """One line of the adapter's output on chesskit's stderr (whatever sys.stderr is now)."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed: the adapter's output is only kept
         pass

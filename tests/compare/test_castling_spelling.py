@@ -1,0 +1,73 @@
+"""Castling written as the king taking its rook in standard chess (`e1h1`, as chessops and
+lichess write it) reads as castling (issue 26 item 4): the counts compare pairwise, no
+castle is reported missing and extra at once, and the report says once which spelling
+the engine uses."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from chesskit.board.board import Board
+from chesskit.compare.engines import ScriptEngine
+from helpers import ENGINES, KIWIPETE, pc_divide
+
+SCRIPT = ENGINES / "castle_ktr.py"
+THROUGH_CHECK = "4k3/8/b7/8/8/8/8/4K2R w K - 0 1"  # bug_castle_through_check's trigger: e1g1
+NOTE = "chesskit: engine writes castling as the king taking its rook"
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+
+def spelled(divide: dict[str, int]) -> dict[str, int]:
+    """``divide`` with standard castles written as the king taking its rook."""
+    names = {"e1g1": "e1h1", "e1c1": "e1a1", "e8g8": "e8h8", "e8c8": "e8a8"}
+    return {names.get(move, move): count for move, count in divide.items()}
+
+
+def test_read_castling_renames_only_the_kings_castles():
+    from chesskit.compare.engines.castling import read_castling
+
+    ours = pc_divide(KIWIPETE, 1)
+    renamed, found = read_castling(spelled(ours), lambda: Board(KIWIPETE), False)
+    assert found and renamed == ours
+    # a rook on e1 going to h1 is a rook move, not castling; Chess960 keeps king takes rook
+    rook = "k7/8/8/8/8/8/8/K3R3 w - - 0 1"
+    assert read_castling(pc_divide(rook, 1), lambda: Board(rook), False) == (pc_divide(rook, 1), False)
+    assert read_castling(spelled(ours), lambda: Board(KIWIPETE), True) == (spelled(ours), False)
+    # both spellings listed: nothing is merged, the comparison shows both
+    both = {**ours, "e1h1": 1}
+    assert read_castling(both, lambda: Board(KIWIPETE), False) == (both, False)
+
+
+def test_a_king_takes_rook_script_counts_pairwise():
+    engine = ScriptEngine(str(SCRIPT))
+    assert engine.castling_spelling is None
+    assert engine.divide(KIWIPETE, 2, []) == pc_divide(KIWIPETE, 2)
+    assert engine.castling_spelling == "king-takes-rook"
+    # below a castle given in chesskit's spelling, and black's castles too
+    assert engine.divide(KIWIPETE, 2, ["e1g1", "b4b3"]) == pc_divide(KIWIPETE, 2, ["e1g1", "b4b3"])
+
+
+def test_compare_agrees_and_says_the_spelling_once(cli):
+    result = cli("compare", "kiwipete", "2", "--script", str(SCRIPT))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("agree: ")
+    assert [line for line in result.stderr.splitlines() if line.startswith(NOTE)] == [result.stderr.strip()]
+    data = json.loads(cli("compare", "kiwipete", "1", "--script", str(SCRIPT), "--json").stdout)
+    assert data["agree"] is True and data["castling_spelling"] == "king-takes-rook"
+    plain = json.loads(cli("compare", "kiwipete", "1", "--script", str(ENGINES / "eng_correct.py"), "--json").stdout)
+    assert plain["castling_spelling"] is None
+
+
+def test_an_illegal_castle_spelled_king_takes_rook_is_one_extra_castle(cli, tmp_path):
+    script = tmp_path / "bug.sh"
+    script.write_text(f'#!/bin/sh\nexec {sys.executable} {SCRIPT} --bug castle_through_check "$@"\n')
+    script.chmod(0o755)
+    result = cli("compare", THROUGH_CHECK, "1", "--script", str(script), "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert (data["missing"], data["extra"]) == ([], ["e1g1"])
+    assert data["notes"][0]["hint"] == "castling through an attacked square (f1)"
