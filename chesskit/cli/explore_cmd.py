@@ -107,10 +107,10 @@ def _engine_factory(engine_opts: EngineOptions):
 
 
 def _engine_fen(position: str, board) -> str:
-    """The FEN the engine is given, as compare gives it."""
-    from chesskit.cli.compare_cmd import _position_fen
+    """The FEN the engine is given, as compare gives it by default (POSITION as typed)."""
+    from chesskit.cli.compare_cmd import _position_fens
 
-    return _position_fen(position, board)
+    return _position_fens(position, board)[0]
 
 
 def _full_screen() -> bool:
