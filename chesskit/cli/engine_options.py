@@ -80,14 +80,15 @@ def engine_options(command):
                 "--engine",
                 metavar="CMD",
                 help="An engine command (e.g. stockfish): how it answers perft is detected and stated "
-                "('go perft', a bare 'perft'/'divide' in its UCI loop or console, a divide or a total only).",
+                "('go perft', a bare 'perft'/'divide' in its UCI loop, a console or xboard, a divide or a total only).",
             ),
             click.option(
                 "--dialect",
                 metavar="NAME",
                 help="How --engine answers perft, when detection cannot tell: uci-go-perft, uci-perft, "
-                "uci-divide, console-perft, console-divide, each also with -total (a total only), "
-                "e.g. uci-perft-total for Ethereal.",
+                "uci-divide, console-perft, console-divide, xboard-perft, xboard-divide, each also with -total "
+                "(a total only), and xboard-perft-split ('perft N 1'), e.g. uci-perft-total for Ethereal, "
+                "xboard-perft-total for Sjeng.",
             ),
             click.option(
                 "--engine-cmd",
