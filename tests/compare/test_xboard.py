@@ -122,6 +122,14 @@ def test_xboard_engine_is_detected_and_counts_right(flags, name):
             assert engine.divide(KIWIPETE, 2, ["a2a3"]) == pc_divide(KIWIPETE, 2, ["a2a3"])
 
 
+def test_engine_of_both_protocols_is_asked_in_xboard():
+    """UCI with a total only, xboard with a divide (Sjaak II): the xboard divide is taken, and its
+    late refusal of the `isready` sent behind the handshake is no refusal of the first position."""
+    with open_engine(engine=f"{XB} --uci --format sjaak", timeout=10) as engine:
+        assert engine.dialect_info().name == "xboard-perft-split"
+        assert engine.divide(KIWIPETE, 2, ["e1g1"]) == pc_divide(KIWIPETE, 2, ["e1g1"])
+
+
 def test_usermove_and_force_are_sent(tmp_path, monkeypatch):
     log = tmp_path / "sent"
     monkeypatch.setenv("FAKE_PERFT_LOG", str(log))
