@@ -84,6 +84,7 @@ def _defaults() -> dict:
     return {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
 
 
+@pytest.mark.slow  # two chesskit processes
 def test_action_runs_the_suite_and_writes_junit(tiny, tmp_path, on_path):
     step = _action_step("Run the suites")
     inputs = {**_defaults(), "engine": CORRECT, "suites": str(tiny), "junit": str(tmp_path / "j.xml")}
@@ -103,6 +104,7 @@ def test_action_installs_chesskit_from_its_own_folder():
     assert shlex.split(step["run"]) == ["python", "-m", "pip", "install", "$CHESSKIT_SOURCE"]
 
 
+@pytest.mark.slow  # two chesskit processes
 def test_pre_commit_hook(tiny, tmp_path, on_path):
     hooks = _yaml().safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     (hook,) = hooks
@@ -185,8 +187,8 @@ runpy.run_path({script!r}, run_name="__main__")
 
 @pytest.mark.slow
 def test_git_bisect_recipe_finds_the_commit(tmp_path, on_path):
-    """docs/ci.md's recipe, with a script for the engine: commits good, unstartable (skipped),
-    good, good, bad (the first), bad, bad."""
+    """docs/ci.md's recipe, with a script for the engine: commits good, good, good,
+    unstartable (skipped), good, bad (the first), bad."""
     (recipe,) = [c for c in _ci_md_blocks("sh") if "git bisect run" in c][:1]
     run_line = next(line for line in recipe.splitlines() if line.startswith("git bisect run"))
     assert "--bisect" in run_line
@@ -204,7 +206,8 @@ def test_git_bisect_recipe_finds_the_commit(tmp_path, on_path):
     (repo / "suite.epd").write_text(TINY)
     engine = repo / "engine.py"
     commits = {}
-    for n, kind in enumerate(["good", "broken", "good", "good", "bad", "bad", "bad"], 1):
+    # commit 4, the middle, is bisect's first try: without --bisect its exit 3 would blame it
+    for n, kind in enumerate(["good", "good", "good", "broken", "good", "bad", "bad"], 1):
         if kind == "broken":
             engine.write_text("#!/bin/sh\nexit 1\n")  # does not start: bisect must skip it
         else:
@@ -221,4 +224,5 @@ def test_git_bisect_recipe_finds_the_commit(tmp_path, on_path):
     command = command.replace("./build/myengine", "./engine.py")
     command = command.replace("--engine ./engine.py", "--script ./engine.py suite.epd")
     done = subprocess.run(command, shell=True, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
-    assert f"{commits[5]} is the first bad commit" in done.stdout, done.stdout + done.stderr
+    assert f"{commits[6]} is the first bad commit" in done.stdout, done.stdout + done.stderr
+    assert "running" in done.stdout and "exit 125 for git bisect" in done.stderr  # commit 4 was tried, and skipped

@@ -283,7 +283,13 @@ def _pieces(fen: str) -> int:
 
 def crash_line(crash) -> str:
     """``ERROR position 7 (random play): FEN: why``: a position the engine failed on."""
-    return f"ERROR position {crash.index} ({crash.start.source}): {crash.start.fen}: {crash.failure.reason}"
+    line = f"ERROR position {crash.index} ({crash.start.source}): {crash.start.fen}: {crash.failure.reason}"
+    shrunk = crash.shrunk
+    if shrunk is not None and shrunk.fen != crash.start.fen:
+        line += f"\n  shrunk ({shrunk.tried} candidates tried): {shrunk.fen} (the engine still fails at depth {shrunk.depth})"
+    if shrunk is not None and shrunk.error:
+        line += f"\n  shrinking stopped: {shrunk.error}"
+    return line
 
 
 def agreed_line(run) -> str:

@@ -16,6 +16,7 @@ finding, shrunk so far (``stopped_by == "interrupted"``): the CLI shows and save
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -61,14 +62,20 @@ class Crash:
     index: int  # which position (1-based)
     start: Generated
     failure: EngineFailure
+    shrunk: Shrunk | None = None  # the smallest position that still crashes it (the first crash)
 
     def to_json(self) -> dict:
+        shrunk = self.shrunk
         return {
             "position": self.index,
             "fen": self.start.fen,
             "chess960": self.start.chess960,
             "source": self.start.source,
             **self.failure.to_json(),
+            "shrunk_fen": None if shrunk is None else shrunk.fen,
+            "shrunk_depth": None if shrunk is None else shrunk.depth,
+            "shrink_tried": 0 if shrunk is None else shrunk.tried,
+            "shrink_error": None if shrunk is None else shrunk.error,
         }
 
 
@@ -128,9 +135,10 @@ def fuzz(
             break
         run.positions += 1
         clocked = Clocked(engine, position_timeout, clock)
+        found, compared = None, []
         try:
             board = Board(generated.fen, chess960=generated.chess960)
-            found = differs(clocked, generated.fen, generated.chess960, depth, _adder(run), board, deadline)
+            found = differs(clocked, generated.fen, generated.chess960, depth, _adder(run, compared), board, deadline)
             if found is not None:
                 run.finding = _chase(clocked, name, run.positions, generated, board, found, on_shrink, deadline)
                 run.stopped_by = "interrupted" if run.finding.shrunk.interrupted else "finding"
@@ -139,23 +147,55 @@ def fuzz(
             run.positions -= 1
             run.stopped_by = "time"
             break
-        except EngineError as err:
-            run.crashes.append(Crash(run.positions, generated, EngineFailure.of(err, None)))
+        except EngineError as err:  # on a depth compared, or in the descent of a difference
+            at = found if found is not None else len(compared) + 1
+            run.crashes.append(Crash(run.positions, generated, EngineFailure.of(err, at)))
             restart(engine)
             if fail_fast:
                 run.stopped_by = "engine-error"
                 break
         if on_progress is not None:
             on_progress(run.positions, run.nodes, clock() - began)
+    if run.crashes and run.finding is None and crashed(run.crashes[0].failure):
+        _shrink_crash(engine, run.crashes[0], position_timeout, on_shrink, deadline)
     run.seconds = clock() - began
     return run
 
 
-def _adder(run: FuzzRun) -> Callable[[int], None]:
+def _adder(run: FuzzRun, compared: list[int]) -> Callable[[int], None]:
     def add(nodes: int) -> None:
         run.nodes += nodes
+        compared.append(nodes)
 
     return add
+
+
+def crashed(failure: EngineFailure) -> bool:
+    """Whether the engine failed at once (a crash, an exit, an exception, an answer it
+    cannot give), so that smaller positions can be tried quickly: not a hang, which costs
+    a timeout per try (the back ends' words: ``did not answer/finish ... within N s``)."""
+    return not failure.timed_out and _HANG.search(failure.reason) is None
+
+
+_HANG = re.compile(r"did not (answer|finish) .* within [0-9.e+]+ s")
+
+
+def _shrink_crash(engine, crash: Crash, position_timeout, on_shrink, deadline: Deadline) -> None:
+    """Shrink the position that crashed the engine, as a difference is shrunk (pieces,
+    castling rights, the en-passant square): a candidate is kept when the engine still
+    fails on it (restarted after each failure). What time allows; never raises."""
+
+    def still_fails(engine, fen, chess960, depth, count=None, board=None, deadline=None, keep=0.0):
+        reached: list[int] = []
+        try:
+            differs(Clocked(engine, position_timeout), fen, chess960, depth, reached.append, None, deadline, keep)
+        except EngineError:
+            restart(engine)
+            return len(reached) + 1
+        return None
+
+    start = crash.start
+    crash.shrunk = shrink(engine, start.fen, start.chess960, crash.failure.depth or 1, [], on_shrink, deadline, still_fails)
 
 
 def _chase(
@@ -192,6 +232,8 @@ def crash_error(run: FuzzRun, chess960: bool | None = None) -> EngineError:
     hint = "; --no-chess960 leaves Chess960 positions out" if about_960 else ""
     where = "" if fen in reason else f": {fen}"
     many = f"the engine failed on {len(run.crashes)} of {run.positions} positions; first: " if len(run.crashes) > 1 else ""
+    if first.shrunk is not None and first.shrunk.fen != fen:
+        where += f"; shrunk: {first.shrunk.fen}"
     return EngineError(f"{many}{reason} (fuzz seed {run.seed}, position {first.index}{where}{hint})")
 
 

@@ -19,7 +19,7 @@ import os
 import stat
 
 from chesskit.board.board import Board
-from chesskit.compare.engines.script import shredder_fen
+from chesskit.compare.regression import suite_line as format_line
 from chesskit.errors import InputError
 from chesskit.outpath import check_output, fsync_folder
 from chesskit.suites.formats import read_lines
@@ -36,15 +36,10 @@ def check_save_path(path: str, inputs=()) -> None:
 
 
 def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH) -> str:
-    """The EPD suite line of ``fen`` with chesskit's counts at depths 1..``depth``."""
+    """The EPD suite line of ``fen`` with chesskit's counts at depths 1..``depth`` (written
+    by ``chesskit.compare.regression.suite_line``, as a mismatch's regression line is)."""
     board = Board(fen, chess960=chess960)
-    fields = (shredder_fen(fen) if chess960 else fen).split()
-    ops = [f'id "{ident}"']
-    halfmove, fullmove = (fields[4], fields[5]) if len(fields) == 6 else ("0", "1")
-    if (halfmove, fullmove) != ("0", "1"):
-        ops += [f"hmvc {halfmove}", f"fmvn {fullmove}"]
-    ops += [f"D{d} {board.perft(d)}" for d in range(1, depth + 1)]
-    return " ".join(fields[:4]) + " " + "; ".join(ops) + ";"
+    return format_line(fen, chess960, ident, {d: board.perft(d) for d in range(1, depth + 1)})
 
 
 def unused_id(path: str, base: str) -> str:

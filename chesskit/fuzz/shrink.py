@@ -93,12 +93,21 @@ def differs(
 
 
 def shrink(
-    engine, fen: str, chess960: bool, depth: int, path: list[str] = (), on_try=None, deadline: Deadline | None = None
+    engine,
+    fen: str,
+    chess960: bool,
+    depth: int,
+    path: list[str] = (),
+    on_try=None,
+    deadline: Deadline | None = None,
+    test: Callable[..., int | None] | None = None,
 ) -> Shrunk:
     """Shrink the failing root ``fen`` (divides differ at ``depth``); ``path`` is the
     descent's path from it to the failing node. With a ``deadline``, the time of the
     descent from the smallest position so far (estimated by ``deadline.spent`` when
-    called, then by the depth that kept each candidate) is kept free for it."""
+    called, then by the depth that kept each candidate) is kept free for it. ``test``
+    (called as ``differs`` is; None: ``differs``) says whether a candidate still fails, and at which depth:
+    ``chesskit.fuzz.run`` shrinks a position that crashes the engine with its own."""
     state = Shrunk(fen, depth, chess960, 0, 0)
     deadline = Deadline() if deadline is None else deadline
     descent = deadline.spent * DESCENT_SHARE  # the final descent, from the current state
@@ -112,7 +121,7 @@ def shrink(
         if on_try is not None:
             on_try(state)
         text = candidate.fen()
-        found = differs(engine, text, chess960, max_depth, deadline=deadline, keep=descent)
+        found = (test or differs)(engine, text, chess960, max_depth, deadline=deadline, keep=descent)
         if found is None:
             return False
         state.fen, state.depth = text, found

@@ -13,7 +13,12 @@ a position at 272 bytes), ``sts`` (n, 8) int64.
   ``make_for_count`` and the replies counted, never listed), looked up in and stored to
   ``tt`` by the position's Zobrist key;
 * ``finish``: once a slice's children are all counted, each parent's count is stored in
-  ``tt`` and added to its own parent's.
+  ``tt`` and added to its own parent's;
+* ``claim``/``resolve``: before a level is counted, the rows that are the same position
+  (the same Zobrist key: the transpositions of a deep tree) are found with a hash in GPU
+  memory; the first such row (the lowest, so it is counted no later than the others) is
+  the owner, the others are marked ``ALIAS`` (``st[PLY] = -2``) and take its count
+  (``finish``, ``leaf_aliases``) instead of being walked.
 
 ``tt`` (uint64, two words an entry, a power of two entries; empty: no table) holds perft
 counts by key and depth, written without locks: the first word is the key XOR the second
@@ -21,6 +26,8 @@ counts by key and depth, written without locks: the first word is the key XOR th
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 from numba import cuda, types
@@ -30,8 +37,11 @@ from chesskit.vocab import MAX_MOVES
 
 from .rules import SIMULATOR, gpu_rules
 
-THREADS = 32 if SIMULATOR else 128  # threads per block
+THREADS = 32 if SIMULATOR else int(os.environ.get("CHESSKIT_GPU_THREADS", "128"))  # threads per block
+# a cap on the registers of the kernels that run the rules (0: the compiler's choice)
+MAX_REGISTERS = int(os.environ.get("CHESSKIT_GPU_MAXREG", "0"))
 DONE = -1  # st[PLY] of a row whose count was found in the table
+ALIAS = -2  # st[PLY] of a row whose position an earlier row of its level holds (``owner``)
 
 _rules = gpu_rules()
 generate = _rules.generate
@@ -45,6 +55,11 @@ _DEPTH_BITS = np.uint64(0xFF)
 
 def blocks(n: int) -> int:
     return max(1, (n + THREADS - 1) // THREADS)
+
+
+def _rules_kernel(func):
+    """A kernel that runs the rules, under the register cap where one is set."""
+    return cuda.jit(max_registers=MAX_REGISTERS)(func) if MAX_REGISTERS and not SIMULATOR else cuda.jit(func)
 
 
 @cuda.jit(device=True)
@@ -70,17 +85,73 @@ def store(tt, key, depth, count):
 
 
 @cuda.jit
+def clear(a, b, n):
+    """Zero the first ``n`` words of ``a`` and ``b``."""
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < n:
+        a[i] = 0
+        b[i] = 0
+        i += step
+
+
+@cuda.jit
+def claim(bbs, sts, n, hkeys, hrows, size):
+    """Each row not done enters its key in the hash (the first ``size`` slots, a power of
+    two at least twice ``n``); the slot keeps the lowest row that entered it, as ``n - row``."""
+    i = cuda.grid(1)
+    if i < n and sts[i, PLY] >= 0:
+        key = bbs[i, KEY]
+        if key == 0:  # 0 marks an empty slot: such a row is its own owner
+            return
+        mask = np.uint64(size - 1)
+        slot = key & mask
+        while True:
+            old = cuda.atomic.cas(hkeys, slot, np.uint64(0), key)
+            if old == 0 or old == key:
+                cuda.atomic.max(hrows, slot, np.int32(n - i))
+                return
+            slot = (slot + np.uint64(1)) & mask
+
+
+@cuda.jit
+def resolve(bbs, sts, n, hkeys, hrows, size, owner):
+    """Each row not done learns its owner (``claim``); a row that is not its own is an ``ALIAS``."""
+    i = cuda.grid(1)
+    if i < n and sts[i, PLY] >= 0:
+        key = bbs[i, KEY]
+        first = i
+        if key != 0:
+            mask = np.uint64(size - 1)
+            slot = key & mask
+            while hkeys[slot] != key:
+                slot = (slot + np.uint64(1)) & mask
+            first = n - hrows[slot]
+        owner[i] = first
+        if first != i:
+            sts[i, PLY] = ALIAS
+
+
+@cuda.jit
+def leaf_aliases(sts, n, owner, counts, parents, up):
+    """Each ``ALIAS`` row of a counted leaf level adds its owner's count to its parent's."""
+    i = cuda.grid(1)
+    if i < n and sts[i, PLY] == ALIAS:
+        cuda.atomic.add(up, parents[i], counts[owner[i]])
+
+
+@_rules_kernel
 def count_moves(T, bbs, boards, sts, n, counts):
     i = cuda.grid(1)
     if i < n:
-        if sts[i, PLY] == DONE:
+        if sts[i, PLY] < 0:
             counts[i] = 0
         else:
             scratch = cuda.local.array(1, types.int32)  # counting writes no move
             counts[i] = generate(T, bbs[i], boards[i], sts[i], scratch, True)
 
 
-@cuda.jit
+@_rules_kernel
 def expand(T, bbs, boards, sts, first, n, offsets, cbbs, cboards, csts, cparents, cmoves, tt, depth, acc):
     """The children of rows ``first ..`` (``depth``: the plies each child's count goes
     down). A child the table knows is not made: its count goes into its parent's ``acc``,
@@ -88,7 +159,7 @@ def expand(T, bbs, boards, sts, first, n, offsets, cbbs, cboards, csts, cparents
     k = cuda.grid(1)
     if k < n:
         i = first + k
-        if sts[i, PLY] == DONE:
+        if sts[i, PLY] < 0:
             return
         moves = cuda.local.array(MAX_MOVES, types.int32)
         hist = cuda.local.array((1, 4), types.int64)
@@ -119,22 +190,27 @@ def expand(T, bbs, boards, sts, first, n, offsets, cbbs, cboards, csts, cparents
 
 
 @cuda.jit
-def finish(bbs, sts, first, n, acc, depth, tt, parents, up):
+def finish(bbs, sts, first, n, acc, depth, tt, parents, up, owner):
     """Rows ``first ..`` have their counts in ``acc`` (their children all counted): store
-    them in the table and add each to its parent's (``up[parents[i]]``)."""
+    them in the table and add each to its parent's (``up[parents[i]]``); an ``ALIAS`` adds
+    its owner's (a row no later than itself, so counted by now)."""
     k = cuda.grid(1)
     if k < n:
         i = first + k
-        if sts[i, PLY] != DONE:
+        ply = sts[i, PLY]
+        if ply >= 0:
             store(tt, bbs[i, KEY], depth, acc[i])
             cuda.atomic.add(up, parents[i], acc[i])
+        elif ply == ALIAS:
+            cuda.atomic.add(up, parents[i], acc[owner[i]])
 
 
-@cuda.jit
-def count_leaves(T, bbs, boards, sts, n, plies, tt, parents, up):
-    """perft 1 or 2 of each row not done, added to its parent's count (``up[parents[i]]``)."""
+@_rules_kernel
+def count_leaves(T, bbs, boards, sts, n, plies, tt, parents, up, counts):
+    """perft 1 or 2 of each row not done or an alias, added to its parent's count
+    (``up[parents[i]]``) and kept in ``counts`` for its aliases (``leaf_aliases``)."""
     i = cuda.grid(1)
-    if i < n and sts[i, PLY] != DONE:
+    if i < n and sts[i, PLY] >= 0:
         scratch = cuda.local.array(1, types.int32)
         if plies == 1:
             c = generate(T, bbs[i], boards[i], sts[i], scratch, True)
@@ -153,4 +229,5 @@ def count_leaves(T, bbs, boards, sts, n, plies, tt, parents, up):
                     make_for_count(T, bbs[i], boards[i], sts[i], moves[j], leaf_bb, leaf_st)
                     c += generate(T, leaf_bb, boards[i], leaf_st, scratch, True)
                 store(tt, key, 2, c)
+        counts[i] = c
         cuda.atomic.add(up, parents[i], c)

@@ -12,12 +12,19 @@ A table in GPU memory (``kernels.probe``/``store``) holds perft counts by Zobris
 depth: each position's count is stored once all its children are counted (each row keeps
 its parent's row, and counts flow up through the levels' ``acc``), and a child that an
 earlier slice counted is looked up instead of made and walked (the transpositions of a
-deep tree: most positions there are reached by several move orders).
+deep tree: most positions there are reached by several move orders). Inside a level the
+same position is counted once: before a level is counted, its rows are matched by key
+(``kernels.claim``/``resolve``) and each repeat takes its first row's count.
+
+Each public count (``perft``, ``divide``) starts from an empty table, so a count is never
+helped by an earlier one (a timed count is its own work, the table's clearing included).
 """
 
 from __future__ import annotations
 
 import functools
+import time
+from collections import defaultdict
 from contextlib import contextmanager
 
 import numpy as np
@@ -29,13 +36,15 @@ from chesskit.vocab import MAX_MOVES
 
 from . import kernels
 from .kernels import THREADS, blocks
-from .rules import gpu_table
+from .rules import SIMULATOR, gpu_table
 
-POSITION_BYTES = BB_SIZE * 8 + 64 + ST_SIZE * 8 + 4 + 4 + 8 + 8  # the rows, move, parent, move count, count
+# the rows, move, parent, owner, move count, count; and the level hash's 2 slots of 12 bytes
+POSITION_BYTES = BB_SIZE * 8 + 64 + ST_SIZE * 8 + 4 + 4 + 4 + 8 + 8 + 24
 MAX_CAP = 1 << 24  # positions per level buffer (more buys no speed: 16M threads fill any GPU)
 SIM_CAP = 1 << 12
 MAX_TABLE = 1 << 30  # table entries (16 bytes each): at most a quarter of the free memory
 SIM_TABLE = 1 << 12
+CLEAR_BLOCKS = 4 if SIMULATOR else 1024  # blocks of the clearing kernel (it loops over the rest)
 
 
 class Level:
@@ -50,13 +59,12 @@ class Level:
         self.parents = cuda.to_device(np.zeros(cap, dtype=np.int32)) if cap == 1 else cuda.device_array(cap, np.int32)
         self.counts = cuda.device_array(cap, dtype=np.int64)
         self.acc = cuda.device_array(cap, dtype=np.int64)
+        self.owner = cuda.device_array(cap, dtype=np.int32)
 
 
 def default_cap(depth: int) -> int:
     """Positions per level buffer: what half the GPU's free memory holds for the levels
     a perft of ``depth`` keeps (``depth - 2``: the last two plies are counted in place)."""
-    from .rules import SIMULATOR
-
     if SIMULATOR:
         return SIM_CAP
     free, _ = cuda.current_context().get_memory_info()
@@ -99,6 +107,36 @@ class Walk:
         self.levels: dict[int, Level] = {}
         self.no_table = cuda.to_device(np.zeros(0, dtype=np.uint64))
         self.tt = cuda.to_device(np.zeros(2 * _table_entries(), dtype=np.uint64))
+        self.hkeys = self.hrows = None  # the level hash (``_dedupe``), once ``cap`` is known
+        self.profile: dict[str, float] | None = None  # seconds by step, where asked for (``profiled``)
+
+    @contextmanager
+    def profiled(self):
+        """Seconds spent in each step (kernel, or host copy and scan) while inside, in
+        ``self.profile``; each step is synchronized, so the total is slower than a plain run."""
+        self.profile = defaultdict(float)
+        try:
+            yield self.profile
+        finally:
+            self.profile_done, self.profile = self.profile, None
+
+    @contextmanager
+    def _step(self, name: str):
+        if self.profile is None:
+            yield
+            return
+        cuda.synchronize()
+        began = time.perf_counter()
+        yield
+        cuda.synchronize()
+        self.profile[name] += time.perf_counter() - began
+
+    def clear_table(self) -> None:
+        """Empty the table (each public count starts with an empty one)."""
+        with self._step("clear table"):
+            half = self.tt.shape[0] // 2
+            if half:
+                kernels.clear[CLEAR_BLOCKS, THREADS](self.tt[:half], self.tt[half:], half)
 
     # ------------------------------------------------------------ the public counts
 
@@ -107,12 +145,14 @@ class Walk:
         if depth == 0:
             return 1
         root = self._root(board, depth)
+        self.clear_table()
         return self._count_from(root, 1, depth)
 
     @_in_gpu_memory
     def divide(self, board, depth: int) -> dict[str, int]:
         """perft(depth - 1) after each legal move, by UCI move (``board.uci``)."""
         root = self._root(board, depth)
+        self.clear_table()
         n = self._children(root, 0, 1, depth)
         first = self.levels[depth - 1]
         moves = first.moves.copy_to_host()[:n]
@@ -134,6 +174,12 @@ class Walk:
     def _root(self, board, depth: int) -> Level:
         if self.cap is None:
             self.cap = default_cap(depth)
+        if self.hkeys is None:
+            size = 1
+            while size < 2 * max(self.cap, MAX_MOVES):
+                size *= 2
+            self.hkeys = cuda.device_array(size, dtype=np.uint64)
+            self.hrows = cuda.device_array(size, dtype=np.int32)
         bb, squares, st, _, _ = board._state()
         root = Level(1)
         root.bbs = cuda.to_device(bb.reshape(1, BB_SIZE).copy())
@@ -151,14 +197,22 @@ class Walk:
         parent's count, ``up[level.parents[i]]``."""
         if n == 0:
             return
+        if n > 1:
+            self._dedupe(level, n)
         if depth <= 2:
-            kernels.count_leaves[blocks(n), THREADS](
-                self.T, level.bbs, level.boards, level.sts, n, depth, self.tt, level.parents, up
-            )
+            with self._step(f"count_leaves {depth}"):
+                kernels.count_leaves[blocks(n), THREADS](
+                    self.T, level.bbs, level.boards, level.sts, n, depth, self.tt, level.parents, up, level.counts
+                )
+            if n > 1:
+                with self._step("leaf_aliases"):
+                    kernels.leaf_aliases[blocks(n), THREADS](level.sts, n, level.owner, level.counts, level.parents, up)
             return
-        kernels.count_moves[blocks(n), THREADS](self.T, level.bbs, level.boards, level.sts, n, level.counts)
-        sizes = level.counts[:n].copy_to_host()
-        ends = np.cumsum(sizes)
+        with self._step("count_moves"):
+            kernels.count_moves[blocks(n), THREADS](self.T, level.bbs, level.boards, level.sts, n, level.counts)
+        with self._step("move counts to host, scan"):
+            sizes = level.counts[:n].copy_to_host()
+            ends = np.cumsum(sizes)
         start = 0
         while start < n:
             base = int(ends[start - 1]) if start else 0
@@ -166,10 +220,21 @@ class Walk:
             m = int(ends[stop - 1]) - base
             self._expand(level, start, stop, ends[start:stop] - sizes[start:stop] - base, depth - 1, self.tt)
             self._count(self.levels[depth - 1], m, depth - 1, level.acc)
-            kernels.finish[blocks(stop - start), THREADS](
-                level.bbs, level.sts, start, stop - start, level.acc, depth, self.tt, level.parents, up
-            )
+            with self._step("finish"):
+                kernels.finish[blocks(stop - start), THREADS](
+                    level.bbs, level.sts, start, stop - start, level.acc, depth, self.tt, level.parents, up, level.owner
+                )
             start = stop
+
+    def _dedupe(self, level: Level, n: int) -> None:
+        """Mark each row of ``level`` that repeats an earlier row's position an ``ALIAS`` of it."""
+        size = 1
+        while size < 2 * n:
+            size *= 2
+        with self._step("dedupe"):
+            kernels.clear[min(CLEAR_BLOCKS, blocks(size)), THREADS](self.hkeys, self.hrows, size)
+            kernels.claim[blocks(n), THREADS](level.bbs, level.sts, n, self.hkeys, self.hrows, size)
+            kernels.resolve[blocks(n), THREADS](level.bbs, level.sts, n, self.hkeys, self.hrows, size, level.owner)
 
     def _children(self, level: Level, start: int, stop: int, depth: int) -> int:
         """The children of positions ``start..stop`` of ``level`` into the buffer of
@@ -186,15 +251,17 @@ class Walk:
         if child is None:
             child = self.levels[depth] = Level(max(self.cap, MAX_MOVES))  # one row's children always fit
         n = stop - start
-        kernels.expand[blocks(n), THREADS](
-            self.T, level.bbs, level.boards, level.sts, start, n, cuda.to_device(offsets.astype(np.int64)),
-            child.bbs, child.boards, child.sts, child.parents, child.moves, tt, depth, level.acc,
-        )
+        with self._step("offsets to device"):
+            offsets = cuda.to_device(offsets.astype(np.int64))
+        with self._step("expand"):
+            kernels.expand[blocks(n), THREADS](
+                self.T, level.bbs, level.boards, level.sts, start, n, offsets,
+                child.bbs, child.boards, child.sts, child.parents, child.moves, tt, depth, level.acc,
+            )
 
 
 def _table_entries() -> int:
     """Entries of the table: a power of two, at most a quarter of the GPU's free memory."""
-    from .rules import SIMULATOR
 
     if SIMULATOR:
         return SIM_TABLE

@@ -93,6 +93,7 @@ def _other_sliders() -> str:
     return other
 
 
+@pytest.mark.slow  # compiles the core from a cold or damaged cache in a child (10-20 s of CPU each)
 def test_a_user_numba_cache_dir_holds_one_keyed_folder_per_build(built, tmp_path):
     """NUMBA_CACHE_DIR set by the user: switching CHESSKIT_SLIDERS builds the other
     lookup in a folder of its own (the files were shared); its files are private even
@@ -123,6 +124,7 @@ def test_a_user_numba_cache_dir_holds_one_keyed_folder_per_build(built, tmp_path
     assert _probe(env)["numba"] is False  # the table rebuilt: the saved walk is this one's
 
 
+@pytest.mark.slow  # compiles the core from a cold or damaged cache in a child (10-20 s of CPU each)
 def test_a_child_inherits_the_folder_and_a_user_folder_gets_the_key(tmp_path):
     code = "import json, os, chesskit.core as c; print(json.dumps([str(c.CACHE), os.environ['NUMBA_CACHE_DIR']]))"
     env = subprocess_env()
@@ -172,6 +174,7 @@ def test_a_damaged_table_is_rebuilt_and_counts_right(built, tmp_path):
     assert out["numba"] is False
 
 
+@pytest.mark.slow  # compiles the core from a cold or damaged cache in a child (10-20 s of CPU each)
 def test_a_manifest_with_a_symbol_of_the_wrong_type_is_rebuilt(built, tmp_path):
     """``"symbol": 12`` (sealed, so only the schema refuses it) was exit 70 on every run."""
     folder = _copy(built, tmp_path)
@@ -189,7 +192,7 @@ def _stats_lines(stdout: str) -> list[str]:
 @pytest.mark.parametrize(
     "command",
     [
-        ("perft", "startpos", "3", "--stats"),
+        pytest.param(("perft", "startpos", "3", "--stats"), marks=pytest.mark.slow),
         pytest.param(("divide", "startpos", "2", "--stats"), marks=pytest.mark.slow),
         pytest.param(("debug", "startpos", "2"), marks=pytest.mark.slow),
     ],
@@ -270,6 +273,7 @@ def _refused(env, planted: Path) -> None:
     assert len(err) == 1 and err[0].startswith("chesskit: warning: not using the compile cache"), err
 
 
+@pytest.mark.slow  # compiles the core from a cold or damaged cache in a child (10-20 s of CPU each)
 def test_a_cache_folder_of_another_user_is_refused_and_the_run_counts_right(built, shared_tmp):
     """Their folder holds a valid-looking cache: it is not read (numba compiles the walk,
     in a private folder), one warning, right counts, their files untouched."""
@@ -325,6 +329,7 @@ def test_a_shared_folder_holding_the_cache_is_refused_unless_sticky(tmp_path):
     assert cache == str(base / chesskit.core.CACHE.name) and err == []
 
 
+@pytest.mark.slow  # compiles the core from a cold or damaged cache in a child (10-20 s of CPU each)
 def test_a_file_of_another_user_in_the_folder_is_not_loaded(built, tmp_path, shared_tmp):
     """Their walk object in our own folder (root put it there, say): not linked, one warning."""
     uid, _ = _second_user()
@@ -343,6 +348,7 @@ def test_a_file_of_another_user_in_the_folder_is_not_loaded(built, tmp_path, sha
     assert obj.stat().st_uid == os.geteuid()  # replaced by this run's own build
 
 
+@pytest.mark.slow  # compiles the core from a cold or damaged cache in a child (10-20 s of CPU each)
 def test_new_cache_files_are_private_whatever_the_umask(tmp_path):
     code = "from chesskit.core.api import table; table()"
     subprocess.run([sys.executable, "-c", code], env=_env(tmp_path / "base"), check=True, timeout=300,
@@ -378,6 +384,7 @@ def full_disk(tmp_path):
         subprocess.run(["umount", "-l", str(point)], check=False)
 
 
+@pytest.mark.slow  # compiles the core from a cold or damaged cache in a child (10-20 s of CPU each)
 def test_a_full_cache_disk_is_no_error(full_disk):
     """Every save fails with ENOSPC (was: exit 2 "cannot write the output: No space left
     on device", blaming stdout): the run compiles, counts right, says nothing about it."""
@@ -402,6 +409,7 @@ def _stress(built: Path, seed: int, cases: int) -> dict:
     return report
 
 
+@pytest.mark.slow  # compiles the core from a cold or damaged cache in a child (10-20 s of CPU each)
 def test_random_damage_to_the_cache_never_gives_a_wrong_count(built):
     _stress(built, seed=5, cases=4)
 

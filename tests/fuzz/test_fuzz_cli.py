@@ -158,23 +158,30 @@ def test_engine_failing_mid_run_exits_3_with_one_line(cli, how):
     assert result.exit_code == 3
     assert result.stderr.count("\n") == 1 and "fuzz seed 5, position" in result.stderr
     # it answered some positions before failing
-    position = int(result.stderr.split("position ")[1].split(":")[0].split(")")[0])
+    position = int(result.stderr.split("position ")[1].split(":")[0].split(")")[0].split(";")[0])
     assert position > 1
     assert result.stdout.splitlines()[-1].startswith(f"{position - 1} of {position} positions and ")
 
 
 def test_engine_failing_on_a_position_fails_that_position_only(cli):
     """fail_midway's adapter raises on positions with three queens of one colour (seed 5:
-    positions 5 and 31): each is an engine error, the engine restarted, the run goes on."""
+    position 5): that position is an engine error, the engine is restarted, the run goes on
+    to position 6, and the crashing position is shrunk to what still makes it fail."""
     spec = f"{ENGINES / 'fail_midway.py'}:Adapter"
-    result, report = fuzz_json(cli, "--python", spec, "--seed", "5", "--positions", "32")
+    result, report = fuzz_json(cli, "--python", spec, "--seed", "5", "--positions", "6")
     assert result.exit_code == 3
-    assert report["positions"] == 32 and report["fen"] is None  # no finding: it is right elsewhere
-    crashes = report["engine_errors"]
-    assert [c["position"] for c in crashes] == [5, 31]
-    assert all("queen list full" in c["reason"] for c in crashes)
-    assert all(c["fen"].split()[0].lower().count("q") >= 3 for c in crashes)
-    assert result.stderr.startswith("chesskit: the engine failed on 2 of 32 positions; first: ")
+    assert report["positions"] == 6 and report["fen"] is None  # no finding: it is right elsewhere
+    [crash] = report["engine_errors"]
+    assert crash["position"] == 5 and "queen list full" in crash["reason"] and crash["depth"] == 1
+    assert crash["fen"].split()[0].lower().count("q") >= 3
+    placement = crash["shrunk_fen"].split()[0]  # the kings and the three queens of one colour
+    assert sorted(c for c in placement if c.isalpha()) in (sorted("KkQQQ"), sorted("Kkqqq"))
+    assert crash["shrink_tried"] > 0 and crash["shrunk_depth"] == 1
+    assert result.stderr.startswith("chesskit: engine ") and f"shrunk: {crash['shrunk_fen']}" in result.stderr
+    plain = cli("fuzz", "--python", spec, "--seed", "5", "--positions", "6")
+    assert plain.exit_code == 3
+    assert f"ERROR position 5 (placement/queens): {crash['fen']}: " in plain.stdout
+    assert f"  shrunk ({crash['shrink_tried']} candidates tried): {crash['shrunk_fen']}" in plain.stdout
 
 
 def test_save_appends_a_suite_line_that_catches_the_bug(cli, tmp_path):

@@ -10,9 +10,10 @@ import json
 import subprocess
 import sys
 
+import chess
 import pytest
 
-from helpers import REPO, need_module, one_line, pc_divide, pip_install, subprocess_env
+from helpers import REPO, need_module, one_line, pc_divide, pc_perft, pip_install, subprocess_env
 from chesskit.suites.formats import SuiteRecord, read_suite
 
 need_module("numba.cuda", pip_install("test,gpu"))
@@ -28,6 +29,10 @@ PICKED = [
     ("special.epd", "promo-underpromo-check-1", 2), ("impossible.epd", "too-many-pieces-271-moves", 1),
     ("impossible.epd", "too-many-pieces-271-moves", 2),
 ]
+
+
+# few moves, and many of them reach the same position by two move orders from ply 3 on
+REPEATS = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"
 
 
 def records(name: str) -> dict[str, SuiteRecord]:
@@ -55,6 +60,7 @@ def picked():
     # the same positions one level deeper than the buffer holds: the walk splits the level
     jobs += [job(files["standard.epd"]["startpos"], 4, cap=64), job(files["standard.epd"]["kiwipete"], 3, cap=100)]
     jobs += [{"fen": files["chess960.epd"]["c960-0"].fen, "chess960": True, "depth": 2, "divide": True}]
+    jobs += [{"fen": REPEATS, "depth": 5, "cap": 300}]
     return recs, sim_counts(jobs)
 
 
@@ -73,7 +79,23 @@ def test_a_level_larger_than_its_buffer_is_counted_in_slices(picked):
 def test_divide_matches_python_chess_chess960(picked):
     recs, got = picked
     c960 = recs[6]
-    assert got[-1] == pc_divide(c960.fen, 2, chess960=True)
+    assert got[len(PICKED) + 2] == pc_divide(c960.fen, 2, chess960=True)
+
+
+def test_repeated_positions_in_a_level_take_their_first_rows_count(picked):
+    """perft 5 of a sparse position, its levels in slices of 300: each level's repeats are
+    walked once (``kernels.claim``/``resolve``) and take their owner's count."""
+    _, got = picked
+    assert got[-1] == pc_perft(chess.Board(REPEATS), 5)
+
+
+@pytest.mark.slow
+def test_a_repeat_that_adds_nothing_is_a_wrong_count():
+    """Fault injection: the leaf level's repeats adding nothing gives a smaller count, so
+    the count above depends on them (there are repeats there, and they are counted)."""
+    right = pc_perft(chess.Board(REPEATS), 5)
+    dropped = sim_counts([{"fen": REPEATS, "depth": 5, "cap": 300, "drop_aliases": True}])[0]
+    assert dropped < right
 
 
 @pytest.mark.slow

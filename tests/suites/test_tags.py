@@ -192,3 +192,16 @@ def test_bundled_tags_agree_with_chesskits_counters():
             derived.add("double-check")  # in double check at the root (the counters count moves only)
         kept = set(record.tags) & (set(counter_tags.values()) | {"castling", "960-castling", "cannot-arise"})
         assert kept == derived, (record.id, sorted(kept), sorted(derived))
+
+
+def test_engine_errors_are_grouped_with_the_failures(cli, suite):
+    """A position the engine crashes on is a failing position of its tags too."""
+    from helpers import ENGINES
+
+    engine = f"{sys.executable} {ENGINES / 'fail_on.py'} --fault segv --on 4k3/8/8/3pP3/8/8/8/4K3"
+    result = cli("suite", str(suite), "--engine", engine, "--json")
+    assert result.exit_code == 3, result.stdout + result.stderr
+    data = json.loads(result.stdout)
+    assert data["failures_by_tag"] == {"ep": 1}
+    text = cli("suite", str(suite), "--engine", engine)
+    assert "failures by tag: the failing position is tagged ep" in text.stdout.splitlines()
