@@ -61,7 +61,7 @@ def explore(
     engine's counts beside chesskit's, rows that differ marked. Keys: Enter descends
     into the selected move, Backspace goes back up, a runs compare's descent to the
     failing node, d/+/- change the depth, f copies the FEN, m types a move, s shows
-    the CPW counters, Esc cancels a count, q quits. Without an engine it walks
+    the CPW counters, Esc cancels a count (g counts again), q quits. Without an engine it walks
     chesskit's own tree. Type 'help' in --repl mode for its commands.
 
     Exit codes: 0 ok, 2 bad input, 3 the engine failed (--repl: the last failed command's code).
@@ -107,10 +107,10 @@ def _engine_factory(engine_opts: EngineOptions):
 
 
 def _engine_fen(position: str, board) -> str:
-    """The FEN the engine is given, as compare gives it."""
-    from chesskit.cli.compare_cmd import _position_fen
+    """The FEN the engine is given, as compare gives it by default (POSITION as typed)."""
+    from chesskit.cli.compare_cmd import _position_fens
 
-    return _position_fen(position, board)
+    return _position_fens(position, board)[0]
 
 
 def _full_screen() -> bool:

@@ -121,6 +121,7 @@ class ExplorerApp(App):
         Binding("f", "copy_fen", "copy FEN"),
         Binding("m", "ask('move')", "move"),
         Binding("s", "toggle_counters", "counters"),
+        Binding("g", "recount", "count again"),
         Binding("escape", "cancel", "cancel"),
         Binding("q", "quit", "quit"),
     ]
@@ -175,6 +176,8 @@ class ExplorerApp(App):
         self._draw_board()
         if count_now and (divide is None or (ex.has_engine and divide.theirs is None)):
             self.count_divide()
+        elif count_now and self._cancel is None:
+            self._count_counters()
 
     def _state_text(self) -> Text:
         board = self.ex.board()
@@ -308,9 +311,18 @@ class ExplorerApp(App):
     def action_toggle_counters(self) -> None:
         self.show_counters = not self.show_counters
         self._draw_counters()
+        self._count_counters()
+
+    def _count_counters(self) -> None:
+        """Count the CPW counters here if they are shown and not known yet."""
         if self.show_counters and self.ex.cached_counters() is None:
             node = self.ex.node
             self.run_count("CPW counters", lambda cancel, progress: self.ex.counters(node, cancel), lambda _: self._draw_counters())
+
+    def action_recount(self) -> None:
+        """Count here again what is not known yet (after Esc, or an engine failure)."""
+        self.clear_error()
+        self.show_node()
 
     def action_ask(self, what: str) -> None:
         ask = self.query_one("#ask", Input)
@@ -414,6 +426,7 @@ class ExplorerApp(App):
                 self.clear_error()
             if node == self.ex.node:
                 self.show_node(count_now=False)
+                self._count_counters()
 
         self.run_count("divide", lambda cancel, progress: self.ex.divide(node, progress, cancel), done)
 

@@ -10,6 +10,7 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 
+import chess
 import pytest
 
 from chesskit.board.board import Board
@@ -108,6 +109,12 @@ def test_a_lands_on_the_failing_node_and_shows_its_fen_and_the_missing_move():
         await pilot.press("s")  # chesskit's CPW counters for the selected move
         await idle(pilot, app)
         assert shows(app, "b4a3 at depth 1", "captures 1", "en passant 1", "checks 0")
+        await pilot.press("backspace")  # the counters follow: the start node's, below a2a4
+        await idle(pilot, app)
+        board = chess.Board(KIWIPETE)
+        board.push_uci("a2a4")
+        captures = sum(board.is_capture(move) for move in board.legal_moves)
+        assert app.selected() == "a2a4" and shows(app, "a2a4 at depth 2", f"captures {captures} ")
 
     run(ex, script)
 
@@ -173,10 +180,7 @@ def test_escape_cancels_a_count_and_stops_the_engine(tmp_path, monkeypatch):
     ex = make(depth=1, script=str(ENGINES / "fail_hang.py"))
 
     async def script(pilot, app):
-        deadline = time.monotonic() + 60
-        while not (pids.exists() and pids.read_text().split()):
-            assert time.monotonic() < deadline, "the hanging engine never started"
-            await pilot.pause(0.05)
+        await started(pilot, pids)
         await pilot.pause(0.2)
         assert shows(app, "waiting for the engine", "Esc cancels"), "\n".join(screen(app))
         await pilot.press("escape")
@@ -184,13 +188,33 @@ def test_escape_cancels_a_count_and_stops_the_engine(tmp_path, monkeypatch):
         assert not shows(app, "Esc cancels") and app._cancel is None
         # chesskit's own counts are on screen, the hung engine's processes are gone
         assert row_of(app, "e1g1").split()[:3] == ["e1g1", "O-O", "1"]
-        for pid in map(int, pids.read_text().split()):
-            deadline = time.monotonic() + 30
-            while not gone(pid):
-                assert time.monotonic() < deadline, f"engine process {pid} still runs"
-                await pilot.pause(0.05)
+        await all_gone(pilot, pids)
+        # g asks again (the engine is started afresh, and hangs again): Esc once more
+        pids.unlink()
+        await pilot.press("g")
+        await started(pilot, pids)
+        await pilot.pause(0.2)
+        assert shows(app, "waiting for the engine")
+        await pilot.press("escape")
+        await idle(pilot, app)
+        await all_gone(pilot, pids)
 
     run(ex, script, settle=False)
+
+
+async def started(pilot, pids) -> None:
+    deadline = time.monotonic() + 60
+    while not (pids.exists() and pids.read_text().split()):
+        assert time.monotonic() < deadline, "the hanging engine never started"
+        await pilot.pause(0.05)
+
+
+async def all_gone(pilot, pids) -> None:
+    for pid in map(int, pids.read_text().split()):
+        deadline = time.monotonic() + 30
+        while not gone(pid):
+            assert time.monotonic() < deadline, f"engine process {pid} still runs"
+            await pilot.pause(0.05)
 
 
 def test_a_position_that_cannot_arise_shows_its_note_and_d_types_a_depth():
