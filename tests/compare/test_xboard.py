@@ -139,7 +139,7 @@ def test_usermove_and_force_are_sent(tmp_path, monkeypatch):
     assert sent[:2] == ["xboard", "protover 2"]
     assert sent.index("force") < sent.index(f"setboard {KIWIPETE}")
     at = len(sent) - 1 - sent[::-1].index(f"setboard {KIWIPETE}")  # the question's (a check comes first)
-    assert sent[at + 1 : at + 4] == ["usermove e1g1", "ping 3", "divide 1"]
+    assert sent[at + 1] == "usermove e1g1" and sent[at + 2].startswith("ping ") and sent[at + 3] == "divide 1"
 
 
 def test_edit_mode_refuses_what_it_cannot_say():
