@@ -13,7 +13,10 @@ chesskit module (at module level or inside a function) is checked against the la
     fuzz                                        uses compare and the suites' positions
     report                                      SVG board, HTML report (from JSON data; the board only)
     explore                                     the explorer: its state (UI-free), REPL, Textual app
-    cli                                         click wiring and rendering: may use everything
+    api                                         the Python API: perft, divide, stats, Engine,
+                                                compare, run_suite over the layers below
+    cli           pytest_plugin                 click wiring and rendering, and the pytest
+                                                plugin: may use everything below them
 
 Rules with one owner are checked the same way: ``chesskit/board/fen.py`` is the one EPD
 reader (a second one read ``perft kiwipete`` and ``suite`` differently, issue 25), so no
@@ -56,8 +59,8 @@ ALLOWED = {
     "base": {"base"},
     "core": {"base", "core"},
     "board": {"base", "core", "board"},
-    # the root package re-exports Board lazily, so it sits with the board
-    "root": {"base", "core", "board"},
+    # the root package re-exports Board and the API lazily (its __getattr__)
+    "root": {"base", "core", "board", "api"},
     "gpu": {"base", "core", "board", "gpu"},
     "compare": {"base", "core", "board", "compare"},
     "suites": {"base", "core", "board", "compare", "gpu", "suites"},
@@ -66,7 +69,13 @@ ALLOWED = {
     # the HTML report and the SVG board: drawn from the commands' JSON data, never their code
     "report": {"base", "core", "board", "report"},
     "explore": {"base", "core", "board", "compare", "suites", "explore"},
-    "cli": {"base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "gpu", "report", "explore", "cli"},
+    # the API sits above the suites and the fuzzer (the cluster stays the CLI's)
+    "api": {"base", "core", "board", "gpu", "compare", "suites", "fuzz", "api"},
+    "cli": {
+        "base", "core", "board", "root", "compare", "suites", "cluster", "fuzz", "gpu", "report", "explore", "api", "cli",
+    },
+    # the pytest plugin (an entry point): beside the CLI, whose rendering of a descent it shows
+    "pytest_plugin": {"base", "root", "api", "cli", "pytest_plugin"},
 }
 FORBIDDEN_IN_CORE = ("click", "rich")
 TEXTUAL_OWNER = "chesskit.explore.app"
@@ -221,6 +230,11 @@ def test_only_the_explorers_app_imports_textual():
         "chesskit.core.api",
         "chesskit.core.numbaguard",  # guards numba's cache before numba loads
         "chesskit.cli.perft_cmd",
+        # importing the API costs nothing until it is called
+        "chesskit",
+        "chesskit.api",
+        # loaded by every pytest run where chesskit is installed: inert until its options are given
+        "chesskit.pytest_plugin",
     ],
 )
 def test_importing_does_not_load_numba(module):

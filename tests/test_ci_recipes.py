@@ -84,6 +84,7 @@ def _defaults() -> dict:
     return {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
 
 
+@pytest.mark.slow  # two chesskit processes
 def test_action_runs_the_suite_and_writes_junit(tiny, tmp_path, on_path):
     step = _action_step("Run the suites")
     inputs = {**_defaults(), "engine": CORRECT, "suites": str(tiny), "junit": str(tmp_path / "j.xml")}
@@ -103,6 +104,7 @@ def test_action_installs_chesskit_from_its_own_folder():
     assert shlex.split(step["run"]) == ["python", "-m", "pip", "install", "$CHESSKIT_SOURCE"]
 
 
+@pytest.mark.slow  # two chesskit processes
 def test_pre_commit_hook(tiny, tmp_path, on_path):
     hooks = _yaml().safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     (hook,) = hooks
@@ -223,4 +225,4 @@ def test_git_bisect_recipe_finds_the_commit(tmp_path, on_path):
     command = command.replace("--engine ./engine.py", "--script ./engine.py suite.epd")
     done = subprocess.run(command, shell=True, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
     assert f"{commits[6]} is the first bad commit" in done.stdout, done.stdout + done.stderr
-    assert f"running" in done.stdout and "exit 125 for git bisect" in done.stderr  # commit 4 was tried, and skipped
+    assert "running" in done.stdout and "exit 125 for git bisect" in done.stderr  # commit 4 was tried, and skipped

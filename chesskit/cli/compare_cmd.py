@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import click
 
-from chesskit.board.fen import format_fen, parse_fen
 from chesskit.cli import output
 from chesskit.cli.html_out import check_writable, crash_report, html_option, write_compare
-from chesskit.cli.engine_options import (
-    EngineOptions,
-    castling_spelling,
-    engine_dialect,
-    engine_options,
-    note_dialect,
-)
+from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -27,9 +20,7 @@ from chesskit.cli.options import (
 )
 from chesskit.cli.regression_view import engine_call
 from chesskit.cli.run_options import bisect_option, start_failed, starting
-from chesskit.compare.regression import from_report
 from chesskit.errors import EngineError, MismatchError
-from chesskit.suites.positions import resolve_position
 
 
 @click.command()
@@ -85,8 +76,8 @@ def compare(
     Exit codes: 0 agree, 1 disagree, 2 bad input, 3 the engine failed, 4 out of memory
     (125 with --bisect when the engine cannot be started: git bisect run skips the commit).
     """
-    from chesskit.compare.descent import descend
-    from chesskit.compare.statecmp import state_checker
+    from chesskit.api.comparison import compare_board
+    from chesskit.api.position import engine_fens
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
     budget = parse_count(state_pushes, "--state-pushes")
@@ -94,74 +85,44 @@ def compare(
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
     board, ident = load_board(position, moves, chess960, strict)
-    prefix = board.move_stack
-    position_fen, chesskit_fen = _position_fens(position, board, engine_fen)
+    position_fen, chesskit_fen = engine_fens(position, board, engine_fen)
     try:
-        eng = engine_opts.open()
+        eng = engine_opts.api_engine()
     except EngineError as err:  # a Python adapter that cannot be imported
         raise start_failed(err, bisect) from None
     try:
         try:
-            spoken = starting(bisect, engine_dialect)(eng)
+            starting(bisect, engine_dialect)(eng.backend)
         except EngineError as err:
             raise start_failed(err, bisect) from None
-        checker = state_checker(eng, position_fen, prefix, board.chess960, budget)
         with output.progress(depth_n, "compare") as advance, crash_report(html_path, position_fen, board.chess960, eng.name):
-            report = descend(
-                board,
-                eng,
-                depth_n,
-                position_fen,
-                prefix,
-                checker=checker,
-                engine_name=eng.name,
-                on_step=lambda step: advance(1),
+            result = compare_board(
+                eng, board, position_fen, depth_n, budget, lambda step: advance(1), ident, engine_call(engine_opts),
+                chesskit_fen,
             )
     finally:
         eng.close()
-    report.chesskit_fen = chesskit_fen
-    note_dialect(spoken, as_json, eng)
-    regression = from_report(report, ident or "compare", engine_call(engine_opts))
-    show(report, as_json, spoken, board.notes, regression, castling_spelling(eng))
-    write_compare(html_path, report, board.notes, regression)
-    if not report.agree:
-        raise MismatchError(report.summary())
+    note_dialect(dialect_of(result), as_json, eng.backend)
+    show(result, as_json)
+    write_compare(html_path, result.report, board.notes, result.regression)
+    if not result.agree:
+        raise MismatchError(result.summary())
 
 
-def _position_fens(position: str, board, engine_fen: str = "typed") -> tuple[str, str]:
-    """The FEN of POSITION (a FEN or a suite id's, before --moves) to give the engine, and
-    the one chesskit counts.
-
-    They differ only for a position that cannot arise in a game: chesskit reads it without
-    the castling rights it drops and the en-passant square it ignores, and the engine gets
-    it as typed (engines read those in their own ways: Stockfish looks for another rook for
-    a right whose rook is missing), or with ``engine_fen="chesskit"`` as chesskit reads it."""
-    fen, _ = resolve_position(position)
-    typed = " ".join(fen.split())
-    if not board.notes:
-        return typed, typed
-    ours = format_fen(parse_fen(fen, board.chess960))
-    return (ours if engine_fen == "chesskit" else typed), ours
+def dialect_of(result):
+    """The dialect the engine spoke, with its description, for the note on stderr."""
+    return None if result.dialect is None else {**result.dialect, "about": result.dialect_about}
 
 
-def show(
-    report, as_json: bool, dialect=None, position_notes: list[str] = (), regression=None, castling: str | None = None
-) -> None:
+def show(result, as_json: bool) -> None:
+    """Print a ``chesskit.api.CompareResult``: its JSON, rich on a terminal, plain on a pipe."""
     from chesskit.cli import compare_render, regression_view
 
     if as_json:
-        data = report.to_json()
-        if dialect is not None:
-            data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
-        # "king-takes-rook": the engine wrote standard castles as e1h1 (read as e1g1)
-        data["castling_spelling"] = castling
-        # "notes" already holds the missing and extra moves' classification
-        data["position_notes"] = list(position_notes)
-        data["regression"] = regression_view.to_json(regression)
-        output.emit_json(data)
+        output.emit_json(result.to_json())
     elif output.stdout_is_terminal():
-        compare_render.render_terminal(report, output.console())
-        regression_view.echo(regression, terminal=True)
+        compare_render.render_terminal(result.report, output.console())
+        regression_view.echo(result.regression, terminal=True)
     else:
-        click.echo(compare_render.plain_text(report), nl=False)
-        regression_view.echo(regression)
+        click.echo(compare_render.plain_text(result.report), nl=False)
+        regression_view.echo(result.regression)

@@ -43,17 +43,24 @@ class EngineOptions:
 
         return input_files(self.engine, self.script, self.python_spec, self.engine_cmd)
 
-    def open(self):
-        """The engine back end (InputError for a bad --timeout, or unless exactly one engine is given)."""
-        return open_user_engine(
+    def api_engine(self):
+        """The ``chesskit.api.Engine`` (InputError for a bad --timeout, or unless exactly one
+        engine is given)."""
+        from chesskit.api.engine import Engine
+
+        return Engine(
             self.engine,
-            self.script,
-            self.python_spec,
-            self.engine_options,
-            parse_timeout(self.timeout),
-            self.dialect,
-            self.engine_cmd,
+            dialect=self.dialect,
+            options=self.engine_options,
+            timeout=parse_timeout(self.timeout),
+            engine_cmd=self.engine_cmd,
+            script=self.script,
+            python=self.python_spec,
         )
+
+    def open(self):
+        """The engine's back end (``chesskit.compare.engines``), as ``api_engine()`` makes it."""
+        return self.api_engine().backend
 
 
 def engine_options(command):
@@ -73,14 +80,15 @@ def engine_options(command):
                 "--engine",
                 metavar="CMD",
                 help="An engine command (e.g. stockfish): how it answers perft is detected and stated "
-                "('go perft', a bare 'perft'/'divide' in its UCI loop or console, a divide or a total only).",
+                "('go perft', a bare 'perft'/'divide' in its UCI loop, a console or xboard, a divide or a total only).",
             ),
             click.option(
                 "--dialect",
                 metavar="NAME",
                 help="How --engine answers perft, when detection cannot tell: uci-go-perft, uci-perft, "
-                "uci-divide, console-perft, console-divide, each also with -total (a total only), "
-                "e.g. uci-perft-total for Ethereal.",
+                "uci-divide, console-perft, console-divide, xboard-perft, xboard-divide, each also with -total "
+                "(a total only), and xboard-perft-split ('perft N 1'), e.g. uci-perft-total for Ethereal, "
+                "xboard-perft-total for Sjeng.",
             ),
             click.option(
                 "--engine-cmd",
@@ -131,28 +139,12 @@ def parse_timeout(text: str) -> float:
     return value
 
 
-def open_user_engine(engine, script, python_spec, engine_options, timeout, dialect=None, engine_cmd=None):
-    """The engine back end for the flags (InputError unless exactly one is given)."""
-    from chesskit.compare.engines import open_engine
-
-    return open_engine(
-        engine=engine,
-        script=script,
-        python=python_spec,
-        options=engine_options,
-        timeout=timeout,
-        dialect=dialect,
-        engine_cmd=engine_cmd,
-    )
-
-
 def engine_dialect(eng):
-    """Start the engine and find its dialect: the JSON value for the ``"dialect"`` key
-    (None for a --script or --python engine)."""
-    info = eng.dialect_info()
-    if info is None:
-        return None
-    return {**info.to_json(), "detected": bool(getattr(eng, "detected", True)), "about": info.describe()}
+    """Start the engine and find its dialect: the JSON value for the ``"dialect"`` key plus
+    its description under ``"about"`` (None for a --script or --python engine)."""
+    from chesskit.api.engine import dialect_of
+
+    return dialect_of(eng)
 
 
 def note_dialect(spoken, as_json: bool, eng=None) -> None:

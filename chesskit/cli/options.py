@@ -5,8 +5,9 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output
+from chesskit.api.counting import default_threads, table_mb  # noqa: F401 (the commands' defaults)
+from chesskit.api.position import move_list, open_position
 from chesskit.errors import InputError
-from chesskit.suites.positions import is_chess960_id, resolve_position
 from chesskit.vocab import MAX_DEPTH
 
 position_argument = click.argument("position", metavar="POSITION")
@@ -64,32 +65,23 @@ def parse_count(text: str, name: str) -> int:
 
 
 def load_board(position: str, moves: str = "", chess960: bool = False, strict: bool = False):
-    """Resolve POSITION, build the Board and play ``--moves``; returns ``(board, id)``.
+    """Resolve POSITION, build the Board and play ``--moves``; returns ``(board, id)``
+    (``chesskit.api.position.open_position``, which the Python API runs too).
 
     Raises FenError for a bad FEN (with ``strict``, also for a position that cannot
     arise in a game), InputError for an unknown id and IllegalMoveError for an illegal
     move (all exit 2). Otherwise each reason the position cannot arise is one note line
     on stderr, and stays in ``board.notes`` for the JSON output.
     """
-    from chesskit.board.board import Board  # deferred: loads the compiled move generator
-
-    fen, ident = resolve_position(position)
-    board = Board(fen, chess960=True if chess960 or is_chess960_id(position) else None, strict=strict)
+    board, ident = open_position(position, "", chess960, strict)
     output.notes(board.notes)
-    for move in moves.replace(",", " ").split():
+    for move in move_list(moves):
         board.push(move)
     return board, ident
 
 
 # the table of a suite run when --hash is not given: one table serves the run's many small counts
 SUITE_HASH_MB = 64
-
-
-def default_threads() -> int:
-    """All the cores this process may run on: the default for --threads."""
-    from chesskit.board.threads import usable_cores  # deferred: loads numpy
-
-    return usable_cores()
 
 
 hash_option = click.option(
@@ -105,15 +97,6 @@ hash_option = click.option(
 )
 
 
-def table_mb(hash_mb: int | None, depth: int) -> int:
-    """``--hash`` as given (refused beyond the machine's memory), or the default table of a
-    perft of ``depth``, shrunk to what can be allocated."""
-    from chesskit.board import tablesize
-
-    if hash_mb is not None:
-        tablesize.check_request(hash_mb)
-        return hash_mb
-    return tablesize.fitting_mb(tablesize.default_table_mb(depth))
 device_option = click.option(
     "--device",
     type=click.Choice(["cpu", "gpu"]),

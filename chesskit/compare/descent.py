@@ -32,6 +32,7 @@ from typing import Callable, Protocol
 
 from chesskit.compare.classify import classify_moves
 from chesskit.compare.engines.base import UCI_MOVE
+from chesskit.compare.rows import settle_zero_rows
 from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
 from chesskit.compare.totals import descend_totals
 from chesskit.errors import EngineError
@@ -131,8 +132,7 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
             report.state_checked = checker.pushes
             if mismatch is not None:
                 return _state_report(report, mismatch)
-        ours = board.divide(d)
-        theirs = engine.divide(position_fen, d, prefix + path, chess960)
+        ours, theirs = settle_zero_rows(board.divide(d), engine.divide(position_fen, d, prefix + path, chess960), d)
         step = Step(prefix + path, d, ours, theirs)
         report.steps.append(step)
         if on_step is not None:

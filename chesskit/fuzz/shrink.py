@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from chesskit.board.board import Board
+from chesskit.compare.rows import settle_zero_rows
 from chesskit.errors import EngineError, InputError
 from chesskit.fuzz.deadline import DESCENT_SHARE, Deadline, OutOfTime
 from chesskit.fuzz.position import Pos
@@ -77,9 +78,9 @@ def differs(
             ours_total = board.perft(d)
             same = ours_total == engine.perft(fen, d, [], chess960)
         else:
-            ours = board.divide(d)
+            ours, theirs = settle_zero_rows(board.divide(d), engine.divide(fen, d, [], chess960), d)
             ours_total = sum(ours.values())
-            same = ours == engine.divide(fen, d, [], chess960)
+            same = ours == theirs
         spent = deadline.spent = deadline.clock() - began
         if d == 1:
             first = spent

@@ -165,6 +165,10 @@ def test_fail_fast_stops_at_the_first_mismatch(cli, tmp_path):
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data["positions"]["mismatched"] == 1 and data["positions"]["not_run"] == 2
+    for threads in ("1", "2"):  # chesskit's own counts stop there too
+        own = json.loads(cli("suite", str(path), "--fail-fast", "--threads", threads, "--json").stdout)
+        assert own["positions"]["mismatched"] == 1 and own["positions"]["not_run"] == 2
+        assert {r["id"] for r in own["results"]} == {"quiet"}
 
 
 def test_skipped_positions_are_counted(cli, tmp_path):

@@ -21,6 +21,14 @@ class Scripted:
         self.is_console = console
         self.asked: list[str] = []
 
+    @property
+    def loop(self):
+        return "console" if self.is_console else "uci"
+
+    def switch_to_xboard(self):
+        self.asked.append("(xboard handshake)")
+        return False
+
     def probe(self, verb):
         self.asked.append(verb)
         return self.answers.get(verb, (Answer(), False))

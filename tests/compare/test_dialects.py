@@ -123,7 +123,9 @@ def test_dialect_names_round_trip():
     assert parse_dialect("uci-perft-total").total_only
     assert parse_dialect("console-divide").verb(3) == "divide 3"
     assert parse_dialect("uci-go-perft").verb(2) == "go perft 2"
-    assert parse_dialect("xboard-perft") is None and parse_dialect("uci") is None
+    assert parse_dialect("xboard-perft-split").verb(3) == "perft 3 1"
+    assert parse_dialect("xboard-perft-split-total") is None and parse_dialect("console-perft-split") is None
+    assert parse_dialect("winboard-perft") is None and parse_dialect("uci") is None
 
 
 # -- detection: every dialect, then the counts agree with python-chess ---------------

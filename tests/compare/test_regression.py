@@ -13,7 +13,7 @@ import pytest
 from chesskit.compare.regression import Regression, from_report, node_id, suite_line
 from chesskit.compare.report import Report, StateMismatch, Step
 from chesskit.suites.formats import SuiteRecord, read_suite
-from helpers import ENGINES, REPO, pc_perft, subprocess_env
+from helpers import ENGINES, pc_perft, subprocess_env
 
 BUG_EP = str(ENGINES / "bug_ep_rank_pin.py")
 CORRECT = str(ENGINES / "eng_correct.py")
@@ -86,10 +86,16 @@ def test_chess960_line_is_read_as_chess960(cli, tmp_path):
     assert found["nodes"] == pc_perft(board, found["depth"])
 
 
-def test_suite_engine_mismatch_has_a_regression(cli):
-    data = json.loads(
-        cli("suite", str(REPO / "positions" / "standard.epd"), "--script", BUG_EP, "--max-nodes", "300", "--json").stdout
-    )
+@pytest.fixture
+def two(tmp_path):
+    """pos3 (bug_ep_rank_pin fails it at D2) and a position it gets right."""
+    path = tmp_path / "two.epd"
+    path.write_text(f'{POS3} id "pos3"; D1 14; D2 191;\n4k3/8/8/8/8/8/8/4K2R w K - id "rook"; D1 15;\n')
+    return path
+
+
+def test_suite_engine_mismatch_has_a_regression(cli, two):
+    data = json.loads(cli("suite", str(two), "--script", BUG_EP, "--json").stdout)
     failing = [r for r in data["results"] if not r["ok"]]
     assert [r["id"] for r in failing] == ["pos3"]
     found = failing[0]["regression"]
@@ -97,8 +103,8 @@ def test_suite_engine_mismatch_has_a_regression(cli):
     assert all(r["regression"] is None for r in data["results"] if r["ok"])
 
 
-def test_suite_text_shows_the_line(cli):
-    result = cli("suite", str(REPO / "positions" / "standard.epd"), "--script", BUG_EP, "--max-nodes", "300")
+def test_suite_text_shows_the_line(cli, two):
+    result = cli("suite", str(two), "--script", BUG_EP)
     assert result.exit_code == 1
     assert '  8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 id "pos3-after-e2e4"; D1 16;' in result.stdout.splitlines()
 
@@ -114,6 +120,7 @@ def test_suite_without_engine_gives_the_suites_count(cli, tmp_path):
     assert "Engine" not in found["pytest"]
 
 
+@pytest.mark.slow  # the shrinking takes seconds
 def test_fuzz_finding_has_a_regression(cli, tmp_path):
     data = json.loads(cli("fuzz", "--script", BUG_EP, "--seed", "1", "--positions", "300", "--json").stdout)
     found = data["regression"]

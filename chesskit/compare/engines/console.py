@@ -9,6 +9,8 @@ dialect (see `dialects`) is given, or detected on the first start (see `detect`)
                < the answer ... and readyok (before or after it: Fairy-Stockfish
                  answers isready while its perft thread still counts)
     console    > position fen F moves M...   > perft D   < the answer, ending with its total
+    xboard     > setboard F, the moves, ping N < pong N
+               > perft D   > ping N+1          < the answer ... pong N+1  (see `xboard`)
 
 An answer ends at its total line once `readyok` was seen (UCI loop), at readyok
 after divide lines when the engine prints no total, and at the total in a console.
@@ -22,7 +24,7 @@ import time
 
 from chesskit.compare.engines.base import check_depth, node_board, one_line, position_label  # noqa: F401 (node_board re-exported)
 from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect
-from chesskit.compare.engines import detect
+from chesskit.compare.engines import detect, xboard
 from chesskit.compare.engines.uci import UciEngine
 from chesskit.errors import InputError
 
@@ -47,9 +49,12 @@ class PerftEngine(UciEngine):
         self.detected = False  # True once the dialect came from detection
         self.expect_total = dialect is None or dialect.total_only or dialect.command == "go-perft"
         self._console = dialect is not None and dialect.loop == "console"
+        self._xboard: xboard.Features | None = None  # the features of an engine driven in xboard mode
+        self._refused = False  # the console refused a command that set the position
+        self._ping = 0
         self._waiting_uciok = False
-        if self._console and self.options:
-            raise InputError("--engine-option needs a UCI engine; a console dialect has no options")
+        if dialect is not None and dialect.loop != "uci" and self.options:
+            raise InputError(f"--engine-option needs a UCI engine; a {dialect.loop} dialect has no options")
 
     # -- the Engine interface -------------------------------------------------
 
@@ -98,6 +103,14 @@ class PerftEngine(UciEngine):
     def _handshake(self) -> None:
         if self._console:
             return
+        if self.dialect is not None and self.dialect.loop == "xboard":
+            self._start_xboard(probing=False)
+            if self._xboard is None:  # a named dialect that gets no answer fails at once
+                raise self.error(
+                    f"did not answer 'xboard' and 'protover 2' with feature lines within "
+                    f"{self._feature_wait():g} s, as an xboard engine does{xboard.heard_nothing(self)}"
+                )
+            return
         if self.dialect is not None:
             super()._handshake()
             return
@@ -107,9 +120,10 @@ class PerftEngine(UciEngine):
         try:
             super()._handshake()
         except _NoUciok:
-            self._console = True
             if self.options:
                 raise self.error("never said 'uciok', so --engine-option cannot be set") from None
+            self._start_xboard(probing=False)
+            self._console = self._xboard is None
         finally:
             self.timeout = self._full_timeout
             self._waiting_uciok = False
@@ -128,6 +142,35 @@ class PerftEngine(UciEngine):
     @property
     def is_console(self) -> bool:
         return self._console
+
+    @property
+    def loop(self) -> str:
+        """Where the engine is asked now: "uci", "console" or "xboard"."""
+        return "xboard" if self._xboard is not None else "console" if self._console else "uci"
+
+    def _feature_wait(self) -> float:
+        return xboard.FEATURE_WAIT if self.timeout is None else min(self.timeout, xboard.FEATURE_WAIT)
+
+    def _start_xboard(self, probing: bool) -> bool:
+        """Try the xboard handshake (see `xboard`); whether the engine answered it. An
+        engine without the ping feature is then read like a console (no synchronisation)."""
+        features = xboard.handshake(self, self._feature_wait(), probing)
+        if features is None:
+            return False
+        self._xboard = features
+        self._console = False
+        self._drain()
+        return True
+
+    def restart(self, dialect: Dialect) -> None:
+        """Start the engine again, to speak `dialect` (in its UCI loop) from now on."""
+        self._kill()
+        self._xboard, self._console, self.dialect = None, dialect.loop == "console", dialect
+        UciEngine._ensure_started(self)
+
+    def switch_to_xboard(self) -> bool:
+        """Try xboard on an engine whose UCI loop has no divide (Sjaak II speaks both)."""
+        return self._start_xboard(probing=True)
 
     def detect(self) -> Dialect:
         """Find the dialect this (started) engine speaks by probing it (see ``detect``),
@@ -180,6 +223,11 @@ class PerftEngine(UciEngine):
                     "them: the answer may be incomplete, so no bug is reported from it (an engine that "
                     "prints a total line, or a one-shot --engine-cmd, can be compared)"
                 )
+        if answer.total is not None and not answer.moves and answer.total:
+            raise self.error(
+                f"answered {where} with a total of {answer.total} and no divide lines "
+                f"(a total-only engine: name the dialect {dialect.name}-total)"
+            )
         if answer.total is not None and sum(answer.moves.values()) != answer.total:
             raise self.error(
                 f"answered {where} with divide lines summing to {sum(answer.moves.values())} "
@@ -188,13 +236,20 @@ class PerftEngine(UciEngine):
         return answer
 
     def set_position(self, fen: str, moves: list[str], chess960: bool) -> None:
+        if self._xboard is not None:
+            if chess960:
+                raise self.error("cannot play Chess960 (chesskit sets no Chess960 variant in an xboard dialect)")
+            for command in xboard.position_commands(self, self._xboard, fen, moves, lambda: node_board(fen, moves, False)):
+                self._send(command)
+            self._sync_xboard(position_label(fen, moves))
+            return
         if chess960 != self._chess960:
             if self._console:
                 raise self.error("cannot play Chess960 (a console dialect has no UCI_Chess960 option)")
             self._set_chess960(chess960)
         self._send(f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else ""))
         if self._console:
-            self._drain()
+            self._refused = any(_REFUSED.search(line) for line in self._drain())
         else:
             self._sync()
 
@@ -210,25 +265,14 @@ class PerftEngine(UciEngine):
         legal: set[str] = set()
 
         def complete() -> bool:
-            """Whether the answer is whole: a total its divide lines sum to, or (no total
-            line in this dialect) every legal move of the node listed."""
-            if answer.total is not None:
-                if answer.moves:
-                    return answer.consistent
-                # a total alone: the whole answer of a total-only dialect, else perhaps
-                # the first line (some engines print the total before the divide)
-                return answer.total == 0 or (self.dialect is not None and self.dialect.total_only)
-            if answer.total is None and answer.moves and not self.expect_total and not self._console:
-                if not legal:
-                    legal.update(board_factory().legal_moves())
-                return legal <= answer.moves.keys()
-            return False
+            return self._complete(answer, board_factory, legal)
 
         self._send(command)
-        if not self._console:
-            self._send("isready")
-            self._last_command = command
-        ready, search, searching, refused = self._console, False, False, False
+        ready_reply = self._request_ready(command)
+        ready, search, searching, refused = ready_reply is None, False, False, False
+        # a refusal of the position's commands or of this one (`Illegal move: position fen ...`):
+        # an engine that then prints no answer gets a short grace, not the whole --timeout
+        turned_down, self._refused = self._refused and not probe, False
         deadline = self._deadline()
         quiet: float | None = None  # a probe's deadline for more output
         began = False  # the engine said something in answer (a count, a total, a refusal)
@@ -241,7 +285,14 @@ class PerftEngine(UciEngine):
             if ready and not searching:
                 if complete() or (probe and (search or (refused and answer.empty))):
                     break
-                if probe or answer.total is not None or (answer.moves and not self.expect_total and not self._console):
+                if probe and ready_reply is not None and ready_reply.startswith("pong"):
+                    break  # an xboard engine answers `ping` once it has done what came before
+                if (
+                    probe
+                    or answer.total is not None
+                    or (answer.moves and not self.expect_total and not self._console)
+                    or ((refused or turned_down) and answer.empty)
+                ):
                     # not whole yet (a total before its divide lines, lines still coming
                     # after readyok): read on while the engine keeps talking
                     quiet = quiet or wait_more()
@@ -254,7 +305,7 @@ class PerftEngine(UciEngine):
             else:
                 line = self._readline(deadline)
             text = line.strip()
-            if text == "readyok" and not ready:
+            if text == ready_reply and not ready:
                 ready = True
                 continue
             if not self._console and text.startswith("bestmove"):
@@ -275,6 +326,54 @@ class PerftEngine(UciEngine):
                 quiet = wait_more()
         return reader.finish(), search
 
+    def _complete(self, answer: Answer, board_factory, legal: set[str]) -> bool:
+        """Whether the answer is whole: a total its divide lines sum to, or (no total
+        line in this dialect) every legal move of the node listed (``legal``: filled once)."""
+        if answer.total is not None:
+            if answer.moves:
+                return answer.consistent
+            # a total alone: the whole answer of a total-only dialect, else perhaps
+            # the first line (some engines print the total before the divide)
+            return answer.total == 0 or (self.dialect is not None and self.dialect.total_only)
+        if answer.moves and not self.expect_total and not self._console:
+            if not legal:
+                legal.update(board_factory().legal_moves())
+            return legal <= answer.moves.keys()
+        return False
+
+    def _request_ready(self, command: str) -> str | None:
+        """Ask the engine to say when it has read `command` (`isready`, or `ping N` to an
+        xboard engine); the reply to wait for, or None in a console (nothing to ask)."""
+        if self._xboard is not None:
+            if not self._xboard.ping:
+                return None
+            self._ping += 1
+            self._send(f"ping {self._ping}")
+            self._last_command = command
+            return f"pong {self._ping}"
+        if self._console:
+            return None
+        self._send("isready")
+        self._last_command = command
+        return "readyok"
+
+    def _sync_xboard(self, where: str) -> None:
+        """Wait for `pong` after the position's commands; a refusal before it (`Illegal
+        move`, `Error`) fails. Without the ping feature, what came so far is read."""
+        reply = self._request_ready(self._last_command)
+        deadline = self._deadline()
+        while True:
+            if reply is None:
+                line = self._poll(time.monotonic() + 0.05)
+                if line is None:
+                    return
+            else:
+                line = self._readline(deadline)
+            if reply is not None and line.strip() == reply:
+                return
+            if xboard.is_error(line):
+                raise self.error(f"refused the position {where!r}: {one_line(line)!r}")
+
     def _poll(self, deadline: float | None) -> str | None:
         """The next line, or None when `deadline` passes (the engine is left running)."""
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -284,14 +383,15 @@ class PerftEngine(UciEngine):
             return None
         return self._taken(line)  # the caps on line and answer size (uci.py)
 
-    def _drain(self) -> None:
-        """Drop what the console printed since the last answer (prompts, timings)."""
+    def _drain(self) -> list[str]:
+        """Drop what the console printed since the last answer (prompts, timings); the lines."""
+        lines = []
         while True:
             try:
                 line = self._lines.get_nowait()
             except queue.Empty:
-                return
-            self._taken(line)
+                return lines
+            lines.append(self._taken(line))
 
 
 def _grace(timeout: float | None) -> float:
@@ -299,6 +399,6 @@ def _grace(timeout: float | None) -> float:
 
 
 def _skipped(answer: Answer) -> str:
-    if answer.skipped:
-        return f"; it printed {one_line(answer.skipped[-1])!r}"
+    if answer.unread():
+        return f"; it printed {one_line(answer.unread())!r}"
     return "; it printed nothing"

@@ -5,10 +5,14 @@ In a UCI loop (the engine said `uciok`) chesskit asks, in this order, `go perft 
 count 1); failing that, the first that answers with a total of 20 (a total-only
 engine, such as Ethereal's `perft`).  A `go perft` that starts a search instead is
 stopped.  A console (no `uciok`) is asked `perft 1`, then `divide 1`, and must end
-each answer with a total line.  Moves may come in UCI or SAN.  For the bare
-commands, detected or named with --dialect, a second probe (Kiwipete, 48 moves)
-checks that the engine follows `position fen` (`go perft` is UCI's own, set up by
-UCI's `position`).
+each answer with a total line.  An engine that never says `uciok` but answers
+`xboard`/`protover 2` with `feature` lines (Sjeng) is asked in xboard force mode:
+`perft 1`, `divide 1`, then `perft 1 1` (a perft split by root move: Sjaak II).  A UCI
+engine with no divide in its UCI loop is offered the xboard handshake too (Sjaak II
+speaks both), and a divide found there is preferred to a UCI total.  Moves may come in
+UCI, SAN or long algebraic.  For the bare commands, detected or named with --dialect, a
+second probe (Kiwipete, 48 moves) checks that the engine follows `position fen`
+(`setboard` in xboard; `go perft` is UCI's own, set up by UCI's `position`).
 """
 
 from __future__ import annotations
@@ -24,31 +28,54 @@ CHECK_MOVES = 48
 def choose(engine) -> tuple[Dialect, bool]:
     """The dialect a started `PerftEngine` speaks, and whether it prints totals, from its
     answers to the probes (``engine.probe``); an EngineError when none fits."""
-    loop = "console" if engine.is_console else "uci"
-    commands = ("go-perft", "perft", "divide") if loop == "uci" else ("perft", "divide")
+    loop = engine.loop
     heard: list[str] = []
-    totals: list[str] = []
-    for command in commands:
-        verb = Dialect(loop, command).verb(1)
-        answer, search = engine.probe(verb)
-        heard.append(_heard(verb, answer, search))
-        if search:
-            continue
-        if _is_start_divide(answer) and (loop == "uci" or answer.total is not None):
-            return Dialect(loop, command, False, "san" if answer.san else "uci"), answer.total is not None
-        if answer.total == START_MOVES and not answer.moves:
-            totals.append(command)
+    found, totals = _probe_loop(engine, loop, heard)
+    if found is not None:
+        return found
+    if loop == "uci" and engine.switch_to_xboard():
+        found, xtotals = _probe_loop(engine, "xboard", heard)
+        if found is not None:
+            return found
+        if xtotals or not totals:
+            loop, totals = "xboard", xtotals
+        else:  # a UCI total, and the engine now in xboard mode: start it again in its UCI loop
+            engine.restart(Dialect(loop, totals[0], True))
     if totals:
         return Dialect(loop, totals[0], True), True
-    where = "in its UCI loop" if loop == "uci" else "as a console (it never said 'uciok')"
+    where = {
+        "uci": "in its UCI loop",
+        "console": "as a console (it never said 'uciok')",
+        "xboard": "in xboard force mode",
+    }[loop]
     raise engine.error(
         f"answered no perft question chesskit knows {where}: {'; '.join(heard)}; "
         "name its dialect with --dialect or give a one-shot --engine-cmd"
     )
 
 
+_PROBES = {"uci": ("go-perft", "perft", "divide"), "console": ("perft", "divide"), "xboard": ("perft", "divide", "perft-split")}
+
+
+def _probe_loop(engine, loop: str, heard: list[str]) -> tuple[tuple[Dialect, bool] | None, list[str]]:
+    """(the divide dialect and whether it prints totals, or None; the commands that gave a total)."""
+    totals: list[str] = []
+    for command in _PROBES[loop]:
+        verb = Dialect(loop, command).verb(1)
+        answer, search = engine.probe(verb)
+        heard.append(_heard(verb, answer, search))
+        if search:
+            continue
+        if _is_start_divide(answer) and (loop != "console" or answer.total is not None):
+            return (Dialect(loop, command, False, "san" if answer.san else "uci"), answer.total is not None), totals
+        if answer.total == START_MOVES and not answer.moves:
+            totals.append(command)
+    return None, totals
+
+
 def _is_start_divide(answer: Answer) -> bool:
-    return len(answer.moves) == START_MOVES and set(answer.moves.values()) == {1}
+    counted = [n for n in answer.moves.values() if n]  # a move listed with 0 is no move (Sjaak II)
+    return len(counted) == START_MOVES and set(counted) == {1}
 
 
 def _heard(verb: str, answer: Answer, search: bool) -> str:
@@ -59,8 +86,8 @@ def _heard(verb: str, answer: Answer, search: bool) -> str:
         return f"{verb!r} gave {len(answer.moves)} divide lines{total}"
     if answer.total is not None:
         return f"{verb!r} gave a total of {answer.total}"
-    if answer.skipped:
-        return f"{verb!r} gave {one_line(answer.skipped[-1], 60)!r}"
+    if answer.unread():
+        return f"{verb!r} gave {one_line(answer.unread(), 60)!r}"
     return f"{verb!r} gave nothing"
 
 
@@ -70,7 +97,8 @@ def check_position(engine, dialect: Dialect) -> None:
     answer = engine.query(CHECK, 1, [], False)
     count = answer.total if answer.total is not None else len(answer.moves)
     if count == START_MOVES:
+        sets = "setboard" if dialect.loop == "xboard" else "position fen"
         raise engine.error(
-            f"ignores 'position fen' (its {dialect.verb(1)!r} after 'position fen {CHECK}' counted the start "
+            f"ignores '{sets}' (its {dialect.verb(1)!r} after '{sets} {CHECK}' counted the start "
             "position's 20 moves); give a one-shot --engine-cmd instead"
         )

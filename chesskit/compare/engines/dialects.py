@@ -12,18 +12,31 @@ per root move) or a total only.  Names:
     console-perft         `perft N` typed into a console (no `uciok`), a divide
     console-divide        `divide N` in a console, a divide
     console-perft-total   `perft N` in a console, a total only
-    (and uci-go-perft-total, uci-divide-total, console-divide-total)
+    xboard-perft          `perft N` to an xboard (CECP) engine, a divide
+    xboard-perft-split    `perft N 1` to an xboard engine: a perft that splits by root
+                          move (Sjaak II's print depth), a divide
+    xboard-divide         `divide N` to an xboard engine, a divide
+    xboard-perft-total    `perft N` to an xboard engine, a total only (Sjeng)
+    (and uci-go-perft-total, uci-divide-total, console-divide-total, xboard-divide-total)
+
+An xboard engine is driven in force mode (`xboard`, `protover 2`, `new`, `force`), given
+its position with `setboard FEN` (or `edit` when it lacks the setboard feature) and the
+moves (`usermove M` when it asks for that), and synchronised with `ping N`/`pong N`
+(see `xboard`).
 
 One-shot command lines (`--engine-cmd`) are answered the same way, per process.
 
 Answers are read by the same lenient parser in every dialect:
 
-    divide lines   e2e4: 20 | e2e4 20 | e2e4 - 20 | e2e4 = 20 | move 1 : e2e4 : 20 | 1. Nf3 20
+    divide lines   e2e4: 20 | e2e4 20 | e2e4 - 20 | e2e4 = 20 | move 1 : e2e4 : 20 | 1. Nf3 20 |
+                   Ng1-f3  20  40 (a count, then the running total: Sjaak II)
                    moves in UCI (e2e4, e7e8q, e1h1), SAN (Nf3, exd6, O-O, e8=Q+) or
                    long algebraic (Ng1-f3, e2-e4); SAN is turned into UCI with the legal
                    moves of chesskit's own Board
     totals         Nodes searched: N | Nodes: N | Total: N | Total nodes: N | Perft(5) = N |
-                   Perft 5: N (...) | Test Complete : N nodes visited | a bare N;
+                   Perft 5: N (...) | Test Complete : N nodes visited | total moves=N time=T |
+                   Leaves: N | Total leafs: N |
+                   Raw nodes for depth 5: N | 5  N  T  Xnps (a depth nodes time nps row) | a bare N;
                    a total that names another depth (Rustic prints one per depth) is skipped
     anything else  banners, `info` lines, timings, `Unknown command` replies: skipped
 """
@@ -37,8 +50,10 @@ from chesskit.compare.engines.base import UCI_MOVE
 from chesskit.geometry import between, direction, distance, file_of, rank_of
 from chesskit.vocab import BISHOP, KING, KNIGHT, PAWN, PIECE_LETTERS, ROOK, WHITE, parse_square, square_name
 
-LOOPS = ("uci", "console")
+LOOPS = ("uci", "console", "xboard")
 COMMANDS = ("go-perft", "perft", "divide")
+# the commands a dialect of each loop may name; "perft-split" is `perft N 1` (Sjaak II's print depth)
+LOOP_COMMANDS = {"uci": COMMANDS, "console": COMMANDS, "xboard": ("perft", "divide", "perft-split")}
 
 
 @dataclass(frozen=True)
@@ -55,7 +70,9 @@ class Dialect:
         return f"{self.loop}-{self.command}" + ("-total" if self.total_only else "")
 
     def verb(self, depth: int) -> str:
-        """The command that asks for perft `depth`: `go perft 3`, `perft 3`, `divide 3`."""
+        """The command that asks for perft `depth`: `go perft 3`, `perft 3`, `divide 3`, `perft 3 1`."""
+        if self.command == "perft-split":
+            return f"perft {depth} 1"
         return f"{self.command.replace('-', ' ')} {depth}"
 
     def describe(self) -> str:
@@ -64,8 +81,9 @@ class Dialect:
             where = "a one-shot command line per question"
         else:
             bare = "" if self.command == "go-perft" else "bare "
-            place = "the UCI loop" if self.loop == "uci" else "a console"
-            where = f"{bare}'{self.verb(0)[:-2]} N' in {place}"
+            place = {"uci": "the UCI loop", "console": "a console", "xboard": "xboard (CECP) force mode"}[self.loop]
+            asked = "perft N 1" if self.command == "perft-split" else f"{self.verb(0)[:-2]} N"
+            where = f"{bare}'{asked}' in {place}"
         if self.total_only:
             return f"{where}, total only"
         return f"{where}, divide" + (f" with {self.moves.upper()} moves" if self.moves else "")
@@ -77,8 +95,8 @@ class Dialect:
 def dialect_names() -> list[str]:
     names = []
     for loop in LOOPS:
-        for command in COMMANDS:
-            names += [f"{loop}-{command}", f"{loop}-{command}-total"]
+        for command in LOOP_COMMANDS[loop]:
+            names += [f"{loop}-{command}"] + ([] if command == "perft-split" else [f"{loop}-{command}-total"])
     return names
 
 
@@ -89,7 +107,9 @@ def parse_dialect(name: str) -> Dialect | None:
     if total:
         text = text[: -len("-total")]
     loop, _, command = text.partition("-")
-    if loop not in LOOPS or command not in COMMANDS:
+    if loop not in LOOPS or command not in LOOP_COMMANDS[loop]:
+        return None
+    if total and command == "perft-split":
         return None
     return Dialect(loop, command, total)
 
@@ -103,16 +123,24 @@ _TOTALS = [
     for p in (
         rf"nodes\s+searched\s*[:=]?\s*{_NUMBER}",
         rf"(?:total\s+|leaf\s+)?nodes(?:\s+visited|\s+count)?\s*[:=]?\s*{_NUMBER}",
-        rf"total(?:\s+number\s+of\s+nodes|\s+nodes|\s+leaf\s+nodes|\s+leaves)?\s*[:=]?\s*{_NUMBER}",
+        rf"total(?:\s+number\s+of\s+nodes|\s+nodes|\s+leaf\s+nodes|\s+leaves|\s+leafs)?\s*[:=]?\s*{_NUMBER}",
+        rf"leaves\s*[:=]\s*{_NUMBER}",  # Weiss: `Leaves: 8902` under `Perft complete:`
         rf"perft\s*\(?\s*(?P<depth>\d{{1,3}})\s*\)?\s*[:=]\s*{_NUMBER}(?:\s+.*)?",
-        rf"test\s+complete\s*:\s*{_NUMBER}\s+(?:leaf\s+)?nodes(?:\s+.*)?",
+        rf"(?:test|perft)\s+complete\s*:\s*{_NUMBER}\s+(?:leaf\s+)?nodes(?:\s+.*)?",
+        # Crafty: `total moves=8902  time=0.01`
+        rf"total\s+moves\s*=\s*{_NUMBER}(?:\s+time\s*=\s*\S+)?",
+        # Sjeng: `Raw nodes for depth 3: 8902`
+        rf"raw\s+nodes\s+for\s+depth\s+(?P<depth>\d{{1,3}})\s*:\s*{_NUMBER}",
+        # Sjaak II: a `depth nodes time nps` row, `3       8902  0.00   1780400.00nps`
+        rf"(?P<depth>\d{{1,3}})\s+{_NUMBER}\s+\d+(?:\.\d+)?\s+\d+(?:\.\d+)?\s*nps",
         rf"{_NUMBER}(?:\s+(?:leaf\s+)?nodes)?",
     )
 ]
-# `[move N :] MOVE [:|-|=] COUNT [nodes]`; the move token is checked separately
+# `[move N :] MOVE [:|-|=] COUNT [nodes] [RUNNING]`; the move token is checked separately;
+# RUNNING is a running total (Sjaak II: `Ra8-a2   17   38`), checked by the reader
 _DIVIDE = re.compile(
     r"(?:move\s*:?\s*\d+\s*[:.]?\s*|\d+[.)]\s*)?(?P<move>[A-Za-z0-9=+#\-.]+?(?:\s*e\.p\.)?)\s*(?:[:=\-]|\s)\s*(?P<count>\d{1,19})"
-    r"(?:\s+(?:leaf\s+)?(?:nodes?|leaves))?",
+    r"(?:\s+(?:leaf\s+)?(?:nodes?|leaves))?(?:\s+(?P<running>\d{1,19}))?",
     re.IGNORECASE,
 )
 _SAN = re.compile(
@@ -130,15 +158,21 @@ def _number(text: str) -> int:
 
 def parse_total(line: str, depth: int | None = None) -> int | None:
     """The node count of a total line (None when the line is none, or names another depth)."""
+    found = read_total(line)
+    if found is None or (found[1] is not None and depth is not None and found[1] != depth):
+        return None
+    return found[0]
+
+
+def read_total(line: str) -> tuple[int, int | None] | None:
+    """(count, the depth the line names or None) for a total line; None for any other line."""
     text = line.strip()
     for pattern in _TOTALS:
         m = pattern.fullmatch(text)
         if m is None:
             continue
         said = m.groupdict().get("depth")
-        if said is not None and depth is not None and int(said) != depth:
-            return None
-        return _number(m.groups()[-1])
+        return _number(m.groups()[-1]), None if said is None else int(said)
     return None
 
 
@@ -152,13 +186,20 @@ def move_token(text: str) -> str | None:
 
 def parse_divide_entry(line: str) -> tuple[str, int] | None:
     """``('Nf3', 20)`` for ``Nf3: 20``, ``move 3 : Nf3 : 20`` ...; None when the line is not one."""
+    row = parse_divide_row(line)
+    return None if row is None else row[:2]
+
+
+def parse_divide_row(line: str) -> tuple[str, int, int | None] | None:
+    """(move token, count, running total or None) of a divide line; None when the line is not one."""
     m = _DIVIDE.fullmatch(line.strip())
     if m is None:
         return None
     token = move_token(m.group("move"))
     if token is None:
         return None
-    return token, int(m.group("count"))
+    running = m.group("running")
+    return token, int(m.group("count")), None if running is None else int(running)
 
 
 class MoveNames:
@@ -283,6 +324,20 @@ class Answer:
     skipped: list[str] = field(default_factory=list)  # lines that were neither (for messages)
     bare: int | None = None  # a bare number not (yet) taken as the total (see AnswerReader)
     late: bool = False  # divide lines came after `readyok`: the engine prints from a thread
+    last: str | None = None  # the last line that was neither
+    countish: str | None = None  # the last such line that looks as if it held the count
+
+    def unread(self) -> str | None:
+        """The line to quote for an answer chesskit could not read: the one that should
+        have held the count (a number near `nodes`, `perft`, `total`...), else the last line."""
+        return self.countish or self.last
+
+    def note_skipped(self, text: str) -> None:
+        if len(self.skipped) < 5:
+            self.skipped.append(text)
+        self.last = text
+        if _COUNTISH.search(text) and re.search(r"\d", text):
+            self.countish = text
 
     @property
     def empty(self) -> bool:
@@ -294,6 +349,8 @@ class Answer:
         return self.total is not None and (not self.moves or sum(self.moves.values()) == self.total)
 
 
+# a line that may hold a count chesskit cannot read: `Raw nodes for depth 2: 400` behind a prompt
+_COUNTISH = re.compile(r"nodes|perft|total|count|leaf|leaves|moves\s*=", re.IGNORECASE)
 # a bare count ("8902"): the total of some engines, the depth or a timing in others
 _BARE = re.compile(r"\d[\d,]*")
 # a console's prompt printed without a line end, in front of the answer's first line:
@@ -328,8 +385,7 @@ class AnswerReader:
             kind = self._feed(text[m.end() :])
             if kind == "skip":  # not an answer line either way: keep it as printed
                 del self.answer.skipped[before:]
-                if before < 5:
-                    self.answer.skipped.append(text)
+                self.answer.note_skipped(text)
         return kind
 
     def finish(self) -> Answer:
@@ -344,7 +400,14 @@ class AnswerReader:
             return "skip"
         answer = self.answer
         if answer.total is None:
-            total = parse_total(text, self.depth)
+            found = read_total(text)
+            if found is not None and found[1] is not None and found[1] != self.depth:
+                # the total of another depth (Rustic and Sjaak II count every depth up to
+                # the one asked): the divide lines before it were that depth's
+                answer.moves.clear()
+                answer.twice = None
+                return "skip"
+            total = None if found is None else found[0]
             if total is not None:
                 if _BARE.fullmatch(text) and not self.total_only:
                     if not answer.moves or sum(answer.moves.values()) != total:
@@ -353,12 +416,13 @@ class AnswerReader:
                 answer.total = total
                 self._total_first = not answer.moves
                 return "total"
-        entry = parse_divide_entry(text) if answer.total is None or self._total_first else None
+        entry = parse_divide_row(text) if answer.total is None or self._total_first else None
+        if entry is not None and entry[2] is not None and entry[2] != sum(answer.moves.values()) + entry[1]:
+            entry = None  # a third number that is no running total: not a divide line
         if entry is None:
-            if len(answer.skipped) < 5:
-                answer.skipped.append(text)
+            answer.note_skipped(text)
             return "skip"
-        token, count = entry
+        token, count, _ = entry
         move = self.names.to_uci(token) if self.names is not None else token.lower()
         if self.names is not None and self.names.san_seen:
             answer.san = True

@@ -95,7 +95,7 @@ class OneShotEngine(Engine):
         if answer.twice is not None:
             raise self.error(f"listed move {answer.twice!r} twice in one divide for {call}")
         if answer.empty:
-            shown = f"; it printed {one_line(answer.skipped[-1])!r}" if answer.skipped else "; it printed nothing"
+            shown = f"; it printed {one_line(answer.unread())!r}" if answer.unread() else "; it printed nothing"
             raise self.error(f"printed no divide and no total for {call}{shown}")
         if answer.moves and answer.total is not None and sum(answer.moves.values()) != answer.total:
             raise self.error(

@@ -1,0 +1,150 @@
+"""``Engine``: an external engine, connected in any of the ways the CLI connects one.
+
+    >>> from chesskit import Engine
+    >>> with Engine(python="tests/engines/eng_correct.py:Adapter") as engine:
+    ...     engine.perft("startpos", 2)
+    400
+
+One constructor for ``--engine`` (a command: the perft dialect is detected, or named by
+``dialect``), ``--engine-cmd`` (a one-shot template with ``{fen}``, ``{depth}``,
+``{moves}``), ``--script`` (a perftree script) and ``--python`` (an adapter
+``module:factory`` or ``path/to/file.py:factory``). Nothing starts until the first
+question. Every failure of the engine is a ``chesskit.errors.EngineError`` (exit code 3);
+bad arguments are ``InputError`` (exit code 2).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Union
+
+from chesskit.api.position import Moves, check_depth, engine_fen, open_position
+from chesskit.errors import InputError
+
+Options = Union[Sequence[str], Mapping[str, object]]
+DEFAULT_TIMEOUT = 30.0  # seconds per answer, as --timeout's default
+
+
+class Engine:
+    """An external engine that answers perft questions; use it as a context manager
+    (or call ``close``) so that its process is stopped."""
+
+    def __init__(
+        self,
+        command: str | Sequence[str] | None = None,
+        *,
+        dialect: str | None = None,
+        options: Options = (),
+        timeout: float = DEFAULT_TIMEOUT,
+        engine_cmd: str | None = None,
+        script: str | None = None,
+        python: str | None = None,
+    ):
+        """Exactly one of ``command`` (``--engine``: a command line or its argv list),
+        ``engine_cmd`` (``--engine-cmd``), ``script`` (``--script``) or ``python``
+        (``--python``). ``dialect`` (``--dialect``, e.g. ``"uci-perft-total"``) names how
+        ``command`` answers perft when detection cannot tell; ``options`` (``--engine-option``:
+        ``["Threads=2"]`` or ``{"Threads": 2}``) are sent to a UCI engine with setoption;
+        ``timeout`` (``--timeout``) bounds each answer, in seconds."""
+        from chesskit.compare.engines import open_engine
+
+        self.call = _call(command, dialect, options, timeout, engine_cmd, script, python)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or math.isnan(timeout):
+            raise InputError(f"timeout must be a number of seconds, got {timeout!r}")
+        if command is not None and not isinstance(command, str):
+            command = [str(part) for part in command]
+        if isinstance(options, Mapping):
+            options = {str(name): str(value) for name, value in options.items()}
+        self._backend = open_engine(
+            engine=command,
+            script=script,
+            python=python,
+            options=options,
+            timeout=float(timeout),
+            dialect=dialect,
+            engine_cmd=engine_cmd,
+        )
+
+    @classmethod
+    def wrap(cls, backend) -> "Engine":
+        """An ``Engine`` over a ``chesskit.compare.engines`` back end already made."""
+        engine = cls.__new__(cls)
+        engine._backend = backend
+        engine.call = _call(backend.name, None, (), DEFAULT_TIMEOUT, None, None, None)
+        return engine
+
+    @property
+    def backend(self):
+        """The ``chesskit.compare.engines.Engine`` doing the work (what the lower layers take)."""
+        return self._backend
+
+    @property
+    def name(self) -> str:
+        """The engine's name in messages: its command, script or adapter spec."""
+        return self._backend.name
+
+    @property
+    def dialect(self) -> dict | None:
+        """How the engine answers perft (starting it to detect that), as ``compare --json``'s
+        ``"dialect"`` object; None for a script, a template or a Python adapter."""
+        found = dialect_of(self._backend)
+        return None if found is None else {k: v for k, v in found.items() if k != "about"}
+
+    def divide(
+        self, position: str, depth: int, *, moves: Moves = (), chess960: bool | None = None
+    ) -> dict[str, int]:
+        """The engine's divide of ``position`` (a FEN, ``"startpos"`` or a suite id) after
+        ``moves``, as ``{uci move: nodes}`` sorted by move (depth >= 1). The moves are checked
+        by chesskit first: an illegal one is an IllegalMoveError, never sent."""
+        depth = check_depth(depth, 1)
+        board, _ = open_position(position, moves, chess960)
+        answer = self._backend.divide(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
+        return dict(sorted(answer.items()))
+
+    def perft(self, position: str, depth: int, *, moves: Moves = (), chess960: bool | None = None) -> int:
+        """The engine's perft of ``position`` after ``moves`` (arguments as ``divide``)."""
+        depth = check_depth(depth)
+        board, _ = open_position(position, moves, chess960)
+        if depth == 0:
+            return 1
+        return self._backend.perft(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
+
+    def close(self) -> None:
+        """Stop the engine's process (and its process group); safe to call twice."""
+        self._backend.close()
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Engine({self.name!r})"
+
+
+def dialect_of(backend) -> dict | None:
+    """Start ``backend`` and find its dialect: the JSON ``"dialect"`` value plus ``"about"``,
+    its description (None for a script, a template or a Python adapter)."""
+    info = backend.dialect_info()
+    if info is None:
+        return None
+    return {**info.to_json(), "detected": bool(getattr(backend, "detected", True)), "about": info.describe()}
+
+
+def _call(command, dialect, options, timeout, engine_cmd, script, python) -> str:
+    """The Python that opens this engine, ``chesskit.Engine("stockfish", options=[...])``: what
+    a regression test written for a mismatch calls (``Engine.call``)."""
+    import json
+
+    args = [] if command is None else [json.dumps(command if isinstance(command, str) else list(command))]
+    for keyword, value in (("engine_cmd", engine_cmd), ("script", script), ("python", python), ("dialect", dialect)):
+        if value is not None:
+            args.append(f"{keyword}={json.dumps(value)}")
+    if options:
+        shown = dict(options) if isinstance(options, Mapping) else list(options)
+        args.append(f"options={json.dumps(shown, default=str)}")
+    if timeout != DEFAULT_TIMEOUT:
+        args.append(f"timeout={timeout!r}")
+    return f"chesskit.Engine({', '.join(args)})"

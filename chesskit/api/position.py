@@ -1,0 +1,90 @@
+"""A position as the API and the CLI take it: ``startpos``, a FEN or a suite id, then moves.
+
+``open_position`` is the one way both turn ``(position, moves, chess960, strict)`` into a
+``Board``; ``engine_fen`` is the FEN an external engine is given for it. Importing this
+module does not load the compiled core (the Board is imported on first use).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Union
+
+from chesskit.errors import InputError
+from chesskit.suites.positions import is_chess960_id, resolve_position
+from chesskit.vocab import MAX_DEPTH
+
+# moves as a space- (or comma-) separated string, or a sequence of UCI strings
+Moves = Union[str, Sequence[str]]
+
+
+def move_list(moves: Moves) -> list[str]:
+    """``"e2e4 e7e5"``, ``"e2e4,e7e5"`` or ``["e2e4", "e7e5"]`` -> ``["e2e4", "e7e5"]``."""
+    if isinstance(moves, str):
+        return moves.replace(",", " ").split()
+    if not isinstance(moves, Sequence):
+        raise InputError(f"moves must be a string or a sequence of UCI strings, got {moves!r}")
+    found = []
+    for move in moves:
+        if not isinstance(move, str):
+            raise InputError(f"a move must be a UCI string such as 'e2e4', got {move!r}")
+        found.append(move.strip())
+    return found
+
+
+def check_depth(depth: int, minimum: int = 0) -> int:
+    """``depth`` as an int in ``minimum``..MAX_DEPTH; InputError (exit 2) otherwise."""
+    if isinstance(depth, bool) or not hasattr(depth, "__index__"):
+        raise InputError(f"depth must be an integer >= {minimum}, got {depth!r}")
+    depth = int(depth.__index__())
+    if depth < minimum:
+        raise InputError(f"depth must be an integer >= {minimum}, got {depth}")
+    if depth > MAX_DEPTH:
+        raise InputError(f"depth must be at most {MAX_DEPTH} (no deeper tree could ever be counted), got {depth}")
+    return depth
+
+
+def open_position(position: str, moves: Moves = (), chess960: bool | None = None, strict: bool = False):
+    """Resolve ``position``, build the ``Board`` and play ``moves``; returns ``(board, id)``.
+
+    ``chess960``: True plays Chess960 castling (king takes rook); None (or False) detects
+    it from the FEN's castling field or the suite the id comes from. Raises FenError for a bad
+    FEN (with ``strict``, also for a position that cannot arise in a game), InputError
+    for an unknown id and IllegalMoveError for an illegal move (all exit 2). A position
+    that cannot arise is counted otherwise; ``board.notes`` says why.
+    """
+    from chesskit.board.board import Board  # deferred: loads the compiled move generator
+
+    if not isinstance(position, str):
+        raise InputError(f"a position is a FEN, 'startpos' or a suite id, got {position!r}")
+    played = move_list(moves)
+    fen, ident = resolve_position(position)
+    board = Board(fen, chess960=True if chess960 or is_chess960_id(position) else None, strict=strict)
+    for move in played:
+        board.push(move)
+    return board, ident
+
+
+def engine_fens(position: str, board, engine_fen: str = "typed") -> tuple[str, str]:
+    """The FEN of ``position`` (a FEN or a suite id's, before the moves) to give an engine,
+    and the one chesskit counts.
+
+    They differ only for a position that cannot arise in a game: chesskit reads it without
+    the castling rights it drops and the en-passant square it ignores, and the engine gets
+    it as typed (engines read those in their own ways: Stockfish looks for another rook for
+    a right whose rook is missing), or with ``engine_fen="chesskit"`` as chesskit reads it."""
+    from chesskit.board.fen import format_fen, parse_fen
+
+    if engine_fen not in ("typed", "chesskit"):
+        raise InputError(f"engine_fen must be 'typed' or 'chesskit', got {engine_fen!r}")
+    fen, _ = resolve_position(position)
+    typed = " ".join(fen.split())
+    if not board.notes:
+        return typed, typed
+    ours = format_fen(parse_fen(fen, board.chess960))
+    return (ours if engine_fen == "chesskit" else typed), ours
+
+
+def engine_fen(position: str, board, which: str = "typed") -> str:
+    """The FEN of ``position`` to give an engine (see ``engine_fens``)."""
+    return engine_fens(position, board, which)[0]

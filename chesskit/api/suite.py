@@ -1,0 +1,255 @@
+"""``run_suite``: check perft suites (EPD and ``.perft`` files) with chesskit or an engine,
+and the single cases the pytest plugin makes one test of each.
+
+    >>> from chesskit import run_suite
+    >>> result = run_suite(["positions/standard.epd"], max_nodes=10_000)
+    >>> result.ok, result.tally()["passed"], result.tally()["skipped"]
+    (True, 7, 0)
+    >>> [(p.record.label, p.status) for p in result][:2]
+    [('startpos', 'passed'), ('kiwipete', 'passed')]
+
+The checking itself is ``chesskit.suites.session`` (what ``chesskit suite`` runs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union
+
+from chesskit.api.comparison import STATE_PUSHES, CompareResult
+from chesskit.api.engine import Engine, dialect_of
+from chesskit.suites.result import PositionResult  # noqa: F401 (what iterating a SuiteResult gives)
+
+# what ``chesskit suite --max-nodes`` defaults to (chesskit.suites.runner.DEFAULT_MAX_NODES)
+DEFAULT_MAX_NODES = 1_000_000
+
+Paths = Union[str, Path, Sequence[Union[str, Path]]]
+
+
+def _paths(paths: Paths) -> list:
+    return [paths] if isinstance(paths, (str, Path)) else list(paths)
+
+
+# ------------------------------------------------------------------ single cases
+
+
+@dataclass(frozen=True)
+class Case:
+    """One count of a suite: position ``id`` (``fen``) at ``depth`` should give ``expected``."""
+
+    id: str
+    fen: str
+    depth: int
+    expected: int
+    chess960: bool
+    file: str
+    line: int
+    task: Any = field(repr=False, compare=False)  # the chesskit.suites.runner.Task
+
+    @property
+    def name(self) -> str:
+        """``kiwipete[D3]``: the test id the pytest plugin gives it."""
+        return f"{self.id}[D{self.depth}]"
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """A suite line (or a whole file, line 0) that cannot be run, and why."""
+
+    file: str
+    line: int
+    id: str | None
+    reason: str
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+def suite_cases(
+    paths: Paths = (),
+    *,
+    max_depth: int | None = None,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    strict: bool = False,
+    skip_chess960: bool = False,
+) -> tuple[list[Case], list[BadLine]]:
+    """Every count of the suites in ``paths`` (files or folders; default: the bundled
+    positions) within the limits, and the lines that cannot be run. Raises InputError
+    when a path does not exist or nothing at all can be run."""
+    from chesskit.suites.positions import display_path
+    from chesskit.suites.session import prepare
+
+    planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960)
+    cases = [
+        Case(
+            task.record.label,
+            task.record.fen,
+            task.depth,
+            task.expected,
+            bool(task.record.chess960),
+            display_path(task.record.path),
+            task.record.lineno,
+            task,
+        )
+        for task in planned.tasks
+    ]
+    bad = [BadLine(display_path(e.path), e.lineno, e.id, str(e)) for e in planned.errors]
+    return cases, bad
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """What an engine counted for one ``Case``: ``ok`` when it is the expected count; at a
+    mismatch, ``compare`` is compare's descent against chesskit (``compare.agree``: chesskit
+    counts as the engine does, so the suite's expected count is the one in doubt)."""
+
+    case: Case
+    nodes: int
+    compare: CompareResult | None = None
+    divide: dict[str, int] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.nodes == self.case.expected
+
+
+def check_case(engine: Engine, case: Case, state_pushes: int = STATE_PUSHES) -> CaseResult:
+    """Ask ``engine`` for ``case``'s count and, when it is not the expected one, descend to
+    where the engine goes wrong. An engine failure raises ``chesskit.errors.EngineError``."""
+    from chesskit.suites.runner import run_engine
+
+    (result,) = list(run_engine([case.task], engine.backend, state_pushes))
+    found = None if result.report is None else CompareResult.from_report(result.report)
+    return CaseResult(case, result.nodes, found, result.divide)
+
+
+# ------------------------------------------------------------------ whole suites
+
+# the transposition table of a suite run when hash_mb is not given (``chesskit suite``'s default)
+SUITE_HASH_MB = 64
+
+
+class SuiteResult:
+    """A suite run: iterating gives one ``PositionResult`` per position (``chesskit.suites.result``:
+    ``status`` passed, mismatch, engine-error, skipped, error or not-run; ``reason``, one
+    line, why it did not pass; ``counts`` and ``expected`` by depth; ``compare``, the descent
+    of an engine's first mismatch), in the order run, the skipped ones last."""
+
+    def __init__(self, outcome):
+        self.outcome = outcome  # the chesskit.suites.session.Outcome
+
+    @property
+    def positions(self) -> list:
+        return list(self.outcome.positions)
+
+    def __iter__(self) -> Iterator:
+        return iter(self.outcome.positions)
+
+    def __len__(self) -> int:
+        return len(self.outcome.positions)
+
+    def __getitem__(self, index: int):
+        return self.outcome.positions[index]
+
+    @property
+    def failed(self) -> list:
+        """The positions that mismatched or that the engine failed on."""
+        return [p for p in self.outcome.positions if p.status in ("mismatch", "engine-error")]
+
+    @property
+    def bad_lines(self) -> list[BadLine]:
+        """The lines that could not be run (bad lines, understated counts, positions that
+        cannot be counted)."""
+        from chesskit.suites.positions import display_path
+
+        return [BadLine(display_path(e.path), e.lineno, e.id, str(e)) for e in self.outcome.errors]
+
+    def tally(self) -> dict[str, int]:
+        """How many positions have each status."""
+        return self.outcome.tally()
+
+    @property
+    def seconds(self) -> float:
+        return self.outcome.seconds
+
+    @property
+    def dialect(self) -> dict | None:
+        """How the engine answered perft (``suite --json``'s ``"dialect"``), None without one."""
+        found = self.outcome.dialect
+        return None if found is None else {k: v for k, v in found.items() if k != "about"}
+
+    def verdict(self):
+        """The ``chesskit.errors`` exception that sums the run up, as ``chesskit suite`` exits
+        with it (EngineError 3, MismatchError 1, InputError 2), or None when all passed."""
+        return self.outcome.verdict()
+
+    @property
+    def exit_code(self) -> int:
+        verdict = self.verdict()
+        return 0 if verdict is None else verdict.exit_code
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict() is None
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{n} {status}" for status, n in self.tally().items() if n)
+        return f"SuiteResult({counts or 'no positions'}, exit code {self.exit_code})"
+
+
+def run_suite(
+    paths: Paths = (),
+    engine: Engine | str | None = None,
+    *,
+    max_depth: int | None = None,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    tags: Sequence[str] = (),
+    skip_chess960: bool = False,
+    strict: bool = False,
+    stats: bool = False,
+    threads: int | None = None,
+    hash_mb: float | None = None,
+    position_timeout: float | None = None,
+    fail_fast: bool = False,
+    on_position: Callable[[Any], None] | None = None,
+) -> SuiteResult:
+    """Check the suites in ``paths`` (EPD or ``.perft`` files or folders; default: the
+    bundled positions), as ``chesskit suite`` does: with chesskit, or with ``engine`` (an
+    ``Engine``, left open, or a command, opened and closed) whose every mismatch gets
+    compare's descent.
+
+    Every count up to ``max_nodes`` (and ``max_depth``) is checked; ``tags`` keeps only
+    the positions with one of them; ``stats`` also checks the ``S<n>`` leaf counters
+    (chesskit only). An engine that crashes, hangs (its ``timeout`` per answer,
+    ``position_timeout`` per position) or prints what cannot be read is that position's
+    result, and the run goes on with the engine started again; ``fail_fast`` stops at the
+    first mismatch or engine error. ``on_position(result)`` sees each position as it is
+    done. A bad line is reported in ``bad_lines`` and the rest runs; InputError when a path
+    does not exist or nothing at all can be run.
+    """
+    from chesskit.api.counting import default_threads
+    from chesskit.errors import InputError
+    from chesskit.suites.session import execute, prepare
+
+    if engine is not None and stats:
+        raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
+    planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, tuple(tags))
+    opened = Engine(engine) if isinstance(engine, str) else engine
+    try:
+        outcome = execute(
+            planned,
+            None if opened is None else opened.backend,
+            stats,
+            threads=default_threads() if threads is None else threads,
+            hash_mb=SUITE_HASH_MB if hash_mb is None else hash_mb,
+            start=dialect_of,
+            position_timeout=position_timeout,
+            fail_fast=fail_fast,
+            on_position=on_position,
+        )
+    finally:
+        if opened is not None and opened is not engine:
+            opened.close()
+    return SuiteResult(outcome)

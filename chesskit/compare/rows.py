@@ -1,0 +1,23 @@
+"""Zero-count divide rows: when a move listed with 0 and a move not listed are one claim.
+
+A divide row says how many leaves lie below a move at the depth asked.  Some engines
+list every move they generate, legal or not, and give the illegal ones 0 (Sjaak II:
+`Ke8-d8  0`); some leave out a legal move below which nothing is left (a move into
+stalemate at depth 2).  Either way the move adds nothing to the total, so:
+
+    depth 1   a row with 0 is a move the engine does not count: the same as no row
+    depth >1  a row with 0 for a move the other side does not list is dropped, on
+              either side; a move both list keeps its counts (0 against 5 is a
+              real disagreement, chased below that move)
+
+so a disagreement is only ever reported where the counts differ.
+"""
+
+from __future__ import annotations
+
+
+def settle_zero_rows(ours: dict[str, int], theirs: dict[str, int], depth: int) -> tuple[dict[str, int], dict[str, int]]:
+    """``(ours, theirs)`` with the zero-count rows that claim nothing left out (see the module doc)."""
+    theirs = {m: n for m, n in theirs.items() if n or (depth > 1 and m in ours)}
+    ours = {m: n for m, n in ours.items() if n or m in theirs}
+    return ours, theirs

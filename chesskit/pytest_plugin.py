@@ -1,0 +1,278 @@
+"""chesskit's pytest plugin: an engine's perft checked against the suites, one test per count.
+
+Registered through the ``pytest11`` entry point, so that in an engine author's repository
+
+    pytest --chesskit-engine ./myengine [--chesskit-suite FILE_OR_DIR ...] [--chesskit-max-nodes N]
+
+adds one test per position and depth of the suites (default: the bundled positions),
+named ``FILE::ID[D<depth>]``. A test fails with compare's descent to the node where the
+engine goes wrong; an engine that crashes, hangs (``--chesskit-timeout`` per answer) or
+prints what cannot be read makes that test an error, and the next test starts the engine
+afresh. A line of a suite that cannot be run is an error of its own. The fixture
+``chesskit_engine`` gives a test the engine (a ``chesskit.Engine``). Each pytest-xdist
+worker starts its own engine.
+
+Without its options the plugin does nothing and imports nothing of chesskit: it is loaded
+by every pytest run where chesskit is installed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+# the options that name an engine, as chesskit.Engine's keywords
+_ENGINE_OPTIONS = {
+    "chesskit_engine": "command",
+    "chesskit_engine_cmd": "engine_cmd",
+    "chesskit_script": "script",
+    "chesskit_python": "python",
+}
+_STATE = pytest.StashKey["_Run"]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("chesskit", "chesskit: check an engine's perft against suites of positions")
+    group.addoption(
+        "--chesskit-engine",
+        metavar="CMD",
+        help="The engine's command (UCI 'go perft', a bare perft/divide command: detected as "
+        "'chesskit compare --engine' does): adds a test per position and depth of the suites.",
+    )
+    group.addoption("--chesskit-dialect", metavar="NAME", help="How --chesskit-engine answers perft (chesskit --dialect).")
+    group.addoption(
+        "--chesskit-engine-cmd", metavar="TEMPLATE", help="A one-shot command line with {fen} {depth} [{moves}] instead."
+    )
+    group.addoption("--chesskit-script", metavar="PATH", help="A perftree script instead.")
+    group.addoption("--chesskit-python", metavar="MODULE:ATTR", help="A Python adapter instead.")
+    group.addoption(
+        "--chesskit-engine-option",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="setoption for a UCI engine (repeatable).",
+    )
+    group.addoption(
+        "--chesskit-suite",
+        metavar="FILE_OR_DIR",
+        action="append",
+        default=[],
+        help="An EPD or .perft suite, or a folder of them (repeatable) [default: the bundled positions].",
+    )
+    group.addoption(
+        "--chesskit-max-nodes",
+        metavar="N",
+        default="1000000",
+        help="Leave out the counts expected over N nodes [default: 1000000].",
+    )
+    group.addoption("--chesskit-max-depth", metavar="D", help="Leave out the depths over D.")
+    group.addoption(
+        "--chesskit-skip-chess960", action="store_true", help="Leave out the Chess960 positions."
+    )
+    group.addoption(
+        "--chesskit-timeout",
+        metavar="SECONDS",
+        default="30",
+        help="An engine answer that takes longer is an error of that test [default: 30].",
+    )
+
+
+def _engine_kwargs(config: pytest.Config) -> dict | None:
+    """chesskit.Engine's arguments from the options, or None when no engine is named."""
+    named = {key: config.getoption(option) for option, key in _ENGINE_OPTIONS.items()}
+    named = {key: value for key, value in named.items() if value is not None}
+    if not named:
+        return None
+    from chesskit.cli.engine_options import parse_timeout
+    from chesskit.errors import InputError
+
+    try:
+        timeout = parse_timeout(config.getoption("chesskit_timeout"))
+    except InputError as err:
+        raise pytest.UsageError(f"--chesskit-timeout: {err}") from None
+    return {
+        **named,
+        "dialect": config.getoption("chesskit_dialect"),
+        "options": tuple(config.getoption("chesskit_engine_option")),
+        "timeout": timeout,
+    }
+
+
+class _Run:
+    """The engine the generated tests share in this process, started again after a failure."""
+
+    def __init__(self, kwargs: dict):
+        self.kwargs = kwargs
+        self.engine = None
+
+    def open(self):
+        from chesskit.api.engine import Engine
+
+        if self.engine is None:
+            self.engine = Engine(**self.kwargs)
+        return self.engine
+
+    def discard(self) -> None:
+        """Stop the engine (its whole process group); the next test starts a new one."""
+        if self.engine is not None:
+            engine, self.engine = self.engine, None
+            engine.close()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "chesskit: a count of a suite checked by chesskit's plugin")
+    kwargs = _engine_kwargs(config)
+    if kwargs is None:
+        for option in ("chesskit_suite", "chesskit_engine_option"):
+            if config.getoption(option):
+                flag = "--" + option.replace("_", "-")
+                raise pytest.UsageError(f"{flag} needs an engine: --chesskit-engine (or --chesskit-script, ...)")
+        return
+    config.stash[_STATE] = _Run(kwargs)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    run = config.stash.get(_STATE, None)
+    if run is not None:
+        run.discard()
+
+
+@pytest.hookimpl(tryfirst=True)  # before -k and -m select among the tests
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
+    if _STATE not in config.stash:
+        return
+    from chesskit.api.suite import suite_cases
+    from chesskit.cli.options import parse_count, parse_depth
+    from chesskit.errors import InputError
+
+    try:
+        max_nodes = parse_count(config.getoption("chesskit_max_nodes"), "--chesskit-max-nodes")
+        max_depth = config.getoption("chesskit_max_depth")
+        max_depth = None if max_depth is None else parse_depth(max_depth, name="--chesskit-max-depth")
+        cases, bad = suite_cases(
+            config.getoption("chesskit_suite"),
+            max_depth=max_depth,
+            max_nodes=max_nodes,
+            skip_chess960=config.getoption("chesskit_skip_chess960"),
+        )
+    except InputError as err:
+        raise pytest.UsageError(f"chesskit: {err}") from None
+    added = []
+    for case in cases:
+        nodeid = f"{_node_path(config, case.file)}::{case.name}"
+        added.append(PerftItem.from_parent(session, name=case.name, nodeid=nodeid, case=case))
+    for line in bad:
+        name = line.id or (f"line {line.line}" if line.line else "file")
+        nodeid = f"{_node_path(config, line.file)}::{name}"
+        added.append(BadLineItem.from_parent(session, name=name, nodeid=nodeid, line=line))
+    items.extend(added)
+    # as a collector's report would: "collected N items" counts them
+    config.hook.pytest_collectreport(report=pytest.CollectReport("", "passed", None, added))
+
+
+def _node_path(config: pytest.Config, file: str) -> str:
+    """A suite file as test ids name files: relative to the rootdir, else as shown."""
+    from pathlib import Path
+
+    try:
+        return Path(file).resolve().relative_to(config.rootpath.resolve()).as_posix()
+    except ValueError:
+        return Path(file).as_posix()
+
+
+class PerftItem(pytest.Item):
+    """One count of a suite. The engine is asked in the setup phase, so that a crash, a
+    hang or an unreadable answer is an error of the test; the call phase fails on a
+    mismatch, with compare's descent as its message."""
+
+    def __init__(self, *, case, **kwargs):
+        super().__init__(**kwargs)
+        self.case = case
+        self.result = None
+        self.add_marker("chesskit")
+
+    def setup(self) -> None:
+        from chesskit.api.suite import check_case
+        from chesskit.errors import EngineError
+
+        run = self.config.stash[_STATE]
+        try:
+            self.result = check_case(run.open(), self.case)
+        except EngineError:
+            run.discard()
+            raise
+        except BaseException:  # Ctrl-C, or anything unforeseen: no engine left half-way
+            run.discard()
+            raise
+
+    def runtest(self) -> None:
+        if not self.result.ok:
+            raise PerftMismatch(_mismatch_text(self.result))
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, PerftMismatch):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.case.file, self.case.line - 1, f"{self.case.id} D{self.case.depth}"
+
+
+class BadLineItem(pytest.Item):
+    """A suite line that cannot be run: an error, with the line and why."""
+
+    def __init__(self, *, line, **kwargs):
+        super().__init__(**kwargs)
+        self.line = line
+
+    def setup(self) -> None:
+        from chesskit.errors import InputError
+
+        raise InputError(self.line.reason)
+
+    def runtest(self) -> None:  # never reached: setup raises
+        raise AssertionError("unreachable")
+
+    def reportinfo(self):
+        return self.line.file, max(self.line.line - 1, 0), self.name
+
+
+class PerftMismatch(AssertionError):
+    """The engine's count is not the suite's."""
+
+
+def _mismatch_text(result) -> str:
+    from chesskit.cli.compare_render import plain_text  # the CLI's rendering of a descent
+
+    case = result.case
+    head = f"{case.id} D{case.depth}: expected {case.expected}, the engine counted {result.nodes} ({case.file}:{case.line})"
+    if result.compare is None:
+        return head
+    doubt = ""
+    if result.compare.agree:
+        doubt = "\nchesskit agrees with the engine here: the suite's expected count is in doubt"
+    return f"{head}{doubt}\n\n{plain_text(result.compare.report).rstrip()}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """An engine failure or a bad line of a generated test reads as chesskit's one line, not a traceback."""
+    report = yield
+    if isinstance(item, (PerftItem, BadLineItem)) and call.excinfo is not None:
+        from chesskit.errors import ChesskitError
+
+        if isinstance(call.excinfo.value, ChesskitError):
+            report.longrepr = f"chesskit: {call.excinfo.value}"
+    return report
+
+
+@pytest.fixture(scope="session")
+def chesskit_engine(pytestconfig: pytest.Config):
+    """The engine named by --chesskit-engine (or --chesskit-script, ...), a ``chesskit.Engine``,
+    stopped at the end of the session; the test is skipped when none is named."""
+    kwargs = _engine_kwargs(pytestconfig)
+    if kwargs is None:
+        pytest.skip("no engine: run pytest with --chesskit-engine CMD")
+    from chesskit.api.engine import Engine
+
+    with Engine(**kwargs) as engine:
+        yield engine

@@ -1,0 +1,254 @@
+"""The Python API (chesskit/api/): counts against python-chess and the published tables,
+every way of connecting an engine, compare's result against the CLI's --json, the
+exceptions and their exit codes, and ``import chesskit`` staying cheap."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+
+import chess
+import pytest
+
+import chesskit
+from chesskit.errors import EngineError, FenError, IllegalMoveError, InputError
+from helpers import BEFORE_EP, EP_FEN, ENGINES, FAKE_UCI, KIWIPETE, REPO, pc_divide, pc_perft, subprocess_env
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+NO_EP = str(ENGINES / "bug_no_ep.py")
+CORRECT = str(ENGINES / "eng_correct.py")
+
+
+# ------------------------------------------------------------------ perft, divide, stats
+
+
+@pytest.mark.parametrize(
+    "fen, depth",
+    [(KIWIPETE, 3), (EP_FEN, 3), ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4), ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", 3)],
+)
+def test_perft_and_divide_are_python_chess_counts(fen, depth):
+    assert chesskit.perft(fen, depth) == pc_perft(chess.Board(fen), depth)
+    assert chesskit.divide(fen, depth) == dict(sorted(pc_divide(fen, depth).items()))
+
+
+def test_moves_threads_and_hash_never_change_a_count():
+    expected = pc_perft(chess.Board(KIWIPETE).copy(), 3)
+    assert chesskit.perft("kiwipete", 3, threads=1, hash_mb=0) == expected
+    assert chesskit.perft("kiwipete", 3, threads=2, hash_mb=1) == expected
+    after = pc_divide(KIWIPETE, 2, ["e1g1", "a8b8"])
+    assert chesskit.divide("kiwipete", 2, moves="e1g1 a8b8") == dict(sorted(after.items()))
+    assert chesskit.divide("kiwipete", 2, moves=["e1g1", "a8b8"]) == dict(sorted(after.items()))
+
+
+def test_chess960_positions_count_as_the_published_table():
+    # positions/chess960.epd: c960-0 D3 9006 (Stockfish 15.1, python-chess cross-checked)
+    assert chesskit.perft("c960-0", 3) == 9006
+    fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    assert chesskit.perft(fen, 3, chess960=True) == pc_perft(chess.Board(fen, chess960=True), 3)
+
+
+def test_stats_are_the_published_counters():
+    # chessprogramming.org Perft Results: kiwipete depth 3
+    assert chesskit.stats("kiwipete", 3) == {
+        "nodes": 97862,
+        "captures": 17102,
+        "en_passant": 45,
+        "castles": 3162,
+        "promotions": 0,
+        "checks": 993,
+        "discovery_checks": 0,
+        "double_checks": 0,
+        "checkmates": 1,
+    }
+
+
+@pytest.mark.parametrize(
+    "call, error, text",
+    [
+        (lambda: chesskit.perft("startpos", -1), InputError, "depth must be an integer >= 0"),
+        (lambda: chesskit.perft("startpos", True), InputError, "depth must be an integer"),
+        (lambda: chesskit.perft("startpos", 2.0), InputError, "depth must be an integer"),
+        (lambda: chesskit.perft("startpos", 101), InputError, "depth must be at most"),
+        (lambda: chesskit.divide("startpos", 0), InputError, "depth must be an integer >= 1"),
+        (lambda: chesskit.perft("kiwipet", 1), InputError, "did you mean 'kiwipete'"),
+        (lambda: chesskit.perft("8/8/8/8/8/8/8/8 w - - 0 1", 1), FenError, "invalid FEN"),
+        (lambda: chesskit.perft("startpos", 1, moves="e2e5"), IllegalMoveError, "illegal move 'e2e5'"),
+        (lambda: chesskit.perft("startpos", 1, moves=[1]), InputError, "a move must be a UCI string"),
+        (lambda: chesskit.perft("startpos", 1, threads=0), InputError, "threads must be an integer >= 1"),
+        (lambda: chesskit.perft("startpos", 1, hash_mb=-1), InputError, "hash_mb must be"),
+        (lambda: chesskit.perft(None, 1), InputError, "a position is a FEN"),
+    ],
+)
+def test_bad_input_is_an_input_error_with_exit_code_2(call, error, text):
+    with pytest.raises(error, match=None) as caught:
+        call()
+    assert text in str(caught.value)
+    assert caught.value.exit_code == 2
+
+
+def test_strict_refuses_a_position_that_cannot_arise():
+    fen = "4k3/8/8/8/8/8/8/R3K2R w Kk - 0 1"  # black's right has no rook
+    assert chesskit.perft(fen, 1) == pc_perft(chess.Board(fen), 1)
+    with pytest.raises(FenError):
+        chesskit.perft(fen, 1, strict=True)
+
+
+# ------------------------------------------------------------------ engines
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"command": FAKE_UCI},  # UCI go perft, detected
+        {"command": [sys.executable, str(ENGINES / "fake_perft.py"), "--loop", "console", "--command", "divide"]},
+        {"command": f"{sys.executable} {ENGINES / 'fake_perft.py'} --command perft --total-only", "dialect": "uci-perft-total"},
+        {"engine_cmd": f'{sys.executable} {ENGINES / "fake_perft.py"} --oneshot "{{fen}}" {{depth}} "{{moves}}"'},
+        {"script": CORRECT},
+        {"python": f"{CORRECT}:Adapter"},
+    ],
+    ids=["uci", "console-dialect", "named-dialect", "template", "script", "python"],
+)
+def test_every_way_of_connecting_an_engine(kwargs):
+    with chesskit.Engine(**kwargs) as engine:
+        assert engine.perft("startpos", 2, moves=["e2e4"]) == pc_perft(_after("e2e4"), 2)
+        if not engine.backend.total_only:
+            assert engine.divide(EP_FEN, 2) == dict(sorted(pc_divide(EP_FEN, 2).items()))
+        assert chesskit.compare(engine, "kiwipete", 2).agree
+
+
+def _after(*moves: str) -> chess.Board:
+    board = chess.Board()
+    for move in moves:
+        board.push_uci(move)
+    return board
+
+
+def test_an_engine_names_its_dialect():
+    with chesskit.Engine(FAKE_UCI) as engine:
+        assert engine.dialect == {"name": "uci-go-perft", "moves": "uci", "total_only": False, "detected": True}
+    with chesskit.Engine(script=CORRECT) as engine:
+        assert engine.dialect is None
+
+
+@pytest.mark.parametrize(
+    "kwargs, text",
+    [
+        ({}, "give exactly one of"),
+        ({"command": "x", "script": "y"}, "give exactly one of"),
+        ({"script": CORRECT, "dialect": "uci-perft"}, "--dialect only applies to --engine"),
+        ({"command": FAKE_UCI, "dialect": "klingon"}, "unknown --dialect"),
+        ({"command": FAKE_UCI, "timeout": "soon"}, "timeout must be a number"),
+        ({"command": FAKE_UCI, "timeout": 0}, "--timeout must be a positive number"),
+        ({"command": FAKE_UCI, "options": ["Hash"]}, "--engine-option must be NAME=VALUE"),
+    ],
+)
+def test_bad_engine_arguments_are_input_errors(kwargs, text):
+    with pytest.raises(InputError) as caught:
+        chesskit.Engine(**kwargs)
+    assert text in str(caught.value) and caught.value.exit_code == 2
+
+
+def test_a_failing_engine_is_an_engine_error_with_exit_code_3():
+    with chesskit.Engine(script=str(ENGINES / "fail_exit.py")) as engine:
+        with pytest.raises(EngineError) as caught:
+            engine.perft("startpos", 1)
+    assert caught.value.exit_code == 3 and "exited with code 1" in str(caught.value)
+    with pytest.raises(EngineError):
+        chesskit.compare(f"{sys.executable} {ENGINES / 'fail_exit.py'}", "startpos", 1)
+
+
+def test_an_illegal_move_never_reaches_the_engine():
+    with chesskit.Engine(FAKE_UCI) as engine:
+        with pytest.raises(IllegalMoveError):
+            engine.divide("startpos", 1, moves="e2e5")
+
+
+# ------------------------------------------------------------------ compare
+
+
+def test_compare_finds_the_missing_en_passant():
+    with chesskit.Engine(script=NO_EP) as engine:
+        result = chesskit.compare(engine, BEFORE_EP, 3)
+    assert not result.agree and result.kind == "moves"
+    assert result.path == ["f7f5"] and result.missing == ["e5f6"] and result.extra == []
+    assert [n["move"] for n in result.notes] == ["e5f6"] and "en passant" in result.notes[0]["kinds"]
+    assert [(step["path"], step["depth"]) for step in result.steps] == [([], 3), (["f7f5"], 2)]
+    assert result.summary().startswith(f"{NO_EP} misses e5f6 after f7f5")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--script", NO_EP],
+        ["--python", f"{ENGINES / 'bug_ep_not_restored.py'}:Adapter"],  # a state mismatch
+        ["--engine", f"{FAKE_UCI} --bug no_ep"],  # with a dialect
+    ],
+)
+def test_compare_result_is_exactly_what_compare_json_prints(cli, args):
+    printed = cli("compare", EP_FEN, "3", *args, "--json")
+    assert printed.exit_code == 1, printed.stderr
+    flag, value = args
+    keyword = {"--script": "script", "--python": "python", "--engine": "command"}[flag]
+    with chesskit.Engine(**{keyword: value}) as engine:
+        result = chesskit.compare(engine, EP_FEN, 3)
+    assert result.to_json() == json.loads(printed.stdout)
+    assert not result.agree
+
+
+# ------------------------------------------------------------------ import chesskit
+
+
+def _fresh(code: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), cwd=REPO, check=True
+    )
+    return out.stdout.strip()
+
+
+def test_chesskit_compare_is_the_function_after_the_subpackage_is_imported():
+    code = (
+        "import chesskit, chesskit.compare.descent\n"
+        "from chesskit.compare import engines\n"
+        "print(callable(chesskit.compare), chesskit.compare.__module__, engines.__name__)"
+    )
+    assert _fresh(code) == "True chesskit.api.comparison chesskit.compare.engines"
+
+
+def test_the_api_names_load_on_first_use():
+    code = (
+        "import sys, chesskit\n"
+        "before = 'chesskit.api' in sys.modules\n"
+        "chesskit.Engine\n"
+        "print(before, 'chesskit.api' in sys.modules, 'numba' in sys.modules)"
+    )
+    before, after, numba = _fresh(code).split()
+    assert (before, after, numba) == ("False", "True", "False")
+    assert {"perft", "divide", "stats", "compare", "Engine", "Board", "errors"} <= set(chesskit.__all__)
+    assert all(hasattr(chesskit, name) for name in chesskit.__all__)
+
+
+def test_no_module_imports_the_compare_subpackage_under_an_alias():
+    """``import chesskit.compare.x as y`` would find chesskit.compare, the API function
+    (see chesskit/__init__.py); ``from chesskit.compare import x`` is the form to use."""
+    found = []
+    for path in [*(REPO / "chesskit").rglob("*.py"), *(REPO / "tests").rglob("*.py")]:
+        text = path.read_text()
+        if "import chesskit.compare" not in text:
+            continue
+        for node in ast.walk(ast.parse(text, str(path))):
+            if isinstance(node, ast.Import):
+                found += [f"{path}:{node.lineno}" for a in node.names if a.name.startswith("chesskit.compare") and a.asname]
+    assert found == []
+
+
+def test_no_api_module_is_named_as_a_public_name():
+    """Importing chesskit.api.NAME would make ``chesskit.api.NAME`` the module, not the function."""
+    import chesskit.api
+
+    modules = {path.stem for path in (REPO / "chesskit" / "api").glob("*.py")}
+    assert modules and not modules & set(chesskit.api.__all__)
+    for name in chesskit.api.__all__:
+        assert getattr(chesskit.api, name) is getattr(chesskit, name)

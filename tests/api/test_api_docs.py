@@ -1,0 +1,79 @@
+"""The API's examples run: the docstrings of chesskit and chesskit.api, docs/api.md and
+the README's Python example, as doctests (from the root of the checkout, where the test
+engines they name are). Stockfish's examples need it installed (skipped otherwise,
+failed in CI)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import find_stockfish
+from helpers import REPO, missing
+
+MODULES = [
+    "chesskit",
+    "chesskit.api.counting",
+    "chesskit.api.engine",
+    "chesskit.api.comparison",
+    "chesskit.api.suite",
+]
+FILES = [REPO / "docs" / "api.md", REPO / "README.md"]
+# a ```pycon block of a Markdown file: (its fence line, its text)
+PYCON = re.compile(r"^(```pycon\n)(.*?)^```$", re.M | re.S)
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+@pytest.fixture
+def at_the_root(monkeypatch):
+    monkeypatch.chdir(REPO)
+
+
+def _run(test: doctest.DocTest) -> None:
+    if "stockfish" in test.docstring if test.docstring else False:
+        _need_stockfish()
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    report: list[str] = []
+    runner.run(test, out=report.append, clear_globs=False)
+    assert runner.failures == 0, "".join(report)
+
+
+def _need_stockfish() -> None:
+    found = find_stockfish()
+    if found is None:
+        missing("stockfish on PATH or in /usr/games", "Debian: apt-get install stockfish")
+    os.environ["PATH"] = os.pathsep.join([os.path.dirname(found), os.environ["PATH"]])
+
+
+def _module_tests(name: str) -> list[doctest.DocTest]:
+    module = importlib.import_module(name)
+    return [t for t in doctest.DocTestFinder().find(module, name) if t.examples]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name, at_the_root, monkeypatch):
+    monkeypatch.setenv("PATH", os.environ["PATH"])  # restored after _need_stockfish
+    tests = _module_tests(name)
+    assert tests, f"{name} has no examples"
+    for test in tests:
+        _run(test)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_the_docs_examples(path: Path, at_the_root, monkeypatch):
+    monkeypatch.setenv("PATH", os.environ["PATH"])
+    text = path.read_text(encoding="utf-8")
+    blocks = PYCON.findall(text)
+    page: dict = {}  # the names one example defines, for those after it
+    assert blocks, f"{path.name} has no Python example"
+    for start, block in blocks:
+        line = text[: text.index(start + block)].count("\n") + 1
+        test = doctest.DocTestParser().get_doctest(block, page, f"{path.name}:{line}", str(path), line)
+        test.docstring = block
+        _run(test)
+        page.update(test.globs)

@@ -1,0 +1,170 @@
+"""The pytest plugin (chesskit/pytest_plugin.py), run as an engine author runs it: pytest in a
+temporary project (pytester, in a subprocess) with a correct, a buggy, a crashing and a
+hanging engine from tests/engines, and with no chesskit option at all (inert)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import sys
+import time
+import tomllib
+
+import pytest
+
+from helpers import EP_FEN, ENGINES, REPO, gone, subprocess_env
+
+pytest_plugins = ["pytester"]
+
+# the engine-test positions: the start position, and one where en passant is legal
+SUITE = f"""\
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;id "start"
+{EP_FEN} ;D1 31 ;D2 707 ;id "ep"
+"""
+# three white queens: fail_midway.py fails on it, and answers the others
+QUEENS = "4k3/8/8/8/8/8/8/QQQ1K3 w - - 0 1"
+
+
+def _plugin_registered() -> bool:
+    """Whether the installed chesskit declares the plugin (pip install -e . puts it there)."""
+    return any(ep.name == "chesskit" for ep in importlib.metadata.entry_points(group="pytest11"))
+
+
+@pytest.fixture
+def project(pytester, monkeypatch):
+    """A temporary engine project with the two-position suite; ``run(*args)`` runs pytest there."""
+    monkeypatch.setenv("PYTHONPATH", subprocess_env()["PYTHONPATH"])
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    pytester.makeini("[pytest]\n")
+    pytester.path.joinpath("suite.epd").write_text(SUITE)
+    # before the entry point is installed (a working copy not yet pip-installed), load it by name
+    plugin = [] if _plugin_registered() else ["-p", "chesskit.pytest_plugin"]
+
+    def run(*args: str, timeout: float = 120):
+        return pytester.runpytest_subprocess(*plugin, "-p", "no:cacheprovider", *args, timeout=timeout)
+
+    return run
+
+
+def adapter(name: str) -> str:
+    return f"--chesskit-python={ENGINES / name}:Adapter"
+
+
+def test_a_correct_engine_passes_one_test_per_position_and_depth(project):
+    result = project(adapter("eng_correct.py"), "--chesskit-suite=suite.epd", "-v")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["suite.epd::start[[]D1[]] PASSED*", "suite.epd::ep[[]D2[]] PASSED*"])
+
+
+def test_a_buggy_engine_fails_with_compares_descent(project):
+    result = project(adapter("bug_no_ep.py"), "--chesskit-suite=suite.epd")
+    result.assert_outcomes(passed=2, failed=2)
+    text = result.stdout.str()
+    assert "ep D1: expected 31, the engine counted 30 (suite.epd:2)" in text
+    assert "ep D2: expected 707, the engine counted 678" in text
+    assert "DISAGREE: the move lists differ after (start)" in text
+    assert "e5f6" in text and "en passant" in text  # the missing move and its classification
+    assert "Traceback" not in text
+
+
+@pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
+def test_a_script_and_a_uci_engine_are_checked_too(project):
+    script = project(f"--chesskit-script={ENGINES / 'bug_no_ep.py'}", "--chesskit-suite=suite.epd", "-k", "ep")
+    script.assert_outcomes(failed=2, deselected=2)
+    uci = project(f"--chesskit-engine={sys.executable} {ENGINES / 'fake_uci.py'}", "--chesskit-suite=suite.epd")
+    uci.assert_outcomes(passed=4)
+
+
+def test_a_crash_is_that_tests_error_and_the_next_test_starts_the_engine_again(project, pytester):
+    pytester.path.joinpath("suite.epd").write_text(
+        SUITE.splitlines()[0] + "\n" + f'{QUEENS} ;D1 21 ;id "queens"\n' + SUITE.splitlines()[1] + "\n"
+    )
+    result = project(f"--chesskit-script={ENGINES / 'fail_midway.py'}", "--chesskit-suite=suite.epd")
+    result.assert_outcomes(passed=4, errors=1)
+    result.stdout.fnmatch_lines(["chesskit: engine * exited with code 1 *", "ERROR suite.epd::queens[[]D1[]] - chesskit: *"])
+    assert "Traceback" not in result.stdout.str()
+
+
+@pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
+def test_a_hanging_engine_is_an_error_and_pytest_ends(project, tmp_path, monkeypatch):
+    pidfile = tmp_path / "pids"
+    monkeypatch.setenv("CHESSKIT_HANG_PIDFILE", str(pidfile))
+    result = project(
+        f"--chesskit-script={ENGINES / 'fail_hang.py'}", "--chesskit-suite=suite.epd", "--chesskit-timeout=1", "-x"
+    )
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*chesskit: engine * within 1 s*"])
+    pids = [int(p) for p in pidfile.read_text().split()]
+    deadline = time.monotonic() + 10
+    while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pids and all(gone(pid) for pid in pids), "the engine or a helper it started is still running"
+
+
+@pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
+def test_a_bad_suite_line_is_an_error_and_the_rest_runs(project, pytester):
+    pytester.path.joinpath("suite.epd").write_text(SUITE + 'not a fen ;D1 20 ;id "broken"\n')
+    result = project(adapter("eng_correct.py"), "--chesskit-suite=suite.epd")
+    result.assert_outcomes(passed=4, errors=1)
+    result.stdout.fnmatch_lines(["chesskit: suite.epd:3*", "ERROR suite.epd::broken - chesskit: *"])
+
+
+@pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
+def test_max_nodes_leaves_out_the_bigger_counts(project):
+    result = project(adapter("eng_correct.py"), "--chesskit-suite=suite.epd", "--chesskit-max-nodes=100")
+    result.assert_outcomes(passed=2)
+
+
+@pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
+def test_the_fixture_gives_tests_the_engine(project, pytester):
+    pytester.makepyfile(
+        test_mine="""
+        import chesskit
+
+        def test_perft(chesskit_engine):
+            assert isinstance(chesskit_engine, chesskit.Engine)
+            assert chesskit_engine.perft("startpos", 2) == 400
+            assert chesskit.compare(chesskit_engine, "kiwipete", 2).agree
+        """
+    )
+    result = project(adapter("eng_correct.py"), "--chesskit-suite=suite.epd", "-k", "test_perft", "test_mine.py")
+    result.assert_outcomes(passed=1, deselected=4)
+    skipped = project("test_mine.py")  # no engine named: the test that needs one is skipped
+    skipped.assert_outcomes(skipped=1)
+
+
+def test_without_its_options_the_plugin_is_inert_and_loads_nothing(project, pytester):
+    pytester.makepyfile(
+        test_plain="""
+        import sys
+
+        def test_nothing_of_chesskit_was_loaded(pytestconfig):
+            assert pytestconfig.pluginmanager.has_plugin("chesskit") or pytestconfig.pluginmanager.has_plugin("chesskit.pytest_plugin")
+            loaded = [m for m in sys.modules if m.startswith("chesskit.") and m != "chesskit.pytest_plugin"]
+            assert loaded == [] and "numba" not in sys.modules
+        """
+    )
+    result = project()
+    result.assert_outcomes(passed=1)
+
+
+def test_a_suite_without_an_engine_is_a_usage_error(project):
+    result = project("--chesskit-suite=suite.epd")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--chesskit-suite needs an engine*"])
+
+
+@pytest.mark.slow  # two xdist workers, each with its own engine
+def test_it_runs_under_xdist(project):
+    pytest.importorskip("xdist")
+    result = project(adapter("bug_no_ep.py"), "--chesskit-suite=suite.epd", "-n", "2")
+    result.assert_outcomes(passed=2, failed=2)
+
+
+def test_the_entry_point_is_declared():
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"]["pytest11"]
+    assert declared == {"chesskit": "chesskit.pytest_plugin"}
+    if _plugin_registered():  # the installed metadata says the same
+        (found,) = [ep for ep in importlib.metadata.entry_points(group="pytest11") if ep.name == "chesskit"]
+        assert found.value == "chesskit.pytest_plugin"
