@@ -108,9 +108,9 @@ def _engine_factory(engine_opts: EngineOptions):
 
 def _engine_fen(position: str, board) -> str:
     """The FEN the engine is given, as compare gives it by default (POSITION as typed)."""
-    from chesskit.cli.compare_cmd import _position_fens
+    from chesskit.api.position import engine_fen
 
-    return _position_fens(position, board)[0]
+    return engine_fen(position, board)
 
 
 def _full_screen() -> bool:

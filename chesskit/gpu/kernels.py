@@ -133,6 +133,15 @@ def resolve(bbs, sts, n, hkeys, hrows, size, owner):
 
 
 @cuda.jit
+def tally(sts, n, out):
+    """How many of the first ``n`` rows are walked, aliases, found in the table (``out[0..2]``; a profile)."""
+    i = cuda.grid(1)
+    if i < n:
+        ply = sts[i, PLY]
+        cuda.atomic.add(out, 0 if ply >= 0 else (1 if ply == ALIAS else 2), 1)
+
+
+@cuda.jit
 def leaf_aliases(sts, n, owner, counts, parents, up):
     """Each ``ALIAS`` row of a counted leaf level adds its owner's count to its parent's."""
     i = cuda.grid(1)

@@ -198,7 +198,7 @@ class Walk:
         if n == 0:
             return
         if n > 1:
-            self._dedupe(level, n)
+            self._dedupe(level, n, depth)
         if depth <= 2:
             with self._step(f"count_leaves {depth}"):
                 kernels.count_leaves[blocks(n), THREADS](
@@ -226,7 +226,7 @@ class Walk:
                 )
             start = stop
 
-    def _dedupe(self, level: Level, n: int) -> None:
+    def _dedupe(self, level: Level, n: int, depth: int) -> None:
         """Mark each row of ``level`` that repeats an earlier row's position an ``ALIAS`` of it."""
         size = 1
         while size < 2 * n:
@@ -235,6 +235,11 @@ class Walk:
             kernels.clear[min(CLEAR_BLOCKS, blocks(size)), THREADS](self.hkeys, self.hrows, size)
             kernels.claim[blocks(n), THREADS](level.bbs, level.sts, n, self.hkeys, self.hrows, size)
             kernels.resolve[blocks(n), THREADS](level.bbs, level.sts, n, self.hkeys, self.hrows, size, level.owner)
+        if self.profile is not None:  # rows walked, aliases and found in the table, by depth
+            out = cuda.to_device(np.zeros(3, dtype=np.int64))
+            kernels.tally[blocks(n), THREADS](level.sts, n, out)
+            for what, rows in zip(("walked", "aliases", "in the table"), out.copy_to_host()):
+                self.profile[f"depth {depth} rows {what}"] += int(rows)
 
     def _children(self, level: Level, start: int, stop: int, depth: int) -> int:
         """The children of positions ``start..stop`` of ``level`` into the buffer of

@@ -43,6 +43,20 @@ def test_sjeng_castling_position_agrees(cli):
     assert report["steps"][0]["theirs_total"] == pc_perft(chess.Board(CASTLES), 3) == 13744
 
 
+def test_sjeng_en_passant_bug_is_found(cli):
+    """A real Sjeng 11.2 bug, found by fuzz: d4xc3 e.p. removes the c4 pawn that shielded its
+    king on a2 from the bishop on g8, yet Sjeng counts it (5 moves; python-chess: 4)."""
+    debian_engine("sjeng")
+    fen = "6B1/8/8/8/K1Pp4/8/k7/8 b - c3 0 1"
+    assert chess.Board(fen).legal_moves.count() == 4
+    result = cli("compare", fen, "2", "--engine", "sjeng", "--json")
+    assert result.exit_code == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["agree"] is False and report["kind"] == "moves" and report["path"] == []
+    assert report["move_counts"] == {"chesskit": 4, "engine": 5} and report["unnamed_extra"] == 1
+    assert report["steps"][0]["theirs_total"] == 45 and sum(report["steps"][0]["ours"].values()) == 36
+
+
 def test_sjaak_zero_rows_agree(cli):
     """Sjaak II lists e8d7 and e8d8 (into the rook's file) with 0: no false alarm."""
     debian_engine("sjaakii")

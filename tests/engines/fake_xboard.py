@@ -13,6 +13,9 @@
     --done0             say `feature done=0` first and the features half a second later
     --prompt TEXT       print TEXT before answer lines (Sjeng's `Sjeng: ` in a console)
     --bug NAME          move generation from bug_NAME.Adapter
+    --uci               also a UCI loop (uci/uciok, isready, position, a total-only `perft N`)
+                        until `xboard`, as Sjaak II; in xboard mode `isready` is refused a
+                        little late (a refusal that lands after the handshake)
 
 Out of force mode it plays the side to move after `setboard` when that is its side (black
 after `new`), as Sjeng and Sjaak II do: a GUI that forgets `force` counts the wrong position.
@@ -76,10 +79,12 @@ def main() -> None:
     parser.add_argument("--done0", action="store_true")
     parser.add_argument("--prompt", default="")
     parser.add_argument("--bug")
+    parser.add_argument("--uci", action="store_true")
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
     log = os.environ.get("FAKE_PERFT_LOG")
     force, engine_side, editing, edit_color = False, chess.BLACK, False, chess.WHITE
+    uci = args.uci
     out("FakeXboard 1.0 (type 'help')")
     while True:
         line = sys.stdin.readline()
@@ -113,7 +118,29 @@ def main() -> None:
                 board.set_castling_fen(rights or "-")
                 board.ep_square = None
             continue
+        if uci:
+            if command == "uci":
+                out("id name FakeXboard")
+                out("uciok")
+            elif command == "isready":
+                out("readyok")
+            elif command == "position" and "fen" in tokens:
+                at = tokens.index("moves") if "moves" in tokens else len(tokens)
+                adapter.set_fen(" ".join(tokens[2:at]))
+                for move in tokens[at + 1 :]:
+                    adapter.push(move)
+            elif command == "perft" and len(tokens) == 2:
+                out(f"Nodes: {pchelper.perft(adapter, int(tokens[1]))}")
+            elif command == "xboard":
+                uci = False
+            elif command != "ucinewgame":
+                out(f"Unknown command: {line.strip()}")
+            continue
         if command == "xboard":
+            continue
+        if command == "isready" and args.uci:
+            time.sleep(0.3)
+            out("Error (Illegal move or unknown command): isready")
             continue
         if command == "protover":
             features = ["myname=\"FakeXboard 1.0\""]

@@ -159,6 +159,10 @@ class PerftEngine(UciEngine):
             return False
         self._xboard = features
         self._console = False
+        if features.ping:  # what it says to the handshake (`Error (unknown command): isready`) ends here
+            reply, deadline = self._request_ready("protover 2"), self._deadline()
+            while self._readline(deadline).strip() != reply:
+                pass
         self._drain()
         return True
 
