@@ -22,3 +22,26 @@ def test_a_child_from_before_the_test_is_not_a_leftover():
     from multiprocessing import resource_tracker
 
     resource_tracker.ensure_running()  # already running: this test starts nothing
+
+
+def test_only_the_resource_tracker_is_a_process_lifetime_helper():
+    """A Dask local cluster inside a test starts multiprocessing's resource tracker, which
+    lives as long as the process (test_cli_garbage failed on it when it came first in its
+    worker): the fixture lets that one be, and still sees any other child."""
+    import subprocess
+    import sys
+
+    import psutil
+
+    from conftest import _lifetime_helper
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    mine = psutil.Process().children()
+    assert any(_lifetime_helper(c) for c in mine)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert not _lifetime_helper(psutil.Process(other.pid))
+    finally:
+        other.kill()
+        other.wait()
