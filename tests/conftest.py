@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import TEST_INSTALL, missing as _missing, subprocess_env
+from helpers import TEST_INSTALL, lifetime_helper as _lifetime_helper, missing as _missing, subprocess_env
 
 STOCKFISH_FALLBACK = "/usr/games/stockfish"  # Debian's package installs it off PATH
 
@@ -171,16 +171,6 @@ def run_entry_point(entry_point):
         )
 
     return run
-
-
-def _lifetime_helper(child) -> bool:
-    """multiprocessing's resource tracker: the standard library starts one per process the
-    first time something needs it (a Dask local cluster inside a test, say) and it lives
-    as long as the process, by design: not the test's leftover."""
-    try:
-        return "from multiprocessing.resource_tracker import main" in " ".join(child.cmdline())
-    except Exception:  # gone meanwhile
-        return False
 
 
 def _describe(child) -> str:

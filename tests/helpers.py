@@ -217,3 +217,13 @@ def allocate_at_most(limit_mb: float, message: str = "Cannot allocate memory", t
         return real(megabytes)
 
     return allocate
+
+
+def lifetime_helper(child) -> bool:
+    """multiprocessing's resource tracker: the standard library starts one per process the
+    first time something needs it (a Dask local cluster inside a test, say) and it lives
+    as long as the process, by design: not the test's leftover."""
+    try:
+        return "from multiprocessing.resource_tracker import main" in " ".join(child.cmdline())
+    except Exception:  # gone meanwhile
+        return False

@@ -33,7 +33,7 @@ def test_only_the_resource_tracker_is_a_process_lifetime_helper():
 
     import psutil
 
-    from conftest import _lifetime_helper
+    from helpers import lifetime_helper as _lifetime_helper
     from multiprocessing import resource_tracker
 
     resource_tracker.ensure_running()
