@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from chesskit.board import counters, debug
+from chesskit.board import counters, debug, vload
 from chesskit.board import threads as _threads
 from chesskit.board.fen import STARTING_FEN, Setup, format_fen, parse_fen
 from chesskit.core import state as P
@@ -37,16 +37,26 @@ def _core():
 
 
 class Board:
-    """A chess position (standard or Chess960) backed by the compiled core."""
+    """A chess position (standard or Chess960, or a variant's) backed by the compiled core."""
 
-    def __init__(self, fen: str = STARTING_FEN, chess960: bool | None = None, strict: bool = False):
+    variant = "chess"  # the canonical name of the variant (``chesskit.variants``)
+
+    def __init__(
+        self, fen: str | None = None, chess960: bool | None = None, strict: bool = False, *, variant: str = "chess"
+    ):
         """``strict=True`` refuses a position that cannot arise in a game (FenError);
-        otherwise it is counted and ``notes`` says why it cannot arise (see board/fen.py)."""
-        self._load(parse_fen(fen, chess960, strict))
+        otherwise it is counted and ``notes`` says why it cannot arise (see board/fen.py).
+        ``variant`` names the rules (any name ``chesskit.variants.find`` reads); ``fen``
+        defaults to the variant's start position."""
+        name = vload.canonical(variant)
+        if name == "chess":
+            self._load(parse_fen(STARTING_FEN if fen is None else fen, chess960, strict))
+        else:
+            self._load(vload.parse(name, fen, chess960, strict))
 
     @classmethod
-    def from_fen(cls, fen: str, chess960: bool | None = None, strict: bool = False) -> "Board":
-        return cls(fen, chess960, strict)
+    def from_fen(cls, fen: str, chess960: bool | None = None, strict: bool = False, *, variant: str = "chess") -> "Board":
+        return cls(fen, chess960, strict, variant=variant)
 
     @classmethod
     def from_setup(cls, setup: Setup) -> "Board":
@@ -85,6 +95,9 @@ class Board:
         self.chess960 = setup.chess960
         self.notes = list(setup.notes)  # why the loaded position cannot arise in a game
         self._stack: list[int] = []
+        name = getattr(setup, "variant", "chess")
+        if name != "chess":
+            vload.load(self, setup, name)
 
     @staticmethod
     def _normalise_ep(setup: Setup, bb) -> int:
@@ -102,7 +115,7 @@ class Board:
     def setup(self) -> Setup:
         ep = int(self._st[P.EP])
         rights = int(self._bb[P.CASTLE])
-        return Setup(
+        setup = Setup(
             board=[int(x) for x in self._board],
             turn=int(self._st[P.STM]),
             castling=[sq for sq in range(64) if rights >> sq & 1],
@@ -111,6 +124,9 @@ class Board:
             fullmove=int(self._st[P.FULL]),
             chess960=self.chess960,
         )
+        if self.variant != "chess":
+            vload.describe(self, setup)
+        return setup
 
     def _state(self) -> tuple:
         """The core's state arrays, in the order its compiled functions take them."""
@@ -126,6 +142,9 @@ class Board:
         other.chess960 = self.chess960
         other.notes = list(self.notes)
         other._stack = list(self._stack)
+        if self.variant != "chess":
+            other.variant, other._vid = self.variant, self._vid
+            other._vstack = [tuple(a.copy() for a in saved) for saved in self._vstack]
         return other
 
     @property
@@ -148,6 +167,8 @@ class Board:
         return int(self._bb[piece_code(color, P.KING)]).bit_length() - 1
 
     def is_check(self) -> bool:
+        if self.variant != "chess":
+            return vload.is_check(self)
         _, movegen = _core()
         return bool(movegen.checkers_of(table(), self._bb, self._st))
 
@@ -158,12 +179,27 @@ class Board:
         frm, to = from_sq(move), to_sq(move)
         if is_castling(move) and not self.chess960:
             to = castle_squares(frm, to)[0]
-        return square_name(frm) + square_name(to) + PROMOTION_LETTERS.get(promotion(move), "")
+        return square_name(frm) + square_name(to) + PROMOTION_LETTERS.get(promotion(move), "k" if promotion(move) == P.KING else "")
 
-    def _legal_packed(self) -> np.ndarray:
+    def _legal_packed(self, prefix: tuple[int, ...] = ()) -> np.ndarray:
+        """The packed legal moves after the packed moves of ``prefix``."""
+        if self.variant != "chess":
+            from chesskit.core import ventry
+
+            return ventry.legal(self._vid, table(), self._state(), prefix)
         from chesskit.core import entry  # the walk lists moves too: one function to compile
 
-        return entry.legal(table(), self._state())
+        return entry.legal(table(), self._state(), prefix)
+
+    def _count(self, depth: int, tt, prefix: tuple[int, ...] = ()) -> int:
+        """perft(``depth``) after the packed moves of ``prefix`` (the compiled walk)."""
+        if self.variant != "chess":
+            from chesskit.core import ventry
+
+            return ventry.count(self._vid, table(), self._state(), depth, tt, prefix)
+        from chesskit.core import entry
+
+        return entry.count(table(), self._state(), depth, tt, prefix)
 
     def legal_moves(self) -> list[str]:
         return [self.uci(int(m)) for m in self._legal_packed()]
@@ -207,8 +243,11 @@ class Board:
         """Make a legal move given in UCI; IllegalMoveError lists the legal ones."""
         move = self._find(uci.strip())
         self._reserve(1, exact=True)
-        makemove, _ = _core()
-        makemove.make_move(table(), self._bb, self._board, self._st, self._hist, self._hkeys, move)
+        if self.variant != "chess":
+            vload.push(self, move)
+        else:
+            makemove, _ = _core()
+            makemove.make_move(table(), self._bb, self._board, self._st, self._hist, self._hkeys, move)
         self._stack.append(move)
         try:
             self._check_clocks(move=uci.strip())
@@ -224,6 +263,9 @@ class Board:
         if not self._stack:
             raise InputError("no move to take back")
         move = self._stack.pop()
+        if self.variant != "chess":
+            self._bb, self._board, self._st = self._vstack.pop()
+            return self.uci(move)
         makemove, _ = _core()
         makemove.unmake_move(self._bb, self._board, self._st, self._hist, self._hkeys)
         return self.uci(move)

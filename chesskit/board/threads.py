@@ -80,21 +80,15 @@ def walks_left_running() -> bool:
 
 def walk(board, depth: int, tt, moves: tuple[int, ...]) -> int:
     """perft(depth) after making the packed ``moves`` on ``board`` (taken back after)."""
-    from chesskit.core import entry
-    from chesskit.core.api import table
-
-    return entry.count(table(), board._state(), depth, tt, moves)
+    return board._count(depth, tt, moves)
 
 
 def tasks(board, plies: int, prefix: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
     """Every sequence of ``plies`` legal moves, shorter where the game ends first."""
     if plies == 0:
         return [prefix]
-    from chesskit.core import entry
-    from chesskit.core.api import table
-
     found = []
-    for move in entry.legal(table(), board._state(), prefix):
+    for move in board._legal_packed(prefix):
         found += tasks(board, plies - 1, (*prefix, int(move)))
     if not found and prefix:  # mate or stalemate after prefix: a task of its own (it counts 0)
         found.append(prefix)

@@ -38,12 +38,14 @@ from .cpu import machine_key
 
 _VOIDP = ctypes.c_void_p
 _PROTOTYPE = ctypes.CFUNCTYPE(walkargs.RESTYPE, *walkargs.ARGTYPES)  # the walk's C signature
+# a variant's walk (``vwalk.c_entry``, one per rule set): its own signature and file names
+_VPROTOTYPE = ctypes.CFUNCTYPE(walkargs.RESTYPE, *walkargs.argtypes(walkargs.VARGS))
 
-_engine = None  # the LLVM execution engine holding the loaded code: kept for the process
+_engines = []  # the LLVM execution engines holding the loaded code: kept for the process
 # the object is an ELF64 little-endian file: saved and loaded on Linux only; elsewhere numba
 # caches the C function itself (its cache load costs what a warm run saves here)
 SAVES = sys.platform.startswith("linux") and sys.byteorder == "little" and struct.calcsize("P") == 8
-_unloadable = False  # an intact saved object that this process could not load
+_unloadable = set()  # the walks (variant ids) whose intact saved object this process could not load
 
 
 # the manifest's fields and their types (``cachefs.unseal``)
@@ -52,19 +54,24 @@ OBJECT_CAP = 64 << 20  # bytes: the walk's object is about 100 KB
 MANIFEST_CAP = 1 << 16
 
 
-def _paths() -> tuple[Path, Path]:
-    stem = Path(CACHE or ".") / f"walk-{machine_key()}"
+def _prototype(variant: int):
+    return _PROTOTYPE if variant == 0 else _VPROTOTYPE
+
+
+def _paths(variant: int = 0) -> tuple[Path, Path]:
+    name = "walk" if variant == 0 else f"walk-variant{variant}"
+    stem = Path(CACHE or ".") / f"{name}-{machine_key()}"
     return stem.with_suffix(".o"), stem.with_suffix(".json")
 
 
-def is_saved() -> bool:
-    obj, manifest = _paths()
+def is_saved(variant: int = 0) -> bool:
+    obj, manifest = _paths(variant)
     return CACHE is not None and obj.is_file() and manifest.is_file()
 
 
-def _saved() -> tuple[bytes, dict] | None:
+def _saved(variant: int = 0) -> tuple[bytes, dict] | None:
     """The saved object and its manifest when they are this build's and intact, else None."""
-    obj, manifest = _paths()
+    obj, manifest = _paths(variant)
     meta = cachefs.unseal(cachefs.read(CACHE, manifest.name, MANIFEST_CAP), KEY, MANIFEST)
     if meta is None or meta["table"] != tables.digest():
         return None
@@ -109,18 +116,18 @@ def _internal_error() -> None:
     os._exit(70)
 
 
-def load():
-    """The saved walk as a ctypes function, or None when there is none or it cannot be
-    loaded here (the caller then builds it with numba)."""
-    global _engine, _unloadable
+def load(variant: int = 0):
+    """The saved walk (of variant rule set ``variant``; 0: standard chess) as a ctypes
+    function, or None when there is none or it cannot be loaded here (the caller then
+    builds it with numba)."""
     if not SAVES or CACHE is None:
         return None
-    saved = _saved()
+    saved = _saved(variant)
     if saved is None:
         return None
     code, meta = saved
     try:
-        _unloadable = True  # until it has loaded
+        _unloadable.add(variant)  # until it has loaded
         from llvmlite import binding as llvm
 
         llvm.initialize_native_target()
@@ -147,33 +154,39 @@ def load():
             return None
     except (OSError, ValueError, TypeError, RuntimeError):
         return None
-    _engine = engine
-    _unloadable = False
-    return _PROTOTYPE(address)
+    _engines.append(engine)
+    _unloadable.discard(variant)
+    return _prototype(variant)(address)
 
 
-def build():
+def build(variant: int = 0):
     """Compile the walk's C function with numba, save its machine code for the next runs
     (unless the folder is read-only) and return it. Where the object cannot be saved or an
     intact one would not load, numba caches the function instead, so that later runs do
     not compile it again."""
     from . import prewarm
 
-    cache = not SAVES or _unloadable or CACHE is None
-    child = None if _unloadable else prewarm.start()  # (an unloadable object: helpers cached)
+    cache = not SAVES or variant in _unloadable or CACHE is None
+    # (an unloadable object: helpers cached; a variant's walk: no helpers compiled ahead)
+    child = None if variant in _unloadable or variant else prewarm.start()
     try:
-        from . import perft
+        if variant:
+            from . import vwalk
 
-        entry = perft.c_entry(cache=cache)
+            entry = vwalk.c_entry(variant, cache=cache)
+        else:
+            from . import perft
+
+            entry = perft.c_entry(cache=cache)
     finally:
         prewarm.stop(child)
     if cache:
-        return _PROTOTYPE(entry.address)
+        return _prototype(variant)(entry.address)
     try:
-        _save(entry)
+        _save(entry, variant)
     except (OSError, ValueError, RuntimeError):
         pass  # code numba would not hand over: this run goes on, the next builds it again
-    return _PROTOTYPE(entry.address)
+    return _prototype(variant)(entry.address)
 
 
 def object_code(entry) -> bytes:
@@ -185,10 +198,10 @@ def object_code(entry) -> bytes:
     return payload[0]
 
 
-def _save(entry) -> None:
+def _save(entry, variant: int = 0) -> None:
     """Save the object, then its manifest (a reader checks one against the other), best effort."""
     code = object_code(entry)
-    obj, manifest = _paths()
+    obj, manifest = _paths(variant)
     meta = {
         "symbol": entry.native_name,
         "undefined": undefined_symbols(code),
@@ -199,14 +212,17 @@ def _save(entry) -> None:
         cachefs.write(CACHE, manifest.name, cachefs.seal(KEY, meta))
 
 
-_walk = None
+_walks: dict = {}
 _lock = threading.Lock()
 
 
-def walk():
-    """The walk's C function: loaded from the saved object, else built with numba."""
-    global _walk
+def walk(variant: int = 0):
+    """The walk's C function (of variant rule set ``variant``; 0: standard chess): loaded
+    from the saved object, else built with numba."""
+    found = _walks.get(variant)
+    if found is not None:
+        return found
     with _lock:  # threads that start at once load or build it once
-        if _walk is None:
-            _walk = load() or build()
-    return _walk
+        if variant not in _walks:
+            _walks[variant] = load(variant) or build(variant)
+    return _walks[variant]

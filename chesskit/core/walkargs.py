@@ -33,33 +33,50 @@ ARGS = (
     ("nmoves", "i64*"), ("index", "i64*"), ("acc", "i64*"),  # per level: count, next, subtotal
     ("scratch", "i64*"), ("leaf_bb", "u64*"), ("leaf_st", "i64*"),  # the last ply's copy-make
 )
+# a variant's walk (``vwalk.c_entry``): copy-make, one row of the state arrays per ply
+VARGS = (
+    ("T", "u64*"), ("nT", "i64"),  # the attack table, its length
+    ("bb", "u64*"), ("board", "i64*"), ("st", "i64*"),  # the state rows (vstate.py's sizes), row 0 the position
+    ("prefix", "i64*"), ("nprefix", "i64"),  # the moves made first, their number
+    ("depth", "i64"),
+    ("tt", "u64*"), ("ntt", "i64"),  # the transposition table, its length (0: none)
+    ("moves", "i64*"), ("nrows", "i64"),  # the move rows (and state rows), their number
+    ("nmoves", "i64*"), ("index", "i64*"), ("acc", "i64*"),  # per level: count, next, subtotal
+    ("scratch", "i64*"), ("leaf_bb", "u64*"), ("leaf_st", "i64*"),  # the last ply's copy-make
+)
 NAMES = tuple(name for name, _ in ARGS)
 _DTYPES = {"u64*": np.dtype(np.uint64), "i64*": np.dtype(np.int64)}
 
-ARGTYPES = tuple(ctypes.c_void_p if kind in _DTYPES else ctypes.c_int64 for _, kind in ARGS)
+def argtypes(args=ARGS) -> tuple:
+    """The ctypes argument types of a walk's signature."""
+    return tuple(ctypes.c_void_p if kind in _DTYPES else ctypes.c_int64 for _, kind in args)
+
+
+ARGTYPES = argtypes(ARGS)
 RESTYPE = ctypes.c_int64
 
 
-def numba_signature(types):
+def numba_signature(types, args=ARGS):
     """The walk's signature for numba's ``cfunc``, from ``numba.types`` (passed in: this
     module does not import numba)."""
     kinds = {"u64*": types.CPointer(types.uint64), "i64*": types.CPointer(types.int64), "i64": types.int64}
-    return types.int64(*(kinds[kind] for _, kind in ARGS))
+    return types.int64(*(kinds[kind] for _, kind in args))
 
 
-def parameters() -> tuple[str, ...]:
+def parameters(args=ARGS) -> tuple[str, ...]:
     """The names of the walk's Python parameters (pointers end in ``_``)."""
-    return tuple(name + "_" if kind in _DTYPES else name for name, kind in ARGS)
+    return tuple(name + "_" if kind in _DTYPES else name for name, kind in args)
 
 
-def pack(**values) -> list[int]:
+def pack(args=ARGS, **values) -> list[int]:
     """The walk's arguments in order: an array's address (after checking its element
     type and layout, which the walk reads as flat memory), a number as an int."""
-    if set(values) != set(NAMES):
-        missing, extra = set(NAMES) - set(values), set(values) - set(NAMES)
+    names = {name for name, _ in args}
+    if set(values) != names:
+        missing, extra = names - set(values), set(values) - names
         raise TypeError(f"walk arguments: missing {sorted(missing)}, unknown {sorted(extra)}")
     packed = []
-    for name, kind in ARGS:
+    for name, kind in args:
         value = values[name]
         if kind in _DTYPES:
             if value.dtype != _DTYPES[kind] or not value.flags.c_contiguous:

@@ -1,0 +1,93 @@
+"""A variant position on a ``Board``: its state arrays loaded from a ``Setup`` and read
+back, push (copy-make: the previous arrays are kept for ``pop``) and check.
+
+The arrays are ``chesskit/core/vstate.py``'s: the standard ones made longer, with the check
+counters, pockets and promoted pieces, and a key that includes them and the variant.
+Plain numpy, except ``push`` and ``is_check`` (compiled, loaded on first use).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from chesskit.board.fen import Setup, parse_fen
+from chesskit.core import state as P
+from chesskit.core import vstate as V
+from chesskit.core.api import table
+
+
+def canonical(name: str) -> str:
+    """The canonical name of a variant name (aliases through ``chesskit.variants``)."""
+    if name in V.IDS:
+        return name
+    from chesskit.variants import find
+
+    return find(name).name
+
+
+def parse(name: str, fen: str | None, chess960: bool | None, strict: bool) -> Setup:
+    """The Setup of a variant FEN (its start position when ``fen`` is None)."""
+    if fen is None:
+        from chesskit.variants import find
+
+        fen = find(name).start_fen
+    return parse_fen(fen, chess960, strict, variant=name)
+
+
+def load(board, setup: Setup, name: str) -> None:
+    """Make ``board``'s standard arrays, just loaded from ``setup``, a variant position's."""
+    vid = V.IDS[name]
+    bb, b, st = V.new_vstate()
+    bb[: P.BB_SIZE] = board._bb
+    b[:] = board._board
+    st[: P.ST_SIZE] = board._st
+    promoted = 0
+    for sq in getattr(setup, "promoted", None) or ():
+        promoted |= 1 << sq
+    bb[V.PROMOTED] = np.uint64(promoted)
+    checks = getattr(setup, "checks", None)
+    if checks is not None:
+        st[V.CHECKS], st[V.CHECKS + 1] = checks
+    pockets = getattr(setup, "pockets", None)
+    if pockets is not None:
+        for colour in (0, 1):
+            for ptype, count in enumerate(pockets[colour]):
+                if ptype:
+                    st[V.POCKET + colour * 8 + ptype] = count
+    bb[P.KEY] ^= V.Z_VARIANT[vid] ^ V.extras_key(st, promoted)
+    board._bb, board._board, board._st = bb, b, st
+    board.variant, board._vid = name, vid
+    board._vstack = []
+
+
+def describe(board, setup: Setup) -> None:
+    """Write ``board``'s variant fields into ``setup`` (read back from the arrays)."""
+    st = board._st
+    setup.variant = board.variant
+    if board.variant == "3check":
+        setup.checks = (int(st[V.CHECKS]), int(st[V.CHECKS + 1]))
+    if board.variant == "crazyhouse":
+        setup.pockets = tuple(tuple(int(st[V.POCKET + c * 8 + p]) if 0 < p < 6 else 0 for p in range(7)) for c in (0, 1))
+        promoted = int(board._bb[V.PROMOTED])
+        setup.promoted = [sq for sq in range(64) if promoted >> sq & 1]
+
+
+def push(board, move: int) -> None:
+    """Make the packed ``move`` (legal) on ``board``, keeping the arrays before it."""
+    from chesskit.core.vmake import vmake_move
+
+    board._vstack.append((board._bb, board._board, board._st))
+    board._bb, board._board, board._st = board._bb.copy(), board._board.copy(), board._st.copy()
+    vmake_move(V.RULES[board._vid], table(), board._bb, board._board, board._st, move)
+
+
+def is_check(board) -> bool:
+    """Whether the side to move has a king and it is attacked (never in antichess)."""
+    from chesskit.core.vmake import attacked
+
+    if V.RULES[board._vid] == V.ANTICHESS:
+        return False
+    kings = int(board._bb[(board.turn << 3) | P.KING])
+    if not kings:
+        return False
+    return bool(attacked(table(), board._bb, kings.bit_length() - 1, board.turn ^ 1))

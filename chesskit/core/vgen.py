@@ -1,0 +1,242 @@
+"""Move generation for the variants (``vgenerate``), on the variant state (``vstate.py``).
+
+Each variant is standard generation (``movegen._generate``, compiled into the variant's
+walk, never the other way round) where its moves are chess moves, plus what it changes:
+
+* kingofthehill, 3check: chess moves (the game's end is ``vrules.game_over``);
+* racingkings: chess moves that give no check (``vmake.gives_check``), and when White's
+  king has reached the eighth rank with Black to move, Black's last chance: the game is
+  over unless Black has a king move onto the eighth rank;
+* horde: White has no king, so every pseudo-legal move is legal (``free_moves``) and its
+  first-rank pawns may step two squares (no en-passant square follows: both oracles); Black's
+  moves are chess moves, generated with a phantom White king four or more squares from
+  Black's king (standard generation looks up the enemy king's attacks; this one attacks
+  nothing Black's king could step on or castle through);
+* antichess (and giveaway): the king is an ordinary piece, nothing is in check, a capture
+  is forced when there is one, pawns also promote to a king (``free_moves``); castling
+  (giveaway) needs only its squares empty.
+
+``count_only`` counts without writing where the rule allows (bulk counting); racing kings
+writes its moves to ``out`` in both modes, to test each for check.
+"""
+
+import numpy as np
+from numba import njit
+
+from .attacks import CASTLE_SPAN, K_ATT, N_ATT, bishop_attacks, rook_attacks
+from .bitboard import NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
+from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, encode, from_sq, to_sq
+from .movegen import _generate
+from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
+from .tables import P_ATT
+from .vmake import gives_check
+from .vstate import ANTICHESS, HORDE, RACINGKINGS
+
+RANK_2 = np.uint64(0xFF00)
+_NIL = np.int64(0)
+_CAPTURE = np.int64(CAPTURE)
+_DOUBLE = np.int64(DOUBLE)
+_EN_PASSANT = np.int64(CAPTURE | EN_PASSANT)
+_CASTLING = np.int64(CASTLING)
+
+
+@njit(cache=True)
+def _emit(out, n, frm, targets, flags):
+    while targets:
+        to = lsb(targets)
+        targets &= targets - ONE
+        out[n] = encode(frm, to, _NIL, flags)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _emit_pawns(out, n, targets, delta, flags, promo_rank, king_too):
+    """Pawn moves to ``targets`` from ``to - delta``; promotions on ``promo_rank`` (to a
+    king too where ``king_too``)."""
+    plain = targets & ~promo_rank
+    while plain:
+        to = lsb(plain)
+        plain &= plain - ONE
+        out[n] = encode(to - delta, to, _NIL, flags)
+        n += 1
+    promos = targets & promo_rank
+    while promos:
+        to = lsb(promos)
+        promos &= promos - ONE
+        for p in (QUEEN, ROOK, BISHOP, KNIGHT, KING):
+            if p != KING or king_too:
+                out[n] = encode(to - delta, to, p, flags)
+                n += 1
+    return n
+
+
+@njit(inline="always", cache=True)
+def _piece_targets(T, bb, ub, occ, out, n, mask, flags, count_only):
+    """Kings, knights, bishops, rooks and queens of ``ub`` onto ``mask``, none pinned."""
+    for pt in (KING, KNIGHT, BISHOP, ROOK, QUEEN):
+        pcs = bb[ub | pt]
+        while pcs:
+            frm = lsb(pcs)
+            pcs &= pcs - ONE
+            if pt == KING:
+                t = T[K_ATT + frm]
+            elif pt == KNIGHT:
+                t = T[N_ATT + frm]
+            else:
+                t = ZERO
+                if pt != ROOK:
+                    t |= bishop_attacks(T, frm, occ)
+                if pt != BISHOP:
+                    t |= rook_attacks(T, frm, occ)
+            t &= mask
+            if count_only:
+                n += popcount(t)
+            else:
+                n = _emit(out, n, frm, t, flags)
+    return n
+
+
+@njit(inline="always", cache=True)
+def _pawn_captures(T, bb, us, out, n, opp, ep, promo_rank, king_too, count_only):
+    pawns = bb[(us << 3) | PAWN]
+    if us == WHITE:
+        capw = ((pawns & NOT_FILE_A) << np.uint64(7)) & opp
+        cape = ((pawns & NOT_FILE_H) << np.uint64(9)) & opp
+        dw, de = 7, 9
+    else:
+        capw = ((pawns & NOT_FILE_A) >> np.uint64(9)) & opp
+        cape = ((pawns & NOT_FILE_H) >> np.uint64(7)) & opp
+        dw, de = -9, -7
+    if count_only:
+        extra = 4 if king_too else 3
+        n += popcount(capw) + popcount(cape) + extra * (popcount(capw & promo_rank) + popcount(cape & promo_rank))
+    else:
+        n = _emit_pawns(out, n, capw, dw, _CAPTURE, promo_rank, king_too)
+        n = _emit_pawns(out, n, cape, de, _CAPTURE, promo_rank, king_too)
+    if ep != NO_SQ:
+        cands = T[P_ATT + (us ^ 1) * 64 + ep] & pawns
+        while cands:
+            frm = lsb(cands)
+            cands &= cands - ONE
+            if not count_only:
+                out[n] = encode(frm, ep, _NIL, _EN_PASSANT)
+            n += 1
+    return n
+
+
+@njit(inline="always", cache=True)
+def _pawn_pushes(bb, us, out, n, empty, promo_rank, king_too, first_rank, count_only):
+    """Pushes and double pushes; ``first_rank``: White's first-rank pawns step two too
+    (horde), with no en-passant square after."""
+    pawns = bb[(us << 3) | PAWN]
+    if us == WHITE:
+        push1 = (pawns << np.uint64(8)) & empty
+        push2 = ((push1 & RANK_3) << np.uint64(8)) & empty
+        push0 = ((push1 & RANK_2) << np.uint64(8)) & empty if first_rank else ZERO
+        d1, d2 = 8, 16
+    else:
+        push1 = (pawns >> np.uint64(8)) & empty
+        push2 = ((push1 & RANK_6) >> np.uint64(8)) & empty
+        push0 = ZERO
+        d1, d2 = -8, -16
+    if count_only:
+        extra = 4 if king_too else 3
+        return n + popcount(push1) + popcount(push2) + popcount(push0) + extra * popcount(push1 & promo_rank)
+    n = _emit_pawns(out, n, push1, d1, _NIL, promo_rank, king_too)
+    n = _emit_pawns(out, n, push2, d2, _DOUBLE, promo_rank, king_too)
+    return _emit_pawns(out, n, push0, d2, _NIL, promo_rank, king_too)
+
+
+@njit(inline="always", cache=True)
+def _free_castling(T, bb, us, out, n, occ, count_only):
+    """Castling where nothing is in check (giveaway): its squares empty but for king and rook."""
+    back = RANK_1 if us == WHITE else RANK_8
+    rights = bb[CASTLE] & back
+    kings = bb[(us << 3) | KING] & back
+    if rights == ZERO or kings == ZERO:
+        return n
+    ksq = lsb(kings)
+    while rights:
+        r = lsb(rights)
+        rights &= rights - ONE
+        if (occ & T[CASTLE_SPAN + us * 64 + ((ksq & 7) << 3) + (r & 7)]) == ZERO:
+            if not count_only:
+                out[n] = encode(ksq, r, _NIL, _CASTLING)
+            n += 1
+    return n
+
+
+@njit(inline="always", cache=True)
+def free_moves(T, bb, st, out, count_only, forced_capture, king_too, first_rank):
+    """Every pseudo-legal move of the side to move, all legal (no king to keep safe);
+    only captures when ``forced_capture`` and there is one (antichess)."""
+    us = st[STM] & 1
+    ub = us << 3
+    occ = bb[OCC]
+    own = bb[occ_of(us)]
+    opp = bb[occ_of(us ^ 1)]
+    promo_rank = RANK_8 if us == WHITE else RANK_1
+    if forced_capture:
+        n = _piece_targets(T, bb, ub, occ, out, _NIL, opp, _CAPTURE, count_only)
+        n = _pawn_captures(T, bb, us, out, n, opp, st[EP], promo_rank, king_too, count_only)
+        if n:
+            return n
+        n = _piece_targets(T, bb, ub, occ, out, n, ~occ, _NIL, count_only)
+    else:
+        n = _piece_targets(T, bb, ub, occ, out, _NIL, opp, _CAPTURE, count_only)
+        n = _piece_targets(T, bb, ub, occ, out, n, ~occ, _NIL, count_only)
+        n = _pawn_captures(T, bb, us, out, n, opp, st[EP], promo_rank, king_too, count_only)
+    n = _pawn_pushes(bb, us, out, n, ~occ, promo_rank, king_too, first_rank, count_only)
+    return _free_castling(T, bb, us, out, n, occ, count_only)
+
+
+@njit(inline="always", cache=True)
+def _phantom_king(bb, us):
+    """A square four or more from ``us``'s king: the enemy king standard generation looks up."""
+    ksq = lsb(bb[(us << 3) | KING])
+    return np.uint64(1) if ksq >= 32 else np.uint64(1) << np.uint64(56)
+
+
+@njit(inline="always", cache=True)
+def _racing_filter(T, bb, st, out, n):
+    """Racing kings: drop the moves that give check, then Black's last chance."""
+    k = 0
+    for j in range(n):
+        m = out[j]
+        if not gives_check(T, bb, st, m):
+            out[k] = m
+            k += 1
+    if (st[STM] & 1) == WHITE or (bb[KING] & RANK_8) == ZERO:
+        return k
+    kings = bb[8 | KING]
+    for j in range(k):  # White is home, Black to move: a king move home keeps the game on
+        m = out[j]
+        if (ONE << np.uint64(from_sq(m))) & kings and (ONE << np.uint64(to_sq(m))) & RANK_8:
+            return k
+    return 0
+
+
+@njit(inline="always", cache=True)
+def vgenerate(vid, T, bb, board, st, out, count_only):
+    """The legal moves of a position of variant ``vid`` (a compile-time constant) written
+    to ``out``, or only counted; returns how many."""
+    if vid == ANTICHESS:
+        return free_moves(T, bb, st, out, count_only, True, True, False)
+    if vid == HORDE:
+        if (st[STM] & 1) == WHITE:
+            return free_moves(T, bb, st, out, count_only, False, False, True)
+        bb[KING] = _phantom_king(bb, 1)
+        n = _generate(T, bb, board, st, out, count_only)
+        bb[KING] = ZERO
+        return n
+    if vid == RACINGKINGS:
+        n = _generate(T, bb, board, st, out, False)
+        return _racing_filter(T, bb, st, out, n)
+    return _generate(T, bb, board, st, out, count_only)
+
+
+@njit(cache=True)
+def vlegal(vid, T, bb, board, st, out):
+    """vgenerate writing the moves, compiled for callers outside the walk."""
+    return vgenerate(vid, T, bb, board, st, out, False)
