@@ -48,7 +48,8 @@ class Board:
         otherwise it is counted and ``notes`` says why it cannot arise (see board/fen.py).
         ``variant`` names the rules (any name ``chesskit.variants.find`` reads); ``fen``
         defaults to the variant's start position."""
-        name = vload.canonical(variant)
+        name, named960 = vload.canonical(variant)
+        chess960 = True if named960 else chess960
         if name == "chess":
             self._load(parse_fen(STARTING_FEN if fen is None else fen, chess960, strict))
         else:
@@ -95,9 +96,8 @@ class Board:
         self.chess960 = setup.chess960
         self.notes = list(setup.notes)  # why the loaded position cannot arise in a game
         self._stack: list[int] = []
-        name = getattr(setup, "variant", "chess")
-        if name != "chess":
-            vload.load(self, setup, name)
+        if setup.variant != "chess":
+            vload.load(self, setup, setup.variant)
 
     @staticmethod
     def _normalise_ep(setup: Setup, bb) -> int:

@@ -14,24 +14,19 @@ from chesskit.board.fen import Setup, parse_fen
 from chesskit.core import state as P
 from chesskit.core import vstate as V
 from chesskit.core.api import table
+from chesskit.variants import find, get
 
 
-def canonical(name: str) -> str:
-    """The canonical name of a variant name (aliases through ``chesskit.variants``)."""
-    if name in V.IDS:
-        return name
-    from chesskit.variants import find
-
-    return find(name).name
+def canonical(name: str) -> tuple[str, bool]:
+    """The canonical name of any variant name ``chesskit.variants.find`` reads, and
+    whether the name asks for Chess960 (``atomic960``)."""
+    variant, chess960 = find(name)
+    return variant.name, chess960
 
 
 def parse(name: str, fen: str | None, chess960: bool | None, strict: bool) -> Setup:
     """The Setup of a variant FEN (its start position when ``fen`` is None)."""
-    if fen is None:
-        from chesskit.variants import find
-
-        fen = find(name).start_fen
-    return parse_fen(fen, chess960, strict, variant=name)
+    return parse_fen(get(name).start_fen if fen is None else fen, chess960, strict, variant=name)
 
 
 def load(board, setup: Setup, name: str) -> None:
@@ -42,13 +37,12 @@ def load(board, setup: Setup, name: str) -> None:
     b[:] = board._board
     st[: P.ST_SIZE] = board._st
     promoted = 0
-    for sq in getattr(setup, "promoted", None) or ():
+    for sq in setup.promoted:
         promoted |= 1 << sq
     bb[V.PROMOTED] = np.uint64(promoted)
-    checks = getattr(setup, "checks", None)
-    if checks is not None:
-        st[V.CHECKS], st[V.CHECKS + 1] = checks
-    pockets = getattr(setup, "pockets", None)
+    if setup.checks is not None:
+        st[V.CHECKS], st[V.CHECKS + 1] = setup.checks
+    pockets = setup.pockets
     if pockets is not None:
         for colour in (0, 1):
             for ptype, count in enumerate(pockets[colour]):
