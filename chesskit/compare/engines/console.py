@@ -193,8 +193,10 @@ class PerftEngine(UciEngine):
     def probe(self, verb: str) -> tuple[Answer, bool]:
         """Ask `verb` (a depth-1 question) on the start position, not insisting on an
         answer; returns (answer, whether a search started instead). A `go` that may
-        have begun a search that prints nothing is stopped."""
-        self.set_position(detect.START, [], False)
+        have begun a search that prints nothing is stopped. Under --variant the engine is
+        already in the variant: the standard start position is sent as it is (20 moves in
+        every variant chesskit knows)."""
+        self.set_position(detect.START, [], False, raw=True)
         answer, search = self.ask(verb, 1, lambda: node_board(detect.START, [], False), probe=True)
         if verb.startswith("go ") and answer.empty and not search:
             self._send("stop")
@@ -243,7 +245,7 @@ class PerftEngine(UciEngine):
             )
         return answer
 
-    def set_position(self, fen: str, moves: list[str], chess960: bool) -> None:
+    def set_position(self, fen: str, moves: list[str], chess960: bool, raw: bool = False) -> None:
         if self._xboard is not None:
             if chess960:
                 raise self.error("cannot play Chess960 (chesskit sets no Chess960 variant in an xboard dialect)")
@@ -255,7 +257,8 @@ class PerftEngine(UciEngine):
             if self._console:
                 raise self.error("cannot play Chess960 (a console dialect has no UCI_Chess960 option)")
             self._set_chess960(chess960)
-        self._send(f"position fen {fairy_fen(fen, self.variant, chess960)}" + (f" moves {' '.join(moves)}" if moves else ""))
+        sent = fen if raw else fairy_fen(fen, self.variant, chess960)
+        self._send(f"position fen {sent}" + (f" moves {' '.join(moves)}" if moves else ""))
         if self._console:
             self._refused = any(_REFUSED.search(line) for line in self._drain())
         else:
