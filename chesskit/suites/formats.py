@@ -398,8 +398,11 @@ def parse_epd_line(
     ``perft`` lines); ``variant`` names the rules when the line has no ``variant``
     operation (the file's name, a ``.perft`` file's ``variant`` line).
     """
-    name, chess960 = _rules(scan_variant(text) or variant, chess960)
-    epd = parse_epd(text, chess960, strict) if name == "chess" else parse_epd(text, chess960, strict, variant=name)
+    if variant is None or scan_variant(text) is not None:  # the line's own operation, read by parse_epd
+        epd = parse_epd(text, chess960, strict)
+    else:
+        name, chess960 = _rules(variant, chess960)
+        epd = parse_epd(text, chess960, strict, variant=name)
     found: dict[int, int] = {}
     stats: dict[int, str] = {}
     ident = None
@@ -437,7 +440,7 @@ def parse_epd_line(
         chess960=bool(setup.chess960),
         notes=tuple(setup.notes),  # (the setup itself is not kept: a million lines would not fit)
         tags=tags,
-        variant=name,
+        variant=setup.variant,
     )
 
 
@@ -565,12 +568,7 @@ def read_perft(path: Path, strict: bool = False) -> list[Entry]:
         elif keyword == "variant":
             finish()
             block = None
-            try:
-                _rules(value or "''", None)
-                variant, variant_broken = value, False
-            except InputError as err:
-                variant_broken = True
-                entries.append(LineError(path, lineno, f"{printable(str(err))} (the blocks below it are not run)"))
+            variant, variant_broken = _variant_line(value, variant, entries, lineno)
         elif keyword == "epd":
             if block is None or block.epd is not None:
                 finish()
@@ -597,6 +595,17 @@ def read_perft(path: Path, strict: bool = False) -> list[Entry]:
             )
     finish()
     return sorted(entries.done(), key=lambda entry: entry.lineno)
+
+
+def _variant_line(value: str, variant: str | None, entries: Entries, lineno: int) -> tuple[str | None, bool]:
+    """A ``.perft`` file's ``variant NAME`` line: ``(the variant from here on, broken)``;
+    a name that is no variant is an error for its line."""
+    try:
+        _rules(value or "''", None)
+        return value, False
+    except InputError as err:
+        entries.append(LineError(entries.path, lineno, f"{printable(str(err))} (the blocks below it are not run)"))
+        return variant, True
 
 
 def _with_id(record: SuiteRecord, ident: str) -> SuiteRecord:
