@@ -92,6 +92,8 @@ def fuzz(
     if save is not None:
         check_save_path(save, engine_opts.input_files())
     check_writable(html_path, engine_opts.input_files(), others={"--save": save})
+    if variant_rules(variant):  # vengines: fuzz.run.fuzz(variant=) replaces this refusal
+        raise InputError(f"--variant {variant}: fuzz generates standard chess and Chess960 positions only")
     eng = engine_opts.open(variant)
     if not as_json:
         click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
@@ -109,7 +111,6 @@ def fuzz(
                 on_shrink=shrinking,
                 position_timeout=per_position,
                 fail_fast=fail_fast,
-                **variant_rules(variant),
             )
     finally:
         eng.close()

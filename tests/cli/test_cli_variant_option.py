@@ -75,3 +75,26 @@ def test_api_takes_variant():
         chesskit.perft("startpos", 1, variant="shogi")
     with pytest.raises(InputError, match="unknown variant"):
         chesskit.divide("startpos", 1, variant="nope")
+
+
+def test_suite_variant_is_the_default_rules(tmp_path):
+    from chesskit.suites.session import prepare
+
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    suite = tmp_path / "mine.epd"
+    # 3+3: three-check's counters, read because --variant says the file is three-check
+    suite.write_text(f"{start} w KQkq - 3+3 ;D1 20\n{start} w KQkq - ;D1 20 ;variant atomic\n")
+    planned = prepare([suite], variant="threecheck")
+    assert [t.record.variant for t in planned.tasks] == ["3check", "atomic"]
+    assert planned.errors == []
+    standard = prepare([suite])  # without --variant the counters are not standard chess
+    assert [t.record.variant for t in standard.tasks] == ["atomic"]
+    assert "only 3check counts checks" in str(standard.errors[0])
+
+
+def test_suite_variant_without_path_runs_the_bundled_variant_suites():
+    from chesskit.suites.positions import variant_suites
+
+    assert [p.name for p in variant_suites("atomic")] == ["atomic.epd", "atomic960.epd"]
+    assert [p.name for p in variant_suites("koth")] == ["kingofthehill.epd"]
+    assert [p.name for p in variant_suites("crazyhouse960")] == ["crazyhouse960.epd"]
