@@ -133,7 +133,7 @@ def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     return files
 
 
-def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Loaded:
+def load_entries(paths: Iterable[str | Path] = (), strict: bool = False, variant: str | None = None) -> Loaded:
     """Every position and every bad line of the given files/folders (``strict``: a position
     that cannot arise in a game is an error for its line, see ``board/fen.py``).
 
@@ -143,7 +143,8 @@ def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Load
     A file that cannot be read (no permission, a broken link, UTF-16) is an error for the
     whole file (a LineError at line 0) and the other files are read. Raises InputError for
     a path that does not exist, when no file can be read at all (the first one's reason),
-    and when the files hold no line at all to run or report.
+    and when the files hold no line at all to run or report. ``variant``: the rules of the
+    files and lines that name none (``read_suite``).
     """
     paths = list(paths)
     records: list[SuiteRecord] = []
@@ -153,7 +154,7 @@ def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Load
     kept = 0  # the errors kept in detail over the run (MAX_ERRORS_KEPT)
     for path in files:
         try:
-            entries = read_suite(path, strict)
+            entries = read_suite(path, strict, variant)
         except InputError as err:
             unreadable.append(err)
             entries = [LineError(path, 0, str(err).removeprefix(f"{display_path(path)}: "))]
