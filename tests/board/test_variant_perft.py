@@ -135,3 +135,11 @@ def test_python_chess_variant_perft_files(perft_sets, name, variant):
                 checked += 1
     assert checked > 0
 
+
+
+def test_a_variant_walk_is_saved_like_the_standard_one():
+    from chesskit.core import native
+
+    Board(variant="kingofthehill").perft(2)
+    assert native.is_saved(3) or not native.SAVES
+    assert native._paths(3)[0].name.startswith("vwalk3-")
