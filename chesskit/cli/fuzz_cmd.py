@@ -223,7 +223,7 @@ def _save(path: str, run) -> str:
     report = finding.report
     ident = unused_id(path, f"fuzz-{run.seed}")
     depth = max(SAVE_DEPTH, finding.position_depth)
-    line = suite_line(finding.position_fen, report.chess960, ident, depth)
+    line = suite_line(finding.position_fen, report.chess960, ident, depth, report.variant)
     what = report.summary() if not finding.shrunk.interrupted else f"divides differ at depth {finding.position_depth}"
     comment = (
         f"# chesskit fuzz --seed {run.seed} (position {finding.index}, {finding.start.source}): "
