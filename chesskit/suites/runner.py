@@ -397,8 +397,14 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     from chesskit.compare.statecmp import state_checker
 
     diverged: set[int] = set()
+    rules = getattr(_unwrapped(engine), "variant", "chess")
     for task in tasks:
         record = task.record
+        if record.variant != rules:  # the engine is set to one variant for the run
+            yield SuiteResult(
+                task, 0, 0.0, error=f"a {record.variant} position, and the engine counts {rules} (give --variant {record.variant})"
+            )
+            continue
         total_only = task.depth >= 1 and getattr(engine, "total_only", False)
         with Timer() as timer:
             if total_only:  # no divide to show: the descent asks below each move
