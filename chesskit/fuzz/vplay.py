@@ -4,8 +4,8 @@ The standard sources (placements, special cases, mutations of the bundled suites
 standard positions; a variant's positions come from playing it: a game starts from the
 variant's start position (for a 960 form, a Chess960 start array with the variant's
 other fields), plays one to six random legal moves per position (a move that captures,
-drops, promotes or checks is preferred now and then, so that the variant's special
-cases come up), and starts again when its game is over or long. Each position is given
+drops or promotes, in racing kings a king's step up the board, is preferred now and then,
+so that the variant's special cases come up), and starts again when its game is over or long. Each position is given
 once.
 """
 
@@ -17,7 +17,7 @@ from typing import Iterator
 from chesskit.board.board import Board
 from chesskit.fuzz.sources import Generated, start_position
 from chesskit.variants import get
-from chesskit.vocab import parse_square
+from chesskit.vocab import KING, parse_square
 
 MAX_PLIES = 160
 SPECIAL_SHARE = 0.4
@@ -33,6 +33,15 @@ def variant_start(variant: str, rng: random.Random, chess960: bool) -> str:
     array, _, shuffled_castling, *_ = start_position(rng, True).fen().split(" ")
     pockets = placement[placement.index("[") :] if "[" in placement else ""
     return " ".join([array + pockets, side, shuffled_castling, *rest])
+
+
+def _lively(game: Board, moves: list[str], variant: str) -> list[str]:
+    """The moves that make the variant's special cases come up: captures, drops and
+    promotions; in racing kings, king steps up the board (toward the finish)."""
+    occupied = game.setup().board
+    if variant == "racingkings":
+        return [m for m in moves if occupied[parse_square(m[:2])] & 7 == KING and m[3] > m[1]]
+    return [m for m in moves if "@" in m or len(m) == 5 or occupied[parse_square(m[2:4])]]
 
 
 class VariantStream:
@@ -70,8 +79,7 @@ class VariantStream:
             if not moves:
                 self._game = None
                 return None
-            occupied = game.setup().board
-            lively = [m for m in moves if "@" in m or len(m) == 5 or occupied[parse_square(m[2:4])]]
+            lively = _lively(game, moves, self.variant)
             game.push(rng.choice(lively if lively and rng.random() < SPECIAL_SHARE else moves))
         if not game.legal_moves():  # the game is over: nothing to compare below it
             self._game = None
