@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from chesskit.errors import ChesskitError, EngineError, EngineNotStarted, InputError, MismatchError
+from chesskit.errors import ChesskitError, EngineCheckFailed, EngineError, EngineNotStarted, InputError, MismatchError
 from chesskit.suites import result as result_of
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError, SuiteRecord
@@ -285,8 +285,9 @@ def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None) 
 
 
 def _engine_error(err: EngineError, broken: Task | None, skip_chess960: bool) -> EngineError:
-    # an engine that could not be started at all failed whatever the position: no Chess960 hint
-    if broken is not None and broken.record.chess960 and not skip_chess960 and not isinstance(err, EngineNotStarted):
+    # an engine that could not be started at all, or failed the check of its start (on
+    # Kiwipete), failed whatever the position: no Chess960 hint
+    if broken is not None and broken.record.chess960 and not skip_chess960 and not isinstance(err, (EngineNotStarted, EngineCheckFailed)):
         return EngineError(f"{err} (at Chess960 position {broken.record.label}; --skip-chess960 leaves those out)")
     return err
 

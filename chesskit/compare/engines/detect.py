@@ -10,16 +10,20 @@ each answer with a total line.  An engine that never says `uciok` but answers
 `perft 1`, `divide 1`, then `perft 1 1` (a perft split by root move: Sjaak II).  A UCI
 engine with no divide in its UCI loop is offered the xboard handshake too (Sjaak II
 speaks both), and a divide found there is preferred to a UCI total.  Moves may come in
-UCI, SAN or long algebraic.  For the bare commands, detected or named with --dialect, a
-second probe (Kiwipete, 48 moves) checks that the engine follows `position fen`
-(`setboard` in xboard; `go perft` is UCI's own, set up by UCI's `position`).
+UCI, SAN or long algebraic.  In every dialect, detected or named with --dialect (`go perft`
+too), a second probe (Kiwipete, 48 moves) checks that the engine follows `position fen`
+(`setboard` in xboard), once the engine has answered on the start position: a named
+dialect is first asked there.  A failure after that answer is an `EngineCheckFailed`: the
+engine did start (``--bisect`` judges the commit rather than skipping it).
 """
 
 from __future__ import annotations
 
 from chesskit.compare.engines.base import one_line
 from chesskit.compare.engines.dialects import Answer, Dialect
+from chesskit.errors import EngineCheckFailed, EngineError
 from chesskit.geometry import START_FEN as START
+
 START_MOVES = 20
 CHECK = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 CHECK_MOVES = 48
@@ -91,14 +95,21 @@ def _heard(verb: str, answer: Answer, search: bool) -> str:
     return f"{verb!r} gave nothing"
 
 
-def check_position(engine, dialect: Dialect) -> None:
-    """A bare perft must follow `position fen`: Kiwipete has 48 moves, the start position 20
-    (an EngineError when the engine counted the start position)."""
-    answer = engine.query(CHECK, 1, [], False)
+def check_position(engine, dialect: Dialect, answered: bool) -> None:
+    """The engine must follow `position fen`: Kiwipete has 48 moves, the start position 20.
+    Unless it has ``answered`` on the start position (detection's probes), it is asked
+    there first (an EngineError: it could not be started). Failing on Kiwipete, or counting
+    the start position's moves there, is an EngineCheckFailed."""
+    if not answered:
+        engine.query(START, 1, [], False)
+    try:
+        answer = engine.query(CHECK, 1, [], False)
+    except EngineError as err:
+        raise EngineCheckFailed(f"{err} (checking that it follows 'position fen' with Kiwipete)") from None
     count = answer.total if answer.total is not None else len(answer.moves)
     if count == START_MOVES:
         sets = "setboard" if dialect.loop == "xboard" else "position fen"
-        raise engine.error(
-            f"ignores '{sets}' (its {dialect.verb(1)!r} after '{sets} {CHECK}' counted the start "
-            "position's 20 moves); give a one-shot --engine-cmd instead"
+        raise EngineCheckFailed(
+            f"engine {engine.name!r} ignores '{sets}' (its {dialect.verb(1)!r} after '{sets} {CHECK}' "
+            "counted the start position's 20 moves); give a one-shot --engine-cmd instead"
         )
