@@ -230,11 +230,9 @@ def run_suite(
     does not exist or nothing at all can be run.
     """
     from chesskit.api.counting import default_threads
-    from chesskit.errors import InputError
-    from chesskit.suites.session import execute, prepare
+    from chesskit.suites.session import execute, prepare, refuse_stats_with_engine
 
-    if engine is not None and stats:
-        raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
+    refuse_stats_with_engine(engine is not None, stats)
     planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, tuple(tags))
     opened = Engine(engine) if isinstance(engine, str) else engine
     try:

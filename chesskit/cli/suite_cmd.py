@@ -19,7 +19,7 @@ from chesskit.errors import EngineError, InputError
 from chesskit.suites.guard import parse_position_timeout
 from chesskit.suites.formats import parse_tags
 from chesskit.suites.runner import DEFAULT_MAX_NODES, suite_paths
-from chesskit.suites.session import execute, prepare
+from chesskit.suites.session import execute, prepare, refuse_stats_with_engine
 
 
 @click.command()
@@ -105,8 +105,7 @@ def suite(
         check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
     wanted = () if tags is None else parse_tag_option(tags)
     planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted)
-    if engine_opts.given and stats:
-        raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
+    refuse_stats_with_engine(engine_opts.given, stats)
     if not engine_opts.given and (seconds is not None or bisect):
         raise InputError(f"{'--bisect' if bisect else '--position-timeout'} applies to an engine (--engine, --script, ...)")
     try:

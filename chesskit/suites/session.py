@@ -158,6 +158,13 @@ def prepare(
     return Planned(tasks, errors, skip_chess960, skipped(records, max_depth, max_nodes))
 
 
+def refuse_stats_with_engine(engine: bool, stats: bool) -> None:
+    """``stats`` (the leaf counters) is counted by chesskit itself: with an ``engine``
+    (the caller has one), an InputError. ``execute`` takes the caller's word for it."""
+    if engine and stats:
+        raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
+
+
 def execute(
     planned: Planned,
     engine=None,
@@ -172,7 +179,8 @@ def execute(
     on_position: Callable[[PositionResult], None] | None = None,
 ) -> Outcome:
     """Count every planned task with chesskit (``run``, ``stats``: the leaf counters too)
-    or ``engine`` (``run_engine``; the caller refuses ``stats`` with an engine);
+    or ``engine`` (``run_engine``; the caller refuses ``stats`` with an engine: see
+    ``refuse_stats_with_engine``);
     ``on_result`` sees each count as it comes, ``on_position`` each position's result,
     ``progress`` a big count as it advances.
 
