@@ -17,11 +17,11 @@ With $FAKE_UCI_LOG set, every command received is appended to that file.
 
 import argparse
 import importlib
-import os
 import sys
 
 import chess
 
+import engine_stdin
 import pchelper
 
 
@@ -48,13 +48,9 @@ def main() -> None:
     parser.add_argument("--ignore-fen", action="store_true")
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
-    log = os.environ.get("FAKE_UCI_LOG")
     chess960, fen, moves = False, chess.STARTING_FEN, []
 
-    for line in sys.stdin:
-        if log:
-            with open(log, "a") as f:
-                f.write(line)
+    for line in engine_stdin.commands("FAKE_UCI_LOG"):
         tokens = line.split()
         if not tokens:
             continue
