@@ -312,21 +312,23 @@ def by_position(tasks: Iterable[Task]) -> list[list[Task]]:
 
 
 class _Tables:
-    """The shared transposition tables, made on first use: one for standard chess and one
-    for Chess960 (their keys do not tell the two apart)."""
+    """The shared transposition tables, made on first use: one per variant for standard
+    castling and one for Chess960 (their keys do not tell the rules apart)."""
 
     def __init__(self, hash_mb: float):
         self.hash_mb = hash_mb
-        self.tables: dict[bool, object] = {}
+        self.tables: dict[tuple[str, bool], object] = {}
         self.lock = threading.Lock()
 
-    def get(self, chess960: bool):
+    def get(self, chess960: bool, variant: str = "chess"):
+        key = (variant, chess960)
         with self.lock:
-            if chess960 not in self.tables:
+            if key not in self.tables:
                 from chesskit.core.hashtable import allocate
 
-                self.tables[chess960] = allocate(self.hash_mb)
-            return self.tables[chess960]
+                self.tables[key] = allocate(self.hash_mb)
+            return self.tables[key]
+
 
 
 def _counted(tasks: list[Task], stats: bool, tables: _Tables) -> list[SuiteResult]:
@@ -343,17 +345,16 @@ def _run_job(
     progress: Callable[[Task, float], None] | None = None,
 ) -> Iterator[SuiteResult]:
     """The results of one position's tasks, counted here (``threads`` for each count)."""
-    from chesskit.board.board import Board
     from chesskit.board.counters import compare, parse_stat_opcode
 
     record = tasks[0].record
     try:
-        board = Board(record.fen, chess960=record.chess960 or None)
+        board = record.board()
     except InputError as err:
         for task in tasks:
             yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
         return
-    table = tables.get(bool(board.chess960))
+    table = tables.get(bool(board.chess960), record.variant)
     for task in tasks:
         wanted = None
         if stats and task.depth in record.stats:
@@ -391,7 +392,6 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     then has ``engine_error`` set (``chesskit.suites.session`` makes either that
     position's result and goes on).
     """
-    from chesskit.board.board import Board
     from chesskit.compare.descent import descend
     from chesskit.compare.statecmp import state_checker
 
@@ -409,7 +409,7 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
         if not result.ok and id(record) not in diverged and task.depth >= 1:
             diverged.add(id(record))
             result.divide = dict(sorted(divide.items()))
-            board = Board(record.fen, chess960=record.chess960 or None)
+            board = record.board()
             try:
                 checker = state_checker(_unwrapped(engine), record.fen, [], record.chess960, state_pushes)
                 if checker is not None:
