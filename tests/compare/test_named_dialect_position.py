@@ -9,7 +9,7 @@ import pytest
 
 from chesskit.compare.engines import open_engine
 from chesskit.errors import EngineError
-from helpers import ENGINES, FAKE_UCI, KIWIPETE, STARTPOS, one_line, pc_divide
+from helpers import ENGINES, FAKE_UCI, KIWIPETE, STARTPOS, need_program, one_line, pc_divide
 
 FAKE = f"{sys.executable} {ENGINES / 'fake_perft.py'}"
 IGNORES = r"ignores 'position fen' .*give a one-shot --engine-cmd instead$"
@@ -78,3 +78,18 @@ def test_the_check_is_made_once_for_the_engine_not_at_each_restart(tmp_path, mon
     asked = [line.split(" ", 2)[2] for line in log.read_text().splitlines() if line.startswith("position")]
     # the check (the start position, then Kiwipete), then each question: no check after the restart
     assert asked == [STARTPOS, KIWIPETE, KIWIPETE, KIWIPETE]
+
+
+@pytest.mark.parametrize("variant", ["horde", "racingkings", "antichess"])
+@pytest.mark.parametrize("dialect", [None, "uci-go-perft"], ids=["detected", "named"])
+def test_fairy_stockfish_passes_the_check_in_a_variant(variant, dialect):
+    """Under --variant the check asks a position of the variant (Kiwipete is none in horde or
+    racing kings; in antichess it has 8 moves, not 48): Fairy-Stockfish passes it and counts."""
+    import pyffish
+
+    from chesskit.variants import get
+
+    engine = need_program("/usr/games/fairy-stockfish")
+    fen = get(variant).start_fen
+    with open_engine(engine=engine, variant=variant, dialect=dialect, timeout=20) as eng:
+        assert eng.perft(fen, 1, []) == len(pyffish.legal_moves(variant, fen, []))
