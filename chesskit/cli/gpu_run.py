@@ -1,4 +1,4 @@
-"""``--device gpu`` for ``perft`` and ``divide``: the glue to ``chesskit.gpu`` (imported
+"""``--device gpu`` for ``perft``, ``divide`` and ``suite``: the glue to ``chesskit.gpu`` (imported
 here only when asked for, so the CPU path never loads CUDA)."""
 
 from __future__ import annotations
@@ -25,3 +25,14 @@ def count(board, depth: int, timer: Timer, by_move: bool = False) -> dict[str, i
     walk.warm_up(board)
     with timer:
         return walk.divide(board, depth) if by_move else {"": walk.perft(board, depth)}
+
+
+def suite_walk():
+    """The GPU walk that counts a suite (``suites.session.execute``), its kernels compiled
+    (or loaded) before the first count is timed."""
+    from chesskit.board.board import Board
+    from chesskit.gpu import open_walk
+
+    walk = open_walk()  # InputError (exit 2) where no GPU can be used
+    walk.warm_up(Board())
+    return walk

@@ -9,9 +9,11 @@ a position at 272 bytes), ``sts`` (n, 8) int64.
   splits a level's children into slices that fit a buffer);
 * ``list_moves``: each position's moves, written where its children go, each with its
   parent's row: a child is its parent's row + a move until it is made;
-* ``make_children``: one thread per child, made with ``make`` from its parent's row; a child
-  that the table ``tt`` knows at its depth is not made: its count goes to its parent's and
-  its row is marked done (``st[PLY] = -1``);
+* ``key_children``: one thread per child, its Zobrist key from its parent's row and move
+  (``child_key``); a child that the table ``tt`` knows at its depth gives its count to its
+  parent's and its row is marked done (``st[PLY] = -1``);
+* ``make_children``: once a level is deduplicated (``claim``/``resolve``), each child still
+  to be walked is made with ``make`` from its parent's row (one thread each);
 * ``count_replies``: the leaf level, one thread per move of a position two plies above the
   leaves: the move made with the copy-make ``make_for_count`` and the replies counted,
   never listed (the CPU walk's last two plies), summed into the position's count;
@@ -201,21 +203,32 @@ def list_moves(T, bbs, boards, sts, first, n, ends, counts, base, cmoves, cparen
 
 
 @_rules_kernel
-def make_children(T, bbs, boards, sts, m, cmoves, cparents, cbbs, cboards, csts, tt, depth, acc):
-    """Child ``r`` (one thread each) made from its parent's row and move (``list_moves``);
-    a child the table ``tt`` knows at ``depth`` is not made: its count goes to its parent's
-    ``acc`` and it is marked done."""
+def key_children(T, bbs, boards, sts, m, cmoves, cparents, cbbs, csts, tt, depth, acc):
+    """Child ``r`` (one thread each, its parent's row and move from ``list_moves``): its
+    Zobrist key (the CPU walk's ``child_key``: the move is not made) into its row, for the
+    level's deduplication; a child the table ``tt`` knows at ``depth`` gives its count to
+    its parent's ``acc`` and is marked done. The rest are made once deduplicated
+    (``make_children``), so a repeat or a child found in the table is never made."""
     r = cuda.grid(1)
     if r < m:
         i = cparents[r]
-        move = cmoves[r]
+        key = child_key(T, bbs[i], boards[i], sts[i], cmoves[r])
+        cbbs[r, KEY] = key
+        csts[r, PLY] = 0
         if tt.shape[0] != 0:
-            # looked up by the key its move gives (the CPU walk's ``child_key``), not made
-            found = probe(tt, child_key(T, bbs[i], boards[i], sts[i], move), depth)
+            found = probe(tt, key, depth)
             if found >= 0:
                 cuda.atomic.add(acc, i, found)
                 csts[r, PLY] = DONE
-                return
+
+
+@_rules_kernel
+def make_children(T, bbs, boards, sts, m, cmoves, cparents, cbbs, cboards, csts):
+    """Child ``r`` (one thread each) that is neither done nor an alias made from its
+    parent's row and move (``list_moves``)."""
+    r = cuda.grid(1)
+    if r < m and csts[r, PLY] >= 0:
+        i = cparents[r]
         hist = cuda.local.array((1, 4), types.int64)
         hkeys = cuda.local.array((1, 2), types.uint64)
         for w in range(BB_SIZE):
@@ -225,7 +238,7 @@ def make_children(T, bbs, boards, sts, m, cmoves, cparents, cbbs, cboards, csts,
         for w in range(ST_SIZE):
             csts[r, w] = sts[i, w]
         csts[r, PLY] = 0  # make pushes its history row at ply 0 of ``hist``
-        make(T, cbbs[r], cboards[r], csts[r], hist, hkeys, move)
+        make(T, cbbs[r], cboards[r], csts[r], hist, hkeys, cmoves[r])
 
 
 @_rules_kernel

@@ -228,8 +228,6 @@ class Walk:
         parent's count, ``up[level.parents[i]]``."""
         if n == 0:
             return
-        if n > 1:
-            self._dedupe(level, n, depth)
         if depth == 1:
             with self._step("count_leaves"):
                 kernels.count_leaves[blocks(n), THREADS](
@@ -336,12 +334,21 @@ class Walk:
         return n
 
     def _make(self, level: Level, m: int, child: Level, depth: int, tt) -> None:
+        """The ``m`` children listed in ``child`` (``_slices``) keyed, looked up in ``tt``,
+        deduplicated (``_dedupe``) and made where still to be walked."""
         if m == 0:
             return
+        with self._step("key_children"):
+            kernels.key_children[blocks(m), THREADS](
+                self.T, level.bbs, level.boards, level.sts, m, child.moves, child.parents, child.bbs, child.sts,
+                tt, depth, level.acc,
+            )
+        if m > 1:
+            self._dedupe(child, m, depth)
         with self._step("make_children"):
             kernels.make_children[blocks(m), THREADS](
-                self.T, level.bbs, level.boards, level.sts, m, child.moves, child.parents,
-                child.bbs, child.boards, child.sts, tt, depth, level.acc,
+                self.T, level.bbs, level.boards, level.sts, m, child.moves, child.parents, child.bbs, child.boards,
+                child.sts,
             )
 
 
