@@ -94,6 +94,16 @@ class Setup:
     # why the position cannot arise in a game, one line per reason ("field: why"),
     # empty for a reachable-looking position; see the module docstring
     notes: list[str] = field(default_factory=list)
+    # the variant's canonical name (chesskit.variants); the fields below stay at their
+    # defaults in a variant without them, so a standard position is what it always was
+    variant: str = "chess"
+    # crazyhouse: per colour (white, black) 7 counts indexed by piece type (index 0
+    # unused, PAWN..QUEEN, KING always 0); None in a variant without pockets
+    pockets: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    # crazyhouse: sorted squares of the promoted pieces (``~`` in the FEN)
+    promoted: list[int] = field(default_factory=list)
+    # 3check: checks GIVEN so far by (white, black), 0..3; None in other variants
+    checks: tuple[int, int] | None = None
 
 
 class _Notes:
