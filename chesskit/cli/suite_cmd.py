@@ -120,7 +120,8 @@ def suite(
         eng = engine_opts.open() if engine_opts.given else None
     except EngineError as err:  # a Python adapter that cannot be imported
         raise start_failed(err, bisect) from None
-    gpu = gpu_run.suite_walk() if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
+    deepest = max((task.depth for task in planned.tasks), default=1)
+    gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
     try:
         outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu)
     finally:

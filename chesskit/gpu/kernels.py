@@ -223,9 +223,10 @@ def key_children(T, bbs, boards, sts, m, cmoves, cparents, cbbs, csts, tt, depth
 
 
 @_rules_kernel
-def make_children(T, bbs, boards, sts, m, cmoves, cparents, cbbs, cboards, csts):
+def make_children(T, bbs, boards, words, sts, m, cmoves, cparents, cbbs, cboards, cwords, csts):
     """Child ``r`` (one thread each) that is neither done nor an alias made from its
-    parent's row and move (``list_moves``)."""
+    parent's row and move (``list_moves``). ``words``, ``cwords``: the square arrays seen
+    as 8 words a row, so a row's squares are copied in 8 loads and stores, not 64."""
     r = cuda.grid(1)
     if r < m and csts[r, PLY] >= 0:
         i = cparents[r]
@@ -233,8 +234,8 @@ def make_children(T, bbs, boards, sts, m, cmoves, cparents, cbbs, cboards, csts)
         hkeys = cuda.local.array((1, 2), types.uint64)
         for w in range(BB_SIZE):
             cbbs[r, w] = bbs[i, w]
-        for w in range(64):
-            cboards[r, w] = boards[i, w]
+        for w in range(8):
+            cwords[r, w] = words[i, w]
         for w in range(ST_SIZE):
             csts[r, w] = sts[i, w]
         csts[r, PLY] = 0  # make pushes its history row at ply 0 of ``hist``

@@ -70,13 +70,14 @@ class Level:
         self.owner = cuda.device_array(cap, dtype=np.int32)
 
 
-def default_cap(depth: int) -> int:
-    """Positions per level buffer: what half the GPU's free memory holds for the levels
-    a perft of ``depth`` keeps (``depth - 2``: the last two plies are counted in place)."""
+def default_cap(depth: int, held: int = 0) -> int:
+    """Positions per level buffer: what half the GPU's free memory (with the ``held`` bytes
+    of the walk's own buffers, which sizing again would free) holds for the levels a perft of
+    ``depth`` keeps (``depth - 2``: the last two plies are counted in place)."""
     if SIMULATOR:
         return SIM_CAP
     free, _ = cuda.current_context().get_memory_info()
-    cap = free // 2 // (max(1, depth - 2) * POSITION_BYTES)
+    cap = (free + held) // 2 // (max(1, depth - 2) * POSITION_BYTES)
     return int(max(MAX_MOVES_FLOOR, min(MAX_CAP, cap)))
 
 
@@ -185,23 +186,41 @@ class Walk:
             counts[board.uci(int(move))] = self._count_from(one, 1, depth - 1)
         return counts
 
-    def warm_up(self, board) -> None:
-        """Compile (or load) the kernels outside a timed run: perft 3 runs all three."""
+    def warm_up(self, board, depth: int = 3) -> None:
+        """Compile (or load) the kernels outside a timed run (perft 3 runs every one), and
+        make the buffers a perft of ``depth`` uses."""
+        with gpu_memory():
+            self.allocate(depth)
         self.perft(board, 3)
 
     # ------------------------------------------------------------ the walk
 
     def _size(self, depth: int) -> None:
-        """Buffers for a count of ``depth``: sized again (after the old ones are freed) when
-        ``depth`` is deeper than any before and the caller fixed no ``cap``."""
+        """Buffers for a count of ``depth``: sized again when ``depth`` is deeper than any
+        before and the caller fixed no ``cap`` (more levels, fewer positions each); the old
+        buffers are freed only if the size changes."""
         if self.fixed_cap is not None or depth <= self.sized_for:
+            return
+        self.sized_for = depth
+        held = [a for level in self.levels.values() for a in vars(level).values()]
+        held += [*vars(self.leaf).values()] if self.leaf is not None else []
+        cap = default_cap(depth, sum(a.nbytes for a in held))
+        if cap == self.cap:
             return
         self.levels.clear()
         self.leaf = self.hkeys = self.hrows = None
         if not SIMULATOR:
-            cuda.current_context().deallocations.clear()  # free them before measuring what is free
-        self.cap = default_cap(depth)
-        self.sized_for = depth
+            cuda.current_context().deallocations.clear()  # freed now, before they are made again
+        self.cap = cap
+
+    def allocate(self, depth: int) -> None:
+        """The buffers a perft of ``depth`` uses, sized and made now (``warm_up``), so that
+        the count itself makes none."""
+        self._size(depth)
+        for d in range(2, depth):
+            self._level(d)
+        if depth >= 2 and self.leaf is None:
+            self.leaf = Moves(self.cap * LEAF_MOVES + MAX_MOVES)
 
     def _root(self, board, depth: int) -> Level:
         self._size(depth)
@@ -236,8 +255,7 @@ class Walk:
             self._aliases(level, n, level.counts, up)
             return
         if depth == 2:
-            if self.leaf is None:
-                self.leaf = Moves(self.cap * LEAF_MOVES + MAX_MOVES)
+            self.allocate(2)
             for start, stop, m in self._slices(level, n, self.cap * LEAF_MOVES, self.leaf):
                 if m:
                     with self._step("count_replies"):
@@ -347,8 +365,8 @@ class Walk:
             self._dedupe(child, m, depth)
         with self._step("make_children"):
             kernels.make_children[blocks(m), THREADS](
-                self.T, level.bbs, level.boards, level.sts, m, child.moves, child.parents, child.bbs, child.boards,
-                child.sts,
+                self.T, level.bbs, level.boards, level.boards.view(np.uint64), level.sts, m, child.moves,
+                child.parents, child.bbs, child.boards, child.boards.view(np.uint64), child.sts,
             )
 
 

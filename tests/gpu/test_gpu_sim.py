@@ -253,7 +253,7 @@ def test_the_buffers_are_sized_again_for_a_deeper_count():
         "from chesskit.board.board import Board\n"
         "asked = []\n"
         "real = walk.default_cap\n"
-        "walk.default_cap = lambda depth: asked.append(depth) or real(depth)\n"
+        "walk.default_cap = lambda depth, held=0: asked.append(depth) or real(depth, held)\n"
         "w = open_walk(); counts = [w.perft(Board(), d) for d in (2, 3, 1, 3)]\n"
         "fixed = open_walk(64); counts.append(fixed.perft(Board(), 3))\n"
         "print(asked, counts)"
