@@ -187,11 +187,18 @@ class Walk:
         return counts
 
     def warm_up(self, board, depth: int = 3) -> None:
-        """Compile (or load) the kernels outside a timed run (perft 3 runs every one), and
-        make the buffers a perft of ``depth`` uses."""
+        """Compile (or load) every kernel outside a timed run, and make the buffers a perft
+        of ``depth`` uses: perft 3 and 1 run the kernels of the walk, and a prefix sum of
+        more than one block and a cut those of a level too big for one block or slice."""
         with gpu_memory():
             self.allocate(depth)
+            ones = cuda.to_device(np.ones(2 * kernels.SCAN + 1, dtype=np.int64))
+            ends = cuda.device_array(ones.shape[0], dtype=np.int64)
+            self._scan(ones, ones.shape[0], ends, 0)
+            where = cuda.device_array((2, 2), dtype=np.int64)
+            kernels.cut[1, THREADS](ends, ones, ones.shape[0], kernels.SCAN, 2, where)
         self.perft(board, 3)
+        self.perft(board, 1)
 
     # ------------------------------------------------------------ the walk
 
