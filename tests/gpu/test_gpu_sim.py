@@ -262,3 +262,23 @@ def test_the_buffers_are_sized_again_for_a_deeper_count():
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[2,", "3]", "[400,", "8902,", "20,", "8902,", "8902]"]
+
+
+def test_the_prefix_sum_on_the_gpu_is_numpys():
+    """The scan that lays a level's children out (``Walk._scan``: blocks, their totals
+    scanned again, added back), at sizes around its block of 32 threads in the simulator
+    and deep enough to recurse twice, against numpy's cumsum."""
+    code = (
+        "import numpy as np; from numba import cuda\n"
+        "from chesskit.gpu import open_walk\n"
+        "w = open_walk(); rng = np.random.default_rng(7); out = []\n"
+        "for n in (1, 31, 32, 33, 1100):\n"
+        "    a = rng.integers(0, 219, n).astype(np.int64); d = cuda.to_device(a)\n"
+        "    e = cuda.device_array(n, np.int64); w._scan(d, n, e, 0)\n"
+        "    out.append(bool((e.copy_to_host() == np.cumsum(a)).all()))\n"
+        "print(out)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env={**subprocess_env(), **SIM}, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[True,", "True,", "True,", "True,", "True]"]
