@@ -37,6 +37,7 @@ from numba import cuda
 from numba.cuda.cudadrv.driver import CudaAPIError
 
 from chesskit.core.state import BB_SIZE, ST_SIZE
+from chesskit.errors import InputError
 from chesskit.vocab import MAX_MOVES
 
 from . import kernels
@@ -229,7 +230,16 @@ class Walk:
         if depth >= 2 and self.leaf is None:
             self.leaf = Moves(self.cap * LEAF_MOVES + MAX_MOVES)
 
+    @staticmethod
+    def check(board) -> None:
+        """``InputError`` (one line, exit 2) for a board the GPU walk cannot count: the
+        kernels run standard chess's rules (and Chess960's), no variant's."""
+        variant = getattr(board, "variant", "chess")
+        if variant != "chess":
+            raise InputError(f"--device gpu counts standard chess and Chess960 only, not {variant}: count it on the CPU")
+
     def _root(self, board, depth: int) -> Level:
+        self.check(board)
         self._size(depth)
         if self.hkeys is None:
             size = 1

@@ -362,6 +362,13 @@ def _run_job(
         for task in tasks:
             yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
         return
+    if gpu is not None:
+        try:
+            gpu.check(board)  # a variant: this position's error, the rest runs
+        except InputError as err:
+            for task in tasks:
+                yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
+            return
     table = tables.get(bool(board.chess960)) if gpu is None else None
     for task in tasks:
         wanted = None

@@ -282,3 +282,25 @@ def test_the_prefix_sum_on_the_gpu_is_numpys():
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[True,", "True,", "True,", "True,", "True]"]
+
+
+def test_a_variant_is_refused_on_the_gpu_path(tmp_path):
+    """The kernels run standard chess's rules: a board of another variant (``Board.variant``,
+    set here by hand) is one line, exit 2, for perft; in a suite it is that position's error
+    and the others are counted."""
+    patch = (
+        "from chesskit.board.board import Board\n"
+        "real = Board.__init__\n"
+        "def init(self, *a, **k):\n"
+        "    real(self, *a, **k)\n"
+        "    if self.fen().startswith('4k3/'): self.variant = 'atomic'\n"
+        "Board.__init__ = init\n"
+        "from chesskit.cli.main import main; main()"
+    )
+    done = chesskit("perft", SUITE_FENS[0], "2", "--device", "gpu", env=SIM, code=patch)
+    one_line(done, 2, "--device gpu counts standard chess and Chess960 only, not atomic")
+    done = chesskit("suite", str(suite_file(tmp_path)), "--device", "gpu", "--json", env=SIM, code=patch)
+    assert done.returncode == 2, done.stderr
+    results = json.loads(done.stdout)["results"]
+    assert [r["nodes"] == r["expected"] for r in results] == [True, True]  # the other position
+    assert "not atomic" in done.stderr or "not atomic" in done.stdout
