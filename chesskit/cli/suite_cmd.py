@@ -9,9 +9,10 @@ import click
 from chesskit.board.tablesize import check_request
 from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
+from chesskit.cli import gpu_run
 from chesskit.cli.options import (
-    SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option,
-    variant_option, variant_rules,
+    SUITE_HASH_MB, default_threads, device_option, hash_option, json_option, parse_count, parse_depth, strict_option,
+    threads_option, variant_option, variant_rules,
 )
 from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
 from chesskit.cli.regression_view import engine_call
@@ -55,6 +56,7 @@ from chesskit.suites.session import execute, prepare
 @variant_option
 @hash_option
 @threads_option
+@device_option
 @strict_option
 @position_timeout_option
 @fail_fast_option
@@ -74,6 +76,7 @@ def suite(
     variant: str,
     hash_mb: int | None,
     threads: int | None,
+    device: str,
     strict: bool,
     position_timeout: str | None,
     fail_fast: bool,
@@ -99,6 +102,10 @@ def suite(
     The checking itself is ``chesskit.suites.session`` (prepare, execute); this wires the
     options and renders.
     """
+    if device == "gpu":
+        gpu_run.refuse(stats=stats, hash=hash_mb is not None, threads=threads is not None)
+        if engine_opts.given:
+            raise InputError("--device gpu counts with chesskit itself: it cannot be combined with an engine")
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
     if hash_mb is not None:
@@ -118,8 +125,10 @@ def suite(
         eng = engine_opts.open(variant) if engine_opts.given else None
     except EngineError as err:  # a Python adapter that cannot be imported
         raise start_failed(err, bisect) from None
+    deepest = max((task.depth for task in planned.tasks), default=1)
+    gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
     try:
-        outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect))
+        outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu)
     finally:
         if eng is not None:
             eng.close()
@@ -153,7 +162,7 @@ class Run:
     bisect: bool = False
 
 
-def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool, how: Run):
+def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool, how: Run, gpu=None):
     """``session.execute`` with the progress bar, and on a pipe each line as it is known."""
     stream = None if as_json or output.stdout_is_terminal() else Stream(planned.errors, planned.tasks)
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
@@ -187,6 +196,7 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
             position_timeout=how.position_timeout,
             fail_fast=how.fail_fast,
             on_position=position,
+            gpu=gpu,
         )
     if stream is not None and outcome.engine_error is None:
         stream.finish()
