@@ -9,7 +9,11 @@ import click
 from chesskit.board.tablesize import check_request
 from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
-from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
+from chesskit.cli import gpu_run
+from chesskit.cli.options import (
+    SUITE_HASH_MB, default_threads, device_option, hash_option, json_option, parse_count, parse_depth, strict_option,
+    threads_option, variant_option, variant_rules,
+)
 from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
 from chesskit.cli.regression_view import engine_call
 from chesskit.cli.suite_engine import check_writable, write_junit
@@ -49,8 +53,10 @@ from chesskit.suites.session import execute, prepare, refuse_stats_with_engine
     is_flag=True,
     help='Also check the leaf counters of S<n> "captures=.. checks=.." opcodes where a suite has them.',
 )
+@variant_option
 @hash_option
 @threads_option
+@device_option
 @strict_option
 @position_timeout_option
 @fail_fast_option
@@ -67,8 +73,10 @@ def suite(
     skip_chess960: bool,
     tags: str | None,
     stats: bool,
+    variant: str,
     hash_mb: int | None,
     threads: int | None,
+    device: str,
     strict: bool,
     position_timeout: str | None,
     fail_fast: bool,
@@ -94,6 +102,10 @@ def suite(
     The checking itself is ``chesskit.suites.session`` (prepare, execute); this wires the
     options and renders.
     """
+    if device == "gpu":
+        gpu_run.refuse(stats=stats, hash=hash_mb is not None, threads=threads is not None)
+        if engine_opts.given:
+            raise InputError("--device gpu counts with chesskit itself: it cannot be combined with an engine")
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
     if hash_mb is not None:
@@ -104,16 +116,18 @@ def suite(
     if html_path is not None:
         check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
     wanted = () if tags is None else parse_tag_option(tags)
-    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted)
+    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted, **variant_rules(variant))
     refuse_stats_with_engine(engine_opts.given, stats)
     if not engine_opts.given and (seconds is not None or bisect):
         raise InputError(f"{'--bisect' if bisect else '--position-timeout'} applies to an engine (--engine, --script, ...)")
     try:
-        eng = engine_opts.open() if engine_opts.given else None
+        eng = engine_opts.open(variant) if engine_opts.given else None
     except EngineError as err:  # a Python adapter that cannot be imported
         raise start_failed(err, bisect) from None
+    deepest = max((task.depth for task in planned.tasks), default=1)
+    gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
     try:
-        outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect))
+        outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu)
     finally:
         if eng is not None:
             eng.close()
@@ -147,7 +161,7 @@ class Run:
     bisect: bool = False
 
 
-def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool, how: Run):
+def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool, how: Run, gpu=None):
     """``session.execute`` with the progress bar, and on a pipe each line as it is known."""
     stream = None if as_json or output.stdout_is_terminal() else Stream(planned.errors, planned.tasks)
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
@@ -181,6 +195,7 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
             position_timeout=how.position_timeout,
             fail_fast=how.fail_fast,
             on_position=position,
+            gpu=gpu,
         )
     if stream is not None and outcome.engine_error is None:
         stream.finish()

@@ -263,17 +263,19 @@ def is_perft_format(path: Path) -> bool:
     return False
 
 
-def read_suite(path: Path, strict: bool = False) -> list[Entry]:
+def read_suite(path: Path, strict: bool = False, variant: str | None = None) -> list[Entry]:
     """Every position and every bad line of one suite file, in file order.
 
     Ids are unique within the file: a second use is an error for that line. A file named
     like ``chess960.epd`` is read in Chess960 mode; elsewhere each FEN decides. A position
     that cannot arise in a game is counted with ``notes`` saying why, or with ``strict`` is
     an error for its line. Raises InputError when the file cannot be opened at all.
+    ``variant`` (``suite --variant``): the rules where neither the file's name nor the
+    line names any.
     """
     try:
         check_text_file(path)
-        entries = read_perft(path, strict) if is_perft_format(path) else read_epd(path, strict)
+        entries = read_perft(path, strict, variant) if is_perft_format(path) else read_epd(path, strict, variant)
     except OSError as err:
         raise InputError(f"{display_path(path)}: cannot read: {err.strerror or err}") from None
     first: dict[str, int] = {}
@@ -362,11 +364,11 @@ def folded(path: Path, lineno: int, count: int) -> LineError:
 # --------------------------------------------------------------------------- EPD
 
 
-def read_epd(path: Path, strict: bool = False) -> list[Entry]:
+def read_epd(path: Path, strict: bool = False, default: str | None = None) -> list[Entry]:
     """An EPD suite: one position per line."""
     entries = Entries(path)
     mode = _chess960_mode(path)
-    variant = file_variant(path)
+    variant = file_variant(path) or default
     for lineno, text, error in read_lines(path):
         if error is not None:
             entries.append(LineError(path, lineno, error))
@@ -517,7 +519,7 @@ class _Block:
     variant: str | None = None  # the rules of the ``variant`` line above it (or the file's name)
 
 
-def read_perft(path: Path, strict: bool = False) -> list[Entry]:
+def read_perft(path: Path, strict: bool = False, default: str | None = None) -> list[Entry]:
     """A ``.perft`` suite: ``id``, ``epd``, ``perft DEPTH COUNT`` and ``variant NAME`` lines.
 
     A block starts at ``id`` (or at an ``epd`` after a finished block); its position is
@@ -530,7 +532,7 @@ def read_perft(path: Path, strict: bool = False) -> list[Entry]:
     mode = _chess960_mode(path)
     entries = Entries(path)
     block: _Block | None = None
-    variant: str | None = file_variant(path)
+    variant: str | None = file_variant(path) or default
     variant_broken = False
 
     def finish() -> None:

@@ -133,7 +133,7 @@ def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     return files
 
 
-def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Loaded:
+def load_entries(paths: Iterable[str | Path] = (), strict: bool = False, variant: str | None = None) -> Loaded:
     """Every position and every bad line of the given files/folders (``strict``: a position
     that cannot arise in a game is an error for its line, see ``board/fen.py``).
 
@@ -143,7 +143,8 @@ def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Load
     A file that cannot be read (no permission, a broken link, UTF-16) is an error for the
     whole file (a LineError at line 0) and the other files are read. Raises InputError for
     a path that does not exist, when no file can be read at all (the first one's reason),
-    and when the files hold no line at all to run or report.
+    and when the files hold no line at all to run or report. ``variant``: the rules of the
+    files and lines that name none (``read_suite``).
     """
     paths = list(paths)
     records: list[SuiteRecord] = []
@@ -153,7 +154,7 @@ def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Load
     kept = 0  # the errors kept in detail over the run (MAX_ERRORS_KEPT)
     for path in files:
         try:
-            entries = read_suite(path, strict)
+            entries = read_suite(path, strict, variant)
         except InputError as err:
             unreadable.append(err)
             entries = [LineError(path, 0, str(err).removeprefix(f"{display_path(path)}: "))]
@@ -246,6 +247,7 @@ def run(
     threads: int = 1,
     hash_mb: float = 0,
     progress: Callable[[Task, float], None] | None = None,
+    gpu=None,
 ) -> Iterator[SuiteResult]:
     """Run each task through ``Board.perft``, yielding the results in task order.
 
@@ -260,7 +262,9 @@ def run(
     the counts are the same as with one thread. ``hash_mb`` sizes one transposition table
     shared by every count (one for standard chess, one for Chess960). ``progress(task,
     fraction)`` is called as a count above ``SPLIT_NODES`` advances (the fraction of it
-    done); it costs the walk a little, so pass it only when something is drawn.
+    done); it costs the walk a little, so pass it only when something is drawn. ``gpu``
+    (a ``chesskit.gpu.walk.Walk``): every count and divide is made on the GPU instead, one
+    position after another (``threads``, ``hash_mb`` and ``progress`` are for the CPU walk).
     """
     from chesskit.board.board import Board  # deferred: compiles/loads the move generator
 
@@ -269,6 +273,10 @@ def run(
         Board().stats(1)
     tables = _Tables(hash_mb)
     jobs = by_position(tasks)
+    if gpu is not None:
+        for job in jobs:
+            yield from _run_job(job, False, tables, 1, gpu=gpu)
+        return
     if threads <= 1:
         for job in jobs:
             yield from _run_job(job, stats, tables, 1, progress=progress)
@@ -343,8 +351,10 @@ def _run_job(
     threads: int,
     diverged: bool = False,
     progress: Callable[[Task, float], None] | None = None,
+    gpu=None,
 ) -> Iterator[SuiteResult]:
-    """The results of one position's tasks, counted here (``threads`` for each count)."""
+    """The results of one position's tasks, counted here (``threads`` for each count, or
+    on ``gpu``)."""
     from chesskit.board.counters import compare, parse_stat_opcode
 
     record = tasks[0].record
@@ -354,7 +364,14 @@ def _run_job(
         for task in tasks:
             yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
         return
-    table = tables.get(bool(board.chess960), record.variant)
+    if gpu is not None:
+        try:
+            gpu.check(board)  # a variant: this position's error, the rest runs
+        except InputError as err:
+            for task in tasks:
+                yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
+            return
+    table = tables.get(bool(board.chess960), record.variant) if gpu is None else None
     for task in tasks:
         wanted = None
         if stats and task.depth in record.stats:
@@ -370,6 +387,8 @@ def _run_job(
             if wanted is not None:
                 row = board.stats(task.depth)
                 nodes = row["nodes"]
+            elif gpu is not None:
+                nodes = gpu.perft(board, task.depth)
             else:
                 nodes = board.perft(task.depth, threads=threads, progress=report, table=table)
         result = SuiteResult(task, nodes, timer.elapsed_s)
@@ -378,7 +397,10 @@ def _run_job(
         if nodes != task.expected and not diverged:
             diverged = True
             if task.depth >= 1:
-                result.divide = dict(sorted(board.divide(task.depth, threads=threads, table=table).items()))
+                by_move = gpu.divide(board, task.depth) if gpu is not None else board.divide(
+                    task.depth, threads=threads, table=table
+                )
+                result.divide = dict(sorted(by_move.items()))
         yield result
 
 

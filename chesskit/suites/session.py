@@ -25,6 +25,7 @@ from chesskit.suites import result as result_of
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError, SuiteRecord
 from chesskit.suites.guard import Clocked, EngineFailure, restart
+from chesskit.suites.positions import variant_suites
 from chesskit.suites.tags import select
 from chesskit.suites.result import ENGINE_ERROR, MISMATCH, NOT_RUN, SKIPPED, STATUSES, PositionResult
 from chesskit.suites.runner import (
@@ -138,11 +139,17 @@ def prepare(
     strict: bool = False,
     skip_chess960: bool = False,
     tags: Sequence[str] = (),
+    variant: str | None = None,
 ) -> Planned:
     """Read the suites and pick the counts to check (see the module's docstring); ``tags``:
-    only the positions carrying one of them (``chesskit.suites.tags.select``). Raises
-    InputError when a path does not exist and when nothing at all can be run or reported."""
-    loaded = load_entries(paths, strict)
+    only the positions carrying one of them (``chesskit.suites.tags.select``); ``variant``:
+    the rules of the files and lines that name none, and without ``paths`` the bundled
+    suites of that variant (``positions/variants/NAME*``). Raises InputError when a path
+    does not exist and when nothing at all can be run or reported."""
+    paths = list(paths)
+    if variant is not None and not paths:
+        paths = variant_suites(variant)
+    loaded = load_entries(paths, strict, variant)
     records, errors = loaded.records, loaded.errors
     if tags:
         records = select(records, tags)
@@ -177,6 +184,7 @@ def execute(
     position_timeout: float | None = None,
     fail_fast: bool = False,
     on_position: Callable[[PositionResult], None] | None = None,
+    gpu=None,
 ) -> Outcome:
     """Count every planned task with chesskit (``run``, ``stats``: the leaf counters too)
     or ``engine`` (``run_engine``; the caller refuses ``stats`` with an engine: see
@@ -190,7 +198,9 @@ def execute(
     (crashed, hung past ``--timeout`` or ``position_timeout`` seconds for the whole
     position, exited, printed what cannot be read) is that position's result: the engine
     is restarted and the run goes on. ``fail_fast`` stops at the first position that
-    mismatches or fails (the rest are ``not-run``). The engine is not closed here."""
+    mismatches or fails (the rest are ``not-run``). The engine is not closed here. ``gpu``
+    (a ``chesskit.gpu.walk.Walk``, never with an engine or ``stats``): chesskit's counts
+    are made on the GPU."""
     outcome = Outcome([], list(planned.errors), skip_chess960=planned.skip_chess960)
     jobs = by_position(planned.tasks)
     seen = _Positions(outcome, fail_fast, on_result, on_position)
@@ -211,7 +221,7 @@ def execute(
         if outcome.engine_error is not None:
             pass
         elif engine is None:
-            _count(jobs, seen, stats, threads, hash_mb, progress)
+            _count(jobs, seen, stats, threads, hash_mb, progress, gpu)
         else:
             _ask_engine(jobs, seen, engine, position_timeout)
     for job in jobs[len(seen.done):]:
@@ -249,10 +259,11 @@ class _Positions:
         return not (self.fail_fast and position.status in (MISMATCH, ENGINE_ERROR))
 
 
-def _count(jobs, seen: _Positions, stats, threads, hash_mb, progress) -> None:
+def _count(jobs, seen: _Positions, stats, threads, hash_mb, progress, gpu=None) -> None:
     """The counts made by chesskit (``run``), gathered position by position."""
     group: list[SuiteResult] = []
-    counted = run([t for job in jobs for t in job], stats, threads=threads, hash_mb=hash_mb, progress=progress)
+    tasks = [t for job in jobs for t in job]
+    counted = run(tasks, stats, threads=threads, hash_mb=hash_mb, progress=progress, gpu=gpu)
     try:
         for result in counted:
             if group and group[0].task.record is not result.task.record:
