@@ -12,7 +12,7 @@ from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_op
 from chesskit.cli import gpu_run
 from chesskit.cli.options import (
     SUITE_HASH_MB, default_threads, device_option, hash_option, json_option, parse_count, parse_depth, strict_option,
-    threads_option, variant_option, variant_rules,
+    standard_only, threads_option, variant_option, variant_rules,
 )
 from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
 from chesskit.cli.regression_view import engine_call
@@ -103,6 +103,7 @@ def suite(
     options and renders.
     """
     if device == "gpu":
+        standard_only(variant, gpu=True)
         gpu_run.refuse(stats=stats, hash=hash_mb is not None, threads=threads is not None)
         if engine_opts.given:
             raise InputError("--device gpu counts with chesskit itself: it cannot be combined with an engine")

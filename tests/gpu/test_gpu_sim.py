@@ -304,3 +304,8 @@ def test_a_variant_is_refused_on_the_gpu_path(tmp_path):
     results = json.loads(done.stdout)["results"]
     assert [r["nodes"] == r["expected"] for r in results] == [True, True]  # the other position
     assert "not atomic" in done.stderr or "not atomic" in done.stdout
+
+
+def test_suite_with_a_variant_on_the_gpu_path_is_refused(tmp_path):
+    done = chesskit("suite", str(suite_file(tmp_path)), "--device", "gpu", "--variant", "atomic", env=SIM)
+    one_line(done, 2, "--variant atomic", "--device gpu")
