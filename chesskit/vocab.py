@@ -11,16 +11,18 @@ Squares are 0..63 with a1 = 0, b1 = 1, ..., h8 = 63. A piece code is
 
 A move is one int::
 
-    bit  18   17   16   15   14..12      11..6   5..0
-        +----+----+----+----+-----------+-------+------+
-        | CA | EP | DP | CP | promotion |  to   | from |
-        +----+----+----+----+-----------+-------+------+
+    bit  19   18   17   16   15   14..12      11..6   5..0
+        +----+----+----+----+----+-----------+-------+------+
+        | DR | CA | EP | DP | CP | promotion |  to   | from |
+        +----+----+----+----+----+-----------+-------+------+
 
     from, to   squares. Castling is encoded as the king taking its own rook: from = king
                square, to = rook square; that is the Chess960 UCI form, and standard chess
                prints it as the king's two-square step.
     promotion  piece type promoted to (KNIGHT..QUEEN), 0 for none
     CP capture (en passant included), DP double pawn push, EP en passant, CA castling
+    DR a drop (crazyhouse): ``encode(to, to, ptype, DROP)``, from = to = the square dropped
+               on, the piece type dropped in the promotion field (UCI ``P@e4``)
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ CAPTURE = 1 << 15
 DOUBLE = 1 << 16
 EN_PASSANT = 1 << 17
 CASTLING = 1 << 18
+DROP = 1 << 19
 
 
 def encode(frm, to, promo=0, flags=0):
@@ -136,6 +139,15 @@ def promotion(move):
 
 def is_castling(move):
     return (move & CASTLING) != 0
+
+
+def is_drop(move):
+    return (move & DROP) != 0
+
+
+def drop_piece(move):
+    """The piece type a drop puts on the board (its promotion field), 0 for no drop."""
+    return (move >> PROMO_SHIFT) & PROMO_MASK if move & DROP else 0
 
 
 # ---------------------------------------------------------------- limits

@@ -32,6 +32,17 @@ def test_move_fields_round_trip():
         assert vocab.is_castling(move) == (flags == vocab.CASTLING)
 
 
+def test_a_drop_packs_its_square_twice_and_its_piece_in_the_promotion_field():
+    move = vocab.encode(28, 28, vocab.KNIGHT, vocab.DROP)  # N@e4
+    assert vocab.DROP == 1 << 19 and vocab.is_drop(move)
+    assert (vocab.from_sq(move), vocab.to_sq(move), vocab.drop_piece(move)) == (28, 28, vocab.KNIGHT)
+    assert not move & (vocab.CAPTURE | vocab.DOUBLE | vocab.EN_PASSANT | vocab.CASTLING)
+    for other in (vocab.encode(52, 60, vocab.QUEEN, vocab.CAPTURE), vocab.encode(4, 7, 0, vocab.CASTLING)):
+        assert not vocab.is_drop(other) and vocab.drop_piece(other) == 0
+    every_flag = vocab.DROP | vocab.CASTLING | vocab.EN_PASSANT | vocab.DOUBLE | vocab.CAPTURE
+    assert vocab.encode(63, 63, vocab.KING, every_flag) < 1 << 20  # fits the 20 bits drawn
+
+
 def test_castle_squares_standard_and_chess960():
     assert vocab.castle_squares(4, 7) == (6, 5)  # e1h1: g1, f1
     assert vocab.castle_squares(60, 56) == (58, 59)  # e8a8: c8, d8
@@ -52,6 +63,8 @@ def test_the_core_compiles_the_same_decoders():
     assert move.encode(52, 61, vocab.KNIGHT, vocab.CAPTURE) == packed
     assert tuple(move.castle_squares(60, 63)) == vocab.castle_squares(60, 63)
     assert move.from_sq.py_func is vocab.from_sq  # one definition, compiled
+    drop = vocab.encode(8, 8, vocab.PAWN, vocab.DROP)
+    assert move.is_drop(drop) and move.drop_piece(drop) == vocab.PAWN and not move.is_drop(packed)
 
 
 @pytest.mark.parametrize("shared", ["vocab.py", "invariants.py"])

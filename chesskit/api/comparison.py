@@ -110,6 +110,7 @@ def compare(
     state_pushes: int = STATE_PUSHES,
     engine_fen: str = "typed",
     on_step: Callable[[Any], None] | None = None,
+    variant: str = "chess",
 ) -> CompareResult:
     """Compare ``engine``'s perft of ``position`` (after ``moves``) at ``depth`` with chesskit's,
     descending to the first node where they differ (depth >= 1).
@@ -119,13 +120,14 @@ def compare(
     up to ``state_pushes`` pushes and pops. A position that cannot arise in a game goes to
     the engine as typed, or with ``engine_fen="chesskit"`` as chesskit reads it. ``on_step(step)`` sees each node's divides as
     the descent reaches it. An engine failure raises ``chesskit.errors.EngineError``
-    (exit code 3); a disagreement is the result, not an exception.
+    (exit code 3); a disagreement is the result, not an exception. ``variant`` names the
+    rules: an engine command is opened in them, an ``Engine`` must have been.
     """
     depth = check_depth(depth, 1)
-    board, ident = open_position(position, moves, chess960, strict)
+    board, ident = open_position(position, moves, chess960, strict, variant)
     fen, ours = engine_fens(position, board, engine_fen)
     if isinstance(engine, str):
-        with Engine(engine) as opened:
+        with Engine(engine, variant=variant) as opened:
             return compare_board(opened, board, fen, depth, state_pushes, on_step, ident, opened.call, ours)
     return compare_board(engine, board, fen, depth, state_pushes, on_step, ident, engine.call, ours)
 

@@ -49,6 +49,7 @@ def perft(
     threads: int | None = None,
     hash_mb: float | None = None,
     strict: bool = False,
+    variant: str = "chess",
 ) -> int:
     """The number of leaf nodes of the legal move tree of ``position`` ``depth`` plies deep.
 
@@ -56,7 +57,8 @@ def perft(
     ``moves`` (UCI) are played first. ``chess960=True`` plays Chess960 castling (None:
     detected from the FEN). ``threads`` (default: every core) and ``hash_mb`` (default: by
     depth; 0: no table) never change the count. ``strict=True`` refuses a position that
-    cannot arise in a game. Bad input raises ``chesskit.errors.InputError`` (exit code 2).
+    cannot arise in a game. ``variant`` names the rules (``"atomic"``, ``"koth"``, ``"crazyhouse960"``,
+    ...; ``startpos`` is the variant's start). Bad input raises ``chesskit.errors.InputError`` (exit code 2).
 
     >>> perft("startpos", 4)
     197281
@@ -66,7 +68,7 @@ def perft(
     1
     """
     depth = check_depth(depth)
-    board, _ = open_position(position, moves, chess960, strict)
+    board, _ = open_position(position, moves, chess960, strict, variant)
     threads = default_threads() if threads is None else threads
     return board.perft(depth, hash_mb=table_mb(hash_mb, depth), threads=threads)
 
@@ -80,6 +82,7 @@ def divide(
     threads: int | None = None,
     hash_mb: float | None = None,
     strict: bool = False,
+    variant: str = "chess",
 ) -> dict[str, int]:
     """perft(depth - 1) below each legal move of ``position``: ``{uci move: nodes}``,
     sorted by move as ``chesskit divide`` prints it (depth >= 1; arguments as ``perft``).
@@ -89,7 +92,7 @@ def divide(
     (20, 20, 400)
     """
     depth = check_depth(depth, 1)
-    board, _ = open_position(position, moves, chess960, strict)
+    board, _ = open_position(position, moves, chess960, strict, variant)
     threads = default_threads() if threads is None else threads
     return dict(sorted(board.divide(depth, hash_mb=table_mb(hash_mb, depth), threads=threads).items()))
 
@@ -101,6 +104,7 @@ def stats(
     moves: Moves = (),
     chess960: bool | None = None,
     strict: bool = False,
+    variant: str = "chess",
 ) -> dict[str, int]:
     """perft with the leaf-move counters of ``chesskit perft --stats``: ``nodes``,
     ``captures``, ``en_passant``, ``castles``, ``promotions``, ``checks``,
@@ -110,5 +114,5 @@ def stats(
     {'nodes': 2039, 'captures': 351, 'en_passant': 1, 'castles': 91, 'promotions': 0, 'checks': 3, 'discovery_checks': 0, 'double_checks': 0, 'checkmates': 0}
     """
     depth = check_depth(depth)
-    board, _ = open_position(position, moves, chess960, strict)
+    board, _ = open_position(position, moves, chess960, strict, variant)
     return dict(board.stats(depth))

@@ -40,13 +40,16 @@ class Engine:
         engine_cmd: str | None = None,
         script: str | None = None,
         python: str | None = None,
+        variant: str = "chess",
     ):
         """Exactly one of ``command`` (``--engine``: a command line or its argv list),
         ``engine_cmd`` (``--engine-cmd``), ``script`` (``--script``) or ``python``
         (``--python``). ``dialect`` (``--dialect``, e.g. ``"uci-perft-total"``) names how
         ``command`` answers perft when detection cannot tell; ``options`` (``--engine-option``:
         ``["Threads=2"]`` or ``{"Threads": 2}``) are sent to a UCI engine with setoption;
-        ``timeout`` (``--timeout``) bounds each answer, in seconds."""
+        ``timeout`` (``--timeout``) bounds each answer, in seconds. ``variant`` names the
+        rules of every question (a UCI engine is set to it with ``UCI_Variant``)."""
+        from chesskit.api.position import variant_rules
         from chesskit.compare.engines import open_engine
 
         self.call = _call(command, dialect, options, timeout, engine_cmd, script, python)
@@ -56,6 +59,9 @@ class Engine:
             command = [str(part) for part in command]
         if isinstance(options, Mapping):
             options = {str(name): str(value) for name, value in options.items()}
+        name, _ = variant_rules(variant, None)
+        # standard chess opens the engine exactly as before variants existed
+        rules = {} if name == "chess" else {"variant": name}
         self._backend = open_engine(
             engine=command,
             script=script,
@@ -64,6 +70,7 @@ class Engine:
             timeout=float(timeout),
             dialect=dialect,
             engine_cmd=engine_cmd,
+            **rules,
         )
 
     @classmethod

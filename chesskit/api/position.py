@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Union
 
+from chesskit import variants
 from chesskit.errors import InputError
 from chesskit.suites.positions import is_chess960_id, resolve_position
 from chesskit.vocab import MAX_DEPTH
@@ -44,22 +45,47 @@ def check_depth(depth: int, minimum: int = 0) -> int:
     return depth
 
 
-def open_position(position: str, moves: Moves = (), chess960: bool | None = None, strict: bool = False):
+def variant_rules(variant: str, chess960: bool | None) -> tuple[str, bool | None]:
+    """``(canonical name, chess960)`` of a ``variant=`` argument: any name
+    ``chesskit.variants.find`` reads; a 960 name (``atomic960``) turns Chess960 on."""
+    if not isinstance(variant, str):
+        raise InputError(f"a variant is a name such as 'atomic', got {variant!r}")
+    found, named960 = variants.find(variant)
+    return found.name, True if named960 else chess960
+
+
+def position_fen(position: str, variant: str = "chess") -> tuple[str, str | None]:
+    """``(fen, id)`` of a POSITION argument (``suites.positions.resolve_position``), where
+    ``startpos`` is the variant's start position."""
+    if position.strip() == "startpos":
+        return variants.get(variant).start_fen, "startpos"
+    return resolve_position(position)
+
+
+def open_position(
+    position: str, moves: Moves = (), chess960: bool | None = None, strict: bool = False, variant: str = "chess"
+):
     """Resolve ``position``, build the ``Board`` and play ``moves``; returns ``(board, id)``.
 
     ``chess960``: True plays Chess960 castling (king takes rook); None (or False) detects
     it from the FEN's castling field or the suite the id comes from. Raises FenError for a bad
     FEN (with ``strict``, also for a position that cannot arise in a game), InputError
     for an unknown id and IllegalMoveError for an illegal move (all exit 2). A position
-    that cannot arise is counted otherwise; ``board.notes`` says why.
+    that cannot arise is counted otherwise; ``board.notes`` says why. ``variant`` names the
+    rules (see ``variant_rules``; ``startpos`` is the variant's start position).
     """
     from chesskit.board.board import Board  # deferred: loads the compiled move generator
 
     if not isinstance(position, str):
         raise InputError(f"a position is a FEN, 'startpos' or a suite id, got {position!r}")
+    variant, chess960 = variant_rules(variant, chess960)
     played = move_list(moves)
-    fen, ident = resolve_position(position)
-    board = Board(fen, chess960=True if chess960 or is_chess960_id(position) else None, strict=strict)
+    fen, ident = position_fen(position, variant)
+    mode = True if chess960 or is_chess960_id(position) else None
+    # standard chess builds the Board exactly as before variants existed
+    board = Board(fen, chess960=mode, strict=strict) if variant == "chess" else Board(
+        fen, chess960=mode, strict=strict, variant=variant
+    )
     for move in played:
         board.push(move)
     return board, ident
@@ -77,11 +103,12 @@ def engine_fens(position: str, board, engine_fen: str = "typed") -> tuple[str, s
 
     if engine_fen not in ("typed", "chesskit"):
         raise InputError(f"engine_fen must be 'typed' or 'chesskit', got {engine_fen!r}")
-    fen, _ = resolve_position(position)
+    variant = getattr(board, "variant", "chess")
+    fen, _ = position_fen(position, variant)
     typed = " ".join(fen.split())
     if not board.notes:
         return typed, typed
-    ours = format_fen(parse_fen(fen, board.chess960))
+    ours = format_fen(parse_fen(fen, board.chess960, variant=variant))
     return (ours if engine_fen == "chesskit" else typed), ours
 
 

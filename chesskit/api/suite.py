@@ -214,6 +214,7 @@ def run_suite(
     position_timeout: float | None = None,
     fail_fast: bool = False,
     on_position: Callable[[Any], None] | None = None,
+    variant: str = "chess",
 ) -> SuiteResult:
     """Check the suites in ``paths`` (EPD or ``.perft`` files or folders; default: the
     bundled positions), as ``chesskit suite`` does: with chesskit, or with ``engine`` (an
@@ -227,16 +228,20 @@ def run_suite(
     result, and the run goes on with the engine started again; ``fail_fast`` stops at the
     first mismatch or engine error. ``on_position(result)`` sees each position as it is
     done. A bad line is reported in ``bad_lines`` and the rest runs; InputError when a path
-    does not exist or nothing at all can be run.
+    does not exist or nothing at all can be run. ``variant`` names the rules of the lines
+    and files that name none (an engine command is opened in them).
     """
     from chesskit.api.counting import default_threads
+    from chesskit.api.position import variant_rules
     from chesskit.errors import InputError
     from chesskit.suites.session import execute, prepare
 
     if engine is not None and stats:
         raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
-    planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, tuple(tags))
-    opened = Engine(engine) if isinstance(engine, str) else engine
+    name, _ = variant_rules(variant, None)
+    rules = {} if name == "chess" else {"variant": variant}
+    planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, tuple(tags), **rules)
+    opened = Engine(engine, variant=name) if isinstance(engine, str) else engine
     try:
         outcome = execute(
             planned,

@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from chesskit import variants
+from chesskit.board import fen_variants
 from chesskit.errors import FenError, InputError
 from chesskit.geometry import START_FEN, attackers, distance  # noqa: F401 (attackers: re-exported)
 from chesskit.vocab import (  # noqa: F401 (square_name, parse_square, the names: re-exported)
@@ -94,6 +96,16 @@ class Setup:
     # why the position cannot arise in a game, one line per reason ("field: why"),
     # empty for a reachable-looking position; see the module docstring
     notes: list[str] = field(default_factory=list)
+    # the variant's canonical name (chesskit.variants); the fields below stay at their
+    # defaults in a variant without them, so a standard position is what it always was
+    variant: str = "chess"
+    # crazyhouse: per colour (white, black) 7 counts indexed by piece type (index 0
+    # unused, PAWN..QUEEN, KING always 0); None in a variant without pockets
+    pockets: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    # crazyhouse: sorted squares of the promoted pieces (``~`` in the FEN)
+    promoted: list[int] = field(default_factory=list)
+    # 3check: checks GIVEN so far by (white, black), 0..3; None in other variants
+    checks: tuple[int, int] | None = None
 
 
 class _Notes:
@@ -127,7 +139,7 @@ class EpdRecord:
 # ---------------------------------------------------------------- parse_fen
 
 
-def parse_fen(text: str, chess960: bool | None = None, strict: bool = False) -> Setup:
+def parse_fen(text: str, chess960: bool | None = None, strict: bool = False, variant: str = "chess") -> Setup:
     """Parse and validate a 6-field (or 4-field, clocks 0 and 1) FEN.
 
     ``chess960=None`` detects Chess960 from the castling field: Shredder file
@@ -135,32 +147,67 @@ def parse_fen(text: str, chess960: bool | None = None, strict: bool = False) -> 
     Raises ``FenError(field, message)`` for anything invalid or without a defined
     move tree; a position that only cannot arise in a game gets ``notes`` (see the
     module docstring), or with ``strict=True`` raises for the first reason.
+    ``variant`` is any name ``chesskit.variants.find`` reads (a 960 form sets
+    ``chess960`` when it is None); ``"startpos"`` is that variant's start position.
+    Its pockets and check counters are read in every dialect (see fen_variants).
     """
+    rules, named960 = variants.find(variant)
+    if named960 and chess960 is None:
+        chess960 = True
+    if text.strip() == "startpos":
+        text = rules.start_fen
     notes = _Notes(strict)
     fields = text.split()
     if not fields:
         raise FenError("fen", "the FEN is empty")
+    fields, checks = fen_variants.split_checks(fields, rules)
     if len(fields) not in (4, 6):
         raise FenError(
             "fen",
             f"expected 6 space-separated fields (or 4 without the clocks), found {len(fields)}",
         )
-    board = _parse_placement(fields[0])
-    _check_material(board, notes)
+    placement, pocket_text = fen_variants.split_pockets(fields[0], rules)
+    board, promoted = _parse_placement(placement, marks=rules.pockets)
+    pockets = fen_variants.parse_pockets(pocket_text) if rules.pockets else None
     turn = _parse_turn(fields[1])
-    castling, chess960 = _parse_castling(fields[2], board, chess960, notes)
+    if rules is variants.CHESS:
+        _check_material(board, notes)
+    else:
+        _check_variant_material(rules, board, turn, pockets, promoted, notes)
+    castling, chess960 = _parse_castling(_castling_field(fields[2], rules, notes), board, chess960, notes)
     ep = _parse_ep(fields[3], board, turn, notes)
     halfmove, fullmove = 0, 1
     if len(fields) == 6:
         halfmove = _parse_count(fields[4], "halfmove clock")
         fullmove = max(1, _parse_count(fields[5], "fullmove number"))  # 0 is read as 1, like python-chess
     setup = Setup(board, turn, castling, ep, halfmove, fullmove, chess960)
-    _check_checks(setup, notes)
+    setup.variant, setup.pockets, setup.promoted, setup.checks = rules.name, pockets, promoted, checks
+    if rules is variants.CHESS:
+        _check_checks(setup, notes)
+    else:
+        _variant_checks(setup, rules, notes)
     setup.notes = notes.lines
     return setup
 
 
-def _parse_placement(text: str) -> list[int]:
+def _check_variant_material(rules, board, turn, pockets, promoted, notes) -> None:
+    fen_variants.count_kings(rules, board, turn)
+    fen_variants.check_pawns(rules, board)
+    fen_variants.check_promoted(board, promoted)
+    fen_variants.note_material(rules, board, pockets, promoted, notes)
+
+
+def _castling_field(text: str, rules: variants.Variant, notes: _Notes) -> str:
+    """A variant without castling drops every right (noted)."""
+    if rules.castles or text == "-":
+        return text
+    notes.add("castling", f"castling rights {text!r} in {rules.name}, which has no castling", "the rights are dropped")
+    return "-"
+
+
+def _parse_placement(text: str, marks: bool = False) -> tuple[list[int], list[int]]:
+    """The board and the squares of the pieces marked promoted (``~``, where ``marks``)."""
+    promoted: list[int] = []
     ranks = text.split("/")
     if len(ranks) != 8:
         raise FenError("piece placement", f"expected 8 ranks separated by '/', found {len(ranks)}")
@@ -182,6 +229,13 @@ def _parse_placement(text: str) -> list[int]:
                 previous_digit = ch
                 continue
             previous_digit = ""
+            if ch == "~" and marks:
+                if not 0 < file <= 8 or not board[rank * 8 + file - 1]:
+                    raise FenError("piece placement", f"'~' (promoted) follows no piece on rank {rank + 1}")
+                if rank * 8 + file - 1 in promoted:
+                    raise FenError("piece placement", f"two '~' marks in a row on rank {rank + 1}")
+                promoted.append(rank * 8 + file - 1)
+                continue
             if ch.lower() not in "pnbrqk":
                 raise FenError("piece placement", f"unknown piece letter {ch!r} on rank {rank + 1}")
             if file < 8:
@@ -189,7 +243,7 @@ def _parse_placement(text: str) -> list[int]:
             file += 1
         if file != 8:
             raise FenError("piece placement", f"rank {rank + 1} has {file} squares, expected 8")
-    return board
+    return board, sorted(promoted)
 
 
 def _check_material(board: list[int], notes: _Notes) -> None:
@@ -219,15 +273,7 @@ def _check_material(board: list[int], notes: _Notes) -> None:
             notes.add("piece placement", f"{name} has {count[PAWN]} pawns, at most 8 are possible")
         # Each side starts with 1 queen, 2 rooks, 2 knights and one bishop per square
         # colour; anything beyond that was promoted from a pawn that is now gone.
-        light = sum(1 for sq in range(64) if board[sq] == BISHOP | color << 3 and (sq + (sq >> 3)) % 2)
-        dark = count[BISHOP] - light
-        promoted = (
-            max(0, count[QUEEN] - 1)
-            + max(0, count[ROOK] - 2)
-            + max(0, count[KNIGHT] - 2)
-            + max(0, light - 1)
-            + max(0, dark - 1)
-        )
+        promoted = fen_variants.promotions_needed(board, color)
         if promoted > max(0, 8 - count[PAWN]):
             notes.add(
                 "piece placement",
@@ -346,6 +392,9 @@ def _castling_rook(ch: str, board: list[int], chess960: bool | None) -> int:
     name = COLOR_NAMES[color]
     back = 0 if color == WHITE else 56
     rook = ROOK | color << 3
+    kings = board.count(KING | color << 3)
+    if kings != 1:  # horde's white, antichess's kings: no king to castle with
+        raise FenError("castling", f"castling right {ch!r} but {name} has {f'{kings} kings' if kings else 'no king'}")
     king = _king_square(board, color)
     if king >> 3 != back >> 3:
         raise FenError(
@@ -473,10 +522,16 @@ def _check_checks(setup: Setup, notes: _Notes) -> None:
     - With an en-passant square, the last move was that double push: it gives
       at most one check, and the king was not already in check before it.
     """
-    board, us = setup.board, setup.turn
+    _refuse_opposite_check(setup.board, setup.turn)
+    _note_checkers(setup, notes)
+
+
+def _refuse_opposite_check(board: list[int], us: int) -> None:
+    """The side not to move in check (touching kings included): refused."""
     them = 1 - us
-    king, their_king = _king_square(board, us), _king_square(board, them)
-    if distance(king, their_king) == 1:
+    their_king = _king_square(board, them)
+    if KING | us << 3 in board and distance(_king_square(board, us), their_king) == 1:
+        king = _king_square(board, us)
         raise FenError(
             "position", f"the kings stand next to each other on {square_name(king)} and {square_name(their_king)}"
         )
@@ -485,12 +540,21 @@ def _check_checks(setup: Setup, notes: _Notes) -> None:
         raise FenError(
             "position", f"{COLOR_NAMES[them]} (not to move) is in check from {_describe(board, wrong[0])}"
         )
+
+
+def _note_checkers(setup: Setup, notes: _Notes, counts: bool = True) -> None:
+    """Note checks no legal last move gives (see _check_checks); ``counts=False`` keeps
+    only the notes about the en-passant square's double push (atomic: an explosion
+    uncovers any number of lines)."""
+    board, us = setup.board, setup.turn
+    them = 1 - us
+    king = _king_square(board, us)
     checkers = attackers(board, king, them)
     name = COLOR_NAMES[us]
     listed = ", ".join(square_name(sq) for sq in checkers)
-    if len(checkers) > 2:
+    if counts and len(checkers) > 2:
         notes.add("position", f"{name} is in check from {len(checkers)} pieces ({listed}); at most 2 are possible")
-    if len(checkers) == 2:
+    if counts and len(checkers) == 2:
         a, b = checkers
         da, db = direction(king, a), direction(king, b)
         if da is not None and db is not None and da == (-db[0], -db[1]):
@@ -527,24 +591,77 @@ def _check_checks(setup: Setup, notes: _Notes) -> None:
             )
 
 
+def _variant_checks(setup: Setup, rules: variants.Variant, notes: _Notes) -> None:
+    """_check_checks as each variant's rules have it, and the variant's own "cannot
+    arise" notes (a game that ended before this position)."""
+    board, us, name = setup.board, setup.turn, rules.rules
+    has_king = [KING | color << 3 in board for color in (WHITE, BLACK)]
+    if name == "antichess" or (name == "atomic" and not has_king[us]):
+        return  # no check in antichess; a side without a king in atomic has lost
+    if name == "atomic" and distance(_king_square(board, us), _king_square(board, 1 - us)) == 1:
+        return  # touching kings: neither is in check (a capture next to one explodes both)
+    if has_king[1 - us]:  # horde: white has no king to be in check
+        _refuse_opposite_check(board, us)
+    if has_king[us]:
+        _note_checkers(setup, notes, counts=name != "atomic")
+    if name == "racingkings":
+        checkers = attackers(board, _king_square(board, us), 1 - us)
+        if checkers:
+            raise FenError(
+                "position",
+                f"{COLOR_NAMES[us]} is in check from {_describe(board, checkers[0])}: no move gives check in racing kings",
+            )
+        if us == BLACK and _king_square(board, BLACK) >= 56:
+            notes.add("position", "black to move with its king on rank 8: the game ended when it arrived")
+    elif name == "kingofthehill" and _king_square(board, us) in fen_variants.CENTRE:
+        king = square_name(_king_square(board, us))
+        notes.add("position", f"{COLOR_NAMES[us]} to move with its king on {king}: the game ended when it arrived")
+    elif name == "3check":
+        _note_check_counters(setup, notes)
+
+
+def _note_check_counters(setup: Setup, notes: _Notes) -> None:
+    """Three-check: counters that no game reaches."""
+    assert setup.checks is not None
+    us, them = setup.turn, 1 - setup.turn
+    if setup.checks[us] == 3:
+        notes.add("checks", f"{COLOR_NAMES[us]} (to move) has given 3 checks: the game ended at the third")
+    elif setup.checks[them] == 0 and attackers(setup.board, _king_square(setup.board, us), them):
+        notes.add("checks", f"{COLOR_NAMES[us]} is in check but {COLOR_NAMES[them]} has given no checks")
+
+
 # ---------------------------------------------------------------- format_fen
 
 
-def format_fen(setup: Setup) -> str:
-    """The 6-field FEN of a setup (X-FEN castling in Chess960, ep as stored)."""
+FEN_DIALECTS = ("python-chess", "fairy")
+
+
+def format_fen(setup: Setup, dialect: str = "python-chess") -> str:
+    """The 6-field FEN of a setup (X-FEN castling in Chess960, ep as stored).
+
+    A variant's fields as python-chess writes them: crazyhouse's pockets ``[Qn]`` after the
+    placement and ``~`` after a promoted piece, three-check's remaining checks ``3+3``
+    after the en-passant square. ``dialect="fairy"`` writes what Fairy-Stockfish reads and
+    writes (its 11.1 engine and pyffish 0.0.90 write the same text as python-chess).
+    """
+    if dialect not in FEN_DIALECTS:
+        raise ValueError(f"unknown FEN dialect {dialect!r}; expected one of {FEN_DIALECTS}")
     rows = []
     for rank in range(7, -1, -1):
         row, empty = "", 0
         for sq in range(rank * 8, rank * 8 + 8):
             if setup.board[sq]:
                 row += (str(empty) if empty else "") + piece_symbol(setup.board[sq])
+                row += "~" if sq in setup.promoted else ""
                 empty = 0
             else:
                 empty += 1
         rows.append(row + (str(empty) if empty else ""))
     ep = square_name(setup.ep) if setup.ep is not None else "-"
     turn = "w" if setup.turn == WHITE else "b"
-    return f"{'/'.join(rows)} {turn} {_format_castling(setup)} {ep} {setup.halfmove} {setup.fullmove}"
+    placement = "/".join(rows) + (fen_variants.format_pockets(setup.pockets) if setup.pockets is not None else "")
+    checks = f" {fen_variants.format_checks(setup.checks)}" if setup.checks is not None else ""
+    return f"{placement} {turn} {_format_castling(setup)} {ep}{checks} {setup.halfmove} {setup.fullmove}"
 
 
 # ---------------------------------------------------------------- EPD
@@ -556,21 +673,23 @@ def format_fen(setup: Setup) -> str:
 _OPCODE = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*")
 _FIELD = re.compile(r"\s*([^\s;]+)")
 _SIGNED = re.compile(r"[-+]?\d+")  # a Unicode digit is a clock, refused by parse_fen
+_CHECKS = re.compile(r"\+?[0-9]+\+[0-9]+", re.ASCII)  # three-check's counters: 3+3 or +0+0
 # opcodes that may repeat: each ``perft DEPTH COUNT`` names its own depth
 REPEATABLE_OPCODES = frozenset({"perft"})
 
 
-def parse_epd(line: str, chess960: bool | None = None, strict: bool = False) -> EpdRecord:
+def parse_epd(line: str, chess960: bool | None = None, strict: bool = False, variant: str = "chess") -> EpdRecord:
     """Parse an EPD line: 4 or 6 FEN fields, then ``opcode operand;`` operations.
 
     Both ``<4 fields> id "kiwipete"; D1 48; D2 2039;`` and the perft-suite style
     ``<6 fields> ;D1 20 ;D2 400`` work.  Quoted operands lose their quotes;
     ``hmvc`` and ``fmvn`` set the clocks.  An opcode given twice is an error (the EPD
     standard allows each once), but for ``perft DEPTH COUNT``.  A bad FEN part raises
-    ``FenError``, malformed operations raise ``InputError``; ``strict`` as for
-    ``parse_fen``.
+    ``FenError``, malformed operations raise ``InputError``; ``strict`` and ``variant``
+    as for ``parse_fen`` (three-check's counters may follow the en-passant field or the
+    clocks); a ``variant NAME`` operation names the line's variant.
     """
-    fields, rest = _split_head(line)
+    fields, checks, rest = _split_head(line)
     operations = _split_ops(rest)
     ops = dict(operations)
     if len(fields) == 6:
@@ -581,29 +700,45 @@ def parse_epd(line: str, chess960: bool | None = None, strict: bool = False) -> 
                 )
     elif "hmvc" in ops or "fmvn" in ops:
         fields = [*fields, ops.get("hmvc", "0"), ops.get("fmvn", "1")]
-    given = " ".join(fields)
-    setup = parse_fen(given, chess960, strict)
+    given = " ".join([*fields[:4], *checks, *fields[4:]])
+    setup = parse_fen(given, chess960, strict, _epd_variant(variant, ops))
     return EpdRecord(setup, format_fen(setup), ops, given, tuple(operations))
 
 
-def _split_head(text: str) -> tuple[list[str], str]:
-    """The FEN fields (4, or 6 with the clocks) and the text of the operations after them."""
+def _epd_variant(variant: str, ops: dict[str, str]) -> str:
+    """The line's ``variant`` operation, unless it contradicts a variant the caller gave."""
+    named = ops.get("variant")
+    if named is None:
+        return variant
+    mine = variants.find(named)
+    if variant != "chess" and variants.find(variant) != mine:
+        raise InputError(f"EPD operation variant {_shown(named)} contradicts the variant {variant!r} given")
+    return named
+
+
+def _split_head(text: str) -> tuple[list[str], list[str], str]:
+    """The FEN fields (4, or 6 with the clocks), three-check's counters (a list of none or
+    one) and the text of the operations after them."""
     rest = text
     fields: list[str] = []
-    while len(fields) < 6:
+    checks: list[str] = []
+    while True:
         match = _FIELD.match(rest)
         if match is None:
             break
         word = match.group(1)
-        if len(fields) >= 4 and not _SIGNED.fullmatch(word):
+        if len(fields) in (4, 6) and not checks and _CHECKS.fullmatch(word):
+            checks.append(word)
+        elif len(fields) >= 6 or (len(fields) >= 4 and not _SIGNED.fullmatch(word)):
             break  # an operation's opcode, not a clock
-        fields.append(word)
+        else:
+            fields.append(word)
         rest = rest[match.end() :]
     if len(fields) < 4:
         raise FenError("fen", f"an EPD line starts with 4 FEN fields, found {len(fields)}")
     if len(fields) == 5:
         raise FenError("fen", "found a halfmove clock but no fullmove number after the 4 FEN fields")
-    return fields, rest
+    return fields, checks, rest
 
 
 def _split_ops(text: str) -> list[tuple[str, str]]:

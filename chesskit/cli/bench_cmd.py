@@ -6,7 +6,7 @@ import click
 
 from chesskit.cli import output
 from chesskit.cli.engine_options import parse_timeout
-from chesskit.cli.options import json_option
+from chesskit.cli.options import json_option, variant_option, variant_rules
 
 
 @click.command()
@@ -41,10 +41,12 @@ from chesskit.cli.options import json_option
     show_default=True,
     help="Count on the CPU, or on an NVIDIA GPU with numba-cuda (--hash and --threads are the CPU's).",
 )
+@variant_option
 @click.argument("path", required=False)
 @json_option
-def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, as_json, path) -> None:
-    """Perft of the six standard positions: nodes, seconds and Mnps per position.
+def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, as_json, path) -> None:
+    """Perft of the six standard positions: nodes, seconds and Mnps per position
+    (--variant NAME: of that variant's start position).
 
     By default single-threaded with no hash table, the conditions of Stockfish's own
     `go perft`. With --vs the other program runs the same positions back to back, and
@@ -54,13 +56,15 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, as_json, 
     its source (its README says how). Pin the run to one core for a fair single-core
     ratio: `taskset -c 0 chesskit bench --vs ellxor PATH --repeat 3`.
     """
-    from chesskit.suites.bench import run_bench, totals
+    from chesskit.suites.bench import WORKLOAD, run_bench, totals, variant_workload
 
     from chesskit.board.tablesize import check_request
 
     limit = None if timeout is None else parse_timeout(timeout)
     check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
-    with output.progress(6, "bench") as advance:
+    rules = variant_rules(variant)
+    workload = variant_workload(variant) if rules else WORKLOAD
+    with output.progress(len(workload), "bench") as advance:
         rows = run_bench(
             vs=tuple(dict.fromkeys(vs)),
             depth_offset=depth_offset,
@@ -71,6 +75,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, as_json, 
             ellxor=path,
             timeout=limit,
             device=device,
+            **rules,
         )
     summary = totals(rows)
     if as_json:

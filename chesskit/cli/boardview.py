@@ -19,9 +19,10 @@ def colour_depth(con) -> str:
 
 
 def ranks(fen: str) -> list[str]:
-    """The 8 ranks of the placement field, rank 8 first, as 8 characters each ('.' empty)."""
+    """The 8 ranks of the placement field, rank 8 first, as 8 characters each ('.' empty);
+    a crazyhouse FEN's pockets and promoted marks (``[Qn]``, ``~``) are left out."""
     rows = []
-    for row in fen.split()[0].split("/"):
+    for row in fen.split()[0].split("[")[0].replace("~", "").split("/")[:8]:
         rows.append("".join("." * int(c) if c.isdigit() else c for c in row))
     return rows
 

@@ -17,6 +17,7 @@ from chesskit.cli.options import (
     parse_count,
     parse_depth,
     position_argument,
+    variant_option,
 )
 from chesskit.cli.regression_view import engine_call
 from chesskit.cli.run_options import bisect_option, start_failed, starting
@@ -29,6 +30,7 @@ from chesskit.errors import EngineError, MismatchError
 @engine_options
 @moves_option
 @chess960_option
+@variant_option
 @click.option(
     "--state-pushes",
     metavar="N",
@@ -55,6 +57,7 @@ def compare(
     engine_opts: EngineOptions,
     moves: str,
     chess960: bool,
+    variant: str,
     state_pushes: str,
     engine_fen: str,
     strict: bool,
@@ -84,10 +87,10 @@ def compare(
     check_writable(html_path, engine_opts.input_files())
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'
-    board, ident = load_board(position, moves, chess960, strict)
+    board, ident = load_board(position, moves, chess960, strict, variant)
     position_fen, chesskit_fen = engine_fens(position, board, engine_fen)
     try:
-        eng = engine_opts.api_engine()
+        eng = engine_opts.api_engine(variant)
     except EngineError as err:  # a Python adapter that cannot be imported
         raise start_failed(err, bisect) from None
     try:

@@ -14,6 +14,7 @@ from chesskit.cli.options import (
     load_board,
     moves_option,
     strict_option,
+    variant_option,
     parse_depth,
     position_argument,
 )
@@ -27,6 +28,7 @@ from chesskit.timer import Timer
 @depth_argument
 @moves_option
 @chess960_option
+@variant_option
 @click.option(
     "--fen-depth",
     metavar="D",
@@ -41,6 +43,7 @@ def debug(
     depth: str,
     moves: str,
     chess960: bool,
+    variant: str,
     fen_depth: str | None,
     inject: str | None,
     strict: bool,
@@ -57,7 +60,7 @@ def debug(
     """
     depth_n = parse_depth(depth)
     fen_n = None if fen_depth is None else parse_depth(fen_depth, name="--fen-depth")
-    board, ident = load_board(position, moves, chess960, strict)
+    board, ident = load_board(position, moves, chess960, strict, variant)
     board.debug(0)  # load (or compile) the checker outside the timed run
     with Timer() as timer:
         result = run_checks(board, depth_n, inject, fen_n)

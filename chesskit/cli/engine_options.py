@@ -43,9 +43,9 @@ class EngineOptions:
 
         return input_files(self.engine, self.script, self.python_spec, self.engine_cmd)
 
-    def api_engine(self):
+    def api_engine(self, variant: str = "chess"):
         """The ``chesskit.api.Engine`` (InputError for a bad --timeout, or unless exactly one
-        engine is given)."""
+        engine is given), set to ``variant``'s rules (--variant)."""
         from chesskit.api.engine import Engine
 
         return Engine(
@@ -56,11 +56,12 @@ class EngineOptions:
             engine_cmd=self.engine_cmd,
             script=self.script,
             python=self.python_spec,
+            variant=variant,
         )
 
-    def open(self):
+    def open(self, variant: str = "chess"):
         """The engine's back end (``chesskit.compare.engines``), as ``api_engine()`` makes it."""
-        return self.api_engine().backend
+        return self.api_engine(variant).backend
 
 
 def engine_options(command):

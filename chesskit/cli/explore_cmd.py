@@ -20,6 +20,7 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
     strict_option,
+    variant_option,
 )
 
 DEFAULT_DEPTH = "3"
@@ -31,6 +32,7 @@ DEFAULT_DEPTH = "3"
 @engine_options
 @moves_option
 @chess960_option
+@variant_option
 @strict_option
 @click.option(
     "--state-pushes",
@@ -51,6 +53,7 @@ def explore(
     engine_opts: EngineOptions,
     moves: str,
     chess960: bool,
+    variant: str,
     strict: bool,
     state_pushes: str,
     repl: bool,
@@ -71,14 +74,14 @@ def explore(
 
     depth_n = parse_depth(depth, minimum=1, why=" (explore shows a divide)")
     pushes = parse_count(state_pushes, "--state-pushes")
-    board, _ = load_board(position, moves, chess960, strict)
+    board, _ = load_board(position, moves, chess960, strict, variant)
     open_engine = None
     if engine_opts.given:
-        open_engine = _engine_factory(engine_opts)
+        open_engine = _engine_factory(engine_opts, variant)
     explorer = Explorer(board, depth_n, _engine_fen(position, board), open_engine, usable_cores(), pushes)
     try:
         if repl or not _full_screen():
-            code = _run_repl(explorer, chess960, strict)
+            code = _run_repl(explorer, chess960, strict, variant)
         else:
             from chesskit.explore.app import run_app
 
@@ -88,7 +91,7 @@ def explore(
     _exit(code)
 
 
-def _engine_factory(engine_opts: EngineOptions):
+def _engine_factory(engine_opts: EngineOptions, variant: str = "chess"):
     """Opens the engine: the first one at once, so bad flags are an error (exit 2) before any
     screen; one that cannot start is shown by the explorer, which opens a fresh one after
     a failure."""
@@ -96,12 +99,12 @@ def _engine_factory(engine_opts: EngineOptions):
 
     first = []
     try:
-        first.append(engine_opts.open())
+        first.append(engine_opts.open(variant))
     except EngineError:
         pass
 
     def open_engine():
-        return first.pop() if first else engine_opts.open()
+        return first.pop() if first else engine_opts.open(variant)
 
     return open_engine
 
@@ -118,11 +121,11 @@ def _full_screen() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
 
 
-def _run_repl(explorer, chess960: bool, strict: bool) -> int:
+def _run_repl(explorer, chess960: bool, strict: bool, variant: str = "chess") -> int:
     from chesskit.explore.repl import Repl
 
     def load_position(text: str):
-        board, _ = load_board(text, "", chess960, strict)
+        board, _ = load_board(text, "", chess960, strict, variant)
         return board, _engine_fen(text, board)
 
     repl = Repl(explorer, load_position, _describe, sys.stdout, sys.stderr, prompt=sys.stdin.isatty())

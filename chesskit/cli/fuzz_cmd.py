@@ -13,7 +13,7 @@ from chesskit.cli import output, signals
 from chesskit.cli.html_out import check_writable, html_option, write_fuzz
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.regression_view import engine_call
-from chesskit.cli.options import json_option, parse_count, parse_depth
+from chesskit.cli.options import json_option, parse_count, parse_depth, variant_option, variant_rules
 from chesskit.cli.run_options import fail_fast_option, position_timeout_option
 from chesskit.errors import ChesskitError, EngineError, InputError, MismatchError
 from chesskit.suites.guard import parse_position_timeout
@@ -32,6 +32,7 @@ MAX_FUZZ_DEPTH = 10
               help=f"Stop after N positions (default {DEFAULT_POSITIONS} when --time is not given either).")
 @click.option("--chess960/--no-chess960", "chess960", default=None,
               help="Only Chess960 positions / only standard ones (default: both).")
+@variant_option
 @click.option("--save", metavar="FILE",
               help="Append the shrunk position to this EPD suite file, with chesskit's counts to depth 3.")
 @position_timeout_option
@@ -44,6 +45,7 @@ def fuzz(
     seconds: str | None,
     positions: str | None,
     chess960: bool | None,
+    variant: str,
     save: str | None,
     position_timeout: str | None,
     fail_fast: bool,
@@ -90,7 +92,9 @@ def fuzz(
     if save is not None:
         check_save_path(save, engine_opts.input_files())
     check_writable(html_path, engine_opts.input_files(), others={"--save": save})
-    eng = engine_opts.open()
+    if variant_rules(variant):  # vengines: fuzz.run.fuzz(variant=) replaces this refusal
+        raise InputError(f"--variant {variant}: fuzz generates standard chess and Chess960 positions only")
+    eng = engine_opts.open(variant)
     if not as_json:
         click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
     try:

@@ -8,6 +8,7 @@ from chesskit.cli import output
 from chesskit.api.counting import default_threads, table_mb  # noqa: F401 (the commands' defaults)
 from chesskit.api.position import move_list, open_position
 from chesskit.errors import InputError
+from chesskit.variants import NAMES, find
 from chesskit.vocab import MAX_DEPTH
 
 position_argument = click.argument("position", metavar="POSITION")
@@ -23,6 +24,40 @@ chess960_option = click.option(
     is_flag=True,
     help="Chess960 castling (king takes rook, e1h1); automatic for Shredder/X-FEN 960 setups.",
 )
+
+
+def _check_variant(ctx, param, value: str) -> str:
+    find(value)  # an unknown name: InputError (exit 2) listing the known ones
+    return value
+
+
+variant_option = click.option(
+    "--variant",
+    metavar="NAME",
+    default="chess",
+    callback=_check_variant,
+    help=f"The variant's rules: {', '.join(NAMES)} (or an alias: koth, threecheck, zh, ...); a 960 "
+    "form (atomic960) adds Chess960 castling. 'startpos' is the variant's start position.  [default: chess]",
+)
+
+
+def variant_rules(variant: str) -> dict[str, str]:
+    """``{"variant": NAME}`` to hand --variant on to a function, ``{}`` for standard chess
+    (which then runs exactly as before variants existed)."""
+    return {} if find(variant)[0].name == "chess" and not find(variant)[1] else {"variant": variant}
+
+
+def standard_only(variant: str, **uses: bool) -> None:
+    """Refuse (exit 2) --variant with the options that count standard chess only
+    (``gpu=True``: --device gpu; ``cluster=True``: the cluster options)."""
+    if find(variant)[0].name == "chess":
+        return
+    names = {"gpu": "--device gpu", "cluster": "the cluster options (--scheduler, --workers, ...)"}
+    for use, given in uses.items():
+        if given:
+            raise InputError(f"--variant {variant}: not with {names[use]}, which count standard chess only")
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 strict_option = click.option(
     "--strict",
@@ -64,16 +99,16 @@ def parse_count(text: str, name: str) -> int:
     return value
 
 
-def load_board(position: str, moves: str = "", chess960: bool = False, strict: bool = False):
+def load_board(position: str, moves: str = "", chess960: bool = False, strict: bool = False, variant: str = "chess"):
     """Resolve POSITION, build the Board and play ``--moves``; returns ``(board, id)``
     (``chesskit.api.position.open_position``, which the Python API runs too).
 
     Raises FenError for a bad FEN (with ``strict``, also for a position that cannot
     arise in a game), InputError for an unknown id and IllegalMoveError for an illegal
     move (all exit 2). Otherwise each reason the position cannot arise is one note line
-    on stderr, and stays in ``board.notes`` for the JSON output.
+    on stderr, and stays in ``board.notes`` for the JSON output. ``variant``: --variant.
     """
-    board, ident = open_position(position, "", chess960, strict)
+    board, ident = open_position(position, "", chess960, strict, variant)
     output.notes(board.notes)
     for move in move_list(moves):
         board.push(move)

@@ -18,7 +18,9 @@ from chesskit.cli.options import (
     parse_depth,
     position_argument,
     table_mb,
+    standard_only,
     strict_option,
+    variant_option,
     threads_option,
 )
 from chesskit.timer import Timer
@@ -38,6 +40,7 @@ stats_option = click.option(
 @depth_argument
 @moves_option
 @chess960_option
+@variant_option
 @stats_option
 @click.option("--all-depths", is_flag=True, help="With --stats: one row per depth 1..DEPTH (implies --stats).")
 @hash_option
@@ -59,6 +62,7 @@ def perft(
     device: str,
     strict: bool,
     as_json: bool,
+    variant: str,
 ) -> None:
     """Count the leaf nodes of the legal move tree of POSITION to DEPTH.
 
@@ -69,7 +73,8 @@ def perft(
     if device == "gpu":
         gpu_run.refuse(stats=stats or all_depths, hash=hash_mb is not None, threads=threads is not None,
                        cluster=cluster is not None)
-    board, ident = load_board(position, moves, chess960, strict)
+    standard_only(variant, gpu=device == "gpu", cluster=cluster is not None)
+    board, ident = load_board(position, moves, chess960, strict, variant)
     if cluster is not None:  # --scheduler, --workers, --checkpoint or --split-depth: docs/cluster.md
         cluster.perft_command(board, ident, depth_n, hash_mb, as_json, stats=stats or all_depths)
         return
@@ -108,6 +113,7 @@ def perft(
 @depth_argument
 @moves_option
 @chess960_option
+@variant_option
 @stats_option
 @hash_option
 @threads_option
@@ -116,7 +122,7 @@ def perft(
 @json_option
 def divide(
     position: str, depth: str, moves: str, chess960: bool, stats: bool, hash_mb: int | None, threads: int | None,
-    device: str, strict: bool, as_json: bool,
+    device: str, strict: bool, as_json: bool, variant: str,
 ) -> None:
     """Perft of POSITION to DEPTH split by the first move.
 
@@ -127,7 +133,8 @@ def divide(
     depth_n = parse_depth(depth, minimum=1, why=" (divide splits the count by the first move)")
     if device == "gpu":
         gpu_run.refuse(stats=stats, hash=hash_mb is not None, threads=threads is not None)
-    board, ident = load_board(position, moves, chess960, strict)
+    standard_only(variant, gpu=device == "gpu")
+    board, ident = load_board(position, moves, chess960, strict, variant)
     if stats:
         stats_cmd.divide_stats(board, ident, depth_n, as_json)
         return

@@ -14,6 +14,7 @@ from chesskit.cli.options import (
     moves_option,
     position_argument,
     strict_option,
+    variant_option,
 )
 
 # (light, dark) backgrounds of the last move's squares, by colour depth
@@ -24,13 +25,17 @@ LAST_MOVE = {"rich": ("#cdd26a", "#aaa23a"), "basic": ("bright_green", "green")}
 @position_argument
 @moves_option
 @chess960_option
+@variant_option
 @strict_option
 @click.option("--svg", "svg_path", metavar="FILE", help="Also write the board as an SVG image to FILE.")
 @json_option
-def show(position: str, moves: str, chess960: bool, strict: bool, svg_path: str | None, as_json: bool) -> None:
-    """Draw POSITION with side to move, castling rights, en passant, clocks and legal moves."""
+def show(
+    position: str, moves: str, chess960: bool, variant: str, strict: bool, svg_path: str | None, as_json: bool
+) -> None:
+    """Draw POSITION with side to move, castling rights, en passant, clocks and legal moves
+    (and a variant's pockets and check counters)."""
     check_writable(svg_path, option="--svg")
-    board, ident = load_board(position, moves, chess960, strict)
+    board, ident = load_board(position, moves, chess960, strict, variant)
     if svg_path is not None:
         from chesskit.report.svg import board_svg
 
@@ -48,6 +53,9 @@ def show(position: str, moves: str, chess960: bool, strict: bool, svg_path: str 
 def describe(board, ident: str | None) -> dict:
     """The state shown by ``show``, taken from the FEN so it matches ``fen`` exactly."""
     fen = board.fen()
+    variant = getattr(board, "variant", "chess")
+    if variant != "chess":
+        return _describe_variant(board, ident, variant)
     placement, turn, castling, ep, halfmove, fullmove = fen.split()
     return {
         "fen": fen,
@@ -64,15 +72,57 @@ def describe(board, ident: str | None) -> dict:
     }
 
 
+def _describe_variant(board, ident: str | None, variant: str) -> dict:
+    """``describe`` of a variant's position: its fields read from the FEN in its dialect,
+    plus ``variant``, crazyhouse's ``pockets`` and three-check's ``checks_given``."""
+    from chesskit.board.fen import parse_fen
+    from chesskit.board.fen_variants import format_pockets
+    from chesskit.vocab import square_name
+
+    fen = board.fen()
+    setup = parse_fen(fen, board.chess960, variant=variant)
+    fields = fen.split()
+    info = {
+        "fen": fen,
+        "id": ident,
+        "variant": variant,
+        "turn": "white" if setup.turn == 0 else "black",
+        "castling": fields[2],
+        "ep": None if setup.ep is None else square_name(setup.ep),
+        "halfmove": setup.halfmove,
+        "fullmove": setup.fullmove,
+        "chess960": bool(board.chess960),
+        "check": bool(board.is_check()),
+        "legal_moves": sorted(board.legal_moves()),
+        "notes": board.notes,
+    }
+    if setup.pockets is not None:
+        info["pockets"] = format_pockets(setup.pockets)[1:-1]
+    if setup.checks is not None:
+        info["checks_given"] = {"white": setup.checks[0], "black": setup.checks[1]}
+    return info
+
+
 def _state_lines(info: dict) -> list[tuple[str, str]]:
     moves = info["legal_moves"]
     status = ""
     if not moves:
-        status = " (checkmate)" if info["check"] else " (stalemate)"
+        if "variant" in info:
+            status = " (no legal moves: the game is over)"
+        else:
+            status = " (checkmate)" if info["check"] else " (stalemate)"
     elif info["check"]:
         status = " (in check)"
+    extra = []
+    if "variant" in info:
+        extra.append(("variant", info["variant"]))
+    if "pockets" in info:
+        extra.append(("pockets", info["pockets"] or "-"))
+    if "checks_given" in info:
+        extra.append(("checks given", f"white {info['checks_given']['white']}, black {info['checks_given']['black']}"))
     return [
         ("fen", info["fen"]),
+        *extra,
         ("side to move", info["turn"] + status),
         ("castling", info["castling"]),
         ("en passant", info["ep"] or "-"),

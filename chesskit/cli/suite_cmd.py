@@ -9,7 +9,10 @@ import click
 from chesskit.board.tablesize import check_request
 from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
-from chesskit.cli.options import SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option
+from chesskit.cli.options import (
+    SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option,
+    variant_option, variant_rules,
+)
 from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
 from chesskit.cli.regression_view import engine_call
 from chesskit.cli.suite_engine import check_writable, write_junit
@@ -49,6 +52,7 @@ from chesskit.suites.session import execute, prepare
     is_flag=True,
     help='Also check the leaf counters of S<n> "captures=.. checks=.." opcodes where a suite has them.',
 )
+@variant_option
 @hash_option
 @threads_option
 @strict_option
@@ -67,6 +71,7 @@ def suite(
     skip_chess960: bool,
     tags: str | None,
     stats: bool,
+    variant: str,
     hash_mb: int | None,
     threads: int | None,
     strict: bool,
@@ -104,13 +109,13 @@ def suite(
     if html_path is not None:
         check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
     wanted = () if tags is None else parse_tag_option(tags)
-    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted)
+    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted, **variant_rules(variant))
     if engine_opts.given and stats:
         raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
     if not engine_opts.given and (seconds is not None or bisect):
         raise InputError(f"{'--bisect' if bisect else '--position-timeout'} applies to an engine (--engine, --script, ...)")
     try:
-        eng = engine_opts.open() if engine_opts.given else None
+        eng = engine_opts.open(variant) if engine_opts.given else None
     except EngineError as err:  # a Python adapter that cannot be imported
         raise start_failed(err, bisect) from None
     try:

@@ -6,7 +6,7 @@ move generator and make/unmake like the hand-written bit arithmetic they replace
 from numba import njit
 
 from chesskit import vocab
-from chesskit.vocab import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT  # noqa: F401 (re-exported)
+from chesskit.vocab import CAPTURE, CASTLING, DOUBLE, DROP, EN_PASSANT, PROMO_SHIFT  # noqa: F401 (re-exported)
 
 _jit = njit(cache=True)
 
@@ -15,3 +15,5 @@ from_sq = _jit(vocab.from_sq)
 to_sq = _jit(vocab.to_sq)
 promotion = _jit(vocab.promotion)
 castle_squares = _jit(vocab.castle_squares)
+is_drop = _jit(vocab.is_drop)
+drop_piece = _jit(vocab.drop_piece)

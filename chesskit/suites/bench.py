@@ -36,6 +36,10 @@ WORKLOAD = [
     ("pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5),
     ("pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 5),
 ]
+# --variant NAME: the variant's start position, to about the work of the standard workload's
+# start position (crazyhouse's drops make its tree wider)
+VARIANT_DEPTHS = {"crazyhouse": 5}
+VARIANT_DEPTH = 6
 PYTHON_CHESS_SHALLOWER = 3
 COMPETITORS = ("stockfish", "python-chess", "ellxor")
 
@@ -86,11 +90,23 @@ def _best(runs: list[Run]) -> Run:
     return min(runs, key=lambda r: r.seconds)
 
 
-def _ours(fen: str, depth: int, hash_mb: float, threads: int, gpu=None) -> Run:
-    """One timed perft by chesskit: the CPU walk, or ``gpu`` (a ``chesskit.gpu.walk.Walk``)."""
+def variant_workload(variant: str) -> list[tuple[str, str, int]]:
+    """``--variant NAME``'s workload: the variant's start position."""
+    from chesskit.variants import get
+
+    found = get(variant)
+    return [(f"{found.name} startpos", found.start_fen, VARIANT_DEPTHS.get(found.name, VARIANT_DEPTH))]
+
+
+def _board(fen: str, variant: str):
     from chesskit.board.board import Board
 
-    board = Board(fen)
+    return Board(fen) if variant == "chess" else Board(fen, variant=variant)
+
+
+def _ours(fen: str, depth: int, hash_mb: float, threads: int, gpu=None, variant: str = "chess") -> Run:
+    """One timed perft by chesskit: the CPU walk, or ``gpu`` (a ``chesskit.gpu.walk.Walk``)."""
+    board = _board(fen, variant)
     with Timer() as timer:
         nodes = board.perft(depth, hash_mb=hash_mb, threads=threads) if gpu is None else gpu.perft(board, depth)
     return Run(nodes, timer.elapsed_s)
@@ -159,10 +175,12 @@ def _one_core(threads: int) -> int | None:
     return min(os.sched_getaffinity(0))
 
 
-def _python_chess(fen: str, depth: int) -> Run:
-    import chess
+def _python_chess(fen: str, depth: int, variant: str = "chess") -> Run:
+    import chess.variant
 
-    board = chess.Board(fen)
+    from chesskit.variants import get
+
+    board = chess.variant.find_variant(get(variant).pychess)(fen)
 
     def walk(d: int) -> int:
         if d == 1:
@@ -180,13 +198,22 @@ def _python_chess(fen: str, depth: int) -> Run:
 
 
 def run_bench(
-    vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None, ellxor=None, timeout=None, device="cpu"
+    vs=(), depth_offset=0, repeat=1, hash_mb=0, threads=1, on_row=None, ellxor=None, timeout=None, device="cpu",
+    variant="chess",
 ) -> list[Row]:
     """Run the workload; ``vs`` names competitors from COMPETITORS (``ellxor`` needs the
     path of its binary, and each of its runs may take ``timeout`` seconds: see
     ``ellxor_limit``). Each measurement is the best of ``repeat`` runs, ours and theirs
-    alternating. ``device="gpu"``: chesskit counts on the GPU (``chesskit.gpu``)."""
+    alternating. ``device="gpu"``: chesskit counts on the GPU (``chesskit.gpu``).
+    ``variant``: that variant's workload (``variant_workload``; python-chess's variant
+    board is the only competitor that plays it)."""
     from chesskit.board.board import Board
+
+    workload = WORKLOAD if variant == "chess" else variant_workload(variant)
+    others = [name for name in vs if name != "python-chess"]
+    if variant != "chess" and (others or device == "gpu"):
+        what = "--device gpu" if device == "gpu" else f"--vs {others[0]}"
+        raise InputError(f"--variant {variant}: {what} counts standard chess only (--vs python-chess plays variants)")
 
     for name in vs:
         if name not in COMPETITORS:
@@ -217,19 +244,19 @@ def run_bench(
         gpu = open_walk()  # InputError (exit 2) where no GPU can be used
         gpu.warm_up(Board())  # compile (or load) the kernels before any timing
     else:
-        Board().perft(3, hash_mb=hash_mb, threads=threads)  # warm the compiled core
+        _board(workload[0][1], variant).perft(3, hash_mb=hash_mb, threads=threads)  # warm the compiled core
     rows = []
     try:
-        for ident, fen, depth in WORKLOAD:
+        for ident, fen, depth in workload:
             depth = max(1, depth + depth_offset)
             ours, sf, pc, ex = [], [], [], []
             pc_depth = max(1, depth - PYTHON_CHESS_SHALLOWER)
             for _ in range(max(1, repeat)):
-                ours.append(_ours(fen, depth, hash_mb, threads, gpu))
+                ours.append(_ours(fen, depth, hash_mb, threads, gpu, variant))
                 if engine is not None:
                     sf.append(_stockfish(engine, fen, depth))
                 if "python-chess" in vs:
-                    pc.append(_python_chess(fen, pc_depth))
+                    pc.append(_python_chess(fen, pc_depth, variant))
                 if "ellxor" in vs:
                     ex.append(_ellxor(ellxor, fen, depth, ellxor_cpu, ellxor_limit(timeout, ours[-1])))
             row = Row(ident, fen, depth, _best(ours))

@@ -55,8 +55,6 @@ def within_bounds(tasks: Iterable, max_nodes: int | None) -> tuple[list, list[Li
     """``(tasks to run, errors)``: a task whose expected count is far below chesskit's own
     estimate, which is over ``max_nodes`` too, becomes a LineError for its line (one per
     position, naming each depth) instead of a count that may never end."""
-    from chesskit.board.board import Board  # deferred: loads the compiled move generator
-
     tasks = list(tasks)
     if max_nodes is None:
         return tasks, []
@@ -71,7 +69,7 @@ def within_bounds(tasks: Iterable, max_nodes: int | None) -> tuple[list, list[Li
             continue
         if id(record) not in chains:
             try:
-                board = Board(record.fen, record.chess960 or None)
+                board = record.board()
             except InputError:
                 chains[id(record)] = None  # the run reports why it cannot be counted
             else:

@@ -11,7 +11,9 @@ EPD, one position per line, four FEN fields, the clocks optionally, then operati
 
 ``D<n> count`` and ``perft n count`` give the expected count at depth n, ``id`` names the
 position, ``tags "ep ep-pin"`` tags it (``suite --tags``), ``S<n> "..."`` carries leaf
-counters, ``hmvc``/``fmvn`` the clocks; anything else (``bm``, ``c0``, ...) is ignored.
+counters, ``hmvc``/``fmvn`` the clocks, ``variant atomic`` names the rules (any name
+``chesskit.variants.find`` reads; ``atomic960`` adds Chess960 castling); anything else
+(``bm``, ``c0``, ...) is ignored.
 
 ``.perft`` (python-chess's and shakmaty's sets), a block per position::
 
@@ -19,6 +21,12 @@ counters, ``hmvc``/``fmvn`` the clocks; anything else (``bm``, ``c0``, ...) is i
     epd r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -
     perft 1 48
     perft 2 2039
+
+A ``variant NAME`` line in a ``.perft`` file names the rules of the blocks after it. A
+file without one is read in the rules its name gives when the name is a variant's
+(python-chess's ``atomic.perft``, ``crazyhouse.perft``, ``3check.perft``,
+``giveaway.perft``, ``horde.perft``, ``racingkings.perft``; ``atomic960.epd``), else in
+standard chess; an EPD line's ``variant`` operation overrides it.
 
 In both, blank lines and lines starting with ``#`` or ``%`` are comments. Lines end at
 ``\\n`` only (a form feed or U+2028 inside a comment stays in the comment), a ``\\r``
@@ -65,7 +73,8 @@ _STAT_OP = re.compile(r"S([0-9]+)")
 # a tag: letters, digits and ``-_.+``, not starting with a punctuation mark (``960-castling``)
 TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 MAX_TAG_CHARS = 64
-_PERFT_KEYWORDS = ("id", "epd", "perft")
+_PERFT_KEYWORDS = ("id", "epd", "perft", "variant")
+_VARIANT_OP = re.compile(r'(?:^|[;\s])variant\s+(?:"([^"]*)"|([^\s;"]+))')
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +94,20 @@ class SuiteRecord:
     notes: tuple[str, ...] = ()
     # the ``tags "ep ep-pin"`` operation's words, in the order written (``suite --tags``)
     tags: tuple[str, ...] = ()
+    # the rules it is counted in: a canonical name of chesskit.variants ("chess": standard)
+    variant: str = "chess"
 
     @property
     def label(self) -> str:
         return self.name or self.id
+
+    def board(self):
+        """chesskit's Board of the position, in its variant (raises InputError)."""
+        from chesskit.board.board import Board
+
+        if self.variant == "chess":
+            return Board(self.fen, chess960=self.chess960 or None)
+        return Board(self.fen, chess960=self.chess960 or None, variant=self.variant)
 
     @property
     def location(self) -> str:
@@ -244,17 +263,19 @@ def is_perft_format(path: Path) -> bool:
     return False
 
 
-def read_suite(path: Path, strict: bool = False) -> list[Entry]:
+def read_suite(path: Path, strict: bool = False, variant: str | None = None) -> list[Entry]:
     """Every position and every bad line of one suite file, in file order.
 
     Ids are unique within the file: a second use is an error for that line. A file named
     like ``chess960.epd`` is read in Chess960 mode; elsewhere each FEN decides. A position
     that cannot arise in a game is counted with ``notes`` saying why, or with ``strict`` is
     an error for its line. Raises InputError when the file cannot be opened at all.
+    ``variant`` (``suite --variant``): the rules where neither the file's name nor the
+    line names any.
     """
     try:
         check_text_file(path)
-        entries = read_perft(path, strict) if is_perft_format(path) else read_epd(path, strict)
+        entries = read_perft(path, strict, variant) if is_perft_format(path) else read_epd(path, strict, variant)
     except OSError as err:
         raise InputError(f"{display_path(path)}: cannot read: {err.strerror or err}") from None
     first: dict[str, int] = {}
@@ -273,6 +294,39 @@ def read_suite(path: Path, strict: bool = False) -> list[Entry]:
 
 def _chess960_mode(path: Path) -> bool | None:
     return True if "960" in path.stem else None
+
+
+def file_variant(path: Path) -> str | None:
+    """The variant a suite file's name gives (``atomic.perft``, ``3check.perft``,
+    ``crazyhouse960.epd``: the canonical name without the 960), or None: standard chess,
+    and ``chess960.epd`` too."""
+    stem = path.stem.lower()
+    base = stem[:-3] if stem.endswith("960") else stem
+    if base in ("", "chess") or not base.replace("-", "").isalnum():
+        return None
+    from chesskit.variants import BY_NAME
+
+    return base if base in BY_NAME else None
+
+
+def scan_variant(text: str) -> str | None:
+    """The operand of an EPD line's ``variant`` operation, found without parsing the line
+    (the FEN is read in that variant's dialect), or None."""
+    match = _VARIANT_OP.search(text)
+    if match is None:
+        return None
+    return match.group(1) if match.group(1) is not None else match.group(2)
+
+
+def _rules(name: str | None, chess960: bool | None) -> tuple[str, bool | None]:
+    """``(canonical variant, chess960 mode)`` for a variant name (None: standard chess);
+    a 960 form turns Chess960 on. Raises InputError for an unknown name."""
+    if name is None:
+        return "chess", chess960
+    from chesskit.variants import find
+
+    variant, c960 = find(name)
+    return variant.name, True if c960 else chess960
 
 
 class Entries:
@@ -310,10 +364,11 @@ def folded(path: Path, lineno: int, count: int) -> LineError:
 # --------------------------------------------------------------------------- EPD
 
 
-def read_epd(path: Path, strict: bool = False) -> list[Entry]:
+def read_epd(path: Path, strict: bool = False, default: str | None = None) -> list[Entry]:
     """An EPD suite: one position per line."""
     entries = Entries(path)
     mode = _chess960_mode(path)
+    variant = file_variant(path) or default
     for lineno, text, error in read_lines(path):
         if error is not None:
             entries.append(LineError(path, lineno, error))
@@ -322,7 +377,7 @@ def read_epd(path: Path, strict: bool = False) -> list[Entry]:
         if _is_comment(text):
             continue
         try:
-            entries.append(parse_epd_line(text, path, lineno, mode, strict=strict))
+            entries.append(parse_epd_line(text, path, lineno, mode, strict=strict, variant=variant))
         except InputError as err:
             entries.append(LineError(path, lineno, printable(str(err)), _scan_id(text)))
     return entries.done()
@@ -335,15 +390,21 @@ def parse_epd_line(
     chess960: bool | None = None,
     depths: dict[int, int] | None = None,
     strict: bool = False,
+    variant: str | None = None,
 ) -> SuiteRecord:
     """One EPD line into a SuiteRecord; raises InputError (without the location).
 
     The line is read by ``chesskit.board.fen.parse_epd``, the one EPD reader (so
     ``perft ID`` reads a suite line the same way); this adds what a suite means by its
     operations. ``depths`` adds expected counts given elsewhere (a ``.perft`` block's
-    ``perft`` lines).
+    ``perft`` lines); ``variant`` names the rules when the line has no ``variant``
+    operation (the file's name, a ``.perft`` file's ``variant`` line).
     """
-    epd = parse_epd(text, chess960, strict)
+    if variant is None or scan_variant(text) is not None:  # the line's own operation, read by parse_epd
+        epd = parse_epd(text, chess960, strict)
+    else:
+        name, chess960 = _rules(variant, chess960)
+        epd = parse_epd(text, chess960, strict, variant=name)
     found: dict[int, int] = {}
     stats: dict[int, str] = {}
     ident = None
@@ -381,6 +442,7 @@ def parse_epd_line(
         chess960=bool(setup.chess960),
         notes=tuple(setup.notes),  # (the setup itself is not kept: a million lines would not fit)
         tags=tags,
+        variant=setup.variant,
     )
 
 
@@ -454,18 +516,24 @@ class _Block:
     epd_line: int = 0
     depths: dict[int, int] | None = None
     broken: bool = False  # an error was reported for it: its perft lines are not run
+    variant: str | None = None  # the rules of the ``variant`` line above it (or the file's name)
 
 
-def read_perft(path: Path, strict: bool = False) -> list[Entry]:
-    """A ``.perft`` suite: ``id``, ``epd`` and ``perft DEPTH COUNT`` lines.
+def read_perft(path: Path, strict: bool = False, default: str | None = None) -> list[Entry]:
+    """A ``.perft`` suite: ``id``, ``epd``, ``perft DEPTH COUNT`` and ``variant NAME`` lines.
 
     A block starts at ``id`` (or at an ``epd`` after a finished block); its position is
     reported at the ``epd`` line. A bad ``perft`` line is an error for that line and the
-    block's other depths still run; a bad ``epd`` line drops its block.
+    block's other depths still run; a bad ``epd`` line drops its block. A ``variant`` line
+    holds for the blocks that start after it; a bad one is an error for its line, and the
+    blocks after it, until the next ``variant`` line, are not run (their counts are
+    another variant's).
     """
     mode = _chess960_mode(path)
     entries = Entries(path)
     block: _Block | None = None
+    variant: str | None = file_variant(path) or default
+    variant_broken = False
 
     def finish() -> None:
         if block is None or block.broken:
@@ -474,7 +542,7 @@ def read_perft(path: Path, strict: bool = False) -> list[Entry]:
             entries.append(LineError(path, block.id_line, "an id without an 'epd' line", block.id))
             return
         try:
-            record = parse_epd_line(block.epd, path, block.epd_line, mode, block.depths or {}, strict)
+            record = parse_epd_line(block.epd, path, block.epd_line, mode, block.depths or {}, strict, block.variant)
         except InputError as err:
             entries.append(LineError(path, block.epd_line, printable(str(err)), block.id))
             return
@@ -496,15 +564,21 @@ def read_perft(path: Path, strict: bool = False) -> list[Entry]:
         value = value.strip()
         if keyword == "id":
             finish()
-            block = _Block(printable(value) or None, lineno)
+            block = _Block(printable(value) or None, lineno, variant=variant, broken=variant_broken)
             if not value:
                 entries.append(LineError(path, lineno, "empty id"))
+        elif keyword == "variant":
+            finish()
+            block = None
+            variant, variant_broken = _variant_line(value, variant, entries, lineno)
         elif keyword == "epd":
             if block is None or block.epd is not None:
                 finish()
-                block = _Block(None, lineno)
+                block = _Block(None, lineno, variant=variant, broken=variant_broken)
             block.epd, block.epd_line, block.depths = value, lineno, {}
         elif keyword == "perft":
+            if block is not None and block.broken and variant_broken:
+                continue
             if block is None or block.epd is None:
                 entries.append(LineError(path, lineno, "a 'perft' line before any 'epd' line"))
                 continue
@@ -517,10 +591,23 @@ def read_perft(path: Path, strict: bool = False) -> list[Entry]:
                 entries.append(LineError(path, lineno, str(err), block.id))
         else:
             entries.append(
-                LineError(path, lineno, f"unknown line {printable(text[:40])!r}: expected 'id', 'epd' or 'perft'")
+                LineError(
+                    path, lineno, f"unknown line {printable(text[:40])!r}: expected 'id', 'epd', 'perft' or 'variant'"
+                )
             )
     finish()
     return sorted(entries.done(), key=lambda entry: entry.lineno)
+
+
+def _variant_line(value: str, variant: str | None, entries: Entries, lineno: int) -> tuple[str | None, bool]:
+    """A ``.perft`` file's ``variant NAME`` line: ``(the variant from here on, broken)``;
+    a name that is no variant is an error for its line."""
+    try:
+        _rules(value or "''", None)
+        return value, False
+    except InputError as err:
+        entries.append(LineError(entries.path, lineno, f"{printable(str(err))} (the blocks below it are not run)"))
+        return variant, True
 
 
 def _with_id(record: SuiteRecord, ident: str) -> SuiteRecord:

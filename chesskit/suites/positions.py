@@ -30,6 +30,22 @@ class SuiteLine(NamedTuple):
     text: str
 
 
+def variant_suites(variant: str) -> list[Path]:
+    """The bundled suites of a variant (``suite --variant NAME`` without PATH):
+    ``variants/NAME.epd`` and its Chess960 file; ``atomic960`` only the latter."""
+    from chesskit.variants import find
+
+    found, chess960 = find(variant)
+    if found.name == "chess":
+        return [positions_dir() / "chess960.epd"] if chess960 else [positions_dir()]
+    folder = positions_dir() / "variants"
+    names = [f"{found.name}960"] if chess960 else [found.name, f"{found.name}960"]
+    files = [folder / f"{name}.epd" for name in names if (folder / f"{name}.epd").is_file()]
+    if not files:
+        raise InputError(f"no bundled suite for the variant {variant!r}: give the suite files as PATH")
+    return files
+
+
 def positions_dir() -> Path:
     """The folder holding the bundled ``*.epd`` suites."""
     package = Path(__file__).resolve().parent.parent

@@ -133,7 +133,7 @@ def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     return files
 
 
-def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Loaded:
+def load_entries(paths: Iterable[str | Path] = (), strict: bool = False, variant: str | None = None) -> Loaded:
     """Every position and every bad line of the given files/folders (``strict``: a position
     that cannot arise in a game is an error for its line, see ``board/fen.py``).
 
@@ -143,7 +143,8 @@ def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Load
     A file that cannot be read (no permission, a broken link, UTF-16) is an error for the
     whole file (a LineError at line 0) and the other files are read. Raises InputError for
     a path that does not exist, when no file can be read at all (the first one's reason),
-    and when the files hold no line at all to run or report.
+    and when the files hold no line at all to run or report. ``variant``: the rules of the
+    files and lines that name none (``read_suite``).
     """
     paths = list(paths)
     records: list[SuiteRecord] = []
@@ -153,7 +154,7 @@ def load_entries(paths: Iterable[str | Path] = (), strict: bool = False) -> Load
     kept = 0  # the errors kept in detail over the run (MAX_ERRORS_KEPT)
     for path in files:
         try:
-            entries = read_suite(path, strict)
+            entries = read_suite(path, strict, variant)
         except InputError as err:
             unreadable.append(err)
             entries = [LineError(path, 0, str(err).removeprefix(f"{display_path(path)}: "))]
@@ -312,21 +313,23 @@ def by_position(tasks: Iterable[Task]) -> list[list[Task]]:
 
 
 class _Tables:
-    """The shared transposition tables, made on first use: one for standard chess and one
-    for Chess960 (their keys do not tell the two apart)."""
+    """The shared transposition tables, made on first use: one per variant for standard
+    castling and one for Chess960 (their keys do not tell the rules apart)."""
 
     def __init__(self, hash_mb: float):
         self.hash_mb = hash_mb
-        self.tables: dict[bool, object] = {}
+        self.tables: dict[tuple[str, bool], object] = {}
         self.lock = threading.Lock()
 
-    def get(self, chess960: bool):
+    def get(self, chess960: bool, variant: str = "chess"):
+        key = (variant, chess960)
         with self.lock:
-            if chess960 not in self.tables:
+            if key not in self.tables:
                 from chesskit.core.hashtable import allocate
 
-                self.tables[chess960] = allocate(self.hash_mb)
-            return self.tables[chess960]
+                self.tables[key] = allocate(self.hash_mb)
+            return self.tables[key]
+
 
 
 def _counted(tasks: list[Task], stats: bool, tables: _Tables) -> list[SuiteResult]:
@@ -343,17 +346,16 @@ def _run_job(
     progress: Callable[[Task, float], None] | None = None,
 ) -> Iterator[SuiteResult]:
     """The results of one position's tasks, counted here (``threads`` for each count)."""
-    from chesskit.board.board import Board
     from chesskit.board.counters import compare, parse_stat_opcode
 
     record = tasks[0].record
     try:
-        board = Board(record.fen, chess960=record.chess960 or None)
+        board = record.board()
     except InputError as err:
         for task in tasks:
             yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
         return
-    table = tables.get(bool(board.chess960))
+    table = tables.get(bool(board.chess960), record.variant)
     for task in tasks:
         wanted = None
         if stats and task.depth in record.stats:
@@ -391,7 +393,6 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     then has ``engine_error`` set (``chesskit.suites.session`` makes either that
     position's result and goes on).
     """
-    from chesskit.board.board import Board
     from chesskit.compare.descent import descend
     from chesskit.compare.statecmp import state_checker
 
@@ -409,7 +410,7 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
         if not result.ok and id(record) not in diverged and task.depth >= 1:
             diverged.add(id(record))
             result.divide = dict(sorted(divide.items()))
-            board = Board(record.fen, chess960=record.chess960 or None)
+            board = record.board()
             try:
                 checker = state_checker(_unwrapped(engine), record.fen, [], record.chess960, state_pushes)
                 if checker is not None:

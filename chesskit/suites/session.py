@@ -25,6 +25,7 @@ from chesskit.suites import result as result_of
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError, SuiteRecord
 from chesskit.suites.guard import Clocked, EngineFailure, restart
+from chesskit.suites.positions import variant_suites
 from chesskit.suites.tags import select
 from chesskit.suites.result import ENGINE_ERROR, MISMATCH, NOT_RUN, SKIPPED, STATUSES, PositionResult
 from chesskit.suites.runner import (
@@ -138,11 +139,17 @@ def prepare(
     strict: bool = False,
     skip_chess960: bool = False,
     tags: Sequence[str] = (),
+    variant: str | None = None,
 ) -> Planned:
     """Read the suites and pick the counts to check (see the module's docstring); ``tags``:
-    only the positions carrying one of them (``chesskit.suites.tags.select``). Raises
-    InputError when a path does not exist and when nothing at all can be run or reported."""
-    loaded = load_entries(paths, strict)
+    only the positions carrying one of them (``chesskit.suites.tags.select``); ``variant``:
+    the rules of the files and lines that name none, and without ``paths`` the bundled
+    suites of that variant (``positions/variants/NAME*``). Raises InputError when a path
+    does not exist and when nothing at all can be run or reported."""
+    paths = list(paths)
+    if variant is not None and not paths:
+        paths = variant_suites(variant)
+    loaded = load_entries(paths, strict, variant)
     records, errors = loaded.records, loaded.errors
     if tags:
         records = select(records, tags)

@@ -46,6 +46,7 @@ def open_engine(
     timeout: float | None = 30.0,
     dialect: str | None = None,
     engine_cmd: str | None = None,
+    variant: str = "chess",
 ) -> Engine:
     """The back end for exactly one of `engine` (a command that reads perft questions on
     stdin), `script` (path), `python` (spec) or `engine_cmd` (a one-shot template).
@@ -55,6 +56,11 @@ def open_engine(
     without it the dialect is detected when the engine starts.  Nothing is started
     until the first question (`divide`, `perft`, `dialect_info`), except that a
     Python adapter is imported at once.
+
+    `variant` (a canonical name of chesskit.variants) is the rules every question is
+    in: a UCI engine is sent ``setoption name UCI_Variant value NAME`` when it starts, a
+    script and a one-shot command get it as ``$CHESSKIT_VARIANT`` (a template as
+    ``{variant}``), a Python adapter as ``set_fen(fen, variant=NAME)``.
     """
     flags = (("--engine", engine), ("--script", script), ("--python", python), ("--engine-cmd", engine_cmd))
     chosen = [flag for flag, value in flags if value is not None]
@@ -77,12 +83,15 @@ def open_engine(
         if named is None:
             raise InputError(f"unknown --dialect {dialect!r}: one of {', '.join(dialect_names())}")
     if engine:
-        return PerftEngine(engine, parsed, timeout, named)
-    if engine_cmd:
-        return OneShotEngine(engine_cmd, timeout)
-    if script:
-        return ScriptEngine(script, timeout)
-    return PythonEngine(python, timeout)
+        found: Engine = PerftEngine(engine, parsed, timeout, named)
+    elif engine_cmd:
+        found = OneShotEngine(engine_cmd, timeout)
+    elif script:
+        found = ScriptEngine(script, timeout)
+    else:
+        return PythonEngine(python, timeout, variant)
+    found.variant = variant
+    return found
 
 
 def parse_options(options: Iterable[str] | Mapping[str, str]) -> dict[str, str]:

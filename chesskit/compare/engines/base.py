@@ -10,6 +10,7 @@ names the engine and says what happened.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import subprocess
 from abc import ABC, abstractmethod
@@ -33,15 +34,17 @@ MAX_TIMEOUT = 1e6
 
 # A UCI move as engines print it: from, to, optional promotion.  Chess960
 # castling (king takes own rook, `e1h1`) has the same shape.  Upper-case
-# promotion letters (perftree's `a7b8Q`) are accepted and lower-cased.
-UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][nbrqNBRQ]?")
+# promotion letters (perftree's `a7b8Q`) are accepted and lower-cased.  Variants add
+# drops (`P@e4`, crazyhouse) and the promotion to a king (`e7e8k`, antichess).
+_MOVE = r"(?:[a-h][1-8][a-h][1-8][nbrqkNBRQK]?|[PNBRQpnbrq]@[a-h][1-8])"
+UCI_MOVE = re.compile(_MOVE)
 
 # A count as engines print it: ASCII digits, at most 19 (a 64-bit count), so a number of
 # thousands of digits or a superscript digit is a line chesskit cannot parse (exit 3).
 COUNT = r"[0-9]{1,19}"
 
 # `e2e4: 20` (Stockfish) or `e2e4 20` (perftree).
-_DIVIDE_LINE = re.compile(r"([a-h][1-8][a-h][1-8][nbrqNBRQ]?)(?::\s*|\s+)(" + COUNT + ")")
+_DIVIDE_LINE = re.compile("(" + _MOVE + r")(?::\s*|\s+)(" + COUNT + ")")
 
 
 class Engine(ABC):
@@ -57,6 +60,8 @@ class Engine(ABC):
     total_only: bool = False
     # "king-takes-rook" once the engine wrote a standard castle as `e1h1`; else None
     castling_spelling: str | None = None
+    # the rules it counts in (a canonical name of chesskit.variants), set by open_engine
+    variant: str = "chess"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -102,7 +107,8 @@ class Engine(ABC):
         running too); a hang, an answer past the output limits or a non-zero exit is an
         `EngineError` naming ``call`` and the last line it printed."""
         argv = [resolve_program(argv[0], self.name), *argv[1:]]
-        proc = spawn(argv, self.name, stdin=subprocess.DEVNULL)
+        env = None if self.variant == "chess" else {**os.environ, "CHESSKIT_VARIANT": self.variant}
+        proc = spawn(argv, self.name, stdin=subprocess.DEVNULL, env=env)
         self._running = proc  # close() on another thread stops it (explore's Esc)
         try:
             out, err = communicate_bounded(proc, self.timeout, call)
@@ -139,7 +145,7 @@ def _reading_castling(divide):
     @functools.wraps(divide)
     def wrapped(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
         result = divide(self, fen, depth, moves, chess960)
-        result, spelled = read_castling(result, lambda: node_board(fen, moves, chess960), chess960)
+        result, spelled = read_castling(result, lambda: node_board(fen, moves, chess960, self.variant), chess960)
         if spelled:
             self.castling_spelling = KING_TAKES_ROOK
         return result
@@ -159,7 +165,9 @@ def check_depth(depth: int) -> None:
 
 
 def normalise_move(move: str) -> str:
-    """Lower-case the promotion letter: `a7b8Q` -> `a7b8q`."""
+    """Lower-case the promotion letter: `a7b8Q` -> `a7b8q`; a drop's piece is upper case (`P@e4`)."""
+    if "@" in move:
+        return move[0].upper() + move[1:].lower()
     return move.lower()
 
 
@@ -184,16 +192,29 @@ def one_line(text: str, limit: int = 200) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
+def fairy_fen(fen: str, variant: str, chess960: bool) -> str:
+    """``fen`` as Fairy-Stockfish and other ``UCI_Variant`` engines read it (standard
+    chess: unchanged)."""
+    if variant == "chess":
+        return fen
+    from chesskit.board.fen import format_fen, parse_fen
+
+    return format_fen(parse_fen(fen, True if chess960 else None, variant=variant), dialect="fairy")
+
+
 def position_label(fen: str, moves: list[str]) -> str:
     """`FEN` or `FEN moves e2e4 e7e5`, for messages."""
     return f"{fen} moves {' '.join(moves)}" if moves else fen
 
 
-def node_board(fen: str, moves: list[str], chess960: bool):
+def node_board(fen: str, moves: list[str], chess960: bool, variant: str = "chess"):
     """chesskit's Board of `fen` + `moves` (for SAN and for the moves of a total-only engine)."""
     from chesskit.board.board import Board
 
-    board = Board(fen, chess960=True if chess960 else None)
+    if variant == "chess":
+        board = Board(fen, chess960=True if chess960 else None)
+    else:
+        board = Board(fen, chess960=True if chess960 else None, variant=variant)
     for move in moves:
         board.push(move)
     return board

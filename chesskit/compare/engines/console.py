@@ -22,7 +22,7 @@ import queue
 import re
 import time
 
-from chesskit.compare.engines.base import check_depth, node_board, one_line, position_label  # noqa: F401 (node_board re-exported)
+from chesskit.compare.engines.base import check_depth, fairy_fen, node_board, one_line, position_label  # noqa: F401 (node_board re-exported)
 from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect
 from chesskit.compare.engines import detect, xboard
 from chesskit.compare.engines.uci import UciEngine
@@ -82,7 +82,7 @@ class PerftEngine(UciEngine):
         """A divide from a total-only engine: its count below each of chesskit's legal moves."""
         if depth < 2:
             raise self.error("answers perft with a total only: it cannot list its moves (a divide at depth 1)")
-        board = node_board(fen, moves, chess960)
+        board = node_board(fen, moves, chess960, self.variant)
         return {m: self.perft(fen, depth - 1, [*moves, m], chess960) for m in board.legal_moves()}
 
     # -- start and detection --------------------------------------------------
@@ -101,6 +101,8 @@ class PerftEngine(UciEngine):
             raise
 
     def _handshake(self) -> None:
+        if self.variant != "chess" and self.dialect is not None and self.dialect.loop != "uci":
+            raise self.error(f"cannot be told to play {self.variant} in a {self.dialect.loop} dialect (only UCI_Variant)")
         if self._console:
             return
         if self.dialect is not None and self.dialect.loop == "xboard":
@@ -122,6 +124,8 @@ class PerftEngine(UciEngine):
         except _NoUciok:
             if self.options:
                 raise self.error("never said 'uciok', so --engine-option cannot be set") from None
+            if self.variant != "chess":
+                raise self.error(f"never said 'uciok', so it cannot be told to play {self.variant} (UCI_Variant)") from None
             self._start_xboard(probing=False)
             self._console = self._xboard is None
         finally:
@@ -189,8 +193,10 @@ class PerftEngine(UciEngine):
     def probe(self, verb: str) -> tuple[Answer, bool]:
         """Ask `verb` (a depth-1 question) on the start position, not insisting on an
         answer; returns (answer, whether a search started instead). A `go` that may
-        have begun a search that prints nothing is stopped."""
-        self.set_position(detect.START, [], False)
+        have begun a search that prints nothing is stopped. Under --variant the engine is
+        already in the variant: the standard start position is sent as it is (20 moves in
+        every variant chesskit knows)."""
+        self.set_position(detect.START, [], False, raw=True)
         answer, search = self.ask(verb, 1, lambda: node_board(detect.START, [], False), probe=True)
         if verb.startswith("go ") and answer.empty and not search:
             self._send("stop")
@@ -202,7 +208,7 @@ class PerftEngine(UciEngine):
         dialect = self.dialect_info()
         self.set_position(fen, moves, chess960)
         command = dialect.verb(depth)
-        answer, search = self.ask(command, depth, lambda: node_board(fen, moves, chess960))
+        answer, search = self.ask(command, depth, lambda: node_board(fen, moves, chess960, self.variant))
         where = f"{command!r} on {position_label(fen, moves)!r}"
         if search:
             raise self.error(f"started a search on {where} instead of counting")
@@ -218,7 +224,7 @@ class PerftEngine(UciEngine):
             # no total line, and lines still came after `readyok`: a thread prints the
             # answer, which may not be over when the engine goes quiet; a list cut short
             # would look like missing moves
-            legal = set(node_board(fen, moves, chess960).legal_moves())
+            legal = set(node_board(fen, moves, chess960, self.variant).legal_moves())
             unlisted = legal - answer.moves.keys()
             if unlisted:
                 raise self.error(
@@ -239,7 +245,7 @@ class PerftEngine(UciEngine):
             )
         return answer
 
-    def set_position(self, fen: str, moves: list[str], chess960: bool) -> None:
+    def set_position(self, fen: str, moves: list[str], chess960: bool, raw: bool = False) -> None:
         if self._xboard is not None:
             if chess960:
                 raise self.error("cannot play Chess960 (chesskit sets no Chess960 variant in an xboard dialect)")
@@ -251,7 +257,8 @@ class PerftEngine(UciEngine):
             if self._console:
                 raise self.error("cannot play Chess960 (a console dialect has no UCI_Chess960 option)")
             self._set_chess960(chess960)
-        self._send(f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else ""))
+        sent = fen if raw else fairy_fen(fen, self.variant, chess960)
+        self._send(f"position fen {sent}" + (f" moves {' '.join(moves)}" if moves else ""))
         if self._console:
             self._refused = any(_REFUSED.search(line) for line in self._drain())
         else:

@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from chesskit.compare.engines.base import UCI_MOVE
+from chesskit.compare.engines.base import UCI_MOVE, normalise_move
 from chesskit.geometry import between, direction, distance, file_of, rank_of
 from chesskit.vocab import BISHOP, KING, KNIGHT, PAWN, PIECE_LETTERS, ROOK, WHITE, parse_square, square_name
 
@@ -139,7 +139,7 @@ _TOTALS = [
 # `[move N :] MOVE [:|-|=] COUNT [nodes] [RUNNING]`; the move token is checked separately;
 # RUNNING is a running total (Sjaak II: `Ra8-a2   17   38`), checked by the reader
 _DIVIDE = re.compile(
-    r"(?:move\s*:?\s*\d+\s*[:.]?\s*|\d+[.)]\s*)?(?P<move>[A-Za-z0-9=+#\-.]+?(?:\s*e\.p\.)?)\s*(?:[:=\-]|\s)\s*(?P<count>\d{1,19})"
+    r"(?:move\s*:?\s*\d+\s*[:.]?\s*|\d+[.)]\s*)?(?P<move>[A-Za-z0-9=+#\-.@]+?(?:\s*e\.p\.)?)\s*(?:[:=\-]|\s)\s*(?P<count>\d{1,19})"
     r"(?:\s+(?:leaf\s+)?(?:nodes?|leaves))?(?:\s+(?P<running>\d{1,19}))?",
     re.IGNORECASE,
 )
@@ -215,7 +215,7 @@ class MoveNames:
         """UCI for `token`.  An illegal move (a buggy engine's) is matched by geometry
         alone when exactly one piece could make it; failing that it is kept as written."""
         if UCI_MOVE.fullmatch(token):
-            return token.lower()
+            return normalise_move(token)
         self.san_seen = True
         found = self._match(token)
         if found is None:

@@ -4,7 +4,9 @@ The template is split like a shell line (quotes group words; no shell runs), the
 in each word ``{fen}``, ``{depth}`` and ``{moves}`` (the UCI moves played from the
 FEN, space-separated, possibly empty) are filled in.  A template without
 ``{moves}`` gets the FEN of the node itself, which chesskit computes.  A Chess960
-FEN is given in Shredder-FEN (castling rook files, ``HAha``).
+FEN is given in Shredder-FEN (castling rook files, ``HAha``).  With ``--variant``,
+``{variant}`` is the variant's name (Fairy-Stockfish's spelling, ``atomic``) and the
+command's environment has ``CHESSKIT_VARIANT`` set to it.
 
 The output is read by the same parser as every dialect (see `dialects`): a divide
 with or without a total, or a total only; the first answer decides which, and a
@@ -21,7 +23,7 @@ from chesskit.compare.engines.base import Engine, check_depth, node_board, one_l
 from chesskit.compare.engines.dialects import AnswerReader, Dialect
 from chesskit.errors import InputError
 
-PLACEHOLDERS = ("{fen}", "{depth}", "{moves}")
+PLACEHOLDERS = ("{fen}", "{depth}", "{moves}", "{variant}")
 
 
 class OneShotEngine(Engine):
@@ -60,7 +62,7 @@ class OneShotEngine(Engine):
         if self.dialect_info().total_only:
             if depth < 2:
                 raise self.error("answers perft with a total only: it cannot list its moves (a divide at depth 1)")
-            board = node_board(fen, moves, chess960)
+            board = node_board(fen, moves, chess960, self.variant)
             return {m: self.perft(fen, depth - 1, [*moves, m], chess960) for m in board.legal_moves()}
         return self._ask(fen, depth, moves, chess960).moves
 
@@ -71,12 +73,12 @@ class OneShotEngine(Engine):
 
     def _argv(self, fen: str, depth: int, moves: list[str], chess960: bool) -> list[str]:
         if moves and not self.with_moves:
-            fen, moves = node_board(fen, moves, chess960).fen(), []
+            fen, moves = node_board(fen, moves, chess960, self.variant).fen(), []
         if chess960:
             from chesskit.compare.engines.script import shredder_fen
 
             fen = shredder_fen(fen)
-        values = {"{fen}": fen, "{depth}": str(depth), "{moves}": " ".join(moves)}
+        values = {"{fen}": fen, "{depth}": str(depth), "{moves}": " ".join(moves), "{variant}": self.variant}
         argv = []
         for word in self.words:
             for key, value in values.items():
@@ -88,7 +90,7 @@ class OneShotEngine(Engine):
         argv = self._argv(fen, depth, moves, chess960)
         call = f"depth {depth} on {position_label(fen, moves)!r}"
         stdout = self.run_once(argv, call)
-        reader = AnswerReader(depth, lambda: node_board(fen, moves, chess960))
+        reader = AnswerReader(depth, lambda: node_board(fen, moves, chess960, self.variant))
         for line in stdout.splitlines():
             reader.feed(line)
         answer = reader.finish()

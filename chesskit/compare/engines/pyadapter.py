@@ -3,7 +3,8 @@
 ``--python MODULE:ATTR`` (or ``path/to/file.py:ATTR``) names a callable - usually
 a class - that returns an object with::
 
-    set_fen(fen)           # may also accept a `chess960` keyword
+    set_fen(fen)           # may also accept a `chess960` keyword; with --variant it is
+                           # called with `variant=NAME` (atomic, crazyhouse, ...) too
     legal_moves()          # iterable of UCI strings
     push(uci)
     pop()
@@ -57,9 +58,10 @@ _HOST = "import sys; sys.path.insert(0, sys.argv[1]); from chesskit.compare.engi
 class PythonEngine(Engine):
     """A Python move generator behind the set_fen/legal_moves/push/pop adapter."""
 
-    def __init__(self, spec: str, timeout: float | None = None):
+    def __init__(self, spec: str, timeout: float | None = None, variant: str = "chess"):
         self.name = spec
         self.timeout = timeout
+        self.variant = variant
         self._proc: subprocess.Popen | None = None
         self._buffer = bytearray()
         self._stderr_tail: deque[str] = deque(maxlen=10)
@@ -122,6 +124,8 @@ class PythonEngine(Engine):
         )
         self._stderr_thread.start()
         load = {"op": "load", "spec": self.name, "path": list(sys.path), "uci": UCI_MOVE.pattern}
+        if self.variant != "chess":
+            load["variant"] = self.variant
         # starting Python and importing the adapter's module get at least LOAD_TIMEOUT
         return self._request(load, f"{self.name.rpartition(':')[2]}()", start=False, at_least=LOAD_TIMEOUT)
 

@@ -69,10 +69,11 @@ class Host:
         self.uci = None
         self.fen_method = None
         self.takes_chess960 = False
+        self.variant = "chess"
 
     # -- loading ------------------------------------------------------------------
 
-    def load(self, spec: str, path: list[str], uci: str) -> dict:
+    def load(self, spec: str, path: list[str], uci: str, variant: str = "chess") -> dict:
         self.uci = re.compile(uci)
         sys.path[:] = list(path)
         factory = _load(spec)
@@ -85,15 +86,19 @@ class Host:
         fen = getattr(self.adapter, "fen", None)
         self.fen_method = fen if callable(fen) else None
         self.takes_chess960 = _accepts_keyword(self.adapter.set_fen, "chess960")
+        self.variant = variant
+        if variant != "chess" and not _accepts_keyword(self.adapter.set_fen, "variant"):
+            raise Failure(f"cannot be given a {variant} position: its set_fen() takes no 'variant' keyword")
         return {"has_fen": self.fen_method is not None, "chess960": self.takes_chess960}
 
     # -- the hooks ----------------------------------------------------------------
 
     def set_fen(self, fen: str, chess960: bool = False) -> None:
+        extra = {} if self.variant == "chess" else {"variant": self.variant}
         if self.takes_chess960:
-            call(self.adapter.set_fen, f"set_fen({fen!r})", fen, chess960=chess960)
+            call(self.adapter.set_fen, f"set_fen({fen!r})", fen, chess960=chess960, **extra)
         else:
-            call(self.adapter.set_fen, f"set_fen({fen!r})", fen)
+            call(self.adapter.set_fen, f"set_fen({fen!r})", fen, **extra)
 
     def legal_moves(self) -> list[str]:
         moves = call(lambda: list(itertools.islice(self.adapter.legal_moves(), MAX_LIST + 1)), "legal_moves()")

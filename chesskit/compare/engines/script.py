@@ -52,7 +52,7 @@ class ScriptEngine(Engine):
         argv = [self.path, str(depth), given, " ".join(moves)]
         call = f"depth {depth} on {given!r}" + (f" moves {' '.join(moves)!r}" if moves else "")
         stdout = self.run_once(argv, call)
-        return self._parse(stdout, call, MoveNames(lambda: node_board(fen, moves, chess960)))
+        return self._parse(stdout, call, MoveNames(lambda: node_board(fen, moves, chess960, self.variant)))
 
     def _parse(self, stdout: str, call: str, names: MoveNames | None = None) -> dict[str, int]:
         """Read `move count` lines, a blank line, then the total. A move may be written

@@ -4,6 +4,7 @@ One process serves the whole run.  It is started on the first `divide`:
 
     > uci                      < id name ... / option name ... / uciok
     > setoption name N value V (for each --engine-option)
+    > setoption name UCI_Variant value V (with --variant; UCI_Chess960 too for a 960 form)
     > isready                  < readyok
     > ucinewgame
     > setoption name UCI_Chess960 value true|false   (only when that changes)
@@ -29,7 +30,15 @@ import weakref
 from collections import deque
 from dataclasses import dataclass
 
-from chesskit.compare.engines.base import COUNT, Engine, add_divide_entry, check_depth, one_line, parse_divide_line
+from chesskit.compare.engines.base import (
+    COUNT,
+    Engine,
+    add_divide_entry,
+    check_depth,
+    fairy_fen,
+    one_line,
+    parse_divide_line,
+)
 from chesskit.compare.engines.proc import (
     MAX_ANSWER,
     OutputLimit,
@@ -54,6 +63,7 @@ QUEUE_LINES = 4096
 class UciOption:
     name: str
     type: str
+    choices: tuple[str, ...] = ()  # a combo's `var` values
 
 
 class UciEngine(Engine):
@@ -88,7 +98,7 @@ class UciEngine(Engine):
         self._ensure_started()
         if chess960 != self._chess960:
             self._set_chess960(chess960)
-        self._send(f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else ""))
+        self._send(f"position fen {fairy_fen(fen, self.variant, chess960)}" + (f" moves {' '.join(moves)}" if moves else ""))
         self._sync()
         go = f"go perft {depth}"
         self._send(go)
@@ -155,8 +165,24 @@ class UciEngine(Engine):
             # anything else before uciok (banners, copyright lines) is ignored
         for name, value in self.options.items():
             self._setoption(name, value)
+        if self.variant != "chess":
+            self._set_variant()
         self._sync()
         self._send("ucinewgame")
+
+    def _set_variant(self) -> None:
+        """``setoption name UCI_Variant value NAME``, when the engine offers that variant
+        (its UCI_Variant combo lists it); an EngineError (exit 3) when it does not."""
+        from chesskit.variants import get
+
+        wanted = get(self.variant).fairy
+        option = self.uci_options.get("uci_variant")
+        if option is None:
+            raise self.error(f"cannot play {self.variant} (it offers no UCI_Variant option)")
+        if option.choices and wanted not in option.choices:
+            offered = ", ".join(option.choices)
+            raise self.error(f"does not offer the variant {wanted!r} (its UCI_Variant offers: {offered})")
+        self._send(f"setoption name {option.name} value {wanted}")
 
     def _setoption(self, name: str, value: str) -> None:
         option = self.uci_options.get(name.lower())
@@ -319,4 +345,5 @@ def _parse_option(text: str) -> UciOption | None:
     at = tokens.index("type", 2)
     name = " ".join(tokens[2:at])
     kind = tokens[at + 1] if at + 1 < len(tokens) else ""
-    return UciOption(name, kind) if name else None
+    choices = tuple(tokens[i + 1] for i in range(at, len(tokens) - 1) if tokens[i] == "var")
+    return UciOption(name, kind, choices) if name else None

@@ -1,0 +1,87 @@
+"""Suite files in a variant: the rules a file's name gives (python-chess's atomic.perft,
+3check.perft, ...), a `.perft` file's `variant NAME` line, and what a bad one does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chesskit.suites.formats import LineError, SuiteRecord, file_variant, read_suite, scan_variant
+
+
+@pytest.mark.parametrize(
+    "name,variant",
+    [
+        ("atomic.perft", "atomic"),
+        ("crazyhouse.perft", "crazyhouse"),
+        ("3check.perft", "3check"),
+        ("giveaway.perft", "giveaway"),
+        ("horde.perft", "horde"),
+        ("racingkings.perft", "racingkings"),
+        ("crazyhouse960.epd", "crazyhouse"),
+        ("chess960.epd", None),
+        ("tricky.perft", None),
+        ("standard.epd", None),
+    ],
+)
+def test_a_files_name_gives_its_variant(name, variant):
+    assert file_variant(Path(name)) == variant
+
+
+def test_scan_variant_finds_the_operation_without_parsing():
+    assert scan_variant('8/8/8/8/8/8/8/K1k5 w - - id "x"; variant atomic; D1 3;') == "atomic"
+    assert scan_variant('8/8/8/8/8/8/8/K1k5 w - - variant "3check"; D1 3;') == "3check"
+    assert scan_variant('8/8/8/8/8/8/8/K1k5 w - - id "variants"; D1 3;') is None
+
+
+def test_a_bad_variant_line_is_its_lines_error_and_its_blocks_are_not_run(tmp_path):
+    path = tmp_path / "mixed.perft"
+    path.write_text(
+        "id before\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\n"
+        "variant nosuch\n"
+        "id under\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\n"
+        "variant chess\n"
+        "id after\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\n"
+    )
+    entries = read_suite(path)
+    records = [e for e in entries if isinstance(e, SuiteRecord)]
+    errors = [e for e in entries if isinstance(e, LineError)]
+    assert [r.id for r in records] == ["before", "after"]
+    assert all(r.variant == "chess" for r in records)
+    assert [(e.lineno, "unknown variant 'nosuch'" in e.message) for e in errors] == [(4, True)]
+
+
+def test_python_chess_variant_files_are_read_in_their_variants(perft_sets):
+    for name in ("atomic", "crazyhouse", "3check", "giveaway", "horde", "racingkings"):
+        path = perft_sets / f"{name}.perft"
+        if not path.is_file():
+            pytest.skip(f"{path} is missing: run tools/fetch_perft_sets")
+        entries = read_suite(path)
+        errors = [e for e in entries if isinstance(e, LineError)]
+        assert errors == [], name
+        assert {e.variant for e in entries} == {name}
+    atomic = {e.id: e for e in read_suite(perft_sets / "atomic.perft")}
+    assert atomic["atomic960-castle-1"].chess960 and not atomic["atomic-start"].chess960
+
+
+def test_the_variant_operation_names_a_lines_rules(tmp_path):
+    path = tmp_path / "mine.epd"
+    path.write_text(
+        'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 1+1 id "c"; variant threecheck; D1 26;\n'
+        '1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - id "a"; variant atomic960; D1 25;\n'
+        '4k3/8/8/8/8/8/8/4K3 w - - id "s"; D1 5;\n'
+    )
+    records = {e.id: e for e in read_suite(path)}
+    assert (records["c"].variant, records["c"].chess960) == ("3check", False)
+    assert (records["a"].variant, records["a"].chess960) == ("atomic", True)
+    assert records["s"].variant == "chess"
+    assert all(isinstance(e, SuiteRecord) for e in records.values())
+
+
+def test_the_bundled_variant_suites_read_without_errors():
+    folder = Path(__file__).resolve().parents[2] / "positions" / "variants"
+    for path in sorted(folder.glob("*.epd")):
+        entries = read_suite(path)
+        assert [e for e in entries if isinstance(e, LineError)] == [], path.name
+        assert {e.variant for e in entries} == {path.stem.removesuffix("960")}
