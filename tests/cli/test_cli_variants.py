@@ -49,7 +49,7 @@ def test_dialects_count_as_python_chess(cli, variant, fen):
     result = cli("divide", fen, "2", "--variant", variant)
     assert result.exit_code == 0, result.stderr
     board = oracle(variant, fen)
-    assert result.stdout.splitlines()[-1] == f"Nodes searched: {pc_perft(board, 2)}"
+    assert f"Nodes searched: {pc_perft(board, 2)}" in result.stdout.splitlines()
 
 
 def test_show_prints_pockets_and_checks(cli):
