@@ -61,21 +61,75 @@ def _warm_core() -> None:
     Board().debug(1)
 
 
+# The lock file a pytest-xdist controller's warming process holds until the cache is warm
+# (an environment variable: the workers inherit it).
+WARMING = "CHESSKIT_TESTS_WARMING_LOCK"
+_warming: dict = {}
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
-    """Compile (or load) the core once, in the process that owns the run, before
-    pytest-xdist starts its workers (tryfirst: before xdist's own sessionstart): the
-    workers then load the cache it wrote instead of each compiling the same code at once.
-    A worker (``workerinput`` set) leaves it to the controller."""
-    if not hasattr(session.config, "workerinput"):
+    """Compile (or load) the core once, before any test. Alone, this process does it.
+    As pytest-xdist's controller (tryfirst: before xdist starts its workers) it starts a
+    process that does it, holding an exclusive lock on a file until done, and goes on: the
+    workers start and collect the tests meanwhile (about 9 s of CPU each, on the core the
+    compile leaves idle), then wait for that lock and load the cache it wrote, instead of
+    each compiling the same code at once (``compiled_core``). A worker (``workerinput``
+    set) leaves it to the controller."""
+    config = session.config
+    if hasattr(config, "workerinput"):
+        return
+    if not _uses_xdist(config):
         _warm_core()
+        return
+    import fcntl
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="chesskit-tests-warming-")
+    lock = os.path.join(folder, "lock")
+    here = Path(__file__).parent
+    with open(lock, "w") as held, open(os.path.join(folder, "stderr"), "wb") as log:
+        fcntl.flock(held, fcntl.LOCK_EX)  # the child inherits this lock with the descriptor
+        _warming["process"] = subprocess.Popen(
+            [sys.executable, "-c", "import conftest; conftest._warm_core()"],
+            env=subprocess_env(os.pathsep.join([str(here.parent), str(here)])),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            pass_fds=(held.fileno(),),
+        )
+    _warming["folder"] = folder
+    os.environ[WARMING] = lock
+
+
+def _uses_xdist(config) -> bool:
+    """pytest-xdist registers its controller's plugin when it will start workers."""
+    return config.pluginmanager.has_plugin("dsession")
+
+
+def pytest_unconfigure(config):
+    """The warming process is done when the tests are (it is stopped on an early end)."""
+    process = _warming.pop("process", None)
+    if process is not None:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        os.environ.pop(WARMING, None)
+        shutil.rmtree(_warming.pop("folder"), ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_core():
     """Compile (or load) the core's walk once, before any test, whatever order they run
     in: a process a test starts that met a cold cache would print the first-run notice.
-    Under pytest-xdist the controller has already warmed the cache; a worker loads it."""
+    Under pytest-xdist a worker first waits for the controller's warming process (its lock,
+    ``pytest_sessionstart``), then loads the cache it wrote (or compiles, if it failed)."""
+    lock = os.environ.get(WARMING)
+    if lock and os.path.exists(lock):
+        import fcntl
+
+        with open(lock) as waiting:
+            fcntl.flock(waiting, fcntl.LOCK_SH)
     _warm_core()
 
 

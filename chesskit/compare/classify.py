@@ -188,10 +188,21 @@ def _shape_ok(move: _Move, setup) -> bool:
 
 
 def classify_moves(board, missing: list[str], extra: list[str]) -> list[MoveNote]:
-    """Notes for the moves an engine missed and the illegal ones it generated, in that order."""
+    """Notes for the moves an engine missed and the illegal ones it generated, in that order.
+    In a variant, its own bug classes come first (``chesskit.compare.vclassify``)."""
     setup = board.setup()
-    notes = [_classify(setup, uci, "missing") for uci in missing]
-    return notes + [_classify(setup, uci, "extra") for uci in extra]
+    if getattr(setup, "variant", "chess") != "chess":
+        from chesskit.compare.vclassify import variant_note
+
+        def note(uci: str, side: str) -> MoveNote:
+            found = variant_note(setup, uci, side)
+            return MoveNote(uci, side, *found) if found is not None else _classify(setup, uci, side)
+    else:
+
+        def note(uci: str, side: str) -> MoveNote:
+            return _classify(setup, uci, side)
+
+    return [note(uci, "missing") for uci in missing] + [note(uci, "extra") for uci in extra]
 
 
 def _kinds(move: _Move, setup, in_check: bool, pinned: dict[int, int]) -> list[str]:

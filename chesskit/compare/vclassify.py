@@ -1,0 +1,174 @@
+"""The variant bug classes: what a missing or extra move says about a variant engine.
+
+``variant_note(setup, uci, side)`` is asked first for a position of a variant (a
+``chesskit.board.fen.Setup`` with ``variant`` set); it returns ``(kinds, hint)`` when the
+move falls in one of issue 22's variant bug classes, else None (the standard
+classification, ``chesskit.compare.classify``, then applies). Pure Python over the setup's piece codes (``chesskit.geometry``), so it
+shares nothing with the compiled move generator:
+
+* game end: moves listed where the game is over (a king on the hill, three checks given,
+  an exploded king, a racing king home, no white piece left in horde) or none listed
+  where it is not (racing kings: black's last chance to equal);
+* atomic: a capture that explodes the mover's own king, a king that captures, a king
+  step next to the enemy king refused (touching kings), pawns lost to an explosion;
+* crazyhouse drops: a pawn dropped on the first or last rank, a drop that does not
+  answer a check, a drop from a pocket that lacks (or holds) the piece (a captured
+  promoted piece returns as a pawn);
+* antichess: a non-capture while a capture is possible (forced capture);
+* horde: a first-rank pawn's double push;
+* racing kings: a move that gives check.
+"""
+
+from __future__ import annotations
+
+from chesskit.geometry import attackers, between
+from chesskit.vocab import BLACK, KING, PAWN, PIECE_NAMES, WHITE, parse_square, piece_code, square_name
+
+_DROP_LETTERS = {"P": 1, "N": 2, "B": 3, "R": 4, "Q": 5}
+_CENTRE = tuple(parse_square(s) for s in ("d4", "e4", "d5", "e5"))
+_COLOUR = ("white", "black")
+
+
+def _king(board: list[int], color: int) -> int | None:
+    code = piece_code(color, KING)
+    return next((sq for sq in range(64) if board[sq] == code), None)
+
+
+def _near(a: int, b: int) -> bool:
+    return a != b and max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) == 1
+
+
+def game_over(setup) -> str | None:
+    """Why the game is over at ``setup`` by its variant's own rules (None: it is not)."""
+    board, variant = setup.board, setup.variant
+    kings = {color: _king(board, color) for color in (WHITE, BLACK)}
+    if variant == "kingofthehill":
+        for color, sq in kings.items():
+            if sq in _CENTRE:
+                return f"the {_COLOUR[color]} king stands on the centre square {square_name(sq)} (king of the hill)"
+    if variant == "3check" and setup.checks is not None:
+        for color in (WHITE, BLACK):
+            if setup.checks[color] >= 3:
+                return f"{_COLOUR[color]} has given three checks"
+    if variant == "atomic":
+        for color, sq in kings.items():
+            if sq is None:
+                return f"the {_COLOUR[color]} king has exploded"
+    if variant == "racingkings":
+        home = {color: sq is not None and sq >> 3 == 7 for color, sq in kings.items()}
+        if home[BLACK] or (home[WHITE] and setup.turn == WHITE):
+            return "a king has reached the eighth rank (racing kings)"
+    if variant == "horde" and not any(code and code >> 3 == WHITE for code in board):
+        return "white has no piece left (horde)"
+    return None
+
+
+Note = tuple[list[str], str]  # (kinds, hint)
+
+
+def variant_note(setup, uci: str, side: str) -> Note | None:
+    """``(kinds, hint)`` for a move in one of the variant bug classes, or None."""
+    over = game_over(setup)
+    if over is not None:
+        return ["game end"], f"the game is over here ({over}): the engine plays on (goal squares, check counting, explosions)"
+    if side == "missing" and (chance := last_chance_note(setup)) is not None:
+        return ["game end"], f"{chance}: the engine ends the game too early"
+    if "@" in uci:
+        return ["drop"], _drop_hint(setup, uci, side)
+    frm, to = parse_square(uci[0:2]), parse_square(uci[2:4])
+    board, us = setup.board, setup.turn
+    piece = board[frm]
+    if not piece or piece >> 3 != us:
+        return None
+    rule = _RULES.get(setup.variant)
+    return None if rule is None else rule(setup, frm, to, piece & 7, side)
+
+
+def last_chance_note(setup) -> str | None:
+    """Why a node where the engine lists no move but the rules give some still goes on."""
+    kings = {color: _king(setup.board, color) for color in (WHITE, BLACK)}
+    if setup.variant == "racingkings" and setup.turn == BLACK and kings[WHITE] is not None and kings[WHITE] >> 3 == 7:
+        return "black's last chance: white reached the eighth rank first, black may still equal (a draw)"
+    return None
+
+
+def _atomic(setup, frm: int, to: int, ptype: int, side: str):
+    board, us = setup.board, setup.turn
+    mine, theirs = _king(board, us), _king(board, 1 - us)
+    capture = bool(board[to]) or (ptype == PAWN and (frm & 7) != (to & 7))
+    if side == "extra" and capture and ptype == KING:
+        return ["capture", "king move"], "a king may not capture in atomic (it would explode itself)"
+    if side == "extra" and capture and mine is not None and _near(to, mine):
+        return ["capture"], (
+            f"explosion radius: capturing on {square_name(to)} explodes the mover's own king on {square_name(mine)}"
+        )
+    if side == "missing" and ptype == KING and theirs is not None and _near(to, theirs):
+        return ["king move"], "king adjacency: kings may touch in atomic (a king beside the other cannot be checked)"
+    if side == "missing" and ptype == PAWN:
+        return ["pawn move"], "pawn immunity: pawns survive explosions (the engine may have lost this pawn to one)"
+    if side == "extra" and capture and theirs is not None and _near(to, theirs):
+        return ["capture"], "explosion radius: this capture explodes the enemy king (a win, not a move to refuse)"
+    return None
+
+
+def _antichess(setup, frm: int, to: int, ptype: int, side: str):
+    board, us = setup.board, setup.turn
+    quiet = not board[to] and not (ptype == PAWN and (frm & 7) != (to & 7))
+    if side == "extra" and quiet and _can_capture(setup):
+        return ["quiet move"], "forced capture: a capture is possible here, so no other move is legal (en passant counts)"
+    return None
+
+
+def _can_capture(setup) -> bool:
+    """Whether the side to move attacks an enemy piece (or may take en passant)."""
+    board, us = setup.board, setup.turn
+    if any(board[sq] and board[sq] >> 3 != us and attackers(board, sq, us) for sq in range(64)):
+        return True
+    ep = setup.ep
+    return ep is not None and any(board[sq] == piece_code(us, PAWN) for sq in attackers(board, ep, us))
+
+
+def _horde(setup, frm: int, to: int, ptype: int, side: str):
+    if ptype == PAWN and setup.turn == WHITE and frm >> 3 == 0 and to - frm == 16:
+        if side == "missing":
+            return ["double push"], "horde: a white pawn on the first rank may push two squares"
+        return ["double push"], "horde: the first-rank double push needs both squares empty"
+    return None
+
+
+def _racing(setup, frm: int, to: int, ptype: int, side: str):
+    board, us = setup.board, setup.turn
+    if side != "extra":
+        return None
+    after = list(board)
+    after[to], after[frm] = after[frm], 0
+    theirs, mine = _king(after, 1 - us), _king(after, us)
+    if theirs is not None and attackers(after, theirs, us):
+        return ["check"], "racing kings: no move may give check"
+    if mine is not None and attackers(after, mine, 1 - us):
+        return ["king in check"], "racing kings: a move may not leave the own king attacked"
+    return None
+
+
+_RULES = {"atomic": _atomic, "antichess": _antichess, "giveaway": _antichess, "horde": _horde, "racingkings": _racing}
+
+
+def _drop_hint(setup, uci: str, side: str) -> str:
+    board, us = setup.board, setup.turn
+    ptype, to = _DROP_LETTERS.get(uci[0].upper(), 0), parse_square(uci[2:4])
+    held = setup.pockets[us][ptype] if setup.pockets is not None and ptype else 0
+    king = _king(board, us)
+    checkers = attackers(board, king, 1 - us) if king is not None else []
+    if side == "missing":
+        if ptype == PAWN:
+            return "a pawn in the pocket the engine lacks: a captured promoted piece returns as a pawn"
+        return f"a drop of a {PIECE_NAMES[ptype]} from the pocket the engine did not generate"
+    if ptype == PAWN and to >> 3 in (0, 7):
+        return "a pawn may not be dropped on the first or last rank"
+    if not held:
+        return f"drops a {PIECE_NAMES[ptype]} the pocket does not hold: a captured promoted piece goes to the pocket as a pawn"
+    if len(checkers) > 1:
+        return "drop into double check: no drop answers two checks"
+    if checkers and to not in between(checkers[0], king):
+        return f"drop while in check from {square_name(checkers[0])}: it does not block the check"
+    return "a drop onto an occupied square" if board[to] else "an illegal drop"

@@ -1,0 +1,77 @@
+"""The variant bug classes of compare's classification: at the node where each buggy
+variant adapter of tests/engines/ (vbug_*.py) goes wrong, its missing and extra moves
+(against Fairy-Stockfish) get the hint of its bug class. The node's position is read by
+chesskit's FEN reader in the variant; no compiled move generator is involved."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+pyffish = pytest.importorskip("pyffish")
+
+from chesskit.board.fen import parse_fen  # noqa: E402
+from chesskit.compare.classify import classify_moves  # noqa: E402
+from chesskit.compare.vclassify import game_over  # noqa: E402
+
+ENGINES = Path(__file__).resolve().parents[1] / "engines"
+sys.path.insert(0, str(ENGINES))
+
+# adapter, variant, FEN, moves to the node, a word of the hint every differing move gets
+CASES = [
+    ("vbug_atomic_radius", "atomic", "8/8/8/2k5/1b6/8/8/1R2K3 w - - 0 1", ["b1b4"], "exploded"),
+    ("vbug_atomic_pawns", "atomic", "4k3/8/8/8/3ppp2/4n3/4P3/4K2Q w - - 0 1", ["h1e4"], "pawn immunity"),
+    ("vbug_atomic_kings_touch", "atomic", "8/8/8/3k4/8/4K3/8/8 w - - 0 1", [], "king adjacency"),
+    ("vbug_drop_last_rank", "crazyhouse", "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1", [], "first or last rank"),
+    ("vbug_promoted_returns", "crazyhouse", "3rk3/8/8/8/8/8/8/3Q~K3[] b - - 0 1", ["d8d1", "e1e2"], "promoted piece"),
+    ("vbug_drop_into_check", "crazyhouse", "4k3/8/8/8/8/8/8/r3K3[N] w - - 0 1", [], "does not block the check"),
+    ("vbug_third_check", "3check", "4k3/8/8/8/8/8/8/R3K2R w KQ - 1+3 0 1", ["a1a8"], "three checks"),
+    ("vbug_koth_goal", "kingofthehill", "8/8/8/8/2K5/8/8/k7 w - - 0 1", ["c4d5"], "centre square"),
+    ("vbug_forced_capture_ep", "antichess", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", [], "forced capture"),
+    ("vbug_horde_first_rank", "horde", "4k3/8/8/8/8/8/8/P3P2P w - - 0 1", [], "first rank"),
+    ("vbug_racing_last_chance", "racingkings", "8/1k3K2/8/8/8/8/8/8 w - - 0 1", ["f7f8"], "last chance"),
+]
+
+
+class _Node:
+    """What classify_moves asks of a board: its setup."""
+
+    def __init__(self, fen: str, variant: str):
+        self._setup = parse_fen(fen, variant=variant)
+
+    def setup(self):
+        return self._setup
+
+
+def _node(module: str, variant: str, fen: str, path: list[str]):
+    adapter = __import__(module).Adapter()
+    adapter.set_fen(fen, variant=variant)
+    for move in path:
+        adapter.push(move)
+    theirs = set(adapter.legal_moves())
+    right = set(pyffish.legal_moves(variant, fen, path))
+    node_fen = pyffish.get_fen(variant, fen, path)
+    return node_fen, sorted(right - theirs), sorted(theirs - right)
+
+
+@pytest.mark.parametrize("module,variant,fen,path,word", CASES, ids=[c[0] for c in CASES])
+def test_each_variant_bug_gets_its_classs_hint(module, variant, fen, path, word):
+    node_fen, missing, extra = _node(module, variant, fen, path)
+    assert missing or extra
+    notes = classify_moves(_Node(node_fen, variant), missing, extra)
+    assert notes and all(word in note.hint for note in notes), [n.hint for n in notes]
+
+
+def test_game_over_names_each_variants_end():
+    assert "centre" in game_over(parse_fen("8/8/8/3K4/8/8/8/k7 b - - 0 1", variant="kingofthehill"))
+    assert game_over(parse_fen("8/8/8/8/8/3K4/8/k7 b - - 0 1", variant="kingofthehill")) is None
+    assert "exploded" in game_over(parse_fen("8/8/8/8/8/3K4/8/8 b - - 0 1", variant="atomic"))
+    assert "eighth rank" in game_over(parse_fen("5K2/1k6/8/8/8/8/8/8 w - - 0 1", variant="racingkings"))
+    assert game_over(parse_fen("5K2/1k6/8/8/8/8/8/8 b - - 0 1", variant="racingkings")) is None
+
+
+def test_a_standard_position_is_classified_as_before():
+    notes = classify_moves(_Node("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "chess"), ["e1g1"], [])
+    assert notes[0].kinds == ["castle"]
