@@ -55,6 +55,12 @@ class EngineNotStarted(EngineError):
     command, not of any position it was asked about."""
 
 
+class EngineCheckFailed(EngineError):
+    """The engine answered on the start position, then failed the check made as it starts
+    (that it follows `position fen`: it ignored it, crashed, hung): it did start, so
+    ``--bisect`` judges the commit (exit 3) rather than skipping it."""
+
+
 class MismatchError(ChesskitError):
     """A count or state mismatch was found."""
 

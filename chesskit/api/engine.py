@@ -52,7 +52,7 @@ class Engine:
         from chesskit.api.position import variant_rules
         from chesskit.compare.engines import open_engine
 
-        self.call = _call(command, dialect, options, timeout, engine_cmd, script, python)
+        self.call = engine_call(command, dialect, options, timeout, engine_cmd, script, python)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or math.isnan(timeout):
             raise InputError(f"timeout must be a number of seconds, got {timeout!r}")
         if command is not None and not isinstance(command, str):
@@ -78,7 +78,7 @@ class Engine:
         """An ``Engine`` over a ``chesskit.compare.engines`` back end already made."""
         engine = cls.__new__(cls)
         engine._backend = backend
-        engine.call = _call(backend.name, None, (), DEFAULT_TIMEOUT, None, None, None)
+        engine.call = engine_call(backend.name, None, (), DEFAULT_TIMEOUT, None, None, None)
         return engine
 
     @property
@@ -140,9 +140,10 @@ def dialect_of(backend) -> dict | None:
     return {**info.to_json(), "detected": bool(getattr(backend, "detected", True)), "about": info.describe()}
 
 
-def _call(command, dialect, options, timeout, engine_cmd, script, python) -> str:
+def engine_call(command, dialect, options, timeout, engine_cmd, script, python) -> str:
     """The Python that opens this engine, ``chesskit.Engine("stockfish", options=[...])``: what
-    a regression test written for a mismatch calls (``Engine.call``)."""
+    a regression test written for a mismatch calls (``Engine.call``, and the CLI's for the
+    engine its options name)."""
     import json
 
     args = [] if command is None else [json.dumps(command if isinstance(command, str) else list(command))]

@@ -233,11 +233,9 @@ def run_suite(
     """
     from chesskit.api.counting import default_threads
     from chesskit.api.position import variant_rules
-    from chesskit.errors import InputError
-    from chesskit.suites.session import execute, prepare
+    from chesskit.suites.session import execute, prepare, refuse_stats_with_engine
 
-    if engine is not None and stats:
-        raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
+    refuse_stats_with_engine(engine is not None, stats)
     name, _ = variant_rules(variant, None)
     rules = {} if name == "chess" else {"variant": variant}
     planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, tuple(tags), **rules)

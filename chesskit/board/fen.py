@@ -18,6 +18,13 @@ Two kinds of fault, told apart here and nowhere else:
   pushed past it (or on the wrong rank, or occupied, or with the pawn's origin occupied)
   is ignored, as Stockfish ignores it.
 
+Variants (``parse_fen(..., variant=NAME)``, names from ``chesskit.variants``): their own
+fields and dialects are read in ``fen_variants`` (crazyhouse's pockets and ``~`` marks,
+three-check's counters), and their own rules decide what is refused and what is noted:
+atomic's kings may touch and its side to move may have lost its king, antichess has any
+number of kings and no check, horde's white has no king, racing kings has no pawns and no
+check, a game a variant ended before the position is noted (see ``_variant_checks``).
+
 Conventions: squares 0..63 (a1 = 0, h8 = 63), WHITE = 0, BLACK = 1,
 piece code = ptype | (color << 3) with PAWN = 1 .. KING = 6, 0 = empty.
 Castling rights are the squares of the rooks that may still castle.

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from chesskit.glyphs import FIGURINES
 from chesskit.vocab import FILE_NAMES as FILES
 
-# Outlined figurines for white, solid for black, both drawn in black: readable on
-# light and dark squares alike, in any colour mode.
-FIGURINES = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
 # (light, dark) square backgrounds by colour depth
 SQUARES = {"rich": ("#f0d9b5", "#b58863"), "basic": ("white", "yellow")}
 

@@ -13,7 +13,7 @@ from chesskit.cli import output, signals
 from chesskit.cli.html_out import check_writable, html_option, write_fuzz
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
 from chesskit.cli.regression_view import engine_call
-from chesskit.cli.options import json_option, parse_count, parse_depth, variant_option, variant_rules
+from chesskit.cli.options import json_option, parse_count, parse_depth, variant_option
 from chesskit.cli.run_options import fail_fast_option, position_timeout_option
 from chesskit.errors import ChesskitError, EngineError, InputError, MismatchError
 from chesskit.suites.guard import parse_position_timeout
@@ -92,8 +92,7 @@ def fuzz(
     if save is not None:
         check_save_path(save, engine_opts.input_files())
     check_writable(html_path, engine_opts.input_files(), others={"--save": save})
-    if variant_rules(variant):  # vengines: fuzz.run.fuzz(variant=) replaces this refusal
-        raise InputError(f"--variant {variant}: fuzz generates standard chess and Chess960 positions only")
+    rules, chess960 = _fuzz_rules(variant, chess960)
     eng = engine_opts.open(variant)
     if not as_json:
         click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
@@ -111,6 +110,7 @@ def fuzz(
                 on_shrink=shrinking,
                 position_timeout=per_position,
                 fail_fast=fail_fast,
+                **rules,
             )
     finally:
         eng.close()
@@ -118,6 +118,18 @@ def fuzz(
     failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts))
     write_fuzz(html_path, run, engine_call(engine_opts))
     _verdict(run, failure, chess960)
+
+
+def _fuzz_rules(variant: str, chess960: bool | None) -> tuple[dict[str, str], bool | None]:
+    """``({"variant": canonical name} or {} for standard chess, chess960)``: a 960 form
+    (``atomic960``) asks for Chess960 positions; a variant's are standard-castling
+    positions unless asked."""
+    from chesskit.variants import find
+
+    found, c960 = find(variant)
+    if found.name == "chess":
+        return {}, True if c960 else chess960
+    return {"variant": found.name}, bool(c960 or chess960)
 
 
 def _verdict(run, failure: str | None, chess960: bool | None) -> None:
@@ -211,7 +223,7 @@ def _save(path: str, run) -> str:
     report = finding.report
     ident = unused_id(path, f"fuzz-{run.seed}")
     depth = max(SAVE_DEPTH, finding.position_depth)
-    line = suite_line(finding.position_fen, report.chess960, ident, depth)
+    line = suite_line(finding.position_fen, report.chess960, ident, depth, report.variant)
     what = report.summary() if not finding.shrunk.interrupted else f"divides differ at depth {finding.position_depth}"
     comment = (
         f"# chesskit fuzz --seed {run.seed} (position {finding.index}, {finding.start.source}): "

@@ -1,4 +1,4 @@
-"""``--device gpu`` for ``perft`` and ``divide``: the glue to ``chesskit.gpu`` (imported
+"""``--device gpu`` for ``perft``, ``divide`` and ``suite``: the glue to ``chesskit.gpu`` (imported
 here only when asked for, so the CPU path never loads CUDA)."""
 
 from __future__ import annotations
@@ -18,10 +18,21 @@ def refuse(**given: bool) -> None:
 
 def count(board, depth: int, timer: Timer, by_move: bool = False) -> dict[str, int]:
     """perft (as ``{"": nodes}``) or divide on the GPU, timed; the kernels are compiled (or
-    loaded) before the timer starts."""
+    loaded) and the buffers made before the timer starts."""
     from chesskit.gpu import open_walk
 
     walk = open_walk()  # InputError (exit 2) where no GPU can be used
-    walk.warm_up(board)
+    walk.warm_up(board, depth)
     with timer:
         return walk.divide(board, depth) if by_move else {"": walk.perft(board, depth)}
+
+
+def suite_walk(depth: int):
+    """The GPU walk that counts a suite (``suites.session.execute``) to ``depth`` at most,
+    its kernels compiled (or loaded) and its buffers made before the first count is timed."""
+    from chesskit.board.board import Board
+    from chesskit.gpu import open_walk
+
+    walk = open_walk()  # InputError (exit 2) where no GPU can be used
+    walk.warm_up(Board(), depth)
+    return walk

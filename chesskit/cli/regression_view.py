@@ -4,31 +4,20 @@ pytest test that keep the bug fixed) in ``compare``, ``suite`` and ``fuzz``, and
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, parse_timeout
 
-DEFAULT_TIMEOUT = 30.0  # chesskit.Engine's, as --timeout's
-
-_KEYWORDS = (("engine_cmd", "engine_cmd"), ("script", "script"), ("python_spec", "python"), ("dialect", "dialect"))
-
 
 def engine_call(opts: EngineOptions) -> str:
     """``chesskit.Engine("stockfish", options=["Threads=2"])``: the engine of ``opts``."""
-    args = [] if opts.engine is None else [json.dumps(opts.engine)]
-    for attribute, keyword in _KEYWORDS:
-        value = getattr(opts, attribute)
-        if value is not None:
-            args.append(f"{keyword}={json.dumps(value)}")
-    if opts.engine_options:
-        args.append(f"options={json.dumps(list(opts.engine_options))}")
-    timeout = parse_timeout(opts.timeout)
-    if timeout != DEFAULT_TIMEOUT:
-        args.append(f"timeout={timeout!r}")
-    return f"chesskit.Engine({', '.join(args)})"
+    from chesskit.api.engine import engine_call as call
+
+    return call(
+        opts.engine, opts.dialect, opts.engine_options, parse_timeout(opts.timeout), opts.engine_cmd, opts.script,
+        opts.python_spec,
+    )
 
 
 def echo(regression, terminal: bool = False) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from chesskit.errors import ChesskitError, EngineError
+from chesskit.errors import ChesskitError, EngineCheckFailed, EngineError
 
 BISECT_SKIP = 125  # git bisect run: this commit cannot be tested
 
@@ -35,8 +35,9 @@ class CannotStart(ChesskitError):
 
 
 def start_failed(err: EngineError, bisect: bool) -> ChesskitError:
-    """What an engine that could not be started exits with: 125 under --bisect, else 3."""
-    if not bisect:
+    """What an engine that could not be started exits with: 125 under --bisect, else 3
+    (3 too when it answered on the start position, then failed the check of its start)."""
+    if not bisect or isinstance(err, EngineCheckFailed):
         return err
     return CannotStart(f"{err} (exit {BISECT_SKIP} for git bisect: the engine could not be started)")
 

@@ -9,9 +9,10 @@ import click
 from chesskit.board.tablesize import check_request
 from chesskit.cli import output
 from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
+from chesskit.cli import gpu_run
 from chesskit.cli.options import (
-    SUITE_HASH_MB, default_threads, hash_option, json_option, parse_count, parse_depth, strict_option, threads_option,
-    variant_option, variant_rules,
+    SUITE_HASH_MB, default_threads, device_option, hash_option, json_option, parse_count, parse_depth, strict_option,
+    standard_only, threads_option, variant_option, variant_rules,
 )
 from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
 from chesskit.cli.regression_view import engine_call
@@ -22,7 +23,7 @@ from chesskit.errors import EngineError, InputError
 from chesskit.suites.guard import parse_position_timeout
 from chesskit.suites.formats import parse_tags
 from chesskit.suites.runner import DEFAULT_MAX_NODES, suite_paths
-from chesskit.suites.session import execute, prepare
+from chesskit.suites.session import execute, prepare, refuse_stats_with_engine
 
 
 @click.command()
@@ -55,6 +56,7 @@ from chesskit.suites.session import execute, prepare
 @variant_option
 @hash_option
 @threads_option
+@device_option
 @strict_option
 @position_timeout_option
 @fail_fast_option
@@ -74,6 +76,7 @@ def suite(
     variant: str,
     hash_mb: int | None,
     threads: int | None,
+    device: str,
     strict: bool,
     position_timeout: str | None,
     fail_fast: bool,
@@ -99,6 +102,11 @@ def suite(
     The checking itself is ``chesskit.suites.session`` (prepare, execute); this wires the
     options and renders.
     """
+    if device == "gpu":
+        standard_only(variant, gpu=True)
+        gpu_run.refuse(stats=stats, hash=hash_mb is not None, threads=threads is not None)
+        if engine_opts.given:
+            raise InputError("--device gpu counts with chesskit itself: it cannot be combined with an engine")
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
     if hash_mb is not None:
@@ -110,16 +118,17 @@ def suite(
         check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
     wanted = () if tags is None else parse_tag_option(tags)
     planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted, **variant_rules(variant))
-    if engine_opts.given and stats:
-        raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
+    refuse_stats_with_engine(engine_opts.given, stats)
     if not engine_opts.given and (seconds is not None or bisect):
         raise InputError(f"{'--bisect' if bisect else '--position-timeout'} applies to an engine (--engine, --script, ...)")
     try:
         eng = engine_opts.open(variant) if engine_opts.given else None
     except EngineError as err:  # a Python adapter that cannot be imported
         raise start_failed(err, bisect) from None
+    deepest = max((task.depth for task in planned.tasks), default=1)
+    gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
     try:
-        outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect))
+        outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu)
     finally:
         if eng is not None:
             eng.close()
@@ -153,7 +162,7 @@ class Run:
     bisect: bool = False
 
 
-def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool, how: Run):
+def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool, how: Run, gpu=None):
     """``session.execute`` with the progress bar, and on a pipe each line as it is known."""
     stream = None if as_json or output.stdout_is_terminal() else Stream(planned.errors, planned.tasks)
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
@@ -187,6 +196,7 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
             position_timeout=how.position_timeout,
             fail_fast=how.fail_fast,
             on_position=position,
+            gpu=gpu,
         )
     if stream is not None and outcome.engine_error is None:
         stream.finish()

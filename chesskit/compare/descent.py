@@ -114,6 +114,7 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
     prefix = list(prefix)
     chess960 = bool(board.chess960)
     report = Report(position_fen, chess960, depth, engine_name, fen=board.fen(), path=list(prefix))
+    report.variant = getattr(board, "variant", "chess")
     if getattr(engine, "total_only", False):
         return descend_totals(board, engine, depth, position_fen, prefix, report, on_step)
 

@@ -50,21 +50,26 @@ class Regression:
     id: str
     # what the test opens the engine with (``chesskit.Engine(...)``); None: chesskit's own count
     engine_call: str | None = DEFAULT_ENGINE
+    variant: str = "chess"  # the rules (a canonical name of chesskit.variants)
 
     @property
     def line(self) -> str:
-        return suite_line(self.fen, self.chess960, self.id, {self.depth: self.nodes})
+        return suite_line(self.fen, self.chess960, self.id, {self.depth: self.nodes}, self.variant)
 
     @property
     def pytest(self) -> str:
         name = "test_perft_" + re.sub(r"\W+", "_", self.id).strip("_").lower()
         flag = ", chess960=True" if self.chess960 else ""
+        rules = "" if self.variant == "chess" else f", variant={json.dumps(self.variant)}"
         fen = json.dumps(self.fen)
         if self.engine_call is None:
-            body = [f"    assert chesskit.perft({fen}, {self.depth}{flag}) == {self.nodes}"]
+            body = [f"    assert chesskit.perft({fen}, {self.depth}{flag}{rules}) == {self.nodes}"]
         else:
+            call = self.engine_call
+            if rules and "variant=" not in call and call.endswith(")"):
+                call = call[:-1] + rules + ")"
             body = [
-                f"    with {self.engine_call} as engine:",
+                f"    with {call} as engine:",
                 f"        assert engine.perft({fen}, {self.depth}{flag}) == {self.nodes}",
             ]
         return "\n".join(["import chesskit", "", "", f"def {name}():", *body]) + "\n"
@@ -89,17 +94,20 @@ class Regression:
         ]
 
 
-def suite_line(fen: str, chess960: bool, ident: str, counts: dict[int, int]) -> str:
+def suite_line(fen: str, chess960: bool, ident: str, counts: dict[int, int], variant: str = "chess") -> str:
     """``fen`` as a line of the bundled EPD format: the four FEN fields, ``id``, the clocks
     when they are not 0 and 1, a ``D<n>`` per count. A Chess960 position's castling field is
-    written in Shredder-FEN, so that any suite file reads it as Chess960."""
+    written in Shredder-FEN, so that any suite file reads it as Chess960. A variant's line
+    names it (``variant atomic``); three-check's counters follow the four fields."""
     fields = (shredder_fen(fen) if chess960 else fen).split()
-    ops = [f'id "{ident}"']
+    checks = [f for f in fields[4:] if "+" in f]
+    fields = [f for f in fields if "+" not in f or f in fields[:4]]
+    ops = [f'id "{ident}"'] + ([] if variant == "chess" else [f"variant {variant}"])
     halfmove, fullmove = (fields[4], fields[5]) if len(fields) == 6 else ("0", "1")
     if (halfmove, fullmove) != ("0", "1"):
         ops += [f"hmvc {halfmove}", f"fmvn {fullmove}"]
     ops += [f"D{depth} {count}" for depth, count in sorted(counts.items())]
-    return " ".join(fields[:4]) + " " + "; ".join(ops) + ";"
+    return " ".join(fields[:4] + checks) + " " + "; ".join(ops) + ";"
 
 
 def node_id(base: str, path: list[str]) -> str:
@@ -117,8 +125,10 @@ def from_report(report, base_id: str, engine_call: str | None = DEFAULT_ENGINE) 
     for step in reversed(report.steps):
         ours = sum(step.ours.values())
         if ours != step.engine_total():
-            fen = _node_fen(report.position_fen, report.chess960, step.path)
-            return Regression(fen, report.chess960, step.depth, ours, node_id(base_id, step.path), engine_call)
+            variant = getattr(report, "variant", "chess")
+            fen = _node_fen(report.position_fen, report.chess960, step.path, variant)
+            ident = node_id(base_id, step.path)
+            return Regression(fen, report.chess960, step.depth, ours, ident, engine_call, variant)
     return None
 
 
@@ -127,10 +137,7 @@ def for_count(fen: str, chess960: bool, depth: int, expected: int, ident: str) -
     return Regression(fen, chess960, depth, expected, node_id(ident, []), None)
 
 
-def _node_fen(position_fen: str, chess960: bool, path: list[str]) -> str:
-    from chesskit.board.board import Board
+def _node_fen(position_fen: str, chess960: bool, path: list[str], variant: str = "chess") -> str:
+    from chesskit.compare.engines.base import node_board
 
-    board = Board(position_fen, chess960=True if chess960 else None)
-    for move in path:
-        board.push(move)
-    return board.fen()
+    return node_board(position_fen, path, chess960, variant).fen()

@@ -81,6 +81,7 @@ class Report:
     # POSITION as chesskit counted it, where that differs from what the engine was given
     # (a FEN that cannot arise in a game, sent as typed: see ``compare --engine-fen``)
     chesskit_fen: str = ""
+    variant: str = "chess"  # the rules compared (a canonical name of chesskit.variants)
 
     @property
     def counted_fen(self) -> str:

@@ -173,8 +173,10 @@ def _placement_detail(ours: str, theirs: str) -> str:
 
 def state_checker(engine, position_fen: str, prefix: list[str], chess960: bool, budget: int):
     """A ``StateChecker`` for ``engine`` if it can show its full state (a Python adapter
-    with ``fen()``), else None: what ``compare`` and ``suite`` pass to the descent."""
-    if not isinstance(engine, PythonEngine) or not engine.has_fen():
+    with ``fen()``), else None: what ``compare`` and ``suite`` pass to the descent. Not in
+    a variant: the FEN fields compared here are standard chess's (pockets and check
+    counters are not compared yet)."""
+    if not isinstance(engine, PythonEngine) or not engine.has_fen() or engine.variant != "chess":
         return None
     return StateChecker(engine, position_fen, prefix, chess960, budget)
 

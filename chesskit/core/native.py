@@ -59,7 +59,7 @@ def _prototype(variant: int):
 
 
 def _paths(variant: int = 0) -> tuple[Path, Path]:
-    name = "walk" if variant == 0 else f"walk-variant{variant}"
+    name = "walk" if variant == 0 else f"vwalk{variant}"
     stem = Path(CACHE or ".") / f"{name}-{machine_key()}"
     return stem.with_suffix(".o"), stem.with_suffix(".json")
 

@@ -27,10 +27,9 @@ from textual.widgets import DataTable, Footer, Input, Label, ProgressBar, Static
 from chesskit.errors import ChesskitError
 from chesskit.explore.state import Cancelled, Divide, Explorer, extra_is_move
 from chesskit.explore.text import breadcrumb, count, finding_lines
+from chesskit.glyphs import FIGURINES
 from chesskit.vocab import FILE_NAMES, parse_square
 
-# outlined figurines for White, solid for Black, both drawn in black (as `show` draws them)
-GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
 # (light, dark) square colours: plain, the last move, the selected move by its row's status
 PALETTE = {
     "plain": ("#f0d9b5", "#b58863"),
@@ -88,7 +87,7 @@ class BoardView(Widget):
         elif square in self.last:
             palette = "last"
         background = PALETTE[palette][0 if light else 1]
-        glyph = GLYPHS.get(piece, " ") if middle else " "
+        glyph = FIGURINES.get(piece, " ") if middle else " "
         return glyph.center(width), f"bold black on {background}"
 
 

@@ -110,18 +110,26 @@ def fuzz(
     clock: Callable[[], float] = time.monotonic,
     position_timeout: float | None = None,
     fail_fast: bool = False,
+    variant: str = "chess",
 ) -> FuzzRun:
     """Try positions until a difference is found or a bound is reached (at least one bound is needed).
 
     The engine failing on a position (crashed, hung past its timeout or ``position_timeout``
     seconds for the whole position, printed what cannot be read) is that position's result:
     it is kept in ``FuzzRun.crashes``, the engine is restarted and the run goes on
-    (``fail_fast``: stops there)."""
+    (``fail_fast``: stops there). In a ``variant`` (a canonical name; the engine is set to
+    it already) the positions come from random play in it (``chesskit.fuzz.vplay``) and a
+    finding is shrunk by rerooting only."""
     if max_positions is None and max_seconds is None:
         raise ValueError("fuzz needs max_positions or max_seconds")
     if depth < 1:
         raise ValueError(f"fuzz needs depth >= 1, got {depth!r}")
-    stream = PositionStream(seed, chess960, suite_fens)
+    if variant == "chess":
+        stream = PositionStream(seed, chess960, suite_fens)
+    else:
+        from chesskit.fuzz.vplay import VariantStream
+
+        stream = VariantStream(seed, variant, bool(chess960))
     began = clock()
     deadline = Deadline(max_seconds, clock)
     run = FuzzRun(seed, depth, 0, 0, 0.0)
@@ -137,10 +145,10 @@ def fuzz(
         clocked = Clocked(engine, position_timeout, clock)
         found, compared = None, []
         try:
-            board = Board(generated.fen, chess960=generated.chess960)
+            board = _board(generated.fen, generated.chess960, variant)
             found = differs(clocked, generated.fen, generated.chess960, depth, _adder(run, compared), board, deadline)
             if found is not None:
-                run.finding = _chase(clocked, name, run.positions, generated, board, found, on_shrink, deadline)
+                run.finding = _chase(clocked, name, run.positions, generated, board, found, on_shrink, deadline, variant)
                 run.stopped_by = "interrupted" if run.finding.shrunk.interrupted else "finding"
                 break
         except OutOfTime:  # its next depth would not end in time: it was not compared in full
@@ -156,7 +164,7 @@ def fuzz(
                 break
         if on_progress is not None:
             on_progress(run.positions, run.nodes, clock() - began)
-    if run.crashes and run.finding is None and crashed(run.crashes[0].failure):
+    if run.crashes and run.finding is None and crashed(run.crashes[0].failure) and variant == "chess":
         _shrink_crash(engine, run.crashes[0], position_timeout, on_shrink, deadline)
     run.seconds = clock() - began
     return run
@@ -198,8 +206,22 @@ def _shrink_crash(engine, crash: Crash, position_timeout, on_shrink, deadline: D
     crash.shrunk = shrink(engine, start.fen, start.chess960, crash.failure.depth or 1, [], on_shrink, deadline, still_fails)
 
 
+def _board(fen: str, chess960: bool, variant: str) -> Board:
+    if variant == "chess":
+        return Board(fen, chess960=chess960)
+    return Board(fen, chess960=chess960 or None, variant=variant)
+
+
 def _chase(
-    engine, name: str, index: int, generated: Generated, board: Board, depth: int, on_shrink, deadline: Deadline
+    engine,
+    name: str,
+    index: int,
+    generated: Generated,
+    board: Board,
+    depth: int,
+    on_shrink,
+    deadline: Deadline,
+    variant: str = "chess",
 ) -> Finding:
     """Descend from the generated position, shrink, and descend from the shrunk one."""
     first = descend(board, engine, depth, generated.fen, engine_name=name)
@@ -207,12 +229,12 @@ def _chase(
         raise EngineError(
             f"engine {name!r} gave different divides of the same position at depth {depth} when asked twice"
         )
-    shrunk = shrink(engine, generated.fen, generated.chess960, depth, first.path, on_shrink, deadline)
+    shrunk = shrink(engine, generated.fen, generated.chess960, depth, first.path, on_shrink, deadline, variant=variant)
     report = first
     if shrunk.fen != generated.fen and not shrunk.interrupted:
         try:
             again = descend(
-                Board(shrunk.fen, chess960=shrunk.chess960), engine, shrunk.depth, shrunk.fen, engine_name=name
+                _board(shrunk.fen, shrunk.chess960, variant), engine, shrunk.depth, shrunk.fen, engine_name=name
             )
         except KeyboardInterrupt:  # shown from the first descent; the shrunk position is saved
             shrunk.error = f"interrupted after {shrunk.tried} candidates"

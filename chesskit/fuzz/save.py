@@ -35,11 +35,14 @@ def check_save_path(path: str, inputs=()) -> None:
     check_output(path, "--save", inputs)
 
 
-def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH) -> str:
+def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH, variant: str = "chess") -> str:
     """The EPD suite line of ``fen`` with chesskit's counts at depths 1..``depth`` (written
     by ``chesskit.compare.regression.suite_line``, as a mismatch's regression line is)."""
-    board = Board(fen, chess960=chess960)
-    return format_line(fen, chess960, ident, {d: board.perft(d) for d in range(1, depth + 1)})
+    if variant == "chess":
+        board = Board(fen, chess960=chess960)
+    else:
+        board = Board(fen, chess960=chess960 or None, variant=variant)
+    return format_line(fen, chess960, ident, {d: board.perft(d) for d in range(1, depth + 1)}, variant)
 
 
 def unused_id(path: str, base: str) -> str:

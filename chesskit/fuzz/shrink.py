@@ -101,27 +101,31 @@ def shrink(
     on_try=None,
     deadline: Deadline | None = None,
     test: Callable[..., int | None] | None = None,
+    variant: str = "chess",
 ) -> Shrunk:
     """Shrink the failing root ``fen`` (divides differ at ``depth``); ``path`` is the
     descent's path from it to the failing node. With a ``deadline``, the time of the
     descent from the smallest position so far (estimated by ``deadline.spent`` when
     called, then by the depth that kept each candidate) is kept free for it. ``test``
     (called as ``differs`` is; None: ``differs``) says whether a candidate still fails, and at which depth:
-    ``chesskit.fuzz.run`` shrinks a position that crashes the engine with its own."""
+    ``chesskit.fuzz.run`` shrinks a position that crashes the engine with its own. A
+    ``variant``'s position is shrunk by rerooting only (the piece cuts build standard
+    positions)."""
     state = Shrunk(fen, depth, chess960, 0, 0)
     deadline = Deadline() if deadline is None else deadline
     descent = deadline.spent * DESCENT_SHARE  # the final descent, from the current state
 
-    def attempt(candidate: Pos, max_depth: int) -> bool:
+    def attempt(candidate: Pos | str, max_depth: int) -> bool:
         nonlocal descent
-        if state.tried >= MAX_CANDIDATES or not candidate.valid():
+        if state.tried >= MAX_CANDIDATES or not (isinstance(candidate, str) or candidate.valid()):
             return False
         deadline.check(descent)
         state.tried += 1
         if on_try is not None:
             on_try(state)
-        text = candidate.fen()
-        found = (test or differs)(engine, text, chess960, max_depth, deadline=deadline, keep=descent)
+        text = candidate if isinstance(candidate, str) else candidate.fen()
+        extra = {} if variant == "chess" else {"board": Board(text, chess960=chess960 or None, variant=variant)}
+        found = (test or differs)(engine, text, chess960, max_depth, deadline=deadline, keep=descent, **extra)
         if found is None:
             return False
         state.fen, state.depth = text, found
@@ -130,8 +134,8 @@ def shrink(
         return True
 
     try:
-        _reroot(state, path, attempt)
-        changed = True
+        _reroot(state, path, attempt, variant)
+        changed = variant == "chess"
         while changed and state.tried < MAX_CANDIDATES:
             changed = False
             for cut in (_remove_pieces, _drop_rights, _drop_ep):
@@ -147,9 +151,12 @@ def shrink(
     return state
 
 
-def _reroot(state: Shrunk, path: list[str], attempt) -> None:
+def _reroot(state: Shrunk, path: list[str], attempt, variant: str = "chess") -> None:
     """Try the nodes along the descent's path as roots, the deepest (the failing node) first."""
-    board = Board(state.fen, chess960=state.chess960)
+    if variant == "chess":
+        board = Board(state.fen, chess960=state.chess960)
+    else:
+        board = Board(state.fen, chess960=state.chess960 or None, variant=variant)
     nodes = []
     for move in path:
         try:
@@ -159,7 +166,8 @@ def _reroot(state: Shrunk, path: list[str], attempt) -> None:
         nodes.append(board.fen())
     for plies in range(len(nodes), 0, -1):
         remaining = state.depth - plies
-        if remaining >= 1 and attempt(Pos.from_fen(nodes[plies - 1], state.chess960), remaining):
+        candidate = nodes[plies - 1] if variant != "chess" else Pos.from_fen(nodes[plies - 1], state.chess960)
+        if remaining >= 1 and attempt(candidate, remaining):
             return
 
 

@@ -4,14 +4,21 @@ A position on the GPU is a row of three arrays, the core's own state arrays stac
 ``bbs`` (n, 18) uint64, ``boards`` (n, 64) int8 (the piece on each square; int8 to keep
 a position at 272 bytes), ``sts`` (n, 8) int64.
 
-* ``count_moves``: how many legal moves each position has (where its children go);
-* ``expand``: each position's children, made with ``make`` into the rows ``offsets`` says,
-  each with its parent's row; a child that the table ``tt`` knows at its depth is not
-  made: its count goes to its parent's and its row is marked done (``st[PLY] = -1``);
-* ``count_leaves``: perft 1 or 2 of each position not done, added to its parent's count:
-  perft 2 is the CPU walk's last two plies, fused (each move made with the copy-make
-  ``make_for_count`` and the replies counted, never listed), looked up in and stored to
-  ``tt`` by the position's Zobrist key;
+* ``count_moves``: how many legal moves each position has (where its children go; a
+  prefix sum of them on the GPU, ``scan_blocks``/``scan_add``, lays them out, and ``cut``
+  splits a level's children into slices that fit a buffer);
+* ``list_moves``: each position's moves, written where its children go, each with its
+  parent's row: a child is its parent's row + a move until it is made;
+* ``key_children``: one thread per child, its Zobrist key from its parent's row and move
+  (``child_key``); a child that the table ``tt`` knows at its depth gives its count to its
+  parent's and its row is marked done (``st[PLY] = -1``);
+* ``make_children``: once a level is deduplicated (``claim``/``resolve``), each child still
+  to be walked is made with ``make`` from its parent's row (one thread each);
+* ``count_replies``: the leaf level, one thread per move of a position two plies above the
+  leaves: the move made with the copy-make ``make_for_count`` and the replies counted,
+  never listed (the CPU walk's last two plies), summed into the position's count;
+  ``leaf_finish`` stores those counts in ``tt`` by the position's Zobrist key;
+* ``count_leaves``: perft 1 of each position (a count of 1 ply);
 * ``finish``: once a slice's children are all counted, each parent's count is stored in
   ``tt`` and added to its own parent's;
 * ``claim``/``resolve``: before a level is counted, the rows that are the same position
@@ -38,6 +45,7 @@ from chesskit.vocab import MAX_MOVES
 from .rules import SIMULATOR, gpu_rules
 
 THREADS = 32 if SIMULATOR else int(os.environ.get("CHESSKIT_GPU_THREADS", "128"))  # threads per block
+SCAN = 32 if SIMULATOR else 1024  # threads per block of the prefix sum
 # a cap on the registers of the kernels that run the rules (0: the compiler's choice)
 MAX_REGISTERS = int(os.environ.get("CHESSKIT_GPU_MAXREG", "0"))
 DONE = -1  # st[PLY] of a row whose count was found in the table
@@ -160,44 +168,6 @@ def count_moves(T, bbs, boards, sts, n, counts):
             counts[i] = generate(T, bbs[i], boards[i], sts[i], scratch, True)
 
 
-@_rules_kernel
-def expand(T, bbs, boards, sts, first, n, offsets, cbbs, cboards, csts, cparents, cmoves, tt, depth, acc):
-    """The children of rows ``first ..`` (``depth``: the plies each child's count goes
-    down). A child the table knows is not made: its count goes into its parent's ``acc``,
-    which this starts; the children made add theirs later."""
-    k = cuda.grid(1)
-    if k < n:
-        i = first + k
-        if sts[i, PLY] < 0:
-            return
-        moves = cuda.local.array(MAX_MOVES, types.int32)
-        hist = cuda.local.array((1, 4), types.int64)
-        hkeys = cuda.local.array((1, 2), types.uint64)
-        m = generate(T, bbs[i], boards[i], sts[i], moves, False)
-        base = offsets[k]
-        found_sum = 0
-        for j in range(m):
-            r = base + j
-            if tt.shape[0] != 0:
-                # looked up by the key its move gives (the CPU walk's ``child_key``), not made
-                found = probe(tt, child_key(T, bbs[i], boards[i], sts[i], moves[j]), depth)
-                if found >= 0:
-                    found_sum += found
-                    csts[r, PLY] = DONE
-                    continue
-            for w in range(BB_SIZE):
-                cbbs[r, w] = bbs[i, w]
-            for w in range(64):
-                cboards[r, w] = boards[i, w]
-            for w in range(ST_SIZE):
-                csts[r, w] = sts[i, w]
-            csts[r, PLY] = 0  # make pushes its history row at ply 0 of ``hist``
-            make(T, cbbs[r], cboards[r], csts[r], hist, hkeys, moves[j])
-            cparents[r] = i
-            cmoves[r] = moves[j]
-        acc[i] = found_sum
-
-
 @cuda.jit
 def finish(bbs, sts, first, n, acc, depth, tt, parents, up, owner):
     """Rows ``first ..`` have their counts in ``acc`` (their children all counted): store
@@ -215,28 +185,166 @@ def finish(bbs, sts, first, n, acc, depth, tt, parents, up, owner):
 
 
 @_rules_kernel
-def count_leaves(T, bbs, boards, sts, n, plies, tt, parents, up, counts):
-    """perft 1 or 2 of each row not done or an alias, added to its parent's count
+def list_moves(T, bbs, boards, sts, first, n, ends, counts, base, cmoves, cparents, acc):
+    """The legal moves of rows ``first ..`` (``counts``: how many, 0 for a row done or an
+    alias; ``ends``: their inclusive prefix sum) into ``cmoves``, from place ``ends[i] -
+    counts[i] - base`` on, each with its row ``i`` in ``cparents``: a level's children as
+    parent row + move. Each row's ``acc`` starts at 0."""
+    k = cuda.grid(1)
+    if k < n:
+        i = first + k
+        acc[i] = 0
+        m = counts[i]
+        if m > 0:
+            at = ends[i] - m - base
+            generate(T, bbs[i], boards[i], sts[i], cmoves[at : at + m], False)
+            for j in range(m):
+                cparents[at + j] = i
+
+
+@_rules_kernel
+def key_children(T, bbs, boards, sts, m, cmoves, cparents, cbbs, csts, tt, depth, acc):
+    """Child ``r`` (one thread each, its parent's row and move from ``list_moves``): its
+    Zobrist key (the CPU walk's ``child_key``: the move is not made) into its row, for the
+    level's deduplication; a child the table ``tt`` knows at ``depth`` gives its count to
+    its parent's ``acc`` and is marked done. The rest are made once deduplicated
+    (``make_children``), so a repeat or a child found in the table is never made."""
+    r = cuda.grid(1)
+    if r < m:
+        i = cparents[r]
+        key = child_key(T, bbs[i], boards[i], sts[i], cmoves[r])
+        cbbs[r, KEY] = key
+        csts[r, PLY] = 0
+        if tt.shape[0] != 0:
+            found = probe(tt, key, depth)
+            if found >= 0:
+                cuda.atomic.add(acc, i, found)
+                csts[r, PLY] = DONE
+
+
+@_rules_kernel
+def make_children(T, bbs, boards, words, sts, m, cmoves, cparents, cbbs, cboards, cwords, csts):
+    """Child ``r`` (one thread each) that is neither done nor an alias made from its
+    parent's row and move (``list_moves``). ``words``, ``cwords``: the square arrays seen
+    as 8 words a row, so a row's squares are copied in 8 loads and stores, not 64."""
+    r = cuda.grid(1)
+    if r < m and csts[r, PLY] >= 0:
+        i = cparents[r]
+        hist = cuda.local.array((1, 4), types.int64)
+        hkeys = cuda.local.array((1, 2), types.uint64)
+        for w in range(BB_SIZE):
+            cbbs[r, w] = bbs[i, w]
+        for w in range(8):
+            cwords[r, w] = words[i, w]
+        for w in range(ST_SIZE):
+            csts[r, w] = sts[i, w]
+        csts[r, PLY] = 0  # make pushes its history row at ply 0 of ``hist``
+        make(T, cbbs[r], cboards[r], csts[r], hist, hkeys, cmoves[r])
+
+
+@_rules_kernel
+def count_replies(T, bbs, boards, sts, m, cmoves, cparents, acc):
+    """The leaf level, one thread per move ``r`` of a position two plies above the leaves
+    (``list_moves``): the move made with the copy-make ``make_for_count`` and its replies
+    counted, never listed (the CPU walk's last two plies). The counts of a block's threads
+    that share a parent (moves are in parent order) are summed in shared memory, and each
+    sum is added to the parent's ``acc`` once."""
+    r = cuda.grid(1)
+    t = cuda.threadIdx.x
+    rows = cuda.shared.array(THREADS, types.int64)
+    sums = cuda.shared.array(THREADS, types.int64)
+    i = -1
+    c = 0
+    if r < m:
+        i = cparents[r]
+        scratch = cuda.local.array(1, types.int32)
+        leaf_bb = cuda.local.array(BB_SIZE, types.uint64)
+        leaf_st = cuda.local.array(ST_SIZE, types.int64)
+        for w in range(ST_SIZE):
+            leaf_st[w] = sts[i, w]
+        make_for_count(T, bbs[i], boards[i], sts[i], cmoves[r], leaf_bb, leaf_st)
+        c = generate(T, leaf_bb, boards[i], leaf_st, scratch, True)
+    rows[t] = i
+    sums[t] = c
+    cuda.syncthreads()
+    # the last thread of each run of one parent adds the run's sum
+    if i >= 0 and (t == THREADS - 1 or rows[t + 1] != i):
+        total = c
+        j = t - 1
+        while j >= 0 and rows[j] == i:
+            total += sums[j]
+            j -= 1
+        cuda.atomic.add(acc, i, total)
+
+
+@cuda.jit
+def leaf_finish(bbs, sts, n, acc, tt, parents, up):
+    """Rows of the leaf level have their perft 2 in ``acc`` (``count_replies``): store each
+    in the table and add it to its parent's count."""
+    i = cuda.grid(1)
+    if i < n and sts[i, PLY] >= 0:
+        store(tt, bbs[i, KEY], 2, acc[i])
+        cuda.atomic.add(up, parents[i], acc[i])
+
+
+@_rules_kernel
+def count_leaves(T, bbs, boards, sts, n, parents, up, counts):
+    """perft 1 of each row not done or an alias, added to its parent's count
     (``up[parents[i]]``) and kept in ``counts`` for its aliases (``leaf_aliases``)."""
     i = cuda.grid(1)
     if i < n and sts[i, PLY] >= 0:
         scratch = cuda.local.array(1, types.int32)
-        if plies == 1:
-            c = generate(T, bbs[i], boards[i], sts[i], scratch, True)
-        else:
-            key = bbs[i, KEY]
-            c = probe(tt, key, 2)
-            if c < 0:
-                moves = cuda.local.array(MAX_MOVES, types.int32)
-                leaf_bb = cuda.local.array(BB_SIZE, types.uint64)
-                leaf_st = cuda.local.array(ST_SIZE, types.int64)
-                for w in range(ST_SIZE):
-                    leaf_st[w] = sts[i, w]
-                m = generate(T, bbs[i], boards[i], sts[i], moves, False)
-                c = 0
-                for j in range(m):
-                    make_for_count(T, bbs[i], boards[i], sts[i], moves[j], leaf_bb, leaf_st)
-                    c += generate(T, leaf_bb, boards[i], leaf_st, scratch, True)
-                store(tt, key, 2, c)
+        c = generate(T, bbs[i], boards[i], sts[i], scratch, True)
         counts[i] = c
         cuda.atomic.add(up, parents[i], c)
+
+
+@cuda.jit
+def scan_blocks(src, n, dst, sums):
+    """The inclusive prefix sum of ``src[:n]`` inside each block of ``SCAN`` entries into
+    ``dst`` (in place allowed), each block's total into ``sums``."""
+    shared = cuda.shared.array(SCAN, types.int64)
+    t = cuda.threadIdx.x
+    i = cuda.blockIdx.x * SCAN + t
+    shared[t] = src[i] if i < n else 0
+    cuda.syncthreads()
+    d = 1
+    while d < SCAN:
+        x = shared[t - d] if t >= d else 0
+        cuda.syncthreads()
+        shared[t] += x
+        cuda.syncthreads()
+        d *= 2
+    if i < n:
+        dst[i] = shared[t]
+    if t == SCAN - 1:
+        sums[cuda.blockIdx.x] = shared[t]
+
+
+@cuda.jit
+def scan_add(dst, n, sums):
+    """Each block of ``dst`` after the first gets the (scanned) total of the blocks before it."""
+    b = cuda.blockIdx.x
+    i = b * SCAN + cuda.threadIdx.x
+    if b > 0 and i < n:
+        dst[i] += sums[b - 1]
+
+
+@cuda.jit
+def cut(ends, counts, n, room, k_total, cuts):
+    """Slice ``k`` of a level's children (one thread each) starts at the first row whose
+    children start at or after ``k * room``: ``cuts[0, k]`` that row, ``cuts[1, k]`` where
+    its children start. A slice's children then fit ``room`` plus one row's."""
+    k = cuda.grid(1)
+    if k < k_total:
+        target = k * room
+        lo = 0
+        hi = n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if ends[mid] - counts[mid] >= target:
+                hi = mid
+            else:
+                lo = mid + 1
+        cuts[0, k] = lo
+        cuts[1, k] = ends[lo] - counts[lo] if lo < n else ends[n - 1]

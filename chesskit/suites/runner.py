@@ -247,6 +247,7 @@ def run(
     threads: int = 1,
     hash_mb: float = 0,
     progress: Callable[[Task, float], None] | None = None,
+    gpu=None,
 ) -> Iterator[SuiteResult]:
     """Run each task through ``Board.perft``, yielding the results in task order.
 
@@ -261,7 +262,9 @@ def run(
     the counts are the same as with one thread. ``hash_mb`` sizes one transposition table
     shared by every count (one for standard chess, one for Chess960). ``progress(task,
     fraction)`` is called as a count above ``SPLIT_NODES`` advances (the fraction of it
-    done); it costs the walk a little, so pass it only when something is drawn.
+    done); it costs the walk a little, so pass it only when something is drawn. ``gpu``
+    (a ``chesskit.gpu.walk.Walk``): every count and divide is made on the GPU instead, one
+    position after another (``threads``, ``hash_mb`` and ``progress`` are for the CPU walk).
     """
     from chesskit.board.board import Board  # deferred: compiles/loads the move generator
 
@@ -270,6 +273,10 @@ def run(
         Board().stats(1)
     tables = _Tables(hash_mb)
     jobs = by_position(tasks)
+    if gpu is not None:
+        for job in jobs:
+            yield from _run_job(job, False, tables, 1, gpu=gpu)
+        return
     if threads <= 1:
         for job in jobs:
             yield from _run_job(job, stats, tables, 1, progress=progress)
@@ -344,8 +351,10 @@ def _run_job(
     threads: int,
     diverged: bool = False,
     progress: Callable[[Task, float], None] | None = None,
+    gpu=None,
 ) -> Iterator[SuiteResult]:
-    """The results of one position's tasks, counted here (``threads`` for each count)."""
+    """The results of one position's tasks, counted here (``threads`` for each count, or
+    on ``gpu``)."""
     from chesskit.board.counters import compare, parse_stat_opcode
 
     record = tasks[0].record
@@ -355,7 +364,14 @@ def _run_job(
         for task in tasks:
             yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
         return
-    table = tables.get(bool(board.chess960), record.variant)
+    if gpu is not None:
+        try:
+            gpu.check(board)  # a variant: this position's error, the rest runs
+        except InputError as err:
+            for task in tasks:
+                yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
+            return
+    table = tables.get(bool(board.chess960), record.variant) if gpu is None else None
     for task in tasks:
         wanted = None
         if stats and task.depth in record.stats:
@@ -371,6 +387,8 @@ def _run_job(
             if wanted is not None:
                 row = board.stats(task.depth)
                 nodes = row["nodes"]
+            elif gpu is not None:
+                nodes = gpu.perft(board, task.depth)
             else:
                 nodes = board.perft(task.depth, threads=threads, progress=report, table=table)
         result = SuiteResult(task, nodes, timer.elapsed_s)
@@ -379,7 +397,10 @@ def _run_job(
         if nodes != task.expected and not diverged:
             diverged = True
             if task.depth >= 1:
-                result.divide = dict(sorted(board.divide(task.depth, threads=threads, table=table).items()))
+                by_move = gpu.divide(board, task.depth) if gpu is not None else board.divide(
+                    task.depth, threads=threads, table=table
+                )
+                result.divide = dict(sorted(by_move.items()))
         yield result
 
 
@@ -397,8 +418,14 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     from chesskit.compare.statecmp import state_checker
 
     diverged: set[int] = set()
+    rules = getattr(_unwrapped(engine), "variant", "chess")
     for task in tasks:
         record = task.record
+        if record.variant != rules:  # the engine is set to one variant for the run
+            yield SuiteResult(
+                task, 0, 0.0, error=f"a {record.variant} position, and the engine counts {rules} (give --variant {record.variant})"
+            )
+            continue
         total_only = task.depth >= 1 and getattr(engine, "total_only", False)
         with Timer() as timer:
             if total_only:  # no divide to show: the descent asks below each move

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from chesskit.errors import ChesskitError, EngineError, EngineNotStarted, InputError, MismatchError
+from chesskit.errors import ChesskitError, EngineCheckFailed, EngineError, EngineNotStarted, InputError, MismatchError
 from chesskit.suites import result as result_of
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError, SuiteRecord
@@ -165,6 +165,13 @@ def prepare(
     return Planned(tasks, errors, skip_chess960, skipped(records, max_depth, max_nodes))
 
 
+def refuse_stats_with_engine(engine: bool, stats: bool) -> None:
+    """``stats`` (the leaf counters) is counted by chesskit itself: with an ``engine``
+    (the caller has one), an InputError. ``execute`` takes the caller's word for it."""
+    if engine and stats:
+        raise InputError("--stats counts with chesskit itself; it cannot be combined with an engine")
+
+
 def execute(
     planned: Planned,
     engine=None,
@@ -177,9 +184,11 @@ def execute(
     position_timeout: float | None = None,
     fail_fast: bool = False,
     on_position: Callable[[PositionResult], None] | None = None,
+    gpu=None,
 ) -> Outcome:
     """Count every planned task with chesskit (``run``, ``stats``: the leaf counters too)
-    or ``engine`` (``run_engine``; the caller refuses ``stats`` with an engine);
+    or ``engine`` (``run_engine``; the caller refuses ``stats`` with an engine: see
+    ``refuse_stats_with_engine``);
     ``on_result`` sees each count as it comes, ``on_position`` each position's result,
     ``progress`` a big count as it advances.
 
@@ -189,7 +198,9 @@ def execute(
     (crashed, hung past ``--timeout`` or ``position_timeout`` seconds for the whole
     position, exited, printed what cannot be read) is that position's result: the engine
     is restarted and the run goes on. ``fail_fast`` stops at the first position that
-    mismatches or fails (the rest are ``not-run``). The engine is not closed here."""
+    mismatches or fails (the rest are ``not-run``). The engine is not closed here. ``gpu``
+    (a ``chesskit.gpu.walk.Walk``, never with an engine or ``stats``): chesskit's counts
+    are made on the GPU."""
     outcome = Outcome([], list(planned.errors), skip_chess960=planned.skip_chess960)
     jobs = by_position(planned.tasks)
     seen = _Positions(outcome, fail_fast, on_result, on_position)
@@ -210,7 +221,7 @@ def execute(
         if outcome.engine_error is not None:
             pass
         elif engine is None:
-            _count(jobs, seen, stats, threads, hash_mb, progress)
+            _count(jobs, seen, stats, threads, hash_mb, progress, gpu)
         else:
             _ask_engine(jobs, seen, engine, position_timeout)
     for job in jobs[len(seen.done):]:
@@ -248,10 +259,11 @@ class _Positions:
         return not (self.fail_fast and position.status in (MISMATCH, ENGINE_ERROR))
 
 
-def _count(jobs, seen: _Positions, stats, threads, hash_mb, progress) -> None:
+def _count(jobs, seen: _Positions, stats, threads, hash_mb, progress, gpu=None) -> None:
     """The counts made by chesskit (``run``), gathered position by position."""
     group: list[SuiteResult] = []
-    counted = run([t for job in jobs for t in job], stats, threads=threads, hash_mb=hash_mb, progress=progress)
+    tasks = [t for job in jobs for t in job]
+    counted = run(tasks, stats, threads=threads, hash_mb=hash_mb, progress=progress, gpu=gpu)
     try:
         for result in counted:
             if group and group[0].task.record is not result.task.record:
@@ -292,8 +304,9 @@ def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None) 
 
 
 def _engine_error(err: EngineError, broken: Task | None, skip_chess960: bool) -> EngineError:
-    # an engine that could not be started at all failed whatever the position: no Chess960 hint
-    if broken is not None and broken.record.chess960 and not skip_chess960 and not isinstance(err, EngineNotStarted):
+    # an engine that could not be started at all, or failed the check of its start (on
+    # Kiwipete), failed whatever the position: no Chess960 hint
+    if broken is not None and broken.record.chess960 and not skip_chess960 and not isinstance(err, (EngineNotStarted, EngineCheckFailed)):
         return EngineError(f"{err} (at Chess960 position {broken.record.label}; --skip-chess960 leaves those out)")
     return err
 

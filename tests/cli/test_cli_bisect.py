@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ENGINES, KIWIPETE, one_line
+from helpers import ENGINES, KIWIPETE, STARTPOS, one_line
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
@@ -44,6 +44,22 @@ def test_an_engine_that_starts_keeps_its_verdict(cli, suite):
     wrong = cli("compare", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "1",
                 "--script", str(ENGINES / "bug_no_ep.py"), "--bisect")
     assert wrong.exit_code == 1
+
+
+@pytest.mark.parametrize("dialect", [[], ["--dialect", "uci-go-perft"]], ids=["detected", "named"])
+def test_the_position_check_comes_after_the_first_answer(cli, suite, dialect):
+    """The check that the engine follows `position fen` (Kiwipete at depth 1, issue 26 item 5)
+    is made once the engine has answered on the start position: failing it, the engine started."""
+    crashing = ["--engine", f"{ENGINES / 'fail_on.py'} --fault segv --on {KIWIPETE.split()[0]}", *dialect]
+    assert cli("suite", str(suite), *crashing, "--bisect").exit_code == 3
+    result = cli("compare", "startpos", "2", *crashing, "--bisect")
+    assert result.exit_code == 3 and "r3k2r/p1ppqpb1" in result.stderr, result.stderr
+    ignoring = ["--engine", f"{ENGINES / 'fake_uci.py'} --ignore-fen", *dialect]
+    one_line(cli("compare", "startpos", "2", *ignoring, "--bisect"), 3, "ignores 'position fen'")
+    # an engine that fails on its first question, the start position's, could not be started
+    dead = ["--engine", f"{ENGINES / 'fail_on.py'} --fault segv --on {STARTPOS.split()[0]}", *dialect]
+    one_line(cli("suite", str(suite), *dead, "--bisect"), 125, "exit 125 for git bisect")
+    one_line(cli("compare", "kiwipete", "2", *dead, "--bisect"), 125, "exit 125 for git bisect")
 
 
 def test_bisect_needs_an_engine(cli, suite):

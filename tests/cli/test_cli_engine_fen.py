@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from helpers import ENGINES, STARTPOS
+from helpers import ENGINES, KIWIPETE, STARTPOS
 
 FAKE = f"{sys.executable} {ENGINES / 'fake_perft.py'}"
 # e6 cannot be an en-passant square with a pawn on e7: chesskit ignores it (python-chess too)
@@ -20,10 +20,11 @@ pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
 def sent_fens(log) -> list[str]:
     """The FENs of the `position fen` commands the engine received, but for the check that
-    it follows `position fen` (Kiwipete)."""
+    it follows `position fen`, which comes first (the start position, then Kiwipete)."""
     fens = [line[len("position fen ") :].split(" moves ")[0] for line in log.read_text().splitlines()
             if line.startswith("position fen ")]
-    return [fen for fen in fens if not fen.startswith("r3k2r/p1ppqpb1")]
+    assert fens[:2] == [STARTPOS, KIWIPETE]
+    return fens[2:]
 
 
 @pytest.mark.parametrize(

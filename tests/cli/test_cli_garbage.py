@@ -7,7 +7,9 @@ never by time; the seed is in the test id, so a failure replays exactly.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import random
 
 import pytest
@@ -124,12 +126,37 @@ def finished_checkpoint():
     return json.dumps(header_for(plan)), tasks
 
 
+@pytest.fixture
+def threaded_cluster(monkeypatch):
+    """The local cluster a resumed checkpoint starts, as one worker thread in this process:
+    what these tests check is how the checkpoint's lines are read, and a cluster of worker
+    processes (each importing Dask and chesskit) cost about 0.5 s of CPU per run, 75 runs
+    (tests/cli/test_cli_cluster.py and tests/cluster/ start real worker processes)."""
+    from distributed import LocalCluster
+
+    from chesskit.cluster import driver
+
+    @contextlib.contextmanager
+    def one_thread(n: int):
+        cluster = LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None, silence_logs=logging.CRITICAL
+        )
+        try:
+            yield cluster
+        finally:
+            cluster.close()
+
+    monkeypatch.setattr(driver, "_local_cluster", one_thread)
+
+
 # no digits: a hand-changed count that is still a valid integer cannot be told from a real one
 CHECKPOINT_NOISE = list(" \t-.e+E\"{}[]:,aZ") + ["true", "null", "NaN", "Infinity", "\x00", "é"]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_garbage_checkpoint_lines_are_refused_or_give_the_published_total(cli, tmp_path, finished_checkpoint, seed):
+def test_garbage_checkpoint_lines_are_refused_or_give_the_published_total(
+    cli, tmp_path, finished_checkpoint, threaded_cluster, seed
+):
     """25 corrupted copies of a finished checkpoint: refused (exit 2, the line named) or,
     when the corruption left every value intact, exactly perft(4) = 197281 (published)."""
     header, tasks = finished_checkpoint

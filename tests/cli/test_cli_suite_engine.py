@@ -9,6 +9,8 @@ from pathlib import Path
 import chess
 import pytest
 
+import chesskit
+from chesskit.errors import InputError
 from chesskit.suites import junit
 from helpers import BEFORE_EP, ENGINES, FAKE_UCI, KIWIPETE, REPO, one_line, pc_perft
 
@@ -230,3 +232,13 @@ def test_skip_chess960_lets_a_standard_only_engine_run_the_bundled_suites(cli, t
     data = json.loads(result.stdout)
     assert data["failed"] == 0 and data["passed"] > 0
     assert not any(r["id"].startswith("c960-") for r in data["results"])
+
+
+def test_stats_cannot_be_combined_with_an_engine(cli, tmp_path):
+    """--stats counts with chesskit itself: with an engine, one line and exit 2, nothing started
+    (the CLI and ``chesskit.run_suite`` share the rule)."""
+    path = epd(tmp_path, [("start", START4, 1)])
+    message = "--stats counts with chesskit itself; it cannot be combined with an engine"
+    one_line(cli("suite", str(path), "--stats", "--engine", "./no-such-engine"), 2, message)
+    with pytest.raises(InputError, match=message):
+        chesskit.run_suite([str(path)], "./no-such-engine", stats=True)

@@ -167,8 +167,10 @@ def test_named_dialect_skips_detection(tmp_path, monkeypatch):
         assert engine.perft(STARTPOS, 3, ["e2e4"]) == sum(pc_divide(STARTPOS, 3, ["e2e4"]).values())
         assert not engine.detected
     sent = log.read_text().splitlines()
-    # no probe: only the check that it follows `position fen` (issue 26 item 5), then the question
-    assert sent == [f"position fen {KIWIPETE}", "perft 1", f"position fen {STARTPOS} moves e2e4", "perft 3", "quit"]
+    # no probe: only the check that it follows `position fen` (issue 26 item 5: the start
+    # position, then Kiwipete), then the question
+    check = [f"position fen {STARTPOS}", "perft 1", f"position fen {KIWIPETE}", "perft 1"]
+    assert sent == [*check, f"position fen {STARTPOS} moves e2e4", "perft 3", "quit"]
 
 
 def test_total_only_engine_cannot_divide_at_depth_1():

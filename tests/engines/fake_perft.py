@@ -30,12 +30,11 @@ engines do.  With $FAKE_PERFT_LOG set, every command received is appended to tha
 
 import argparse
 import importlib
-import os
-import sys
 import time
 
 import chess
 
+import engine_stdin
 import pchelper
 
 LINES = {
@@ -117,21 +116,11 @@ def main() -> None:
             out(line)
         return
 
-    log = os.environ.get("FAKE_PERFT_LOG")
     fen, moves, chess960 = chess.STARTING_FEN, [], False
     verb = args.command.split("-")
     out(f"fake_perft ({args.loop}) ready")
     pending: list[str] = []
-    while True:
-        if args.prompt:
-            sys.stdout.write(args.prompt)
-            sys.stdout.flush()
-        line = sys.stdin.readline()
-        if not line:
-            break
-        if log:
-            with open(log, "a") as f:
-                f.write(line)
+    for line in engine_stdin.commands("FAKE_PERFT_LOG", args.prompt):
         tokens = line.split()
         if not tokens:
             continue

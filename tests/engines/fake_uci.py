@@ -9,17 +9,19 @@ answers `go perft` the way Stockfish does (`move: count`, blank, `Nodes searched
     --bad-sum       report `Nodes searched` one too high
     --chatty        surround the divide with info lines, info strings and blank lines
     --crash-on-go   print one divide line, then exit with code 2
+    --ignore-fen    ignore `position fen ...` silently (it knows `position startpos` only):
+                    it counts the start position, or the last `position startpos moves ...`
 
 With $FAKE_UCI_LOG set, every command received is appended to that file.
 """
 
 import argparse
 import importlib
-import os
 import sys
 
 import chess
 
+import engine_stdin
 import pchelper
 
 
@@ -43,15 +45,12 @@ def main() -> None:
     parser.add_argument("--bad-sum", action="store_true")
     parser.add_argument("--chatty", action="store_true")
     parser.add_argument("--crash-on-go", action="store_true")
+    parser.add_argument("--ignore-fen", action="store_true")
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
-    log = os.environ.get("FAKE_UCI_LOG")
     chess960, fen, moves = False, chess.STARTING_FEN, []
 
-    for line in sys.stdin:
-        if log:
-            with open(log, "a") as f:
-                f.write(line)
+    for line in engine_stdin.commands("FAKE_UCI_LOG"):
         tokens = line.split()
         if not tokens:
             continue
@@ -70,6 +69,8 @@ def main() -> None:
             name, value = option_value(tokens)
             if name.lower() == "uci_chess960":
                 chess960 = value.lower() == "true"
+        elif command == "position" and args.ignore_fen and tokens[1:2] == ["fen"]:
+            pass  # silently, as an engine that only knows the start position may
         elif command == "position":
             at = tokens.index("moves") if "moves" in tokens else len(tokens)
             fen = chess.STARTING_FEN if tokens[1] == "startpos" else " ".join(tokens[2:at])

@@ -25,12 +25,11 @@ With $FAKE_PERFT_LOG set, every command received is appended to that file.
 
 import argparse
 import importlib
-import os
-import sys
 import time
 
 import chess
 
+import engine_stdin
 import pchelper
 
 
@@ -82,17 +81,10 @@ def main() -> None:
     parser.add_argument("--uci", action="store_true")
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
-    log = os.environ.get("FAKE_PERFT_LOG")
     force, engine_side, editing, edit_color = False, chess.BLACK, False, chess.WHITE
     uci = args.uci
     out("FakeXboard 1.0 (type 'help')")
-    while True:
-        line = sys.stdin.readline()
-        if not line:
-            break
-        if log:
-            with open(log, "a") as f:
-                f.write(line)
+    for line in engine_stdin.commands("FAKE_PERFT_LOG"):
         tokens = line.split()
         if not tokens:
             continue

@@ -194,3 +194,118 @@ def test_gpu_out_of_memory_is_one_line_exit_4():
     )
     done = chesskit("perft", "startpos", "4", "--device", "gpu", env=SIM, code=inject)
     one_line(done, 4, "out of memory", "GPU")
+
+
+# ------------------------------------------------------------------ suite --device gpu
+
+# two positions, their counts from python-chess (the en-passant square of the second is live)
+SUITE_FENS = ["4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"]
+
+
+def suite_file(tmp_path, wrong: bool = False):
+    lines = []
+    for fen in SUITE_FENS:
+        counts = [pc_perft(chess.Board(fen), d) for d in (1, 2)]
+        if wrong and fen == SUITE_FENS[1]:
+            counts[1] += 1
+        lines.append(f"{fen} ;D1 {counts[0]} ;D2 {counts[1]}")
+    path = tmp_path / "two.epd"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_suite_on_the_gpu_path(tmp_path):
+    done = chesskit("suite", str(suite_file(tmp_path)), "--device", "gpu", "--json", env=SIM)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)["results"]
+    assert len(results) == 4 and all(r["nodes"] == r["expected"] for r in results)
+
+
+def test_suite_on_the_gpu_path_reports_a_mismatch_with_the_gpu_divide(tmp_path):
+    """A wrong expected count is a mismatch (exit 1), and its divide, counted on the GPU,
+    names the moves; the GPU walk's divide is faked to one wrong move count, so the line
+    shows it came from there."""
+    fake = (
+        "from chesskit.gpu import walk\n"
+        "real = walk.Walk.divide\n"
+        "def divide(self, board, depth):\n"
+        "    counts = real(self, board, depth); counts['e5f6'] += 1000; return counts\n"
+        "walk.Walk.divide = divide\n"
+        "from chesskit.cli.main import main; main()"
+    )
+    done = chesskit("suite", str(suite_file(tmp_path, wrong=True)), "--device", "gpu", env=SIM, code=fake)
+    assert done.returncode == 1, done.stderr
+    assert "e5f6" in done.stdout and str(1000 + pc_divide(SUITE_FENS[1], 2)["e5f6"]) in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("option", [["--stats"], ["--threads", "2"], ["--hash", "16"], ["--engine", "stockfish"]])
+def test_suite_options_the_gpu_path_does_not_take_are_refused(option, tmp_path):
+    done = chesskit("suite", str(suite_file(tmp_path)), "--device", "gpu", *option, env=SIM)
+    one_line(done, 2, "--device gpu")
+
+
+def test_the_buffers_are_sized_again_for_a_deeper_count():
+    """The level buffers are sized for the levels a count keeps (``walk.default_cap``), so a
+    deeper count than any before sizes them again (a buffer sized for perft 3 is too big for
+    the many levels of perft 10), and a shallower one keeps them; a fixed cap is kept."""
+    code = (
+        "from chesskit.gpu import walk, open_walk\n"
+        "from chesskit.board.board import Board\n"
+        "asked = []\n"
+        "real = walk.default_cap\n"
+        "walk.default_cap = lambda depth, held=0: asked.append(depth) or real(depth, held)\n"
+        "w = open_walk(); counts = [w.perft(Board(), d) for d in (2, 3, 1, 3)]\n"
+        "fixed = open_walk(64); counts.append(fixed.perft(Board(), 3))\n"
+        "print(asked, counts)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env={**subprocess_env(), **SIM}, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[2,", "3]", "[400,", "8902,", "20,", "8902,", "8902]"]
+
+
+def test_the_prefix_sum_on_the_gpu_is_numpys():
+    """The scan that lays a level's children out (``Walk._scan``: blocks, their totals
+    scanned again, added back), at sizes around its block of 32 threads in the simulator
+    and deep enough to recurse twice, against numpy's cumsum."""
+    code = (
+        "import numpy as np; from numba import cuda\n"
+        "from chesskit.gpu import open_walk\n"
+        "w = open_walk(); rng = np.random.default_rng(7); out = []\n"
+        "for n in (1, 31, 32, 33, 1100):\n"
+        "    a = rng.integers(0, 219, n).astype(np.int64); d = cuda.to_device(a)\n"
+        "    e = cuda.device_array(n, np.int64); w._scan(d, n, e, 0)\n"
+        "    out.append(bool((e.copy_to_host() == np.cumsum(a)).all()))\n"
+        "print(out)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env={**subprocess_env(), **SIM}, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[True,", "True,", "True,", "True,", "True]"]
+
+
+def test_a_variant_is_refused_on_the_gpu_path(tmp_path):
+    """The kernels run standard chess's rules: a board of another variant (``Board.variant``,
+    set here by hand) is one line, exit 2, for perft; in a suite it is that position's error
+    and the others are counted."""
+    patch = (
+        "from chesskit.board.board import Board\n"
+        "real = Board.__init__\n"
+        "def init(self, *a, **k):\n"
+        "    real(self, *a, **k)\n"
+        "    if self.fen().startswith('4k3/'): self.variant = 'atomic'\n"
+        "Board.__init__ = init\n"
+        "from chesskit.cli.main import main; main()"
+    )
+    done = chesskit("perft", SUITE_FENS[0], "2", "--device", "gpu", env=SIM, code=patch)
+    one_line(done, 2, "--device gpu counts standard chess and Chess960 only, not atomic")
+    done = chesskit("suite", str(suite_file(tmp_path)), "--device", "gpu", "--json", env=SIM, code=patch)
+    assert done.returncode == 2, done.stderr
+    results = json.loads(done.stdout)["results"]
+    assert [r["nodes"] == r["expected"] for r in results] == [True, True]  # the other position
+    assert "not atomic" in done.stderr or "not atomic" in done.stdout
+
+
+def test_suite_with_a_variant_on_the_gpu_path_is_refused(tmp_path):
+    done = chesskit("suite", str(suite_file(tmp_path)), "--device", "gpu", "--variant", "atomic", env=SIM)
+    one_line(done, 2, "--variant atomic", "--device gpu")

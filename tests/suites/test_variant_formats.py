@@ -85,3 +85,14 @@ def test_the_bundled_variant_suites_read_without_errors():
         entries = read_suite(path)
         assert [e for e in entries if isinstance(e, LineError)] == [], path.name
         assert {e.variant for e in entries} == {path.stem.removesuffix("960")}
+
+
+def test_suite_with_an_engine_of_another_variant_names_the_variant_to_give(cli, tmp_path):
+    """The engine is set to one variant for the run (standard chess here): a horde line is
+    an error for its line, not a count of standard chess held against horde's."""
+    path = tmp_path / "horde.epd"
+    path.write_text('4k3/8/8/8/8/8/8/P3P2P w - - id "h"; D1 6;\n')
+    spec = str(Path(__file__).resolve().parents[1] / "engines" / "eng_correct.py") + ":Adapter"
+    result = cli("suite", str(path), "--python", spec)
+    assert result.exit_code == 2, result.output
+    assert "a horde position, and the engine counts chess (give --variant horde)" in result.output

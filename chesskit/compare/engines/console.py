@@ -53,6 +53,7 @@ class PerftEngine(UciEngine):
         self._refused = False  # the console refused a command that set the position
         self._ping = 0
         self._waiting_uciok = False
+        self._position_checked = False  # once for the engine, not again when it is restarted
         if dialect is not None and dialect.loop != "uci" and self.options:
             raise InputError(f"--engine-option needs a UCI engine; a {dialect.loop} dialect has no options")
 
@@ -94,8 +95,9 @@ class PerftEngine(UciEngine):
         try:
             if self.dialect is None:
                 self.detect()
-            elif self.dialect.command != "go-perft":  # a named dialect is checked as a detected one is
-                detect.check_position(self, self.dialect)
+            elif not self._position_checked:  # a named dialect is checked as a detected one is
+                detect.check_position(self, self.dialect, answered=False)
+                self._position_checked = True
         except BaseException:
             self._kill()
             raise
@@ -182,12 +184,12 @@ class PerftEngine(UciEngine):
 
     def detect(self) -> Dialect:
         """Find the dialect this (started) engine speaks by probing it (see ``detect``),
-        check that a bare perft follows `position fen`, and keep it."""
+        check that it follows `position fen`, and keep it."""
         chosen, totals = detect.choose(self)
         self.dialect, self.expect_total = chosen, totals
         self.detected = True
-        if chosen.command != "go-perft":
-            detect.check_position(self, chosen)
+        detect.check_position(self, chosen, answered=True)
+        self._position_checked = True
         return chosen
 
     def probe(self, verb: str) -> tuple[Answer, bool]:

@@ -10,19 +10,30 @@ each answer with a total line.  An engine that never says `uciok` but answers
 `perft 1`, `divide 1`, then `perft 1 1` (a perft split by root move: Sjaak II).  A UCI
 engine with no divide in its UCI loop is offered the xboard handshake too (Sjaak II
 speaks both), and a divide found there is preferred to a UCI total.  Moves may come in
-UCI, SAN or long algebraic.  For the bare commands, detected or named with --dialect, a
-second probe (Kiwipete, 48 moves) checks that the engine follows `position fen`
-(`setboard` in xboard; `go perft` is UCI's own, set up by UCI's `position`).
+UCI, SAN or long algebraic.  In every dialect, detected or named with --dialect (`go perft`
+too), a second probe (Kiwipete, 48 moves) checks that the engine follows `position fen`
+(`setboard` in xboard; under --variant, a position of the variant where Kiwipete is
+none), once the engine has answered on the start position: a named dialect is first
+asked there.  A failure after that answer is an `EngineCheckFailed`: the
+engine did start (``--bisect`` judges the commit rather than skipping it).
 """
 
 from __future__ import annotations
 
 from chesskit.compare.engines.base import one_line
 from chesskit.compare.engines.dialects import Answer, Dialect
+from chesskit.errors import EngineCheckFailed, EngineError
 from chesskit.geometry import START_FEN as START
+
 START_MOVES = 20
 CHECK = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 CHECK_MOVES = 48
+# Under --variant, where Kiwipete is no position of the variant: (the check position, its
+# moves, the variant's start position's moves), counted by Fairy-Stockfish and python-chess.
+VARIANT_CHECKS = {
+    "horde": ("rnbqkbnr/pppppppp/8/1PPP1PP1/PPP1PPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP b kq - 0 1", 15, 8),
+    "racingkings": ("8/8/8/8/8/1k5K/1rbnNBR1/qrbnNBRQ w - - 2 2", 24, 21),
+}
 
 
 def choose(engine) -> tuple[Dialect, bool]:
@@ -91,14 +102,26 @@ def _heard(verb: str, answer: Answer, search: bool) -> str:
     return f"{verb!r} gave nothing"
 
 
-def check_position(engine, dialect: Dialect) -> None:
-    """A bare perft must follow `position fen`: Kiwipete has 48 moves, the start position 20
-    (an EngineError when the engine counted the start position)."""
-    answer = engine.query(CHECK, 1, [], False)
+def check_position(engine, dialect: Dialect, answered: bool) -> None:
+    """The engine must follow `position fen`: Kiwipete has 48 moves, the start position 20
+    (under --variant, see VARIANT_CHECKS). Unless it has ``answered`` on the start position
+    (detection's probes), it is asked there first (an EngineError: it could not be started).
+    Failing on the check position, or counting a start position's moves there (the
+    standard one's, or the variant's), is an EngineCheckFailed."""
+    from chesskit.variants import get
+
+    variant = engine.variant
+    check, _, start_moves = VARIANT_CHECKS.get(variant, (CHECK, CHECK_MOVES, START_MOVES))
+    if not answered:
+        engine.query(get(variant).start_fen, 1, [], False)
+    try:
+        answer = engine.query(check, 1, [], False)
+    except EngineError as err:
+        raise EngineCheckFailed(f"{err} (checking that it follows 'position fen')") from None
     count = answer.total if answer.total is not None else len(answer.moves)
-    if count == START_MOVES:
+    if count in (START_MOVES, start_moves):
         sets = "setboard" if dialect.loop == "xboard" else "position fen"
-        raise engine.error(
-            f"ignores '{sets}' (its {dialect.verb(1)!r} after '{sets} {CHECK}' counted the start "
-            "position's 20 moves); give a one-shot --engine-cmd instead"
+        raise EngineCheckFailed(
+            f"engine {engine.name!r} ignores '{sets}' (its {dialect.verb(1)!r} after '{sets} {check}' "
+            f"counted the start position's {count} moves); give a one-shot --engine-cmd instead"
         )
