@@ -61,6 +61,26 @@ def _warm_core() -> None:
     Board().debug(1)
 
 
+# The names a test's id may carry for the variant whose walk it compiles.
+VARIANT_WORDS = ("atomic", "crazyhouse", "kingofthehill", "koth", "3check", "antichess", "giveaway", "horde", "racingkings")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """A test marked ``variant_walk`` compiles a variant's walk on a cold cache (one to
+    three CPU minutes per variant on this 2-core machine, 2026-11-26: issue 22's open compile
+    time): it runs with the slow tests (tryfirst: marked before ``-m`` deselects), and in one
+    ``xdist_group`` per variant, so that under ``--dist loadgroup`` (.ci/run's slow step) one
+    worker compiles each variant instead of several compiling the same one at once."""
+    for item in items:
+        if item.get_closest_marker("variant_walk") is None:
+            continue
+        item.add_marker(pytest.mark.slow)
+        words = [w for w in VARIANT_WORDS if w in item.nodeid.lower()]
+        group = "variant-" + ("kingofthehill" if words[:1] == ["koth"] else words[0]) if words else item.module.__name__
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
     """Compile (or load) the core once, in the process that owns the run, before

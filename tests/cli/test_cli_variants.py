@@ -14,7 +14,8 @@ import pytest
 from chesskit import variants
 from helpers import pc_perft
 
-pytestmark = pytest.mark.slow
+# compiles variant walks: slow, one xdist group per variant (tests/conftest.py)
+pytestmark = pytest.mark.variant_walk
 
 START = chess.STARTING_BOARD_FEN
 

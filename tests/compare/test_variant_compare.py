@@ -15,6 +15,9 @@ import pytest
 from chesskit.compare.engines import open_engine
 from chesskit.fuzz.run import fuzz
 
+# compiles variant walks: slow, one xdist group per variant (tests/conftest.py)
+pytestmark = pytest.mark.variant_walk
+
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
 
 # adapter, variant, root FEN, depth, the failing node's path, a move that differs there, hint word

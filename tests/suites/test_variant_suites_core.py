@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# compiles variant walks: slow, one xdist group per variant (tests/conftest.py)
+pytestmark = pytest.mark.variant_walk
+
 FOLDER = Path(__file__).resolve().parents[2] / "positions" / "variants"
 FAST = ("kingofthehill", "horde")
 
