@@ -65,6 +65,15 @@ def _warm_core() -> None:
 VARIANT_WORDS = ("atomic", "crazyhouse", "kingofthehill", "koth", "3check", "antichess", "giveaway", "horde", "racingkings")
 
 
+def _uncounted_variants() -> list[str]:
+    """The variants Board refuses because the core does not generate their moves yet
+    (core/vstate.COUNTED): their variant_walk tests are expected to fail, strictly, so they
+    turn red the day the core counts them and the mark has to go."""
+    from chesskit.core import vstate
+
+    return [name for vid, name in enumerate(vstate.NAMES) if vid and vstate.RULES[vid] not in vstate.COUNTED]
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """A test marked ``variant_walk`` compiles a variant's walk on a cold cache (one to
@@ -76,6 +85,9 @@ def pytest_collection_modifyitems(config, items):
         if item.get_closest_marker("variant_walk") is None:
             continue
         item.add_marker(pytest.mark.slow)
+        uncounted = [w for w in _uncounted_variants() if w in item.nodeid.lower()]
+        if uncounted:
+            item.add_marker(pytest.mark.xfail(strict=True, reason=f"the core does not count {uncounted[0]} yet"))
         words = [w for w in VARIANT_WORDS if w in item.nodeid.lower()]
         group = "variant-" + ("kingofthehill" if words[:1] == ["koth"] else words[0]) if words else item.module.__name__
         item.add_marker(pytest.mark.xdist_group(group))
