@@ -121,7 +121,7 @@ def test_the_docs_hold_transcripts():
 
 
 @pytest.mark.parametrize(
-    "transcript", [pytest.param(t, marks=[pytest.mark.slow] if t.slow else []) for t in ALL], ids=lambda t: t.name
+    "transcript", [pytest.param(t, marks=([pytest.mark.slow] if t.slow else []) + ([pytest.mark.variant_walk] if "--variant" in t.command else [])) for t in ALL], ids=lambda t: t.name
 )
 def test_transcript_replays(transcript):
     actual = replay(transcript.command)

@@ -14,6 +14,7 @@ from chesskit.board.fen import Setup, parse_fen
 from chesskit.core import state as P
 from chesskit.core import vstate as V
 from chesskit.core.api import table
+from chesskit.errors import InputError
 from chesskit.variants import find, get
 
 
@@ -32,6 +33,9 @@ def parse(name: str, fen: str | None, chess960: bool | None, strict: bool) -> Se
 def load(board, setup: Setup, name: str) -> None:
     """Make ``board``'s standard arrays, just loaded from ``setup``, a variant position's."""
     vid = V.IDS[name]
+    if V.RULES[vid] not in V.COUNTED:
+        counted = ", ".join(n for i, n in enumerate(V.NAMES) if V.RULES[i] in V.COUNTED)
+        raise InputError(f"variant {name}: chesskit's core does not count it yet (it counts {counted})")
     bb, b, st = V.new_vstate()
     bb[: P.BB_SIZE] = board._bb
     b[:] = board._board

@@ -26,7 +26,7 @@ from numba import njit
 from .attacks import CASTLE_SPAN, K_ATT, N_ATT, bishop_attacks, rook_attacks
 from .bitboard import NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, encode, from_sq, to_sq
-from .movegen import _generate
+from .movegen import _emit, _generate
 from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
 from .tables import P_ATT
 from .vmake import gives_check
@@ -39,16 +39,6 @@ _CAPTURE = np.int64(CAPTURE)
 _DOUBLE = np.int64(DOUBLE)
 _EN_PASSANT = np.int64(CAPTURE | EN_PASSANT)
 _CASTLING = np.int64(CASTLING)
-
-
-@njit(cache=True)
-def _emit(out, n, frm, targets, flags):
-    while targets:
-        to = lsb(targets)
-        targets &= targets - ONE
-        out[n] = encode(frm, to, _NIL, flags)
-        n += 1
-    return n
 
 
 @njit(cache=True)

@@ -14,6 +14,9 @@ import pytest
 from chesskit.board.board import Board
 from variant_oracles import fairy_divide, first_difference, oracle_perft, skip_without_oracles
 
+# compiles variant walks: slow, one xdist group per variant (tests/conftest.py)
+pytestmark = pytest.mark.variant_walk
+
 skip_without_oracles()
 
 # (variant, FEN, depth): small trees, each about a second or less for both oracles
@@ -101,39 +104,8 @@ def test_antichess_has_no_check_and_promotes_to_a_king():
     assert not board.is_check()
 
 
-# ------------------------------------------------------------------ published files
-
-
-def _blocks(path):
-    block = None
-    for line in path.read_text().splitlines():
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "epd":
-            block = [line[4:].strip(), []]
-            yield block
-        elif words[0] == "perft" and block is not None:
-            block[1].append((int(words[1]), int(words[2])))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name,variant", [
-    ("3check.perft", "3check"), ("giveaway.perft", "giveaway"),
-    ("horde.perft", "horde"), ("racingkings.perft", "racingkings"),
-])
-def test_python_chess_variant_perft_files(perft_sets, name, variant):
-    path = perft_sets / name
-    if not path.is_file():
-        pytest.skip(f"{name} is not in $CHESSKIT_PERFT_SETS")
-    checked = 0
-    for epd, counts in _blocks(path):
-        board = Board(epd, variant=variant)
-        for depth, nodes in counts:
-            if nodes <= 5_000_000:
-                assert board.perft(depth, hash_mb=16) == nodes, (epd, depth)
-                checked += 1
-    assert checked > 0
+# python-chess's variant perft files (3check, giveaway, horde, racingkings .perft) are run
+# through the suite reader: tests/suites/test_variant_suites_core.py.
 
 
 

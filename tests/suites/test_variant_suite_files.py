@@ -93,7 +93,8 @@ def test_d1_by_both_oracles_and_d2_by_python_chess(stem, ident, variant, epd, de
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("stem,ident,variant,epd,depths", CASES)
+# a position without moves (antichess-stalemate: D1 0) records no D2
+@pytest.mark.parametrize("stem,ident,variant,epd,depths", [c for c in CASES if 2 in c.values[-1]])
 def test_d2_agrees_with_fairy_stockfish(stem, ident, variant, epd, depths):
     assert _ff_perft(variant, f"{epd} 0 1", 2, stem.endswith("960")) == depths[2]
 
