@@ -35,7 +35,7 @@ IDS = {name: vid for vid, name in enumerate(NAMES)}
 RULES = tuple(ANTICHESS if vid == GIVEAWAY else vid for vid in range(len(NAMES)))
 # The rule sets whose moves the variant walk generates; any other would be counted with
 # standard chess's moves (``vgen.vgenerate``'s default), so ``Board`` refuses it.
-COUNTED = frozenset({KINGOFTHEHILL, THREECHECK, ANTICHESS, HORDE, RACINGKINGS})
+COUNTED = frozenset({ATOMIC, CRAZYHOUSE, KINGOFTHEHILL, THREECHECK, ANTICHESS, HORDE, RACINGKINGS})
 
 PROMOTED = BB_SIZE  # 18
 VBB_SIZE = BB_SIZE + 2
