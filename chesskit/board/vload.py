@@ -3,7 +3,8 @@ back, push (copy-make: the previous arrays are kept for ``pop``) and check.
 
 The arrays are ``chesskit/core/vstate.py``'s: the standard ones made longer, with the check
 counters, pockets and promoted pieces, and a key that includes them and the variant.
-Plain numpy, except ``push`` and ``is_check`` (compiled, loaded on first use).
+Plain numpy, except ``push`` (the variant's walk makes the move) and ``is_check``
+(compiled, loaded on first use).
 """
 
 from __future__ import annotations
@@ -72,11 +73,11 @@ def describe(board, setup: Setup) -> None:
 
 def push(board, move: int) -> None:
     """Make the packed ``move`` (legal) on ``board``, keeping the arrays before it."""
-    from chesskit.core.vmake import vmake_move
+    from chesskit.core import ventry
 
-    board._vstack.append((board._bb, board._board, board._st))
-    board._bb, board._board, board._st = board._bb.copy(), board._board.copy(), board._st.copy()
-    vmake_move(V.RULES[board._vid], table(), board._bb, board._board, board._st, move)
+    state = (board._bb, board._board, board._st)
+    board._vstack.append(state)
+    board._bb, board._board, board._st = ventry.play(board._vid, table(), state, move)
 
 
 def is_check(board) -> bool:

@@ -12,8 +12,9 @@ from .vstate import RULES, VMAX_MOVES
 _NO_TABLE = np.zeros(0, dtype=np.uint64)
 
 
-def _walk(vid, T, state, prefix, depth: int, tt) -> tuple[int, np.ndarray]:
-    """The walk's result and its move rows (the list of depth 0 is row ``len(prefix)``)."""
+def _walk(vid, T, state, prefix, depth: int, tt) -> tuple[int, np.ndarray, tuple]:
+    """The walk's result, its move rows (the list of depth 0 is row ``len(prefix)``) and
+    its state rows (row ``i``: the position after the first ``i`` moves of ``prefix``)."""
     bb, board, st = state[:3]
     pre = np.ascontiguousarray(prefix, dtype=np.int64)
     rows = pre.shape[0] + depth + 1
@@ -31,7 +32,7 @@ def _walk(vid, T, state, prefix, depth: int, tt) -> tuple[int, np.ndarray]:
         depth=depth, tt=tt, ntt=tt.shape[0], moves=moves, nrows=rows, nmoves=nmoves, index=index, acc=acc,
         scratch=scratch, leaf_bb=leaf_bb, leaf_st=leaf_st,
     ))
-    return int(result), moves
+    return int(result), moves, (bbs, boards, sts)
 
 
 def count(vid: int, T, state, depth: int, tt, prefix=()) -> int:
@@ -45,5 +46,12 @@ def count(vid: int, T, state, depth: int, tt, prefix=()) -> int:
 def legal(vid: int, T, state, prefix=()) -> np.ndarray:
     """The packed legal moves after the moves of ``prefix``, in generation order (none
     where the game is over)."""
-    n, moves = _walk(vid, T, state, prefix, 0, _NO_TABLE)
+    n, moves, _ = _walk(vid, T, state, prefix, 0, _NO_TABLE)
     return moves[len(prefix), :n].copy()
+
+
+def play(vid: int, T, state, move: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """New (bb, board, st) arrays of the position after the packed legal ``move``: made by
+    the walk itself (a prefix of one move), so a variant compiles no other function."""
+    _, _, (bbs, boards, sts) = _walk(vid, T, state, (move,), 0, _NO_TABLE)
+    return bbs[1].copy(), boards[1].copy(), sts[1].copy()

@@ -1,4 +1,4 @@
-"""Move generation for the variants (``vgenerate``), on the variant state (``vstate.py``).
+"""Move generation for the variants (``GENERATE``: one function per rule set), on the variant state (``vstate.py``).
 
 Each variant is standard generation (``movegen._generate``, compiled into the variant's
 walk, never the other way round) where its moves are chess moves, plus what it changes:
@@ -31,7 +31,7 @@ from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN,
 from .tables import P_ATT
 from .vmake import gives_check
 from . import vatomic, vhouse
-from .vstate import ANTICHESS, ATOMIC, CRAZYHOUSE, HORDE, RACINGKINGS
+from .vstate import ANTICHESS, ATOMIC, CRAZYHOUSE, HORDE, KINGOFTHEHILL, RACINGKINGS, THREECHECK
 
 RANK_2 = np.uint64(0xFF00)
 _NIL = np.int64(0)
@@ -209,30 +209,55 @@ def _racing_filter(T, bb, st, out, n):
 
 
 @njit(inline="always", cache=True)
-def vgenerate(vid, T, bb, board, st, out, count_only):
-    """The legal moves of a position of variant ``vid`` (a compile-time constant) written
-    to ``out``, or only counted; returns how many."""
-    if vid == ANTICHESS:
-        return free_moves(T, bb, st, out, count_only, True, True, False)
-    if vid == HORDE:
-        if (st[STM] & 1) == WHITE:
-            return free_moves(T, bb, st, out, count_only, False, False, True)
-        bb[KING] = _phantom_king(bb, 1)
-        n = _generate(T, bb, board, st, out, count_only)
-        bb[KING] = ZERO
-        return n
-    if vid == RACINGKINGS:
-        n = _generate(T, bb, board, st, out, False)
-        return _racing_filter(T, bb, st, out, n)
-    if vid == ATOMIC:
-        return vatomic.generate(T, bb, st, out, count_only)
-    if vid == CRAZYHOUSE:
-        n = _generate(T, bb, board, st, out, count_only)
-        return vhouse.drops(T, bb, st, out, n, count_only)
+def chess_moves(T, bb, board, st, out, count_only):
+    """kingofthehill, 3check: the chess moves."""
     return _generate(T, bb, board, st, out, count_only)
 
 
-@njit(cache=True)
-def vlegal(vid, T, bb, board, st, out):
-    """vgenerate writing the moves, compiled for callers outside the walk."""
-    return vgenerate(vid, T, bb, board, st, out, False)
+@njit(inline="always", cache=True)
+def antichess_moves(T, bb, board, st, out, count_only):
+    return free_moves(T, bb, st, out, count_only, True, True, False)
+
+
+@njit(inline="always", cache=True)
+def horde_moves(T, bb, board, st, out, count_only):
+    if (st[STM] & 1) == WHITE:
+        return free_moves(T, bb, st, out, count_only, False, False, True)
+    bb[KING] = _phantom_king(bb, 1)
+    n = _generate(T, bb, board, st, out, count_only)
+    bb[KING] = ZERO
+    return n
+
+
+@njit(inline="always", cache=True)
+def racing_moves(T, bb, board, st, out, count_only):
+    n = _generate(T, bb, board, st, out, False)
+    return _racing_filter(T, bb, st, out, n)
+
+
+@njit(inline="always", cache=True)
+def atomic_moves(T, bb, board, st, out, count_only):
+    return vatomic.generate(T, bb, st, out, count_only)
+
+
+@njit(inline="always", cache=True)
+def crazyhouse_moves(T, bb, board, st, out, count_only):
+    n = _generate(T, bb, board, st, out, count_only)
+    return vhouse.drops(T, bb, st, out, n, count_only)
+
+
+# The legal moves of a position of each rule set (``vstate.RULES``' values):
+# ``GENERATE[vid](T, bb, board, st, out, count_only)`` writes them to ``out``, or only
+# counts them, and returns how many. Chosen in Python, by the walk's factory: a function
+# that chose with ``if vid == ...`` would be compiled with every variant's generator
+# inlined into it (numba inlines before it prunes the branches of an argument's value,
+# and again at every call site), which cost a variant's walk 100 s of compile.
+GENERATE = {
+    ATOMIC: atomic_moves,
+    CRAZYHOUSE: crazyhouse_moves,
+    KINGOFTHEHILL: chess_moves,
+    THREECHECK: chess_moves,
+    ANTICHESS: antichess_moves,
+    HORDE: horde_moves,
+    RACINGKINGS: racing_moves,
+}

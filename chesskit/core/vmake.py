@@ -2,8 +2,9 @@
 
 ``apply_move`` is a standard move (castling, en passant, promotion, to a king too, the
 castling rooks, the clocks and the key), built from ``makemove``'s small rules so that the
-variant walk cannot drift from standard chess; ``vmake`` is it plus what the variant adds
-(3check: a check given is counted, and keyed). ``gives_check`` tells whether a move
+variant walk cannot drift from standard chess; ``MAKE[vid]`` is it plus what the variant
+adds (3check: a check given is counted, and keyed; atomic: the explosion; crazyhouse: drops,
+pockets and promoted flags). ``gives_check`` tells whether a move
 checks the enemy king, from the bitboards alone (the last ply's copies have no square
 array): racing kings forbids such moves, 3check counts them. Nothing here is compiled
 into the standard walk.
@@ -20,7 +21,7 @@ from .movegen import attackers_to
 from .position import BISHOP, CASTLE, EP, FULL, HALF, KEY, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, Z_EP, z_castle, z_piece
 from . import vatomic, vhouse
 from .move import DROP
-from .vstate import ATOMIC, CHECKS, CRAZYHOUSE, THREECHECK, Z_CHECKS
+from .vstate import ANTICHESS, ATOMIC, CHECKS, CRAZYHOUSE, HORDE, KINGOFTHEHILL, RACINGKINGS, THREECHECK, Z_CHECKS
 
 
 @njit(inline="always", cache=True)
@@ -155,35 +156,45 @@ def count_check(bb, st, us):
 
 
 @njit(inline="always", cache=True)
-def vmake(vid, T, bb, board, st, move):
-    """Make ``move`` in place in a position of variant ``vid`` (a compile-time constant)."""
-    if vid == THREECHECK:
-        check = gives_check(T, bb, st, move)
-        us = st[STM] & 1
-        apply_move(T, bb, board, st, move)
-        if check:
-            count_check(bb, st, us)
-        return
-    if vid == ATOMIC:
-        apply_move(T, bb, board, st, move)
-        vatomic.explode(T, bb, board, st, move)
-        return
-    if vid == CRAZYHOUSE:
-        if move & DROP:
-            vhouse.make_drop(bb, board, st, move)
-            return
-        us = st[STM] & 1
-        gained, moving_promoted = vhouse.before_move(bb, board, move)
-        apply_move(T, bb, board, st, move)
-        vhouse.after_move(bb, st, move, us, gained, moving_promoted)
-        return
+def threecheck_make(T, bb, board, st, move):
+    """3check: the move, and a check given is counted."""
+    check = gives_check(T, bb, st, move)
+    us = st[STM] & 1
     apply_move(T, bb, board, st, move)
+    if check:
+        count_check(bb, st, us)
 
 
-@njit(cache=True)
-def vmake_move(vid, T, bb, board, st, move):
-    """vmake, compiled for callers outside the walk (``Board.push``)."""
-    vmake(vid, T, bb, board, st, move)
+@njit(inline="always", cache=True)
+def atomic_make(T, bb, board, st, move):
+    """Atomic: the move, then its explosion."""
+    apply_move(T, bb, board, st, move)
+    vatomic.explode(T, bb, board, st, move)
+
+
+@njit(inline="always", cache=True)
+def crazyhouse_make(T, bb, board, st, move):
+    """Crazyhouse: a drop, or the move with its pockets and promoted flags."""
+    if move & DROP:
+        vhouse.make_drop(bb, board, st, move)
+        return
+    us = st[STM] & 1
+    gained, moving_promoted = vhouse.before_move(bb, board, move)
+    apply_move(T, bb, board, st, move)
+    vhouse.after_move(bb, st, move, us, gained, moving_promoted)
+
+
+# Making a move in place in a position of each rule set: ``MAKE[vid](T, bb, board, st,
+# move)``; chosen in Python like ``vgen.GENERATE`` (one rule set's code compiled per walk).
+MAKE = {
+    ATOMIC: atomic_make,
+    CRAZYHOUSE: crazyhouse_make,
+    KINGOFTHEHILL: apply_move,
+    THREECHECK: threecheck_make,
+    ANTICHESS: apply_move,
+    HORDE: apply_move,
+    RACINGKINGS: apply_move,
+}
 
 
 @njit(cache=True)

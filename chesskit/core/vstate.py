@@ -34,7 +34,7 @@ NAMES = ("chess", "atomic", "crazyhouse", "kingofthehill", "3check", "antichess"
 IDS = {name: vid for vid, name in enumerate(NAMES)}
 RULES = tuple(ANTICHESS if vid == GIVEAWAY else vid for vid in range(len(NAMES)))
 # The rule sets whose moves the variant walk generates; any other would be counted with
-# standard chess's moves (``vgen.vgenerate``'s default), so ``Board`` refuses it.
+# standard chess's moves, so ``Board`` refuses it (``vgen.GENERATE`` has no other).
 COUNTED = frozenset({ATOMIC, CRAZYHOUSE, KINGOFTHEHILL, THREECHECK, ANTICHESS, HORDE, RACINGKINGS})
 
 PROMOTED = BB_SIZE  # 18

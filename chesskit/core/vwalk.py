@@ -4,11 +4,12 @@ Like the standard walk (``perft.py``: an explicit stack, the last ply counted in
 the table probed two or more plies above the leaves, a prefix of forced moves for the
 thread pool's tasks and depth 0 for move lists), but copy-make: a move is made on a copy
 of its node's state row (``vstate.py``) and never unmade, so a variant may change
-whatever it likes (explosions, pockets, counters). The variant id is a constant of the
-closure, so numba compiles only that variant's branches of the hooks (``vgen``,
-``vmake``, ``vrules``); the standard walk compiles none of them.
+whatever it likes (explosions, pockets, counters). The rule set's functions (``vgen``,
+``vmake``, ``vrules``: one per rule set in each) are chosen in Python and are constants of
+the closure, so numba compiles only that variant's code; the standard walk compiles none
+of it.
 
-A node where the game is over (``vrules.game_over``) has no children. Saved and loaded
+A node where the game is over (``vrules.GAME_OVER``) has no children. Saved and loaded
 as machine code like the standard walk (``native.py``); its signature is
 ``walkargs.VARGS``.
 """
@@ -17,9 +18,9 @@ from numba import carray
 
 from .position import KEY
 from .tt import probe, store
-from .vgen import vgenerate
-from .vmake import vmake
-from .vrules import game_over, leaf_count
+from .vgen import GENERATE
+from .vmake import MAKE
+from .vrules import GAME_OVER, LEAF_COUNT
 from .vstate import RULES, VBB_SIZE, VMAX_MOVES, VST_SIZE
 from .walkargs import VARGS, numba_signature
 from .wordcopy import copy_words
@@ -33,8 +34,10 @@ def c_entry(vid, cache=False):
     ``moves[nprefix]``."""
     from numba import cfunc, types
 
-    if vid == 0 or RULES[vid] != vid:
+    if vid not in GENERATE or RULES[vid] != vid:
         raise ValueError(f"no variant walk for rule set {vid}")
+    # the rule set's own functions, chosen here (``vgen.GENERATE``): each inlined once
+    generate, make, game_over, leaf_count = GENERATE[vid], MAKE[vid], GAME_OVER[vid], LEAF_COUNT[vid]
 
     @cfunc(numba_signature(types, VARGS), cache=cache)
     def walk(T_, nT, bb_, board_, st_, prefix_, nprefix, depth, tt_, ntt, moves_, nrows, nmoves_, index_, acc_,
@@ -62,17 +65,17 @@ def c_entry(vid, cache=False):
                 if level < forced:
                     moves[level, 0] = prefix[level]
                     nmoves[level] = 1
-                elif not game_over(vid, bb, st):
+                elif not game_over(bb, st):
                     hit = probe(tt, bb[KEY], left) if hashing and left >= 2 else -1
                     if hit >= 0:
                         acc[level] = hit
                     else:
-                        n = vgenerate(vid, T, bb, board, st, moves[level], False)
+                        n = generate(T, bb, board, st, moves[level], False)
                         nmoves[level] = n
                         if left == 2:
                             total = 0
                             for j in range(n):
-                                total += leaf_count(vid, T, bb, board, st, moves[level, j], leaf_bb, leaf_st, scratch)
+                                total += leaf_count(T, bb, board, st, moves[level, j], leaf_bb, leaf_st, scratch)
                             acc[level] = total
                             index[level] = n
                         elif left < 2:
@@ -84,7 +87,7 @@ def c_entry(vid, cache=False):
                 copy_words(bbs[level + 1], bbs[level], VBB_SIZE)
                 copy_words(boards[level + 1], boards[level], 64)
                 copy_words(sts[level + 1], sts[level], VST_SIZE)
-                vmake(vid, T, bbs[level + 1], boards[level + 1], sts[level + 1], moves[level, i])
+                make(T, bbs[level + 1], boards[level + 1], sts[level + 1], moves[level, i])
                 level += 1
                 entering = True
             else:
