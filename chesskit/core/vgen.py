@@ -7,13 +7,13 @@ walk, never the other way round) where its moves are chess moves, plus what it c
 * racingkings: chess moves that give no check (``vmake.gives_check``), and when White's
   king has reached the eighth rank with Black to move, Black's last chance: the game is
   over unless Black has a king move onto the eighth rank;
-* horde: White has no king, so every pseudo-legal move is legal (``free_moves``) and its
+* horde: White has no king, so every pseudo-legal move is legal (``_free_moves``) and its
   first-rank pawns may step two squares (no en-passant square follows: both oracles); Black's
   moves are chess moves, generated with a phantom White king four or more squares from
   Black's king (standard generation looks up the enemy king's attacks; this one attacks
   nothing Black's king could step on or castle through);
 * antichess (and giveaway): the king is an ordinary piece, nothing is in check, a capture
-  is forced when there is one, pawns also promote to a king (``free_moves``); castling
+  is forced when there is one, pawns also promote to a king (``_free_moves``); castling
   (giveaway) needs only its squares empty.
 
 ``count_only`` counts without writing where the rule allows (bulk counting); racing kings
@@ -158,28 +158,38 @@ def _free_castling(T, bb, us, out, n, occ, count_only):
     return n
 
 
-@njit(inline="always", cache=True)
-def free_moves(T, bb, st, out, count_only, forced_capture, king_too, first_rank):
-    """Every pseudo-legal move of the side to move, all legal (no king to keep safe);
-    only captures when ``forced_capture`` and there is one (antichess)."""
-    us = st[STM] & 1
-    ub = us << 3
-    occ = bb[OCC]
-    own = bb[occ_of(us)]
-    opp = bb[occ_of(us ^ 1)]
-    promo_rank = RANK_8 if us == WHITE else RANK_1
-    if forced_capture:
-        n = _piece_targets(T, bb, ub, occ, out, _NIL, opp, _CAPTURE, count_only)
-        n = _pawn_captures(T, bb, us, out, n, opp, st[EP], promo_rank, king_too, count_only)
-        if n:
-            return n
-        n = _piece_targets(T, bb, ub, occ, out, n, ~occ, _NIL, count_only)
-    else:
-        n = _piece_targets(T, bb, ub, occ, out, _NIL, opp, _CAPTURE, count_only)
-        n = _piece_targets(T, bb, ub, occ, out, n, ~occ, _NIL, count_only)
-        n = _pawn_captures(T, bb, us, out, n, opp, st[EP], promo_rank, king_too, count_only)
-    n = _pawn_pushes(bb, us, out, n, ~occ, promo_rank, king_too, first_rank, count_only)
-    return _free_castling(T, bb, us, out, n, occ, count_only)
+def _free_moves(forced_capture, king_too, first_rank):
+    """``free_moves(T, bb, st, out, count_only)``: every pseudo-legal move of the side to
+    move, all legal (no king to keep safe); only captures when ``forced_capture`` and there
+    is one (antichess); pawns promote to a king too where ``king_too``; White's first-rank
+    pawns step two where ``first_rank`` (horde). The flags are constants of the closure:
+    numba prunes the branch they rule out before it inlines what that branch calls."""
+
+    @njit(inline="always")
+    def free_moves(T, bb, st, out, count_only):
+        us = st[STM] & 1
+        ub = us << 3
+        occ = bb[OCC]
+        opp = bb[occ_of(us ^ 1)]
+        promo_rank = RANK_8 if us == WHITE else RANK_1
+        if forced_capture:
+            n = _piece_targets(T, bb, ub, occ, out, _NIL, opp, _CAPTURE, count_only)
+            n = _pawn_captures(T, bb, us, out, n, opp, st[EP], promo_rank, king_too, count_only)
+            if n:
+                return n
+            n = _piece_targets(T, bb, ub, occ, out, n, ~occ, _NIL, count_only)
+        else:
+            n = _piece_targets(T, bb, ub, occ, out, _NIL, opp, _CAPTURE, count_only)
+            n = _piece_targets(T, bb, ub, occ, out, n, ~occ, _NIL, count_only)
+            n = _pawn_captures(T, bb, us, out, n, opp, st[EP], promo_rank, king_too, count_only)
+        n = _pawn_pushes(bb, us, out, n, ~occ, promo_rank, king_too, first_rank, count_only)
+        return _free_castling(T, bb, us, out, n, occ, count_only)
+
+    return free_moves
+
+
+_antichess_free = _free_moves(True, True, False)
+_horde_free = _free_moves(False, False, True)
 
 
 @njit(inline="always", cache=True)
@@ -216,13 +226,13 @@ def chess_moves(T, bb, board, st, out, count_only):
 
 @njit(inline="always", cache=True)
 def antichess_moves(T, bb, board, st, out, count_only):
-    return free_moves(T, bb, st, out, count_only, True, True, False)
+    return _antichess_free(T, bb, st, out, count_only)
 
 
 @njit(inline="always", cache=True)
 def horde_moves(T, bb, board, st, out, count_only):
     if (st[STM] & 1) == WHITE:
-        return free_moves(T, bb, st, out, count_only, False, False, True)
+        return _horde_free(T, bb, st, out, count_only)
     bb[KING] = _phantom_king(bb, 1)
     n = _generate(T, bb, board, st, out, count_only)
     bb[KING] = ZERO
