@@ -132,3 +132,22 @@ def first_difference(mine: dict[str, int], theirs: dict[str, int]) -> str | None
         if mine.get(move) != theirs.get(move):
             return f"{move}: {mine.get(move)} vs {theirs.get(move)}"
     return None
+
+
+def perft_file(folder, name):
+    """(id, FEN, [(depth, nodes), ...]) of each block of one of python-chess's .perft
+    files (GPL: read from $CHESSKIT_PERFT_SETS, never copied here)."""
+    path = folder / name
+    if not path.is_file():
+        pytest.skip(f"{name} is not in $CHESSKIT_PERFT_SETS")
+    blocks: list = []
+    for line in path.read_text().splitlines():
+        word, _, rest = line.partition(" ")
+        if word == "id":
+            blocks.append([rest.strip(), None, []])
+        elif word == "epd":
+            blocks[-1][1] = rest.strip()
+        elif word == "perft":
+            depth, nodes = rest.split()
+            blocks[-1][2].append((int(depth), int(nodes)))
+    return blocks

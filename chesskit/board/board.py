@@ -18,10 +18,13 @@ from chesskit.core.tables import tables
 from chesskit.errors import IllegalMoveError, InputError
 from chesskit.board.fen import MAX_CLOCK
 from chesskit.vocab import (
+    PIECE_LETTERS,
     PROMOTION_LETTERS,
     castle_squares,
+    drop_piece,
     from_sq,
     is_castling,
+    is_drop,
     piece_code,
     promotion,
     square_name,
@@ -177,6 +180,8 @@ class Board:
     def uci(self, move: int) -> str:
         """The UCI string of a packed move in this position's notation."""
         frm, to = from_sq(move), to_sq(move)
+        if is_drop(move):  # crazyhouse: 'N@e4'
+            return PIECE_LETTERS[drop_piece(move)].upper() + "@" + square_name(to)
         if is_castling(move) and not self.chess960:
             to = castle_squares(frm, to)[0]
         return square_name(frm) + square_name(to) + PROMOTION_LETTERS.get(promotion(move), "k" if promotion(move) == P.KING else "")
@@ -205,6 +210,8 @@ class Board:
         return [self.uci(int(m)) for m in self._legal_packed()]
 
     def _find(self, uci: str) -> int:
+        if uci[1:2] == "@":  # a drop's piece letter in either case
+            uci = uci[0].upper() + uci[1:]
         for move in self._legal_packed():
             move = int(move)
             if self.uci(move) == uci:

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from chesskit.vocab import MAX_MOVES
-
 from . import native, walkargs
-from .vstate import RULES
+from .vstate import RULES, VMAX_MOVES
 
 _NO_TABLE = np.zeros(0, dtype=np.uint64)
 
@@ -23,9 +21,9 @@ def _walk(vid, T, state, prefix, depth: int, tt) -> tuple[int, np.ndarray]:
     boards = np.empty((rows, 64), dtype=np.int64)
     sts = np.empty((rows, st.shape[0]), dtype=np.int64)
     bbs[0], boards[0], sts[0] = bb, board, st
-    moves = np.empty((rows, MAX_MOVES), dtype=np.int64)
+    moves = np.empty((rows, VMAX_MOVES), dtype=np.int64)
     nmoves, index, acc = (np.zeros(rows, dtype=np.int64) for _ in range(3))
-    scratch = np.empty(MAX_MOVES, dtype=np.int64)
+    scratch = np.empty(VMAX_MOVES, dtype=np.int64)
     leaf_bb, leaf_st = bb.copy(), st.copy()
     rules = RULES[vid]
     result = native.walk(rules)(*walkargs.pack(

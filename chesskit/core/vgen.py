@@ -30,7 +30,8 @@ from .movegen import _emit, _generate
 from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
 from .tables import P_ATT
 from .vmake import gives_check
-from .vstate import ANTICHESS, HORDE, RACINGKINGS
+from . import vatomic, vhouse
+from .vstate import ANTICHESS, ATOMIC, CRAZYHOUSE, HORDE, RACINGKINGS
 
 RANK_2 = np.uint64(0xFF00)
 _NIL = np.int64(0)
@@ -223,6 +224,11 @@ def vgenerate(vid, T, bb, board, st, out, count_only):
     if vid == RACINGKINGS:
         n = _generate(T, bb, board, st, out, False)
         return _racing_filter(T, bb, st, out, n)
+    if vid == ATOMIC:
+        return vatomic.generate(T, bb, st, out, count_only)
+    if vid == CRAZYHOUSE:
+        n = _generate(T, bb, board, st, out, count_only)
+        return vhouse.drops(T, bb, st, out, n, count_only)
     return _generate(T, bb, board, st, out, count_only)
 
 

@@ -18,7 +18,9 @@ from .makemove import castling_terms, ep_after_push, ep_victim, landing, move_te
 from .move import CASTLING, DOUBLE, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
 from .movegen import attackers_to
 from .position import BISHOP, CASTLE, EP, FULL, HALF, KEY, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, Z_EP, z_castle, z_piece
-from .vstate import CHECKS, THREECHECK, Z_CHECKS
+from . import vatomic, vhouse
+from .move import DROP
+from .vstate import ATOMIC, CHECKS, CRAZYHOUSE, THREECHECK, Z_CHECKS
 
 
 @njit(inline="always", cache=True)
@@ -161,6 +163,19 @@ def vmake(vid, T, bb, board, st, move):
         apply_move(T, bb, board, st, move)
         if check:
             count_check(bb, st, us)
+        return
+    if vid == ATOMIC:
+        apply_move(T, bb, board, st, move)
+        vatomic.explode(T, bb, board, st, move)
+        return
+    if vid == CRAZYHOUSE:
+        if move & DROP:
+            vhouse.make_drop(bb, board, st, move)
+            return
+        us = st[STM] & 1
+        gained, moving_promoted = vhouse.before_move(bb, board, move)
+        apply_move(T, bb, board, st, move)
+        vhouse.after_move(bb, st, move, us, gained, moving_promoted)
         return
     apply_move(T, bb, board, st, move)
 

@@ -20,7 +20,9 @@ from .makemove import make_for_count
 from .position import KING, STM
 from .vgen import vgenerate
 from .vmake import gives_check
-from .vstate import ANTICHESS, CHECKS, HORDE, KINGOFTHEHILL, RACINGKINGS, THREECHECK
+from . import vatomic, vhouse
+from .move import CAPTURE, DROP
+from .vstate import ANTICHESS, ATOMIC, CHECKS, CRAZYHOUSE, HORDE, KINGOFTHEHILL, RACINGKINGS, THREECHECK
 
 CENTRE = np.uint64((1 << 27) | (1 << 28) | (1 << 35) | (1 << 36))
 
@@ -36,6 +38,8 @@ def game_over(vid, bb, st):
         return bb[8 | KING] & RANK_8 != ZERO or ((st[STM] & 1) == 0 and bb[KING] & RANK_8 != ZERO)
     if vid == HORDE or vid == ANTICHESS:
         return bb[7] == ZERO or bb[15] == ZERO
+    if vid == ATOMIC:
+        return vatomic.game_over(bb)
     return False
 
 
@@ -45,7 +49,20 @@ def leaf_count(vid, T, bb, board, st, move, leaf_bb, leaf_st, scratch):
     if vid == THREECHECK:
         if st[CHECKS + (st[STM] & 1)] >= 2 and gives_check(T, bb, st, move):
             return 0
+    if vid == CRAZYHOUSE:
+        if move & DROP:
+            vhouse.drop_for_count(bb, st, move, leaf_bb, leaf_st)
+        else:
+            make_for_count(T, bb, board, st, move, leaf_bb, leaf_st)
+            vhouse.copy_pockets(st, leaf_st)
+        return vgenerate(vid, T, leaf_bb, board, leaf_st, scratch, True)
     make_for_count(T, bb, board, st, move, leaf_bb, leaf_st)
+    if vid == ATOMIC:
+        if move & CAPTURE:
+            vatomic.explode_bits(T, leaf_bb, move)
+            if vatomic.game_over(leaf_bb):
+                return 0
+        return vatomic.generate(T, leaf_bb, leaf_st, scratch, True)
     if vid == KINGOFTHEHILL or vid == RACINGKINGS or vid == HORDE or vid == ANTICHESS:
         if game_over(vid, leaf_bb, leaf_st):
             return 0

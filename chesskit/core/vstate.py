@@ -25,6 +25,8 @@ walk per rule set, ``RULES[id]`` (giveaway is antichess's rules with castling ri
 
 import numpy as np
 
+from chesskit.vocab import MAX_MOVES
+
 from .state import BB_SIZE, ST_SIZE
 
 CHESS, ATOMIC, CRAZYHOUSE, KINGOFTHEHILL, THREECHECK, ANTICHESS, GIVEAWAY, HORDE, RACINGKINGS = range(9)
@@ -33,7 +35,7 @@ IDS = {name: vid for vid, name in enumerate(NAMES)}
 RULES = tuple(ANTICHESS if vid == GIVEAWAY else vid for vid in range(len(NAMES)))
 # The rule sets whose moves the variant walk generates; any other would be counted with
 # standard chess's moves (``vgen.vgenerate``'s default), so ``Board`` refuses it.
-COUNTED = frozenset({KINGOFTHEHILL, THREECHECK, ANTICHESS, HORDE, RACINGKINGS})
+COUNTED = frozenset({ATOMIC, CRAZYHOUSE, KINGOFTHEHILL, THREECHECK, ANTICHESS, HORDE, RACINGKINGS})
 
 PROMOTED = BB_SIZE  # 18
 VBB_SIZE = BB_SIZE + 2
@@ -42,6 +44,9 @@ CHECKS = ST_SIZE  # 8: st[CHECKS + colour]
 POCKET = ST_SIZE + 8  # 16: st[POCKET + colour * 8 + ptype]
 VST_SIZE = POCKET + 16  # 32
 POCKET_MAX = 33  # a pocket count is 0..32
+# A move row of the variant walk: the standard bound (vocab.MAX_MOVES) and a drop of each of
+# five piece types on each square (crazyhouse).
+VMAX_MOVES = MAX_MOVES + 5 * 64
 
 
 def _keys():

@@ -15,12 +15,12 @@ as machine code like the standard walk (``native.py``); its signature is
 
 from numba import carray
 
-from .position import KEY, MAX_MOVES
+from .position import KEY
 from .tt import probe, store
 from .vgen import vgenerate
 from .vmake import vmake
 from .vrules import game_over, leaf_count
-from .vstate import RULES, VBB_SIZE, VST_SIZE
+from .vstate import RULES, VBB_SIZE, VMAX_MOVES, VST_SIZE
 from .walkargs import VARGS, numba_signature
 from .wordcopy import copy_words
 
@@ -42,9 +42,9 @@ def c_entry(vid, cache=False):
         T = carray(T_, (nT,))
         bbs, boards, sts = carray(bb_, (nrows, VBB_SIZE)), carray(board_, (nrows, 64)), carray(st_, (nrows, VST_SIZE))
         prefix, tt = carray(prefix_, (nprefix,)), carray(tt_, (ntt,))
-        moves = carray(moves_, (nrows, MAX_MOVES))
+        moves = carray(moves_, (nrows, VMAX_MOVES))
         nmoves, index, acc = carray(nmoves_, (nrows,)), carray(index_, (nrows,)), carray(acc_, (nrows,))
-        scratch = carray(scratch_, (MAX_MOVES,))
+        scratch = carray(scratch_, (VMAX_MOVES,))
         leaf_bb, leaf_st = carray(leaf_bb_, (VBB_SIZE,)), carray(leaf_st_, (VST_SIZE,))
         forced = nprefix
         plies = forced + depth

@@ -53,7 +53,6 @@ def test_dialects_count_as_python_chess(cli, variant, fen):
     assert f"Nodes searched: {pc_perft(board, 2)}" in result.stdout.splitlines()
 
 
-@pytest.mark.xfail(strict=True, reason="show builds a Board: the core does not count crazyhouse yet")
 def test_show_prints_pockets_and_checks(cli):
     out = cli("show", f"{START}[Qn] w KQkq - 0 1", "--variant", "zh").stdout
     assert "variant: crazyhouse" in out and "pockets: Qn" in out

@@ -1,0 +1,331 @@
+"""Atomic chess in the compiled core: legal moves (``generate``) and the explosion
+(``explode`` after the standard move; ``explode_bits`` on the last ply's copy).
+
+The rules, as python-chess and Fairy-Stockfish agree on them (docs/variants.md):
+
+* a capture explodes: the capturing piece, the captured one and every piece other than a
+  pawn on the eight squares around the capture square (around the square the capturing
+  pawn lands on for en passant) leave the board; a square's castling right goes with its
+  rook;
+* a king never captures, and a move whose explosion reaches its own king is illegal
+  (also when it would take the enemy king with it);
+* a move that explodes the enemy king is legal whatever it leaves standing: the game is
+  over (``game_over``: a side without a king; the node has no children);
+* kings may stand side by side, and while they touch neither is in check (a king can
+  only be taken by a capture that blows up both): every move that keeps them touching is
+  legal, a king may step next to the enemy king onto an attacked square, and castling may
+  pass over (or land on) attacked squares next to the enemy king, or start while the king
+  is attacked but touching;
+* otherwise "check" is the standard one: the side to move may not leave its king
+  attacked by an enemy piece (pieces an explosion removes attack nothing).
+
+Quiet moves use the standard check and pin masks (touching kings: none); each capture
+is tested on the occupancy its explosion leaves. Counting stays exact (bulk counting).
+The steps are calls, not inlined into the walk: inlined, the atomic walk took numba over
+20 minutes to compile on a loaded machine.
+Nothing here is compiled into the standard walk.
+"""
+
+import numpy as np
+from numba import njit
+
+from .attacks import CASTLE_PATH, CASTLE_SPAN, K_ATT, N_ATT, P_ATT, between, bishop_attacks, line, rook_attacks
+from .bitboard import ALL, NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
+from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, castle_squares, encode, to_sq
+from .movegen import _emit, _emit_pawns, attackers_to, king_lines
+from .position import BISHOP, CASTLE, EP, KEY, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of, z_castle, z_piece
+
+_NIL = np.int64(0)
+_CAPTURE = np.int64(CAPTURE)
+_DOUBLE = np.int64(DOUBLE)
+_EN_PASSANT = np.int64(CAPTURE | EN_PASSANT)
+_CASTLING = np.int64(CASTLING)
+
+
+@njit(inline="always", cache=True)
+def blast(T, bb, to):
+    """The squares a capture on ``to`` clears: ``to`` and the pieces around it but pawns."""
+    return (T[K_ATT + to] & bb[OCC] & ~(bb[PAWN] | bb[8 | PAWN])) | (ONE << np.uint64(to))
+
+
+@njit(cache=True)
+def _capture_ok(T, bb, us, ksq, ekings, touching, frm, to, victim):
+    """Whether the capture from ``frm`` on ``to`` (taking the piece on ``victim``: ``to``,
+    or the en-passant pawn) is legal."""
+    if T[K_ATT + ksq] & (ONE << np.uint64(to)):
+        return False  # the explosion reaches our king
+    gone = blast(T, bb, to)
+    if gone & ekings or touching:
+        return True  # the enemy king explodes, or the kings keep touching
+    gone |= (ONE << np.uint64(frm)) | (ONE << np.uint64(victim))
+    occ2 = bb[OCC] & ~gone
+    tb = (us ^ 1) << 3
+    att = (T[N_ATT + ksq] & bb[tb | KNIGHT]) | (T[P_ATT + us * 64 + ksq] & bb[tb | PAWN])
+    att |= bishop_attacks(T, ksq, occ2) & (bb[tb | BISHOP] | bb[tb | QUEEN])
+    att |= rook_attacks(T, ksq, occ2) & (bb[tb | ROOK] | bb[tb | QUEEN])
+    return att & ~gone == ZERO
+
+
+@njit(cache=True)
+def _captures_from(T, bb, out, n, us, ksq, ekings, touching, frm, targets, promo, count_only):
+    """The legal captures from ``frm`` onto ``targets`` (four each where ``promo``)."""
+    while targets:
+        to = lsb(targets)
+        targets &= targets - ONE
+        if _capture_ok(T, bb, us, ksq, ekings, touching, frm, to, to):
+            if count_only:
+                n += 4 if promo else 1
+            elif promo:
+                for p in (QUEEN, ROOK, BISHOP, KNIGHT):
+                    out[n] = encode(frm, to, p, _CAPTURE)
+                    n += 1
+            else:
+                out[n] = encode(frm, to, _NIL, _CAPTURE)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _piece_moves(T, bb, out, n, us, ksq, ekings, touching, pinned, quiet_to, count_only):
+    """Knights, bishops, rooks and queens: each capture tested, quiet moves onto
+    ``quiet_to`` (a pinned piece along its pin line only)."""
+    ub = us << 3
+    occ = bb[OCC]
+    opp = bb[occ_of(us ^ 1)]
+    for pt in (KNIGHT, BISHOP, ROOK, QUEEN):
+        pcs = bb[ub | pt]
+        while pcs:
+            frm = lsb(pcs)
+            pcs &= pcs - ONE
+            if pt == KNIGHT:
+                t = T[N_ATT + frm]
+            else:
+                t = ZERO
+                if pt != ROOK:
+                    t |= bishop_attacks(T, frm, occ)
+                if pt != BISHOP:
+                    t |= rook_attacks(T, frm, occ)
+            n = _captures_from(T, bb, out, n, us, ksq, ekings, touching, frm, t & opp, False, count_only)
+            q = t & quiet_to
+            if (pinned >> np.uint64(frm)) & ONE:
+                q &= line(T, ksq, frm)
+            if count_only:
+                n += popcount(q)
+            else:
+                n = _emit(out, n, frm, q, _NIL)
+    return n
+
+
+@njit(cache=True)
+def _pawn_pushes(out, n, us, pawns, empty, allowed, count_only):
+    """Pushes and double pushes of the set ``pawns`` landing on ``allowed``."""
+    if us == WHITE:
+        push1 = (pawns << np.uint64(8)) & empty
+        push2 = ((push1 & RANK_3) << np.uint64(8)) & empty & allowed
+        d1, d2, promo_rank = 8, 16, RANK_8
+    else:
+        push1 = (pawns >> np.uint64(8)) & empty
+        push2 = ((push1 & RANK_6) >> np.uint64(8)) & empty & allowed
+        d1, d2, promo_rank = -8, -16, RANK_1
+    push1 &= allowed
+    if count_only:
+        return n + popcount(push1) + popcount(push2) + 3 * popcount(push1 & promo_rank)
+    n = _emit_pawns(out, n, push1, d1, _NIL, promo_rank)
+    return _emit_pawns(out, n, push2, d2, _DOUBLE, promo_rank)
+
+
+@njit(cache=True)
+def _pawn_moves(T, bb, out, n, us, ksq, ekings, touching, pinned, quiet_to, count_only):
+    pawns = bb[(us << 3) | PAWN]
+    opp = bb[occ_of(us ^ 1)]
+    empty = ~bb[OCC]
+    promo_rank = RANK_8 if us == WHITE else RANK_1
+    if us == WHITE:
+        capw = ((pawns & NOT_FILE_A) << np.uint64(7)) & opp
+        cape = ((pawns & NOT_FILE_H) << np.uint64(9)) & opp
+        dw, de = 7, 9
+    else:
+        capw = ((pawns & NOT_FILE_A) >> np.uint64(9)) & opp
+        cape = ((pawns & NOT_FILE_H) >> np.uint64(7)) & opp
+        dw, de = -9, -7
+    for caps, d in ((capw, dw), (cape, de)):
+        while caps:
+            to = lsb(caps)
+            caps &= caps - ONE
+            tb = ONE << np.uint64(to)
+            n = _captures_from(T, bb, out, n, us, ksq, ekings, touching, to - d, tb, (tb & promo_rank) != ZERO, count_only)
+    n = _pawn_pushes(out, n, us, pawns & ~pinned, empty, quiet_to, count_only)
+    pp = pawns & pinned
+    while pp:
+        frm = lsb(pp)
+        pp &= pp - ONE
+        n = _pawn_pushes(out, n, us, ONE << np.uint64(frm), empty, quiet_to & line(T, ksq, frm), count_only)
+    return n
+
+
+@njit(cache=True)
+def _en_passant(T, bb, out, n, us, ksq, ekings, touching, ep, count_only):
+    victim = ep - 8 if us == WHITE else ep + 8
+    cands = T[P_ATT + (us ^ 1) * 64 + ep] & bb[(us << 3) | PAWN]
+    while cands:
+        frm = lsb(cands)
+        cands &= cands - ONE
+        if _capture_ok(T, bb, us, ksq, ekings, touching, frm, ep, victim):
+            if not count_only:
+                out[n] = encode(frm, ep, _NIL, _EN_PASSANT)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _king_moves(T, bb, out, n, us, ksq, eksq, count_only):
+    """Quiet king steps (a king never captures): onto a square next to the enemy king, or
+    one no enemy piece attacks with the king lifted."""
+    occ_noking = bb[OCC] ^ (ONE << np.uint64(ksq))
+    t = T[K_ATT + ksq] & ~bb[OCC]
+    near = T[K_ATT + eksq]
+    while t:
+        to = lsb(t)
+        t &= t - ONE
+        if (near >> np.uint64(to)) & ONE or attackers_to(T, bb, to, occ_noking, us ^ 1) == ZERO:
+            if not count_only:
+                out[n] = encode(ksq, to, _NIL, _NIL)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _castling(T, bb, out, n, us, ksq, eksq, count_only):
+    """Castling (Chess960 too) as python-chess tests it, less the king's squares next to
+    the enemy king, which need not be safe: the squares the king passes with the king
+    lifted and the rook in place, its landing square with the rook on its own."""
+    rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
+    occ = bb[OCC]
+    near = T[K_ATT + eksq]
+    occ_noking = occ ^ (ONE << np.uint64(ksq))
+    while rights:
+        r = lsb(rights)
+        rights &= rights - ONE
+        ci = us * 64 + ((ksq & 7) << 3) + (r & 7)
+        if occ & T[CASTLE_SPAN + ci]:
+            continue
+        kto, rto = castle_squares(ksq, r)
+        kb = ONE << np.uint64(kto)
+        passed = T[CASTLE_PATH + ci] & ~kb & ~near
+        hits = ZERO
+        while passed:
+            hits |= attackers_to(T, bb, lsb(passed), occ_noking, us ^ 1)
+            passed &= passed - ONE
+        if hits == ZERO and not kb & near:
+            landed = (occ_noking ^ (ONE << np.uint64(r))) | (ONE << np.uint64(rto))
+            hits = attackers_to(T, bb, kto, landed, us ^ 1)
+        if hits == ZERO:
+            if not count_only:
+                out[n] = encode(ksq, r, _NIL, _CASTLING)
+            n += 1
+    return n
+
+
+@njit(inline="always", cache=True)
+def generate(T, bb, st, out, count_only):
+    """The legal atomic moves of the side to move (none where a king is missing: the game
+    is over), written to ``out`` or only counted; returns how many."""
+    us = st[STM] & 1
+    them = us ^ 1
+    kings = bb[(us << 3) | KING]
+    ekings = bb[(them << 3) | KING]
+    if kings == ZERO or ekings == ZERO:
+        return 0
+    ksq = lsb(kings)
+    eksq = lsb(ekings)
+    touching = (T[K_ATT + ksq] & ekings) != ZERO
+    empty = ~bb[OCC]
+    pinned = ZERO
+    checkers = ZERO
+    quiet_to = empty
+    if not touching:
+        tb = them << 3
+        slider_checks, blockers = king_lines(T, bb, ksq, them)
+        checkers = slider_checks | (T[P_ATT + us * 64 + ksq] & bb[tb | PAWN]) | (T[N_ATT + ksq] & bb[tb | KNIGHT])
+        pinned = blockers & bb[occ_of(us)]
+        if checkers & (checkers - ONE):
+            quiet_to = ZERO
+        elif checkers:
+            quiet_to = between(T, ksq, lsb(checkers)) & empty
+    n = _king_moves(T, bb, out, _NIL, us, ksq, eksq, count_only)
+    n = _piece_moves(T, bb, out, n, us, ksq, ekings, touching, pinned, quiet_to, count_only)
+    n = _pawn_moves(T, bb, out, n, us, ksq, ekings, touching, pinned, quiet_to, count_only)
+    if st[EP] != NO_SQ:
+        n = _en_passant(T, bb, out, n, us, ksq, ekings, touching, st[EP], count_only)
+    if checkers == ZERO and bb[CASTLE] != ZERO:
+        n = _castling(T, bb, out, n, us, ksq, eksq, count_only)
+    return n
+
+
+@njit(inline="always", cache=True)
+def explode_bits(T, bb, move):
+    """The explosion of capture ``move`` (already made by the last ply's copy-make, which
+    keeps no square array) on the bitboards ``bb``: every piece word, the occupancies and
+    the castling rooks."""
+    to = to_sq(move)
+    gone = blast(T, bb, to)
+    keep = ~gone
+    for pc in range(1, 7):
+        bb[pc] &= keep
+        bb[8 | pc] &= keep
+    bb[7] &= keep
+    bb[15] &= keep
+    bb[OCC] &= keep
+    bb[CASTLE] &= keep & _rights_kept(bb)
+
+
+@njit(inline="always", cache=True)
+def _rights_kept(bb):
+    """The castling rooks still allowed once the explosion is applied: none on the back
+    rank of a side whose king is gone (python-chess's rule)."""
+    keep = ALL
+    if bb[KING] == ZERO:
+        keep &= ~RANK_1
+    if bb[8 | KING] == ZERO:
+        keep &= ~RANK_8
+    return keep
+
+
+@njit(inline="always", cache=True)
+def explode(T, bb, board, st, move):
+    """The explosion of capture ``move``, made in full after the standard move (square
+    array, key, castling rooks): no-op for a move that captures nothing."""
+    if not move & CAPTURE:
+        return
+    to = to_sq(move)
+    gone = blast(T, bb, to)
+    key = bb[KEY]
+    g = gone
+    while g:
+        sq = lsb(g)
+        g &= g - ONE
+        pc = board[sq]
+        b = ONE << np.uint64(sq)
+        bb[pc] ^= b
+        bb[occ_of(pc >> 3)] ^= b
+        bb[OCC] ^= b
+        board[sq] = 0
+        key ^= z_piece(pc, sq)
+    rights = bb[CASTLE]
+    new = rights & ~gone & _rights_kept(bb)
+    if new != rights:
+        key ^= z_castle(rights ^ new)
+        bb[CASTLE] = new
+    bb[KEY] = key
+
+
+@njit(inline="always", cache=True)
+def game_over(bb):
+    """A king has exploded."""
+    return bb[KING] == ZERO or bb[8 | KING] == ZERO
+
+
+@njit(cache=True)
+def atomic_moves(T, bb, st, out):
+    """generate writing the moves, compiled for callers outside the walk."""
+    return generate(T, bb, st, out, False)

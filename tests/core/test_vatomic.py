@@ -1,0 +1,71 @@
+"""Atomic chess in the compiled core, against both oracles (Fairy-Stockfish through
+pyffish, python-chess's AtomicBoard: tests/variant_oracles.py) on positions chosen for one
+rule each, and python-chess's atomic.perft (slow)."""
+
+from __future__ import annotations
+
+import pytest
+
+import variant_oracles as vo
+from chesskit.board.board import Board
+
+vo.skip_without_oracles()
+
+# (FEN, chess960, depth, the rule the position exercises)
+CASES = [
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", False, 2, "start position"),
+    # the kings touch: the rook's "check" on e1 is none, so White may castle and step
+    # onto d1, e2, f2 next to the black king
+    ("4r3/8/8/8/8/8/3k4/4K2R w K - 0 1", False, 2, "touching kings are never in check"),
+    # castling passes d1 and lands on c1, both attacked but next to the black king; the
+    # rook shields the passed squares from a1 until it moves (python-chess's test)
+    ("8/8/8/8/8/8/2k5/rR4KR w KQ - 0 1", True, 2, "atomic960 castling next to the enemy king"),
+    # exf6 e.p. explodes the e6 knight, not the d5 pawn; Bxd5 would explode the white king
+    # on c6, which itself takes nothing (not d5)
+    ("4k3/8/2K1n3/3pPp2/8/1B6/8/8 w - f6 0 2", False, 2, "en passant, pawn immunity, own king in the blast"),
+    # White is in check from the d8 rook: Qxe7 explodes the black king next to e7 and wins
+    # at once, legal though the check stays
+    ("3rk3/4p3/8/8/8/8/8/3KQ3 w - - 0 1", False, 2, "exploding the enemy king ends the game"),
+    # the b4 bishop pins the d2 knight: Nxe4 leaves the pin standing (illegal), Nxc4
+    # explodes the pinning bishop (legal)
+    ("4k3/8/8/8/1bp1p3/8/3N4/4K3 w - - 0 1", False, 2, "pins and explosions"),
+    # game over in the tree: Rxe7 explodes the black king; nothing is counted below it
+    ("4k3/4q3/8/8/8/8/8/4RK2 w - - 0 1", False, 3, "no moves after a king explodes"),
+]
+
+
+@pytest.mark.parametrize("fen, chess960, depth, rule", CASES, ids=[c[3] for c in CASES])
+def test_divide_matches_both_oracles(fen, chess960, depth, rule):
+    board = Board(fen, chess960=chess960, variant="atomic")
+    mine = board.divide(depth)
+    fairy = vo.fairy_divide("atomic", fen, depth, chess960)
+    python = vo.python_chess_divide("atomic", fen, depth, chess960)
+    assert fairy == python, vo.first_difference(fairy, python)
+    assert mine == python, vo.first_difference(mine, python)
+
+
+def test_a_capture_explodes_the_pieces_around_but_pawns():
+    fen = "4k3/8/2n1b3/3q4/2PpN3/8/8/4K2Q w - - 0 1"
+    moves = ["e4f6", "e8f8", "h1d5"]  # Qxd5: the c6 knight, the e6 bishop and both queens go
+    board = Board(fen, variant="atomic")
+    python = vo.python_chess_board("atomic", fen)
+    for move in moves:
+        before = board.fen()
+        board.push(move)
+        python.push_uci(move)
+    assert board.fen() == python.fen() == vo.fairy_fen("atomic", fen, moves)
+    assert board.fen().startswith("5k2/8/5N2/8/2Pp4/")  # the pawns on c4 and d4 stay
+    board.pop()
+    assert board.fen() == before
+
+
+@pytest.mark.slow
+def test_python_chess_atomic_perft_file(perft_sets):
+    """Every count of python-chess's atomic.perft (its atomic960 positions read as Chess960)."""
+    checked = 0
+    for name, fen, counts in vo.perft_file(perft_sets, "atomic.perft"):
+        board = Board(fen, chess960=True if "960" in name else None, variant="atomic")
+        for depth, nodes in counts:
+            assert board.perft(depth) == nodes, (name, depth)
+            checked += 1
+    assert checked >= 25
