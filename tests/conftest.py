@@ -61,6 +61,45 @@ def _warm_core() -> None:
     Board().debug(1)
 
 
+# Run beside the controller's own compile (``_warm_in_two``): the invariant checker's walk,
+# then, where numba-cuda is installed, the GPU path in numba-cuda's simulator
+# (tests/gpu/test_gpu_sim.py), which calls the core's move generator and make functions
+# from Python, so numba compiles them as functions of their own (8 s of CPU on a cold cache).
+WARM_BESIDE = """
+from chesskit.board.board import Board
+Board().debug(1)
+try:
+    import numba.cuda  # noqa: F401
+except ImportError:  # no [gpu] extra: its tests skip
+    raise SystemExit(0)
+from chesskit.gpu import open_walk
+open_walk().perft(Board(), 3)
+"""
+
+
+def _warm_in_two() -> None:
+    """``_warm_core`` on both cores: a cold compile is about 60 s of CPU here (2026-11-26:
+    the walk 11 s, the leaf counters 19 s and ``divide_stats`` 6 s in this process, the
+    invariant checker 25 s and the simulator's functions 8 s in a child process at the
+    same time) during which the workers cannot start. The child's failure is not this
+    run's: it only warms the cache, and the tests it warms for report their own errors."""
+    beside = subprocess.Popen(
+        [sys.executable, "-c", WARM_BESIDE],
+        env={**subprocess_env(), "NUMBA_ENABLE_CUDASIM": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        from chesskit.board.board import Board
+
+        Board().perft(2)
+        Board().stats(1)
+        Board().divide_stats(1)
+    finally:
+        beside.wait()
+    _warm_core()  # loads what the child compiled (or compiles it, where the child failed)
+
+
 # The names a test's id may carry for the variant whose walk it compiles.
 VARIANT_WORDS = ("atomic", "crazyhouse", "kingofthehill", "koth", "3check", "antichess", "giveaway", "horde", "racingkings")
 
@@ -103,7 +142,7 @@ def pytest_sessionstart(session):
     workers then load the cache it wrote instead of each compiling the same code at once.
     A worker (``workerinput`` set) leaves it to the controller."""
     if not hasattr(session.config, "workerinput"):
-        _warm_core()
+        _warm_in_two()
 
 
 @pytest.fixture(scope="session", autouse=True)
