@@ -337,13 +337,12 @@ class Board:
     # ------------------------------------------------------------ counters and checks
 
     def stats(self, depth: int) -> dict[str, int]:
-        """perft(depth) as "nodes" and the eight leaf-move counters (see ``chesskit.board.counters``)."""
-        self._standard_only("--stats")
+        """perft(depth) as "nodes" and the leaf-move counters (standard chess's eight, or the
+        variant's: see ``chesskit.board.counters`` and ``vcounters``)."""
         return counters.perft_stats(self, depth)
 
     def divide_stats(self, depth: int) -> dict[str, dict[str, int]]:
         """``stats`` below each legal root move, in generation order (depth >= 1)."""
-        self._standard_only("--stats")
         return counters.divide_stats(self, depth)
 
     def debug(self, depth: int):
