@@ -347,14 +347,9 @@ class Board:
 
     def debug(self, depth: int):
         """Walk the tree to ``depth`` checking every invariant after every make and unmake;
-        returns a ``chesskit.board.debug.DebugResult`` (``.ok``, ``.violation``)."""
-        self._standard_only("debug")
+        returns a ``chesskit.board.debug.DebugResult`` (``.ok``, ``.violation``); a variant's
+        tree is checked by ``chesskit.board.vdebug``."""
         return debug.run_checks(self, depth)
-
-    def _standard_only(self, what: str) -> None:
-        """InputError for what the compiled core does not do for variants yet."""
-        if self.variant != "chess":
-            raise InputError(f"{what} is not available for variants yet ({self.variant})")
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"

@@ -19,6 +19,7 @@ from chesskit.cli.options import (
     position_argument,
 )
 from chesskit.board.debug import DebugResult, InvariantError, run_checks
+from chesskit.board.vdebug import VFAULTS
 from chesskit.invariants import FAULTS
 from chesskit.timer import Timer
 
@@ -35,7 +36,7 @@ from chesskit.timer import Timer
     help="Read the FEN back at every node down to ply D (default DEPTH-1: every node moves "
     "are generated from; each costs ~0.3 ms, so the leaves are left out).",
 )
-@click.option("--inject", type=click.Choice(sorted(FAULTS)), hidden=True, help="Inject a fault (tests).")
+@click.option("--inject", type=click.Choice(sorted({*FAULTS, *VFAULTS})), hidden=True, help="Inject a fault (tests).")
 @strict_option
 @json_option
 def debug(
