@@ -349,6 +349,10 @@ class Board:
         """Walk the tree to ``depth`` checking every invariant after every make and unmake;
         returns a ``chesskit.board.debug.DebugResult`` (``.ok``, ``.violation``); a variant's
         tree is checked by ``chesskit.board.vdebug``."""
+        if self.variant != "chess":
+            from chesskit.board import vdebug
+
+            return vdebug.run_checks(self, depth)
         return debug.run_checks(self, depth)
 
     def __repr__(self) -> str:

@@ -103,13 +103,9 @@ def run_checks(board, depth: int, inject: str | None = None, fen_depth: int | No
     """Check every node of ``board``'s tree to ``depth``; the board is left unchanged.
 
     ``fen_depth``: the deepest ply at which the FEN round trip runs (default ``depth - 1``,
-    every node moves are generated from). ``inject`` names a fault of ``FAULTS`` (tests;
-    a variant's: ``vdebug.VFAULTS``). A variant position is checked by ``vdebug``.
+    every node moves are generated from). ``inject`` names a fault of ``FAULTS`` (tests).
+    Standard chess and Chess960 only: a variant's tree is ``vdebug.run_checks``'.
     """
-    if board.variant != "chess":
-        from chesskit.board import vdebug
-
-        return vdebug.run_checks(board, depth, inject, fen_depth)
     from chesskit.core import check as core_check
     from chesskit.core.api import table
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from chesskit.board import vinject, vload
 from chesskit.board.debug import DebugResult, Violation, _bb_name, _piece, _squares
 from chesskit.core import state as P
 from chesskit.core import vstate as V
@@ -155,8 +156,6 @@ class _Walk:
         below = 0
         for move in moves:
             saved = (self.board._bb.copy(), self.board._board.copy(), self.board._st.copy())
-            from chesskit.board import vload
-
             vload.push(self.board, move)
             self.board._stack.append(move)
             self._after_make(move, saved)
@@ -399,14 +398,13 @@ class _Walk:
                         _field(name, int(diff[0]), before) if diff.size else "", _field(name, int(diff[0]), now) if diff.size else "")
 
     def _round_trip(self) -> None:
-        from chesskit.board.board import Board
         from chesskit.board.fen import format_fen
 
         b = self.board
         fen = format_fen(b.setup())
         self.checks += 1
         try:
-            again = Board(fen, b.chess960, variant=b.variant)
+            again = type(b)(fen, b.chess960, variant=b.variant)
         except Exception as err:  # noqa: BLE001 - any failure to read our own FEN is the finding
             raise _Found(FEN_ROUND_TRIP, None, "the FEN parses", f"{type(err).__name__}: {err}") from None
         for name, now, other in (("bitboard", b._bb, again._bb), ("square", b._board, again._board)):
@@ -420,16 +418,12 @@ class _Walk:
     # ---------------------------------------------------------------- faults
 
     def _inject_after_make(self, move: int, saved) -> None:
-        from chesskit.board import vinject
-
         if self.inject is not None:
-            vinject.after_make(self, self.inject, move, saved)
+            vinject.after_make(self.board, self.inject, move, saved, _key_from_scratch)
 
     def _inject_after_pop(self, move: int) -> None:
-        from chesskit.board import vinject
-
         if self.inject is not None:
-            vinject.after_pop(self, self.inject, move)
+            vinject.after_pop(self.board, self.inject, move)
 
     # ---------------------------------------------------------------- reporting
 

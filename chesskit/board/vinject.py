@@ -15,11 +15,9 @@ from chesskit.core import vstate as V
 from chesskit.vocab import CAPTURE, EN_PASSANT, KING, PAWN, QUEEN, from_sq, is_castling, to_sq
 
 
-def after_make(walk, name: str, move: int, saved) -> None:
-    """Corrupt the position just made (``saved``: the arrays before the move)."""
-    from chesskit.board.vdebug import _key_from_scratch
-
-    board = walk.board
+def after_make(board, name: str, move: int, saved, key_from_scratch) -> None:
+    """Corrupt the position just made on ``board`` (``saved``: the arrays before the move;
+    ``key_from_scratch(board)``: the key a keyed fault leaves)."""
     bb, squares, st = board._bb, board._board, board._st
     pbb, pboard, pst = saved
     us = int(pst[P.STM])
@@ -56,7 +54,7 @@ def after_make(walk, name: str, move: int, saved) -> None:
         _spare_one(bb, squares, pboard, move)
     else:
         return
-    bb[P.KEY] = np.uint64(_key_from_scratch(board))
+    bb[P.KEY] = np.uint64(key_from_scratch(board))
 
 
 def _spare_one(bb, squares, pboard, move: int) -> None:
@@ -76,9 +74,8 @@ def _spare_one(bb, squares, pboard, move: int) -> None:
                 return
 
 
-def after_pop(walk, name: str, move: int) -> None:
-    """Corrupt the position just restored by pop."""
-    board = walk.board
+def after_pop(board, name: str, move: int) -> None:
+    """Corrupt the position just restored by pop on ``board``."""
     st = board._st
     us = int(st[P.STM])
     if name == "pop-keeps-pocket":

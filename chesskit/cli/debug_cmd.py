@@ -19,6 +19,7 @@ from chesskit.cli.options import (
     position_argument,
 )
 from chesskit.board.debug import DebugResult, InvariantError, run_checks
+from chesskit.board import vdebug
 from chesskit.board.vdebug import VFAULTS
 from chesskit.invariants import FAULTS
 from chesskit.timer import Timer
@@ -64,7 +65,8 @@ def debug(
     board, ident = load_board(position, moves, chess960, strict, variant)
     board.debug(0)  # load (or compile) the checker outside the timed run
     with Timer() as timer:
-        result = run_checks(board, depth_n, inject, fen_n)
+        checks = run_checks if board.variant == "chess" else vdebug.run_checks
+        result = checks(board, depth_n, inject, fen_n)
     if result.violation is not None and board.move_stack:  # the path from POSITION
         full = board.move_stack + result.violation.path
         result = dataclasses.replace(result, violation=dataclasses.replace(result.violation, path=full))
