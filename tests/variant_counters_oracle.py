@@ -70,7 +70,15 @@ def _count(variant: str, board, move, row: dict[str, int]) -> None:
         if castling:  # the rook's square
             landed = chess.square(5 if kingside else 3, chess.square_rank(move.from_square))
         row["discovery_checks"] += chess.lsb(checkers) != landed
-    row["checkmates"] += not any(board.generate_legal_moves())
+    row["checkmates"] += not any(_moves_ignoring_the_end(variant, board))
+
+
+def _moves_ignoring_the_end(variant: str, board):
+    """The side to move's legal moves by the variant's move rules, also where the game is
+    over (python-chess lists none there): kingofthehill's and 3check's are chess moves."""
+    if variant in ("kingofthehill", "3check"):
+        return chess.Board(" ".join(board.fen().split()[:4]), chess960=board.chess960).generate_legal_moves()
+    return board.generate_legal_moves()
 
 
 def _children(board) -> list:
