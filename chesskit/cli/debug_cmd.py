@@ -21,6 +21,7 @@ from chesskit.cli.options import (
 from chesskit.board.debug import DebugResult, InvariantError, run_checks
 from chesskit.board import vdebug
 from chesskit.board.vdebug import VFAULTS
+from chesskit.errors import InputError
 from chesskit.invariants import FAULTS
 from chesskit.timer import Timer
 
@@ -63,6 +64,9 @@ def debug(
     depth_n = parse_depth(depth)
     fen_n = None if fen_depth is None else parse_depth(fen_depth, name="--fen-depth")
     board, ident = load_board(position, moves, chess960, strict, variant)
+    faults = FAULTS if board.variant == "chess" else VFAULTS
+    if inject is not None and inject not in faults:
+        raise InputError(f"--inject {inject}: not a fault of {'standard chess' if board.variant == 'chess' else 'a variant'}'s checker")
     board.debug(0)  # load (or compile) the checker outside the timed run
     with Timer() as timer:
         checks = run_checks if board.variant == "chess" else vdebug.run_checks

@@ -84,3 +84,7 @@ def test_cli_debug_exit_codes(cli, variant):
     assert found.exit_code == 1, found.output
     assert "violation: check-count-update" in found.stdout
     one_line(found, 1, "check-count-update")
+
+
+def test_a_fault_of_the_other_checker_is_refused(cli):
+    one_line(cli("debug", "startpos", "1", "--inject", "pocket-grows"), 2, "pocket-grows", "standard chess")
