@@ -213,7 +213,7 @@ def _variant_hint(field: str, op: str, move: str | None, ours: str, theirs: str)
         return f"set_fen() then fen() does not give back the {label}: {shown}"
     if field == "pockets":
         mine, other = _pocket_letters(ours), _pocket_letters(theirs)
-        if any(ch.lower() == "p" for ch in mine - other) and any(ch.lower() != "p" for ch in other - mine):
+        if any(item[0].lower() == "p" for item in mine - other) and any(item[0].lower() != "p" for item in other - mine):
             return f"a captured promoted piece goes to the pocket as a pawn (after {move}): {shown}"
         return f"pockets wrong after {move}: a capture adds the piece to the capturer's pocket, a drop takes it out: {shown}"
     if field == "promoted":

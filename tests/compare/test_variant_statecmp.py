@@ -48,3 +48,15 @@ def test_compare_finds_an_adapter_whose_pocket_drifts(cli, variant):
     text = json.dumps(report)
     assert "pockets" in text
     assert report["kind"] == "state", text
+
+
+def test_the_variant_fields_have_their_own_hints():
+    from chesskit.compare.statecmp import _explosion_hint, _variant_hint
+
+    assert "promoted piece goes to the pocket as a pawn" in _variant_hint("pockets", "push", "d8d1", "[p]", "[q]")
+    assert "does not restore the check counters" in _variant_hint("checks", "pop", "a1a8", "3+3", "2+3")
+    # atomic: b1b4 blows up the king on c5; an engine that keeps it is told about the radius
+    ours, theirs = "8/8/8/8/8/8/8/4K3", "8/8/8/2k5/8/8/8/4K3"
+    assert "exploded" in _explosion_hint("b1b4", ours, theirs)
+    kept, lost = "4k3/8/8/8/3pBp2/8/8/4K3", "4k3/8/8/8/4B3/8/8/4K3"
+    assert "pawn immunity" in _explosion_hint("h1e4", kept, lost)
