@@ -4,8 +4,8 @@ The variant core is copy-make (``chesskit/core/vwalk.py``): ``Board.push`` makes
 copies of the arrays (``vmake``, compiled) and ``pop`` restores the arrays kept before it.
 This walk pushes and pops every move of the tree to DEPTH through them and checks, in
 plain Python from the square array (independently of the compiled code), each invariant
-below; the moves themselves come from the variant's compiled walk. Slower than the
-standard checker (a few thousand nodes a second): it is meant for shallow depths.
+below; the moves themselves come from the variant's compiled walk. Far slower than the
+standard checker (hundreds of nodes a second): it is meant for shallow depths.
 
 at every node (the root and every node reached)
   one-king-each           as the variant allows: one each (chess-like variants), none for
@@ -175,13 +175,15 @@ class _Walk:
     def node_rules(self) -> None:
         b = self.board
         self._structure()
-        self._check(int(b._st[P.STM]) in (0, 1), "side-to-move", None, "white or black", str(int(b._st[P.STM])))
+        self._check(int(b._st[P.STM]) in (0, 1), "side-to-move", None, lambda: ("white or black", str(int(b._st[P.STM]))))
         self._castling_placement()
 
-    def _check(self, ok: bool, name: str, move, expected: str, actual: str) -> None:
+    def _check(self, ok: bool, name: str, move, texts) -> None:
+        """Count one check; on failure raise it with ``texts()``: (expected, actual), worked
+        out only then (most of the walk's time would go into formatting them)."""
         self.checks += 1
         if not ok:
-            raise _Found(name, move, expected, actual)
+            raise _Found(name, move, *texts())
 
     # ---------------------------------------------------------------- after make
 
@@ -190,7 +192,7 @@ class _Walk:
         pbb, pboard, pst = saved
         st = self.board._st
         us = int(pst[P.STM])
-        self._check(int(st[P.STM]) == us ^ 1, "side-to-move", move, _side(us ^ 1), _side(int(st[P.STM])))
+        self._check(int(st[P.STM]) == us ^ 1, "side-to-move", move, lambda: (_side(us ^ 1), _side(int(st[P.STM]))))
         self._structure(move)
         self._applied(move, pboard)
         self._pockets_after(move, pbb, pboard, pst)
@@ -204,26 +206,24 @@ class _Walk:
         bb, board, st = self.board._bb, self.board._board, self.board._st
         self._kings(move)
         white, black = int(bb[7]), int(bb[15])
-        self._check(white & black == 0, "colours-disjoint", move, "no square in both colours", _squares(white & black))
-        self._check(white | black == int(bb[P.OCC]), "occupancy-union", move, f"occupancy: {_squares(white | black)}",
-                    f"occupancy: {_squares(int(bb[P.OCC]))}")
+        self._check(white & black == 0, "colours-disjoint", move, lambda: ("no square in both colours", _squares(white & black)))
+        self._check(white | black == int(bb[P.OCC]), "occupancy-union", move, lambda: (f"occupancy: {_squares(white | black)}", f"occupancy: {_squares(int(bb[P.OCC]))}"))
         expect = [0] * 16
-        for sq in range(64):
-            pc = int(board[sq])
+        bits = bb.tolist()
+        for sq, pc in enumerate(board.tolist()):
             if pc:
                 expect[pc] |= 1 << sq
                 expect[7 + 8 * (pc >> 3)] |= 1 << sq
                 expect[0] |= 1 << sq
-        for j in range(16):
+        self.checks += 1
+        for j in range(16 if expect != bits[:16] else 0):
             i = (j + 1) & 15
-            self._check(expect[i] == int(bb[i]), "bitboards-match-squares", move, f"{_bb_name(i)}: {_squares(expect[i])}",
-                        f"{_bb_name(i)}: {_squares(int(bb[i]))}")
+            self._check(expect[i] == bits[i], "bitboards-match-squares", move, lambda: (f"{_bb_name(i)}: {_squares(expect[i])}", f"{_bb_name(i)}: {_squares(int(bb[i]))}"))
         self._pocket_counts(move)
         self._promoted_flags(move)
         self._check_counters(move)
         key = _key_from_scratch(self.board)
-        self._check(key == int(bb[P.KEY]), "zobrist-key", move, f"key {key:016x} (from scratch)",
-                    f"key {int(bb[P.KEY]):016x} (incremental)")
+        self._check(key == int(bb[P.KEY]), "zobrist-key", move, lambda: (f"key {key:016x} (from scratch)", f"key {int(bb[P.KEY]):016x} (incremental)"))
 
     def _kings(self, move) -> None:
         bb, turn = self.board._bb, int(self.board._st[P.STM])
@@ -237,8 +237,7 @@ class _Walk:
                 allowed = {0, 1}  # its king exploded: the game is over
             else:
                 allowed = {1}
-            self._check(n in allowed, "one-king-each", move, f"{' or '.join(map(str, sorted(allowed)))} {_colour(colour)} king",
-                        f"{n} {_colour(colour)} kings")
+            self._check(n in allowed, "one-king-each", move, lambda: (f"{' or '.join(map(str, sorted(allowed)))} {_colour(colour)} king", f"{n} {_colour(colour)} kings"))
 
     def _pocket_counts(self, move) -> None:
         st = self.board._st
@@ -246,38 +245,34 @@ class _Walk:
             for slot in range(8):
                 n = int(st[V.POCKET + colour * 8 + slot])
                 fine = 0 <= n < V.POCKET_MAX if self.rules == V.CRAZYHOUSE and PAWN <= slot <= QUEEN else n == 0
-                self._check(fine, "pocket-counts", move, f"{_colour(colour)} pocket {_slot(slot)}: "
-                            + ("0..32" if PAWN <= slot <= QUEEN and self.rules == V.CRAZYHOUSE else "0"),
-                            f"{_colour(colour)} pocket {_slot(slot)}: {n}")
+                self._check(fine, "pocket-counts", move, lambda: (f"{_colour(colour)} pocket {_slot(slot)}: "
+                            + ("0..32" if PAWN <= slot <= QUEEN and self.rules == V.CRAZYHOUSE else "0"), f"{_colour(colour)} pocket {_slot(slot)}: {n}"))
         if self.rules == V.CRAZYHOUSE:
             total = _material(self.board)
             self._check(total == self.material, "material-conservation", move,
-                        f"{self.material} pieces on the board and in the pockets", f"{total}")
+                        lambda: (f"{self.material} pieces on the board and in the pockets", f"{total}"))
 
     def _promoted_flags(self, move) -> None:
         bb, board = self.board._bb, self.board._board
         marks = int(bb[V.PROMOTED])
         if self.rules != V.CRAZYHOUSE:
-            self._check(marks == 0, "promoted-flags", move, "no promoted mark", f"marks on {_squares(marks)}")
+            self._check(marks == 0, "promoted-flags", move, lambda: ("no promoted mark", f"marks on {_squares(marks)}"))
             return
         bad = [sq for sq in range(64) if marks >> sq & 1 and int(board[sq]) & 7 not in (KNIGHT, BISHOP, ROOK, QUEEN)]
-        self._check(not bad, "promoted-flags", move, "marks only on knights, bishops, rooks and queens",
-                    ", ".join(f"mark on {square_name(sq)} ({_piece(int(board[sq]))})" for sq in bad))
+        self._check(not bad, "promoted-flags", move, lambda: ("marks only on knights, bishops, rooks and queens", ", ".join(f"mark on {square_name(sq)} ({_piece(int(board[sq]))})" for sq in bad)))
 
     def _check_counters(self, move) -> None:
         st = self.board._st
         top = 3 if self.rules == V.THREECHECK else 0
         for colour in (0, 1):
             n = int(st[V.CHECKS + colour])
-            self._check(0 <= n <= top, "check-counters", move, f"{_colour(colour)} checks given 0..{top}",
-                        f"{_colour(colour)} checks given {n}")
+            self._check(0 <= n <= top, "check-counters", move, lambda: (f"{_colour(colour)} checks given 0..{top}", f"{_colour(colour)} checks given {n}"))
 
     def _castling_placement(self, move=None) -> None:
         rights, board = int(self.board._bb[P.CASTLE]), self.board._board
         bad = [sq for sq in range(64) if rights >> sq & 1 and not (
             (sq < 8 and int(board[sq]) == ROOK) or (sq >= 56 and int(board[sq]) == ROOK | 8))]
-        self._check(not bad, "castling-rights-placement", move, "a rook of its side on each right's square",
-                    "no such rook on " + _squares(sum(1 << sq for sq in bad)))
+        self._check(not bad, "castling-rights-placement", move, lambda: ("a rook of its side on each right's square", "no such rook on " + _squares(sum(1 << sq for sq in bad))))
 
     def _applied(self, move: int, pboard) -> None:
         """The square array after ``move``, worked out from the one before."""
@@ -303,10 +298,10 @@ class _Walk:
                 blast = [to] + [sq for sq in range(64) if distance(sq, to) == 1 and expect[sq] & 7 not in (0, PAWN)]
                 for sq in blast:
                     expect[sq] = 0
-        for sq in range(64):
+        self.checks += 1
+        for sq in range(64 if expect != board.tolist() else 0):
             name = "explosion" if sq in blast else "move-applied"
-            self._check(expect[sq] == int(board[sq]), name, move, f"{square_name(sq)}: {_piece(expect[sq])}",
-                        f"{square_name(sq)}: {_piece(int(board[sq]))}")
+            self._check(expect[sq] == int(board[sq]), name, move, lambda: (f"{square_name(sq)}: {_piece(expect[sq])}", f"{square_name(sq)}: {_piece(int(board[sq]))}"))
 
     def _pockets_after(self, move: int, pbb, pboard, pst) -> None:
         st = self.board._st
@@ -320,8 +315,7 @@ class _Walk:
             expect[us * 8 + (PAWN if move & EN_PASSANT or promoted else int(pboard[to]) & 7)] += 1
         for i in range(16):
             got = int(st[V.POCKET + i])
-            self._check(got == expect[i], "pocket-update", move, f"{_colour(i >> 3)} pocket {_slot(i & 7)}: {expect[i]}",
-                        f"{_colour(i >> 3)} pocket {_slot(i & 7)}: {got}")
+            self._check(got == expect[i], "pocket-update", move, lambda: (f"{_colour(i >> 3)} pocket {_slot(i & 7)}: {expect[i]}", f"{_colour(i >> 3)} pocket {_slot(i & 7)}: {got}"))
 
     def _promoted_after(self, move: int, pbb) -> None:
         before = int(pbb[V.PROMOTED])
@@ -337,7 +331,7 @@ class _Walk:
         if self.rules != V.CRAZYHOUSE:
             expect = 0
         got = int(self.board._bb[V.PROMOTED])
-        self._check(got == expect, "promoted-update", move, f"promoted: {_squares(expect)}", f"promoted: {_squares(got)}")
+        self._check(got == expect, "promoted-update", move, lambda: (f"promoted: {_squares(expect)}", f"promoted: {_squares(got)}"))
 
     def _checks_after(self, move: int, pst) -> None:
         st = self.board._st
@@ -347,8 +341,7 @@ class _Walk:
             expect[us] += 1
         for colour in (0, 1):
             got = int(st[V.CHECKS + colour])
-            self._check(got == expect[colour], "check-count-update", move, f"{_colour(colour)} checks given {expect[colour]}",
-                        f"{_colour(colour)} checks given {got}")
+            self._check(got == expect[colour], "check-count-update", move, lambda: (f"{_colour(colour)} checks given {expect[colour]}", f"{_colour(colour)} checks given {got}"))
 
     def _clocks(self, move: int, pboard, pst) -> None:
         st = self.board._st
@@ -360,12 +353,12 @@ class _Walk:
             enemy_pawn = PAWN | ((us ^ 1) << 3)
             if any(int(self.board._board[sq]) == enemy_pawn for sq in _pawn_attackers(mid, us ^ 1)):
                 ep = mid
-        self._check(int(st[P.EP]) == ep, "ep-square", move, f"en-passant square {_ep(ep)}", f"en-passant square {_ep(int(st[P.EP]))}")
+        self._check(int(st[P.EP]) == ep, "ep-square", move, lambda: (f"en-passant square {_ep(ep)}", f"en-passant square {_ep(int(st[P.EP]))}"))
         reset = is_drop(move) or (not is_castling(move) and (int(pboard[frm]) & 7 == PAWN or bool(move & CAPTURE)))
         half = 0 if reset else int(pst[P.HALF]) + 1
-        self._check(int(st[P.HALF]) == half, "halfmove-clock", move, f"halfmove clock {half}", f"halfmove clock {int(st[P.HALF])}")
+        self._check(int(st[P.HALF]) == half, "halfmove-clock", move, lambda: (f"halfmove clock {half}", f"halfmove clock {int(st[P.HALF])}"))
         full = int(pst[P.FULL]) + us
-        self._check(int(st[P.FULL]) == full, "fullmove-number", move, f"fullmove number {full}", f"fullmove number {int(st[P.FULL])}")
+        self._check(int(st[P.FULL]) == full, "fullmove-number", move, lambda: (f"fullmove number {full}", f"fullmove number {int(st[P.FULL])}"))
 
     def _mover_safe(self, move: int, us: int) -> None:
         if self.rules == V.ANTICHESS or (self.rules == V.HORDE and us == 0):
@@ -375,10 +368,10 @@ class _Walk:
             mine, theirs = int(bb[(us << 3) | KING]), int(bb[((us ^ 1) << 3) | KING])
             if not theirs or distance(mine.bit_length() - 1, theirs.bit_length() - 1) == 1:
                 return
-        self._check(not self._attacked_king(us), "mover-not-in-check", move, f"{_colour(us)} king not attacked", "attacked")
+        self._check(not self._attacked_king(us), "mover-not-in-check", move, lambda: (f"{_colour(us)} king not attacked", "attacked"))
         if self.rules == V.RACINGKINGS:
             self._check(not self._attacked_king(us ^ 1), "mover-not-in-check", move,
-                        f"{_colour(us ^ 1)} king not attacked (no check in racing kings)", "attacked")
+                        lambda: (f"{_colour(us ^ 1)} king not attacked (no check in racing kings)", "attacked"))
 
     def _attacked_king(self, colour: int) -> bool:
         kings = int(self.board._bb[(colour << 3) | KING])
@@ -395,7 +388,7 @@ class _Walk:
         for name, now, before in (("bitboard", b._bb, saved[0]), ("square", b._board, saved[1]), ("state", b._st, saved[2])):
             diff = np.flatnonzero(now != before)
             self._check(diff.size == 0, "unmake-restores-state", move,
-                        _field(name, int(diff[0]), before) if diff.size else "", _field(name, int(diff[0]), now) if diff.size else "")
+                        lambda: (_field(name, int(diff[0]), before) if diff.size else "", _field(name, int(diff[0]), now) if diff.size else ""))
 
     def _round_trip(self) -> None:
         from chesskit.board.fen import format_fen
@@ -452,9 +445,9 @@ def _material(board) -> int:
 def _key_from_scratch(board) -> int:
     bb, squares, st = board._bb, board._board, board._st
     key = 0
-    for sq in range(64):
-        if squares[sq]:
-            key ^= int(P.Z_PIECE[int(squares[sq]) * 64 + sq])
+    for sq, pc in enumerate(squares.tolist()):
+        if pc:
+            key ^= int(P.Z_PIECE[pc * 64 + sq])
     rights = int(bb[P.CASTLE])
     for sq in range(64):
         if rights >> sq & 1:
