@@ -82,8 +82,8 @@ def _warm_in_two() -> None:
     uses one). Tried and measured on a loaded machine (2026-11-26): handing the child the
     invariant checker's walk as well made its share 58 s of CPU against the controller's
     61 s for all four walks alone, and the pair 90 s against 82 s (both compile the move
-    generator): no gain worth that. The child's failure is not this run's: it only warms the cache, and the tests it warms
-    for report their own errors."""
+    generator): no gain worth that. The child's failure is not this run's: it only warms
+    the cache, and the tests it warms for report their own errors."""
     beside = subprocess.Popen(
         [sys.executable, "-c", WARM_BESIDE],
         env={**subprocess_env(), "NUMBA_ENABLE_CUDASIM": "1"},
@@ -94,6 +94,41 @@ def _warm_in_two() -> None:
         _warm_core()
     finally:
         beside.wait()
+
+
+# The names a test's id may carry for the variant whose walk it compiles.
+VARIANT_WORDS = ("atomic", "crazyhouse", "kingofthehill", "koth", "3check", "antichess", "giveaway", "horde", "racingkings")
+
+
+def _uncounted_variants() -> list[str]:
+    """The variants Board refuses because the core does not generate their moves yet
+    (core/vstate.COUNTED): their variant_walk tests are expected to fail, strictly, so they
+    turn red the day the core counts them and the mark has to go."""
+    from chesskit.core import vstate
+
+    return [name for vid, name in enumerate(vstate.NAMES) if vid and vstate.RULES[vid] not in vstate.COUNTED]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """A test marked ``variant_walk`` compiles a variant's walk on a cold cache (one to
+    three CPU minutes per variant on this 2-core machine, 2026-11-26: issue 22's open compile
+    time): it runs with the slow tests (tryfirst: marked before ``-m`` deselects), and in one
+    ``xdist_group`` per variant, so that under ``--dist loadgroup`` (.ci/run's slow step) one
+    worker compiles each variant instead of several compiling the same one at once."""
+    for item in items:
+        if item.get_closest_marker("variant_walk") is None:
+            continue
+        item.add_marker(pytest.mark.slow)
+        callspec = getattr(item, "callspec", None)
+        param = callspec.params.get("variant", "") if callspec else ""
+        param = str(getattr(param, "name", param)).lower()
+        uncounted = [w for w in _uncounted_variants() if w in item.nodeid.lower() or param.startswith(w)]
+        if uncounted:
+            item.add_marker(pytest.mark.xfail(strict=True, reason=f"the core does not count {uncounted[0]} yet"))
+        words = [w for w in VARIANT_WORDS if w in item.nodeid.lower()]
+        group = "variant-" + ("kingofthehill" if words[:1] == ["koth"] else words[0]) if words else item.module.__name__
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.hookimpl(tryfirst=True)
