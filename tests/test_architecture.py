@@ -34,6 +34,7 @@ function.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import shutil
 import subprocess
@@ -106,12 +107,28 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
-def imports(path: Path, root: Path) -> list[tuple[str, int, bool]]:
-    """``(imported module, line, inside a function)`` for every import in ``path``."""
-    name = module_name(path, root)
-    is_package = path.name == "__init__.py"
-    modules = {module_name(p, root) for p in root.rglob("*.py")}
-    tree = ast.parse(path.read_text(), str(path))
+@functools.lru_cache(maxsize=None)
+def parse(text: str) -> ast.Module:
+    """``ast.parse``, once per source text: the doctored copies repeat the real tree's
+    modules, each read by several checks (issue 25: the test run's time). Callers only
+    read the tree."""
+    return ast.parse(text)
+
+
+def module_names(root: Path) -> frozenset[str]:
+    return frozenset(module_name(p, root) for p in root.rglob("*.py"))
+
+
+def imports(path: Path, root: Path, modules: frozenset[str] | None = None) -> list[tuple[str, int, bool]]:
+    """``(imported module, line, inside a function)`` for every import in ``path``;
+    ``modules``: ``module_names(root)``, when the caller has it."""
+    return list(_imports(path.read_text(), module_name(path, root), path.name == "__init__.py",
+                         module_names(root) if modules is None else modules))
+
+
+@functools.lru_cache(maxsize=None)
+def _imports(text: str, name: str, is_package: bool, modules: frozenset[str]) -> tuple[tuple[str, int, bool], ...]:
+    tree = parse(text)
     found = []
 
     def visit(node, in_function):
@@ -132,14 +149,15 @@ def imports(path: Path, root: Path) -> list[tuple[str, int, bool]]:
             visit(child, nested)
 
     visit(tree, False)
-    return found
+    return tuple(found)
 
 
 def import_graph(root: Path) -> dict[str, list[tuple[str, int, bool]]]:
     """chesskit module -> the chesskit modules it imports."""
     graph = {}
+    modules = module_names(root)
     for path in sorted(root.rglob("*.py")):
-        targets = [(t, line, f) for t, line, f in imports(path, root) if t == "chesskit" or t.startswith("chesskit.")]
+        targets = [(t, line, f) for t, line, f in imports(path, root, modules) if t == "chesskit" or t.startswith("chesskit.")]
         graph[module_name(path, root)] = targets
     return graph
 
@@ -179,9 +197,10 @@ def cycles(graph) -> list[list[str]]:
 def third_party(root: Path, module_prefix: str) -> list[str]:
     """Top-level names of non-chesskit imports of the modules under ``module_prefix``."""
     names = []
+    modules = module_names(root)
     for path in root.rglob("*.py"):
         if module_name(path, root).startswith(module_prefix):
-            names += [t.split(".")[0] for t, _, _ in imports(path, root) if not t.startswith("chesskit")]
+            names += [t.split(".")[0] for t, _, _ in imports(path, root, modules) if not t.startswith("chesskit")]
     return names
 
 
@@ -206,10 +225,11 @@ def test_the_core_uses_no_cli_libraries():
 
 def test_only_the_explorers_app_imports_textual():
     # Textual loads only for the full-screen explorer: no other command pays for it
+    modules = module_names(PACKAGE)
     users = sorted(
         module_name(path, PACKAGE)
         for path in PACKAGE.rglob("*.py")
-        if "textual" in {t.split(".")[0] for t, _, _ in imports(path, PACKAGE)}
+        if "textual" in {t.split(".")[0] for t, _, _ in imports(path, PACKAGE, modules)}
     )
     assert users == [TEXTUAL_OWNER]
 
@@ -251,7 +271,7 @@ def epd_parsers(root: Path) -> list[str]:
     found = []
     for path in sorted(root.rglob("*.py")):
         module = module_name(path, root)
-        tree = ast.parse(path.read_text(), filename=str(path))
+        tree = parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 for pattern, owner in EPD_PATTERNS.items():
@@ -321,7 +341,7 @@ def geometry_copies(root: Path) -> list[str]:
     found = []
     for path in sorted(root.rglob("*.py")):
         module = module_name(path, root)
-        tree = ast.parse(path.read_text(), filename=str(path))
+        tree = parse(path.read_text())
         docstrings = _docstrings(tree)
         for node in ast.walk(tree):
             if (
@@ -357,7 +377,7 @@ def long_functions(root: Path) -> list[str]:
         module = module_name(path, root)
         if module.startswith("chesskit.core"):
             continue
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        for node in ast.walk(parse(path.read_text())):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 lines = node.end_lineno - node.lineno + 1
                 if lines > MAX_FUNCTION_LINES and f"{module}:{node.name}" not in LONG_FUNCTIONS_ALLOWED:

@@ -108,7 +108,8 @@ def stats(
 ) -> dict[str, int]:
     """perft with the leaf-move counters of ``chesskit perft --stats``: ``nodes``,
     ``captures``, ``en_passant``, ``castles``, ``promotions``, ``checks``,
-    ``discovery_checks``, ``double_checks``, ``checkmates`` (arguments as ``perft``).
+    ``discovery_checks``, ``double_checks``, ``checkmates`` (arguments as ``perft``); with
+    ``variant=`` the variant's counters (docs/variants.md, "Counters").
 
     >>> stats("kiwipete", 2)
     {'nodes': 2039, 'captures': 351, 'en_passant': 1, 'castles': 91, 'promotions': 0, 'checks': 3, 'discovery_checks': 0, 'double_checks': 0, 'checkmates': 0}

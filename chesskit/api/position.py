@@ -59,7 +59,7 @@ def position_fen(position: str, variant: str = "chess") -> tuple[str, str | None
     ``startpos`` is the variant's start position."""
     if position.strip() == "startpos":
         return variants.get(variant).start_fen, "startpos"
-    return resolve_position(position)
+    return resolve_position(position, variant=variant)
 
 
 def open_position(

@@ -337,25 +337,23 @@ class Board:
     # ------------------------------------------------------------ counters and checks
 
     def stats(self, depth: int) -> dict[str, int]:
-        """perft(depth) as "nodes" and the eight leaf-move counters (see ``chesskit.board.counters``)."""
-        self._standard_only("--stats")
+        """perft(depth) as "nodes" and the leaf-move counters (standard chess's eight, or the
+        variant's: see ``chesskit.board.counters`` and ``vcounters``)."""
         return counters.perft_stats(self, depth)
 
     def divide_stats(self, depth: int) -> dict[str, dict[str, int]]:
         """``stats`` below each legal root move, in generation order (depth >= 1)."""
-        self._standard_only("--stats")
         return counters.divide_stats(self, depth)
 
     def debug(self, depth: int):
         """Walk the tree to ``depth`` checking every invariant after every make and unmake;
-        returns a ``chesskit.board.debug.DebugResult`` (``.ok``, ``.violation``)."""
-        self._standard_only("debug")
-        return debug.run_checks(self, depth)
-
-    def _standard_only(self, what: str) -> None:
-        """InputError for what the compiled core does not do for variants yet."""
+        returns a ``chesskit.board.debug.DebugResult`` (``.ok``, ``.violation``); a variant's
+        tree is checked by ``chesskit.board.vdebug``."""
         if self.variant != "chess":
-            raise InputError(f"{what} is not available for variants yet ({self.variant})")
+            from chesskit.board import vdebug
+
+            return vdebug.run_checks(self, depth)
+        return debug.run_checks(self, depth)
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from chesskit.board import vcounters
 from chesskit.errors import InputError
 from chesskit.vocab import MAX_MOVES
 
@@ -44,6 +45,16 @@ HEADINGS = {
 }
 
 
+def counter_names(board) -> tuple[str, ...]:
+    """"nodes" and the counters of ``board``'s variant (standard chess: ``COUNTERS``)."""
+    return COUNTERS if board.variant == "chess" else vcounters.names(board.variant)
+
+
+def headings() -> dict[str, str]:
+    """The short column heading of every counter, the variants' too."""
+    return {**HEADINGS, **vcounters.HEADINGS}
+
+
 def _row_dict(row) -> dict[str, int]:
     return {name: int(value) for name, value in zip(COUNTERS, row)}
 
@@ -60,6 +71,8 @@ def stats_by_depth(board, depth: int) -> list[dict[str, int]]:
     depth = board._check_depth(depth, 0)
     if depth == 0:
         return []
+    if board.variant != "chess":
+        return vcounters.stats_by_depth(board, depth)
     board._reserve(depth + 1)
     rows = np.zeros((depth, core_stats.N_COUNTERS), dtype=np.int64)
     core_stats.stats_walk(table(), *board._state(), depth, rows)
@@ -70,7 +83,9 @@ def perft_stats(board, depth: int) -> dict[str, int]:
     """``{"nodes": perft(depth), "captures": .., ..., "checkmates": ..}``; at depth 0 the
     root alone (one node, no moves, so every counter 0)."""
     rows = stats_by_depth(board, depth)
-    return rows[-1] if rows else _empty(1)
+    if not rows:
+        return _empty(1) if board.variant == "chess" else vcounters.empty(board.variant, 1)
+    return rows[-1]
 
 
 def divide_stats(board, depth: int) -> dict[str, dict[str, int]]:
@@ -79,6 +94,8 @@ def divide_stats(board, depth: int) -> dict[str, dict[str, int]]:
     from chesskit.core.api import table
 
     depth = board._check_depth(depth, 1)
+    if board.variant != "chess":
+        return vcounters.divide_stats(board, depth)
     board._reserve(depth + 1)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     out = np.zeros((MAX_MOVES, core_stats.N_COUNTERS), dtype=np.int64)
@@ -86,19 +103,20 @@ def divide_stats(board, depth: int) -> dict[str, dict[str, int]]:
     return {board.uci(int(moves[i])): _row_dict(out[i]) for i in range(n)}
 
 
-def total(rows: dict[str, dict[str, int]] | list[dict[str, int]]) -> dict[str, int]:
-    """The sum of several counter dicts (a divide's rows give the perft's)."""
+def total(rows: dict[str, dict[str, int]] | list[dict[str, int]], names: tuple[str, ...] = COUNTERS) -> dict[str, int]:
+    """The sum of several counter dicts (a divide's rows give the perft's): ``names``,
+    the counters of the rows' variant (``counter_names``)."""
     values = rows.values() if isinstance(rows, dict) else rows
-    summed = _empty()
+    summed = {name: 0 for name in names}
     for row in values:
-        for name in COUNTERS:
+        for name in summed:
             summed[name] += row.get(name, 0)
     return summed
 
 
 def only_stats(row: dict[str, int]) -> dict[str, int]:
-    """The eight counters without "nodes": the JSON ``"stats"`` object."""
-    return {name: row[name] for name in STAT_NAMES}
+    """The counters without "nodes" (standard chess's eight): the JSON ``"stats"`` object."""
+    return {name: value for name, value in row.items() if name != "nodes"}
 
 
 # --------------------------------------------------------------------------- suite opcodes

@@ -104,6 +104,7 @@ def run_checks(board, depth: int, inject: str | None = None, fen_depth: int | No
 
     ``fen_depth``: the deepest ply at which the FEN round trip runs (default ``depth - 1``,
     every node moves are generated from). ``inject`` names a fault of ``FAULTS`` (tests).
+    Standard chess and Chess960 only: a variant's tree is ``vdebug.run_checks``'.
     """
     from chesskit.core import check as core_check
     from chesskit.core.api import table

@@ -98,7 +98,7 @@ def compare(
             starting(bisect, engine_dialect)(eng.backend)
         except EngineError as err:
             raise start_failed(err, bisect) from None
-        with output.progress(depth_n, "compare") as advance, crash_report(html_path, position_fen, board.chess960, eng.name):
+        with output.progress(depth_n, "compare") as advance, crash_report(html_path, position_fen, board.chess960, eng.name, board.variant):
             result = compare_board(
                 eng, board, position_fen, depth_n, budget, lambda step: advance(1), ident, engine_call(engine_opts),
                 chesskit_fen,

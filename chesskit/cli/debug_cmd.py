@@ -19,6 +19,9 @@ from chesskit.cli.options import (
     position_argument,
 )
 from chesskit.board.debug import DebugResult, InvariantError, run_checks
+from chesskit.board import vdebug
+from chesskit.board.vdebug import VFAULTS
+from chesskit.errors import InputError
 from chesskit.invariants import FAULTS
 from chesskit.timer import Timer
 
@@ -35,7 +38,7 @@ from chesskit.timer import Timer
     help="Read the FEN back at every node down to ply D (default DEPTH-1: every node moves "
     "are generated from; each costs ~0.3 ms, so the leaves are left out).",
 )
-@click.option("--inject", type=click.Choice(sorted(FAULTS)), hidden=True, help="Inject a fault (tests).")
+@click.option("--inject", type=click.Choice(sorted({*FAULTS, *VFAULTS})), hidden=True, help="Inject a fault (tests).")
 @strict_option
 @json_option
 def debug(
@@ -61,9 +64,13 @@ def debug(
     depth_n = parse_depth(depth)
     fen_n = None if fen_depth is None else parse_depth(fen_depth, name="--fen-depth")
     board, ident = load_board(position, moves, chess960, strict, variant)
+    faults = FAULTS if board.variant == "chess" else VFAULTS
+    if inject is not None and inject not in faults:
+        raise InputError(f"--inject {inject}: not a fault of {'standard chess' if board.variant == 'chess' else 'a variant'}'s checker")
     board.debug(0)  # load (or compile) the checker outside the timed run
     with Timer() as timer:
-        result = run_checks(board, depth_n, inject, fen_n)
+        checks = run_checks if board.variant == "chess" else vdebug.run_checks
+        result = checks(board, depth_n, inject, fen_n)
     if result.violation is not None and board.move_stack:  # the path from POSITION
         full = board.move_stack + result.violation.path
         result = dataclasses.replace(result, violation=dataclasses.replace(result.violation, path=full))

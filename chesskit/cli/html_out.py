@@ -72,7 +72,7 @@ def write_compare(path: str | None, report, position_notes=(), regression=None) 
 
 
 @contextlib.contextmanager
-def crash_report(path: str | None, position_fen: str, chess960: bool, engine: str):
+def crash_report(path: str | None, position_fen: str, chess960: bool, engine: str, variant: str = "chess"):
     """Around compare's descent: an engine that fails at a node (``EngineError.path``) gets
     a page of that node, the path to it and why, before the error goes on (exit 3; a page
     that cannot be written then is left out: the engine's failure is the line to show)."""
@@ -83,7 +83,7 @@ def crash_report(path: str | None, position_fen: str, chess960: bool, engine: st
             from chesskit.report.html import crash_html
 
             data = {"path": list(err.path), "fen": err.fen, "depth": err.depth, "position_fen": position_fen,
-                    "chess960": bool(chess960), "engine": engine, "summary": str(err)}  # fmt: skip
+                    "chess960": bool(chess960), "engine": engine, "summary": str(err), "variant": variant}  # fmt: skip
             try:
                 write_file(path, crash_html(data))
             except InputError:

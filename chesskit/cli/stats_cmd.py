@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output
-from chesskit.board.counters import COUNTERS, HEADINGS, only_stats, stats_by_depth, total
+from chesskit.board.counters import counter_names, headings, only_stats, stats_by_depth, total
 from chesskit.timer import Timer
 
 
@@ -22,6 +22,7 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
         rows = stats_by_depth(board, depth) if depth > 0 else [board.stats(0)]
     shown = list(enumerate(rows, start=1)) if all_depths and depth > 0 else [(depth, rows[-1])]
     nodes = rows[-1]["nodes"]
+    names = counter_names(board)
     nps = output.nodes_per_second(nodes, timer.elapsed_s)
     if as_json:
         data = {
@@ -37,10 +38,10 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
             data["depths"] = [{"depth": d, "nodes": row["nodes"], "stats": only_stats(row)} for d, row in shown]
         output.emit_json(data)
     elif output.stdout_is_terminal():
-        _table("perft", board.fen(), ident, depth, "depth", [(str(d), row) for d, row in shown], None, timer, nps)
+        _table("perft", board.fen(), ident, depth, "depth", [(str(d), row) for d, row in shown], None, timer, nps, names)
     else:
-        lines = [_plain_row("depth", COUNTERS)]
-        lines += [_plain_row(str(d), [row[name] for name in COUNTERS]) for d, row in shown]
+        lines = [_plain_row("depth", names, names)]
+        lines += [_plain_row(str(d), [row[name] for name in names], names) for d, row in shown]
         lines += ["", f"Nodes searched: {nodes}", f"Time: {timer.display()}", f"Nodes/second: {nps}"]
         click.echo("\n".join(lines))
 
@@ -50,7 +51,8 @@ def divide_stats(board, ident: str | None, depth: int, as_json: bool) -> None:
     board.divide_stats(1)  # load (or compile) the counters outside the timed run
     with Timer() as timer:
         rows = dict(sorted(board.divide_stats(depth).items()))
-    summed = total(rows)
+    names = counter_names(board)
+    summed = total(rows, names)
     nodes = summed["nodes"]
     nps = output.nodes_per_second(nodes, timer.elapsed_s)
     if as_json:
@@ -69,21 +71,21 @@ def divide_stats(board, ident: str | None, depth: int, as_json: bool) -> None:
         )
     elif output.stdout_is_terminal():
         footer = (f"{len(rows)} moves", summed)
-        _table("divide", board.fen(), ident, depth, "move", list(rows.items()), footer, timer, nps)
+        _table("divide", board.fen(), ident, depth, "move", list(rows.items()), footer, timer, nps, names)
     else:
-        lines = [_plain_row("move", COUNTERS)]
-        lines += [_plain_row(move, [row[name] for name in COUNTERS]) for move, row in rows.items()]
-        lines += [_plain_row("total", [summed[name] for name in COUNTERS])]
+        lines = [_plain_row("move", names, names)]
+        lines += [_plain_row(move, [row[name] for name in names], names) for move, row in rows.items()]
+        lines += [_plain_row("total", [summed[name] for name in names], names)]
         lines += ["", f"Nodes searched: {nodes}", ""]
         click.echo("\n".join(lines))
 
 
-def _plain_row(label: str, values) -> str:
-    cells = [f"{label:<7}"] + [f"{value!s:>{max(len(name), 7)}}" for name, value in zip(COUNTERS, values)]
+def _plain_row(label: str, values, names) -> str:
+    cells = [f"{label:<7}"] + [f"{value!s:>{max(len(name), 7)}}" for name, value in zip(names, values)]
     return "  ".join(cells).rstrip()
 
 
-def _table(kind, fen, ident, depth, first, rows, footer, timer: Timer, nps: int) -> None:
+def _table(kind, fen, ident, depth, first, rows, footer, timer: Timer, nps: int, names) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -92,14 +94,14 @@ def _table(kind, fen, ident, depth, first, rows, footer, timer: Timer, nps: int)
     con.print(Text(fen, style="dim"))
     table = Table(show_footer=footer is not None, box=None, padding=(0, 1))
     table.add_column(first, footer=footer[0] if footer else "")
-    for name in COUNTERS:
+    for name in names:
         table.add_column(
-            HEADINGS[name],
+            headings()[name],
             justify="right",
             footer=f"[bold]{footer[1][name]}[/]" if footer else "",
             style="green" if name == "nodes" else None,
         )
     for label, row in rows:
-        table.add_row(label, *(str(row[name]) for name in COUNTERS))
+        table.add_row(label, *(str(row[name]) for name in names))
     con.print(table)
     con.print(f"[dim]time[/] {timer.display()}   [dim]nodes/second[/] {nps:,}")

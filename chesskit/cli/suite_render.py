@@ -99,6 +99,8 @@ def json_data(outcome: Outcome, engine_call: str | None = None) -> dict:
 def _result_json(result: SuiteResult, engine_call: str | None = None) -> dict:
     entry = result.to_json()
     entry["tags"] = list(result.task.record.tags)
+    if result.task.record.variant != "chess":  # the rules its FEN and counts are in (none: chess)
+        entry["variant"] = result.task.record.variant
     entry["regression"] = regression_view.to_json(regression(result, engine_call))
     if result.divide is not None:
         entry["divide"] = result.divide

@@ -64,7 +64,7 @@ def descend(
     try:
         return _descend(board, asked, depth, position_fen, prefix, checker, engine_name, on_step)
     except EngineError as err:
-        raise located(err, asked.node, position_fen, bool(board.chess960)) from None
+        raise located(err, asked.node, position_fen, bool(board.chess960), board.variant) from None
 
 
 class _Asked:
@@ -91,7 +91,9 @@ class _Asked:
         return answer
 
 
-def located(err: EngineError, node: tuple[list[str], int] | None, position_fen: str, chess960: bool) -> EngineError:
+def located(
+    err: EngineError, node: tuple[list[str], int] | None, position_fen: str, chess960: bool, variant: str = "chess"
+) -> EngineError:
     """``err`` saying at which node (``(moves, depth)``) of the descent the engine failed:
     ``...; it failed at depth 2 after e2e4 e7e5 (fen ...)``. Unchanged when the node is
     not known (it failed outside a question of the descent) or ``err`` already says it."""
@@ -100,7 +102,7 @@ def located(err: EngineError, node: tuple[list[str], int] | None, position_fen: 
     from chesskit.board.board import Board
 
     moves, depth = node
-    board = Board(position_fen, chess960=True if chess960 else None)
+    board = Board(position_fen, chess960=True if chess960 else None, variant=variant)
     for move in moves:
         board.push(move)
     where = f"after {' '.join(moves)}" if moves else "at the start position"

@@ -99,7 +99,7 @@ def suite_line(fen: str, chess960: bool, ident: str, counts: dict[int, int], var
     when they are not 0 and 1, a ``D<n>`` per count. A Chess960 position's castling field is
     written in Shredder-FEN, so that any suite file reads it as Chess960. A variant's line
     names it (``variant atomic``); three-check's counters follow the four fields."""
-    fields = (shredder_fen(fen) if chess960 else fen).split()
+    fields = (shredder_fen(fen, variant) if chess960 else fen).split()
     checks = [f for f in fields[4:] if "+" in f]
     fields = [f for f in fields if "+" not in f or f in fields[:4]]
     ops = [f'id "{ident}"'] + ([] if variant == "chess" else [f"variant {variant}"])

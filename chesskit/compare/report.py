@@ -115,6 +115,8 @@ class Report:
             "engine_fen": self.position_fen,
             "chesskit_fen": self.counted_fen,
             **(self._totals_json() if self.total_only else {}),
+            # the rules compared, for a variant only (standard chess's object is unchanged)
+            **({"variant": self.variant} if self.variant != "chess" else {}),
         }
 
     def _totals_json(self) -> dict:

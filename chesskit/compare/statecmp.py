@@ -2,7 +2,7 @@
 
 Perft counts cannot see a halfmove clock or a castling right that unmake forgets
 to restore; comparing the adapter's ``fen()`` with ours after every push and pop
-can.  Six fields are compared, in this order, and the first that differs is
+can.  Six fields (and a variant's own) are compared, in this order, and the first that differs is
 reported:
 
 ``placement``  the 64 squares (FEN placement, digits expanded)
@@ -16,6 +16,9 @@ reported:
                only if it would make a legal en-passant capture possible in our
                position (or names a square a pawn of the side to move attacks but
                that no double push can have produced)
+``pockets``    crazyhouse's pockets   } a variant's, compared where the adapter's
+``promoted``   its '~' marks          } fen() gives them (python-chess's variant
+``checks``     3check's counters      } boards do)
 ``halfmove``   halfmove clock       } skipped when the adapter's fen() has 4 fields
 ``fullmove``   fullmove number      }
 
@@ -39,7 +42,7 @@ from chesskit.compare.classify import state_hint
 from chesskit.compare.descent import StateMismatch
 from chesskit.compare.engines.pyadapter import PythonEngine
 from chesskit.errors import FenError
-from chesskit.geometry import flip_rank
+from chesskit.geometry import distance, flip_rank
 from chesskit.vocab import FILE_NAMES, PAWN, ROOK, parse_square, piece_code, square_name
 
 SWEEP_PUSHES = 2000
@@ -106,7 +109,10 @@ def _normalise_their_ep(board: Board, ours_fen: list[str], theirs: str) -> int |
         return -1
     hypothetical = " ".join([*ours_fen[:3], theirs, *ours_fen[4:]])
     try:
-        other = Board(hypothetical, chess960=board.chess960 or None)
+        if board.variant == "chess":
+            other = Board(hypothetical, chess960=board.chess960 or None)
+        else:
+            other = Board(hypothetical, chess960=board.chess960 or None, variant=board.variant)
         # an en-passant square no double push explains is read but ignored (board/fen.py)
         unexplained = any(note.startswith("en passant:") for note in other.notes)
     except FenError:
@@ -134,6 +140,13 @@ def diff_state(board: Board, their_fen: str) -> tuple[str, object, object] | Non
     theirs = their_fen.split()
     if len(theirs) < 4:
         raise ValueError(f"{their_fen!r} is not a FEN (it needs at least 4 fields)")
+    variant = getattr(board, "variant", "chess")
+    if variant != "chess":
+        ours, our_extras = variant_fields(ours, variant)
+        try:
+            theirs, their_extras = variant_fields(theirs, variant)
+        except FenError:
+            return ("placement", ours[0], their_fen.split()[0])
     cells = _expand(ours[0])
     if _expand(theirs[0]) != cells:
         return ("placement", ours[0], theirs[0])
@@ -147,6 +160,10 @@ def diff_state(board: Board, their_fen: str) -> tuple[str, object, object] | Non
         normal = None if their_ep is None else _normalise_their_ep(board, ours, their_ep)
         if normal != ep:
             return ("ep", None if ep is None else square_name(ep), their_ep)
+    if variant != "chess":
+        for field, mine, other in zip(("pockets", "promoted", "checks"), our_extras, their_extras):
+            if other is not None and mine != other:
+                return (field, mine, other)
     if len(theirs) >= 6:
         for name, our_text, their_text in (
             ("halfmove", ours[4], theirs[4]),
@@ -156,6 +173,77 @@ def diff_state(board: Board, their_fen: str) -> tuple[str, object, object] | Non
                 value = int(their_text) if their_text.isdigit() else their_text
                 return (name, int(our_text), value)
     return None
+
+
+def variant_fields(fields: list[str], variant: str) -> tuple[list[str], tuple]:
+    """A variant FEN's fields as standard chess's (placement without pockets or '~'
+    marks, no check counters) and its extras as text: (pockets ``[..]``, promoted squares,
+    remaining checks ``W+B``), each None where the FEN does not give it."""
+    from chesskit.board.fen_variants import format_checks, format_pockets, parse_pockets, split_checks, split_pockets
+    from chesskit.variants import get
+
+    rules = get(variant)
+    placement, pocket = split_pockets(fields[0], rules)
+    marks = []
+    cells = "".join("." * int(c) if c.isdigit() else c for c in placement.replace("/", ""))
+    at = 0
+    for ch in cells:
+        if ch == "~":
+            marks.append(square_name(flip_rank(at - 1)))
+        else:
+            at += 1
+    given = (len(fields) >= 5 and "+" in fields[4]) or (len(fields) >= 7 and fields[6].startswith("+"))
+    rest, checks = split_checks(fields, rules)
+    pockets = None if pocket is None else format_pockets(parse_pockets(pocket))
+    promoted = (" ".join(sorted(marks)) or "-") if pocket is not None or marks else None
+    remaining = format_checks(checks) if given and checks is not None else None
+    return [placement.replace("~", ""), *rest[1:]], (pockets, promoted, remaining)
+
+
+VARIANT_LABELS = {"pockets": "pockets", "promoted": "promoted marks (~)", "checks": "check counters"}
+
+
+def _variant_hint(field: str, op: str, move: str | None, ours: str, theirs: str) -> str:
+    """A one-line likely cause for a difference in a variant's own FEN fields."""
+    label = VARIANT_LABELS[field]
+    shown = f"ours {ours}, theirs {theirs}"
+    if op == "pop":
+        return f"unmake (pop {move}) does not restore the {label}: {shown}"
+    if op == "set_fen":
+        return f"set_fen() then fen() does not give back the {label}: {shown}"
+    if field == "pockets":
+        mine, other = _pocket_letters(ours), _pocket_letters(theirs)
+        if any(item[0].lower() == "p" for item in mine - other) and any(item[0].lower() != "p" for item in other - mine):
+            return f"a captured promoted piece goes to the pocket as a pawn (after {move}): {shown}"
+        return f"pockets wrong after {move}: a capture adds the piece to the capturer's pocket, a drop takes it out: {shown}"
+    if field == "promoted":
+        return f"promoted marks wrong after {move}: a promoted piece keeps its mark when it moves, loses it when taken: {shown}"
+    return f"check counters wrong after {move}: each check given counts toward three (remaining checks {shown})"
+
+
+def _pocket_letters(text: str) -> set[str]:
+    """The pocket's pieces, each letter numbered (``[PPn]`` -> {P1, P2, n1})."""
+    seen: dict[str, int] = {}
+    for ch in text.strip("[]"):
+        seen[ch] = seen.get(ch, 0) + 1
+    return {ch + str(i) for ch, n in seen.items() for i in range(1, n + 1)}
+
+
+def _explosion_hint(move: str | None, ours: str, theirs: str) -> str | None:
+    """Atomic: the placement differs around a capture's square."""
+    a, b = _expand(ours.split("[")[0]), _expand(theirs.split("[")[0])
+    if a is None or b is None or move is None:
+        return None
+    to = parse_square(move[2:4])
+    near = [i for i in range(64) if a[i] != b[i] and distance(flip_rank(i), to) <= 1]
+    if not near:
+        return None
+    where = square_name(flip_rank(near[0]))
+    if a[near[0]].lower() == "p":
+        return f"pawn immunity: pawns survive explosions (the engine lost the pawn on {where} to the capture {move})"
+    if a[near[0]] == ".":
+        return f"explosion radius: every piece but a pawn next to the capture square is exploded (the engine kept {where} after {move})"
+    return f"explosion: {where} differs after the capture {move}: {_placement_detail(ours, theirs)}"
 
 
 def _placement_detail(ours: str, theirs: str) -> str:
@@ -173,10 +261,10 @@ def _placement_detail(ours: str, theirs: str) -> str:
 
 def state_checker(engine, position_fen: str, prefix: list[str], chess960: bool, budget: int):
     """A ``StateChecker`` for ``engine`` if it can show its full state (a Python adapter
-    with ``fen()``), else None: what ``compare`` and ``suite`` pass to the descent. Not in
-    a variant: the FEN fields compared here are standard chess's (pockets and check
-    counters are not compared yet)."""
-    if not isinstance(engine, PythonEngine) or not engine.has_fen() or engine.variant != "chess":
+    with ``fen()``), else None: what ``compare`` and ``suite`` pass to the descent. In a
+    variant, crazyhouse's pockets and promoted marks and 3check's check counters are
+    compared too, where the adapter's ``fen()`` writes them."""
+    if not isinstance(engine, PythonEngine) or not engine.has_fen():
         return None
     return StateChecker(engine, position_fen, prefix, chess960, budget)
 
@@ -224,7 +312,11 @@ class StateChecker:
     # -- helpers ---------------------------------------------------------------
 
     def _start(self, moves: list[str]) -> tuple[Board, StateMismatch | None]:
-        board = Board(self.position_fen, chess960=self.chess960 or None)
+        variant = getattr(self.engine, "variant", "chess")
+        if variant == "chess":
+            board = Board(self.position_fen, chess960=self.chess960 or None)
+        else:
+            board = Board(self.position_fen, chess960=self.chess960 or None, variant=variant)
         self.engine.set_fen(self.position_fen, self.chess960)
         found = self._compare(board, [], "set_fen", None)
         for i, move in enumerate(moves):
@@ -283,4 +375,8 @@ class StateChecker:
         mismatch = StateMismatch(list(path), board.fen(), op, move, field, ours, theirs)
         if field == "placement":
             mismatch.hint = f"{state_hint(mismatch)}: {_placement_detail(ours, theirs)}"
+            if board.variant == "atomic" and op == "push":
+                mismatch.hint = _explosion_hint(move, ours, theirs) or mismatch.hint
+        elif field in VARIANT_LABELS:
+            mismatch.hint = _variant_hint(field, op, move, ours, theirs)
         return mismatch

@@ -174,9 +174,10 @@ class Repl:
         if rest:
             move = self.ex.resolve(rest)
             rows = {move: rows[move]}
-        self.say("move   " + " ".join(COUNTERS))
+        names = list(next(iter(rows.values()))) if rows else COUNTERS  # a variant's own counters
+        self.say("move   " + " ".join(names))
         for move, row in sorted(rows.items()):
-            self.say(f"{move:6} " + " ".join(str(row[name]) for name in COUNTERS))
+            self.say(f"{move:6} " + " ".join(str(row[name]) for name in names))
 
     def board(self, rest: str) -> None:
         self.say(*self.describe(self.ex.board()))

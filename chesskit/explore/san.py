@@ -4,7 +4,8 @@
     of that kind reaches the same square, ``x`` for a capture (a pawn names its file:
     ``exd6``, en passant too), the target square, ``=Q`` for a promotion, and ``+`` /
     ``#`` for check / mate; castling is ``O-O`` / ``O-O-O`` in both notations (``e1g1``
-    and Chess960's king-takes-rook ``e1h1``).
+    and Chess960's king-takes-rook ``e1h1``). A crazyhouse drop is ``N@f3``, a pawn's
+    ``@e4`` (as python-chess writes them; ``P@e4`` is read too).
 
 Works through ``Board``'s public API only (``piece_at``, ``legal_moves``, ``push``/``pop``,
 ``is_check``) on a copy, so the board given is left as it was.
@@ -15,8 +16,15 @@ from __future__ import annotations
 from chesskit.vocab import KING, PAWN, PIECE_LETTERS, parse_square
 
 
+def is_drop(uci: str) -> bool:
+    """A crazyhouse drop, ``N@f3``."""
+    return uci[1:2] == "@"
+
+
 def is_castle(board, uci: str) -> bool:
     """A king move onto its own rook (Chess960 UCI) or two files sideways (standard UCI)."""
+    if is_drop(uci):
+        return False
     frm, to = parse_square(uci[:2]), parse_square(uci[2:4])
     piece = board.piece_at(frm)
     if piece & 7 != KING:
@@ -29,6 +37,8 @@ def is_castle(board, uci: str) -> bool:
 def san(board, uci: str, legal: list[str] | None = None) -> str:
     """The SAN of the legal move ``uci`` on ``board`` (``legal``: its legal moves, if known)."""
     legal = board.legal_moves() if legal is None else legal
+    if is_drop(uci):
+        return ("" if uci[0].upper() == "P" else uci[0].upper()) + uci[1:] + _check_mark(board, uci)
     frm, to = parse_square(uci[:2]), parse_square(uci[2:4])
     piece = board.piece_at(frm)
     ptype = piece & 7
@@ -54,7 +64,7 @@ def _disambiguation(board, uci: str, legal: list[str]) -> str:
     rivals = [
         m[:2]
         for m in legal
-        if m[2:4] == uci[2:4] and m[:2] != uci[:2] and board.piece_at(parse_square(m[:2])) == piece
+        if m[2:4] == uci[2:4] and m[:2] != uci[:2] and not is_drop(m) and board.piece_at(parse_square(m[:2])) == piece
         and not is_castle(board, m)
     ]
     if not rivals:
@@ -99,6 +109,10 @@ def find_move(board, text: str, legal: list[str] | None = None) -> str | None:
     text = text.strip()
     if text.lower() in legal:
         return text.lower()
+    if "@" in text:  # a drop: N@f3, n@f3, P@e4 or @e4 (check marks accepted)
+        drop = text.rstrip("+#!?")
+        drop = ("P" + drop if drop.startswith("@") else drop[:1].upper() + drop[1:].lower())
+        return drop if drop in legal else None
     if len(text) == 4 and text[:2] in {m[:2] for m in legal}:
         for move in legal:  # a castle in the other UCI notation (e1g1 / e1h1)
             if move[:2] == text[:2] and is_castle(board, move) and _castle_targets(board, move) & {text[2:4]}:

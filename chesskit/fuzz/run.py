@@ -269,7 +269,9 @@ def run_json(run: FuzzRun) -> dict:
         data["fen"] = None
     # compare's key for why a position cannot arise: fuzz only generates reachable ones
     data["position_notes"] = (
-        list(parse_fen(finding.report.position_fen, finding.report.chess960).notes) if finding else []
+        list(parse_fen(finding.report.position_fen, finding.report.chess960, variant=finding.report.variant).notes)
+        if finding
+        else []
     )
     data.update(
         {

@@ -22,7 +22,7 @@ from chesskit.report.svg import Arrow, board_svg
 
 def finding_html(data: dict, anchor: str, heading: str, extra_facts: list[tuple[str, str]] = ()) -> str:
     path = list(data.get("path") or [])
-    fens = path_fens(data.get("position_fen") or data.get("fen"), data.get("chess960"), path)
+    fens = path_fens(data.get("position_fen") or data.get("fen"), data.get("chess960"), path, data.get("variant", "chess"))
     if fens[-1] is None and data.get("fen"):
         fens[-1] = data["fen"]  # the failing node's own FEN, whatever the replay could do
     steps = {tuple(step["path"]): step for step in data.get("steps") or []}
@@ -54,7 +54,7 @@ def _node_panel(data: dict, path: list[str], i: int, fen: str | None, step: dict
         arrows = [Arrow(path[i], "path")]
     last_move = path[i - 1] if i else None
     board = (
-        board_svg(fen, arrows, last_move, chess960=data.get("chess960"))
+        board_svg(fen, arrows, last_move, chess960=data.get("chess960"), variant=data.get("variant", "chess"))
         if fen
         else '<p class="muted">(this node could not be set up)</p>'
     )

@@ -30,8 +30,9 @@ def compare_html(data: dict) -> str:
     engine = data.get("engine") or "the engine"
     if data.get("agree"):
         verdict = f"{engine} agrees with chesskit at depth {data.get('depth')}"
-        fen = path_fens(data.get("position_fen"), data.get("chess960"), list(data.get("path") or []))[-1]
-        board = board_svg(fen, chess960=data.get("chess960")) if fen else ""
+        variant = data.get("variant", "chess")
+        fen = path_fens(data.get("position_fen"), data.get("chess960"), list(data.get("path") or []), variant)[-1]
+        board = board_svg(fen, chess960=data.get("chess960"), variant=variant) if fen else ""
         body = f'<p class="summary pass">{esc(verdict)}</p>\n<div class="finding">{board}<code>{esc(fen or "")}</code></div>'
     else:
         verdict = data.get("summary") or "the engine disagrees with chesskit"
@@ -221,7 +222,7 @@ def _suite_finding(entry: dict, anchor: str) -> str:
         why = f"the leaf counters differ: {diffs}"
     else:
         why = "chesskit's count differs from the suite's: the expected count or chesskit is wrong"
-    board = board_svg(entry["fen"]) if entry.get("fen") else ""
+    board = board_svg(entry["fen"], variant=entry.get("variant", "chess")) if entry.get("fen") else ""
     divide = entry.get("divide") or {}
     rows = "".join(f'<tr><td><code>{esc(m)}</code></td><td class="num">{n:,}</td></tr>' for m, n in divide.items())
     caption = f'<caption class="muted">chesskit\'s divide at depth {esc(depth)}</caption>'

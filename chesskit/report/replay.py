@@ -9,7 +9,7 @@ from __future__ import annotations
 from chesskit.errors import ChesskitError
 
 
-def path_fens(root_fen: str | None, chess960: bool | None, path: list[str]) -> list[str | None]:
+def path_fens(root_fen: str | None, chess960: bool | None, path: list[str], variant: str = "chess") -> list[str | None]:
     """``[root, after path[0], after path[:2], ...]``: ``len(path) + 1`` FENs, None from the
     first node that cannot be set up or reached (a report is drawn whatever its data)."""
     fens: list[str | None] = [None] * (len(path) + 1)
@@ -18,7 +18,7 @@ def path_fens(root_fen: str | None, chess960: bool | None, path: list[str]) -> l
     from chesskit.board.board import Board  # loads the compiled core: only when drawing a path
 
     try:
-        board = Board(root_fen, chess960=chess960)
+        board = Board(root_fen, chess960=chess960, variant=variant)
         fens[0] = board.fen()
         for i, move in enumerate(path, 1):
             board.push(move)

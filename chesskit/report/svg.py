@@ -13,6 +13,9 @@ report. White is at the bottom. It has:
   and a triangle drawn as polygons, so the element needs no ``<marker>`` and no ``id``
   (a page with many boards has no duplicate ids); a move that is not UCI (an engine's
   unreadable SAN) gets no arrow;
+- a drop (crazyhouse, ``N@f3``) as a ring on its square, ``<g class="drop missing|extra|path"
+  data-move="N@f3">`` with the piece letter, and the pockets (``<text class="pockets">``)
+  in a line below the board;
 - the file letters and rank digits in ``currentColor`` (they follow the page's text
   colour in dark mode).
 
@@ -40,7 +43,9 @@ ARROW_COLOURS = {"missing": "#15803d", "extra": "#dc2626", "path": "#2563eb"}
 # the solid figurines (U+265A..U+265F), each followed by U+FE0E: text, never emoji
 GLYPHS = {"k": "\u265a", "q": "\u265b", "r": "\u265c", "b": "\u265d", "n": "\u265e", "p": "\u265f"}
 FONT = "'DejaVu Sans', 'Noto Sans Symbols2', 'Segoe UI Symbol', 'Apple Symbols', sans-serif"
-UCI = re.compile(r"([a-h][1-8])([a-h][1-8])[qrbn]?")
+UCI = re.compile(r"([a-h][1-8])([a-h][1-8])[qrbnk]?")
+DROP = re.compile(r"([PNBRQK])@([a-h][1-8])")
+POCKET_ROW = 20  # the height of the pockets' line, on a board that has pockets
 
 
 @dataclass(frozen=True)
@@ -49,10 +54,10 @@ class Arrow:
     kind: str  # "missing", "extra" or "path"
 
 
-def placement(fen: str, chess960: bool | None = None) -> list[str]:
+def placement(fen: str, chess960: bool | None = None, variant: str = "chess") -> list[str]:
     """The 8 ranks of ``fen``, rank 8 first, 8 FEN letters each ('.' empty), as
     ``chesskit.board.fen`` reads the position (FenError on a FEN it refuses)."""
-    codes = parse_fen(fen, chess960).board
+    codes = parse_fen(fen, chess960, variant=variant).board
     letter = {
         piece_code(colour, ptype): PIECE_LETTERS[ptype].upper() if colour == WHITE else PIECE_LETTERS[ptype]
         for colour in (0, 1)
@@ -73,12 +78,18 @@ def _centre(square: str) -> tuple[float, float]:
 
 
 def board_svg(
-    fen: str, arrows: list[Arrow] = (), last_move: str | None = None, size: int | None = None, chess960: bool | None = None
+    fen: str,
+    arrows: list[Arrow] = (),
+    last_move: str | None = None,
+    size: int | None = None,
+    chess960: bool | None = None,
+    variant: str = "chess",
 ) -> str:
-    """The board of ``fen`` with ``arrows`` and the ``last_move``'s squares tinted;
-    ``size``: the width in pixels (default: the natural size)."""
-    rows = placement(fen, chess960)
-    width, height = MARGIN + 8 * SQUARE, 8 * SQUARE + MARGIN
+    """The board of ``fen`` (a FEN of ``variant``) with ``arrows`` and the ``last_move``'s
+    squares tinted; ``size``: the width in pixels (default: the natural size)."""
+    setup = parse_fen(fen, chess960, variant=variant)
+    rows = placement(fen, chess960, variant)
+    width, height = MARGIN + 8 * SQUARE, 8 * SQUARE + MARGIN + (POCKET_ROW if setup.pockets is not None else 0)
     shown = size or width
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chessboard" viewBox="0 0 {width} {height}" '
@@ -89,10 +100,15 @@ def board_svg(
     tinted = set()
     if last_move and UCI.fullmatch(last_move):
         tinted = {last_move[0:2], last_move[2:4]}
+    elif last_move and DROP.fullmatch(last_move):
+        tinted = {last_move[2:4]}
     parts += _squares(tinted)
     parts += _coordinates()
     parts += _pieces(rows)
     parts += _arrows(arrows)
+    parts += _drops(arrows)
+    if setup.pockets is not None:
+        parts += _pockets(setup.pockets)
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -157,6 +173,38 @@ def _arrows(arrows: list[Arrow]) -> list[str]:
             f"<title>{kind}: {' '.join(moves)}</title>{_arrow_shape(frm, to)}</g>"
         )
     return out
+
+
+def _drops(arrows: list[Arrow]) -> list[str]:
+    """A ring on the square of each drop, the dropped piece's letter beside it."""
+    out = []
+    for arrow in arrows:
+        match = DROP.fullmatch(arrow.move)
+        if not match:
+            continue
+        colour = ARROW_COLOURS.get(arrow.kind, ARROW_COLOURS["path"])
+        x, y = _centre(match.group(2))
+        out.append(
+            f'<g class="drop {arrow.kind}" data-move="{arrow.move}" opacity="0.85"><title>{arrow.kind}: {arrow.move}</title>'
+            f'<circle cx="{x}" cy="{y}" r="{SQUARE * 0.4:g}" fill="none" stroke="{colour}" stroke-width="4"/>'
+            f'<text x="{x + SQUARE * 0.3:g}" y="{y - SQUARE * 0.22:g}" fill="{colour}" font-size="12" '
+            f'font-family="sans-serif" font-weight="bold" text-anchor="middle">{match.group(1)}</text></g>'
+        )
+    return out
+
+
+def _pockets(pockets) -> list[str]:
+    """The pockets (crazyhouse) as one line below the coordinates: white's, then black's."""
+    def held(colour: int) -> str:
+        counts = pockets[colour]  # queen first, pawns last, as python-chess writes a pocket
+        letters = "".join(PIECE_LETTERS[p] * counts[p] for p in range(len(counts) - 1, 0, -1))
+        return (letters.upper() if colour == WHITE else letters) or "-"
+
+    y = 8 * SQUARE + MARGIN + POCKET_ROW - 6
+    return [
+        f'<text class="pockets" x="{MARGIN}" y="{y}" fill="currentColor" font-size="12" font-family="sans-serif">'
+        f"pockets: white {held(WHITE)}, black {held(1 - WHITE)}</text>"
+    ]
 
 
 def _arrow_shape(frm: str, to: str) -> str:

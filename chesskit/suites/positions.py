@@ -78,27 +78,43 @@ def id_index(folder: Path | None = None) -> dict[str, SuiteLine]:
     return index
 
 
-def resolve_position(arg: str, folder: Path | None = None) -> tuple[str, str | None]:
+def _find(arg: str, folder: Path | None) -> SuiteLine | None:
+    """The line of suite id ``arg``: in the suite files, then (the bundled folder only)
+    in the variants' (``positions/variants/``)."""
+    found = id_index(folder).get(arg)
+    if found is None and folder is None:
+        found = id_index(positions_dir() / "variants").get(arg)
+    return found
+
+
+def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess") -> tuple[str, str | None]:
     """Turn a POSITION argument into ``(fen, id)``.
 
     ``startpos`` gives the start FEN and id ``"startpos"``; anything containing a
     ``/`` is taken as a FEN (validated later, by ``Board``) with id None; anything
-    else must be an id of the suite files. Raises InputError for an unknown id and,
-    naming ``file:line``, for an id whose suite line does not parse.
+    else must be an id of the suite files (the bundled variants' too). Raises
+    InputError for an unknown id and, naming ``file:line``, for an id whose suite line
+    does not parse or whose ``variant`` operation is not ``variant`` (the rules the
+    position is counted with: canonical name).
     """
     arg = arg.strip()
     if arg == "startpos":
         return STARTING_FEN, "startpos"
     if "/" in arg:
         return arg, None
-    index = id_index(folder)
-    found = index.get(arg)
+    found = _find(arg, folder)
     if found is None:
-        raise InputError(_unknown_message(arg, index))
+        raise InputError(_unknown_message(arg, id_index(folder)))
     try:
-        record = parse_epd(found.text)
+        record = parse_epd(found.text, variant=variant)
     except InputError as err:
         raise InputError(f"{display_path(found.path)}:{found.lineno}: {err}") from err
+    if record.setup.variant != variant:
+        flag = "" if record.setup.variant == "chess" else f" --variant {record.setup.variant}"
+        raise InputError(
+            f"{arg!r} is a {record.setup.variant} position ({display_path(found.path)}:{found.lineno}): "
+            f"count it with{flag or 'out --variant'}"
+        )
     # a position that cannot arise keeps its fields as written, so that reading it
     # again repeats the notes (the formatted FEN has lost a dropped castling right)
     return (record.given if record.setup.notes else record.fen), arg
@@ -108,7 +124,7 @@ def is_chess960_id(arg: str, folder: Path | None = None) -> bool:
     """True when POSITION is the id of a line in a Chess960 suite file (a name with
     ``960`` in it, the rule the suite loader follows), so it is played as Chess960 even
     when its castling field looks standard (the 518th start array is the usual one)."""
-    found = id_index(folder).get(arg.strip()) if "/" not in arg and arg.strip() != "startpos" else None
+    found = _find(arg.strip(), folder) if "/" not in arg and arg.strip() != "startpos" else None
     return found is not None and "960" in found.path.stem
 
 

@@ -53,6 +53,7 @@ def test_en_passant_position_passes():
     assert result.ok, result.violation and result.violation.describe()
 
 
+@pytest.mark.slow  # every bundled position, 5 s of CPU (issue 25); test_standard_positions_pass runs the checker in the default run
 def test_every_suite_position_passes_at_depth_2():
     for record in load_suites():
         board = Board(record.fen, chess960=record.chess960 or None)

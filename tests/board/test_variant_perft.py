@@ -115,11 +115,3 @@ def test_a_variant_walk_is_saved_like_the_standard_one():
     Board(variant="kingofthehill").perft(2)
     assert native.is_saved(3) or not native.SAVES
     assert native._paths(3)[0].name.startswith("vwalk3-")
-
-
-@pytest.mark.parametrize("call", ["stats", "divide_stats", "debug"])
-def test_stats_and_debug_refuse_a_variant_rather_than_count_it_wrong(call):
-    from chesskit.errors import InputError
-
-    with pytest.raises(InputError, match="not available for variants"):
-        getattr(Board(variant="antichess"), call)(2)

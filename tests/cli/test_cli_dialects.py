@@ -147,6 +147,7 @@ def test_total_only_bug_through_suite(cli, tmp_path):
     assert "chesskit 31, engine 30" in result.stdout  # the descent below before-ep's D2 count
 
 
+@pytest.mark.slow  # a descent of one-shot processes, 12 s of CPU (issue 25); compare/test_dialects.py's test_oneshot_agrees and test_oneshot_failures run the dialect in the default run
 def test_oneshot_through_compare_and_suite(cli, tmp_path):
     template = f'{PY} {ENGINES / "fake_perft.py"} --oneshot "{{fen}}" {{depth}} "{{moves}}" --total-only --bug no_ep'
     result = cli("compare", BEFORE_EP, "3", "--engine-cmd", template, "--json")

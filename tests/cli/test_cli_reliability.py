@@ -142,8 +142,13 @@ def test_a_checkpoint_split_depth_deeper_than_the_run_is_refused_not_hanging(tmp
 # ------------------------------------------------------------------ memory
 
 
-@pytest.mark.parametrize("kind", ["uci", "script"])
-@pytest.mark.parametrize("mode", ["long", "endless"])
+@pytest.mark.parametrize(
+    "mode, kind",
+    [("long", "uci"), ("long", "script"), ("endless", "script"),
+     # 15 s of CPU (issue 25): endless output is refused in the default run through --script
+     pytest.param("endless", "uci", marks=pytest.mark.slow)],
+    ids=["long-uci", "long-script", "endless-script", "endless-uci"],
+)
 def test_engine_flooding_output_is_exit_3_within_a_memory_limit(kind, mode):
     """A 2 GiB line, or info lines for ever: refused at the cap, under a 1 GiB limit."""
     flood = str(ENGINES / "fail_flood.py")

@@ -261,6 +261,7 @@ def test_a_lost_scheduler_ends_the_run_and_another_one_resumes_it(tmp_path):
             stop(process, signal.SIGKILL)
 
 
+@pytest.mark.slow  # its own scheduler and worker processes, 11-27 s of CPU (issue 25); test_totals_of_known_positions runs a cluster in the default run
 def test_a_tls_scheduler_with_the_certificates_of_dasks_configuration(tmp_path):
     """docs/cluster.md recommends tls://: a scheduler and a worker with a self-signed
     certificate, and chesskit given the same one through Dask's configuration (issue 27:

@@ -358,6 +358,7 @@ def test_oneshot_agrees(template, total_only):
     assert engine.divide(C960_CASTLE, 2, ["b1a1"], chess960=True) == pc_divide(C960_CASTLE, 2, ["b1a1"], True)
 
 
+@pytest.mark.slow  # 9 s of CPU (issue 25); test_oneshot_agrees runs the dialect, cli/test_cli_dialects.py's test_total_only_bug_through_compare a total-only descent, in the default run
 def test_buggy_oneshot_total_only():
     fen, depth, path, _, _ = MOVE_BUGS["no_ep"]
     engine = open_engine(engine_cmd=ONESHOT + " --total-only --total bare --bug no_ep", timeout=10)

@@ -11,6 +11,10 @@ from chesskit.board.board import Board
 
 vo.skip_without_oracles()
 
+# every test here compiles the variant's walk (one to three CPU minutes on a cold cache):
+# with the slow tests, as every variant_walk test (tests/conftest.py)
+pytestmark = pytest.mark.variant_walk
+
 # (FEN, chess960, depth, the rule the position exercises)
 CASES = [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", False, 2, "start position"),

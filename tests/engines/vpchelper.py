@@ -27,7 +27,14 @@ class Adapter(pchelper.Adapter):
         self.board = cls(fen, chess960=chess960)
 
     def push(self, uci: str) -> None:
-        self.board.push(self.board.parse_uci(uci))
+        # parse_uci reads castling in either notation but refuses a move python-chess finds
+        # illegal; a bug adapter plays its own wrong moves (P@a1 ...) too, so those are pushed
+        # as they are written
+        try:
+            move = self.board.parse_uci(uci)
+        except chess.IllegalMoveError:
+            move = chess.Move.from_uci(uci)
+        self.board.push(move)
 
 
 def perftree_main(adapter_class: type[Adapter], argv: list[str] | None = None) -> None:

@@ -69,3 +69,25 @@ def test_path_labels_number_the_moves_from_the_fen():
         ("2. O-O", "e1g1"),
     ]
     assert board.move_stack == []
+
+
+@pytest.mark.variant_walk
+def test_crazyhouse_drops_in_san_match_python_chess():
+    """Drops are ``N@f3`` and a pawn's ``@e4`` (python-chess's SAN), with check marks, and
+    are read back from SAN and from UCI in either case."""
+    import chess.variant
+
+    fen = "r1bqk2r/pppp1pp1/2n5/2b1p3/4P3/5N2/PPPP1PPP/RNBQK2R[PNb] w KQkq - 4 5"
+    ours = Board(fen, variant="crazyhouse")
+    theirs = chess.variant.CrazyhouseBoard(fen)
+    legal = ours.legal_moves()
+    drops = [m for m in legal if "@" in m]
+    assert {m[0] for m in drops} == {"P", "N"}
+    for move in legal:
+        expected = theirs.san(theirs.parse_uci(move))
+        assert san(ours, move, legal) == expected, move
+        assert find_move(ours, expected, legal) == move, expected
+    assert san(ours, "N@g5", legal) == "N@g5" and san(ours, "P@d6", legal) == "@d6"
+    assert find_move(ours, "p@d6", legal) == find_move(ours, "P@d6", legal) == "P@d6"
+    assert find_move(ours, "n@g5+", legal) == "N@g5"
+    assert find_move(ours, "B@b5", legal) is None  # white holds no bishop

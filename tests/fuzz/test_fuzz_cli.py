@@ -59,7 +59,10 @@ def _pieces(fen: str) -> int:
 REACHABLE_SUITES = [str(REPO / "positions" / f"{name}.epd") for name in ("standard", "special", "chess960")]
 
 
-@pytest.mark.parametrize("name", sorted(BUGS))
+@pytest.mark.parametrize(
+    # 4 s of CPU each (issue 25): one in the default run, the others with the slow tests
+    "name", [n if n == "edge_knight" else pytest.param(n, marks=pytest.mark.slow) for n in sorted(BUGS)]
+)
 def test_the_bundled_suites_pass_against_the_buggy_engine(cli, name):
     # the point of fuzzing: these bugs hide from every bundled suite
     if name == "three_queens":
@@ -100,6 +103,7 @@ def test_fuzz_finds_and_shrinks_the_bug(cli, name):
     assert result.stderr.count("\n") == 1 and "fuzz seed" in result.stderr
 
 
+@pytest.mark.slow  # three fuzz runs of up to 800 positions, 9-11 s of CPU (issue 25)
 def test_same_seed_same_report(cli):
     args = ["--python", adapter("edge_knight"), "--seed", "5", "--positions", "800"]
     first, a = fuzz_json(cli, *args)

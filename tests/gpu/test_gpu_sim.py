@@ -57,11 +57,19 @@ def picked():
     files = {name: records(name) for name in {f for f, _, _ in PICKED}}
     recs = [files[f][ident] for f, ident, _ in PICKED]
     jobs = [job(rec, depth) for rec, (_, _, depth) in zip(recs, PICKED)]
-    # the same positions one level deeper than the buffer holds: the walk splits the level
-    jobs += [job(files["standard.epd"]["startpos"], 4, cap=64), job(files["standard.epd"]["kiwipete"], 3, cap=100)]
     jobs += [{"fen": files["chess960.epd"]["c960-0"].fen, "chess960": True, "depth": 2, "divide": True}]
-    jobs += [{"fen": REPEATS, "depth": 5, "cap": 300}]
     return recs, sim_counts(jobs)
+
+
+@pytest.fixture(scope="module")
+def sliced():
+    """Counts whose levels do not fit their buffers (about 22 s of CPU in the simulator:
+    slow; the default run keeps the picked positions' counts and divide)."""
+    files = {"standard.epd": records("standard.epd")}
+    # the same positions one level deeper than the buffer holds: the walk splits the level
+    jobs = [job(files["standard.epd"]["startpos"], 4, cap=64), job(files["standard.epd"]["kiwipete"], 3, cap=100)]
+    jobs += [{"fen": REPEATS, "depth": 5, "cap": 300}]
+    return sim_counts(jobs)
 
 
 def test_counts_equal_the_published_ones(picked):
@@ -70,23 +78,23 @@ def test_counts_equal_the_published_ones(picked):
         assert count == rec.depths[depth], (name, ident, depth)
 
 
-def test_a_level_larger_than_its_buffer_is_counted_in_slices(picked):
-    _, got = picked
-    assert got[len(PICKED)] == 197281  # startpos 4, the published count
-    assert got[len(PICKED) + 1] == 97862  # kiwipete 3
+@pytest.mark.slow
+def test_a_level_larger_than_its_buffer_is_counted_in_slices(sliced):
+    assert sliced[0] == 197281  # startpos 4, the published count
+    assert sliced[1] == 97862  # kiwipete 3
 
 
 def test_divide_matches_python_chess_chess960(picked):
     recs, got = picked
     c960 = recs[6]
-    assert got[len(PICKED) + 2] == pc_divide(c960.fen, 2, chess960=True)
+    assert got[len(PICKED)] == pc_divide(c960.fen, 2, chess960=True)
 
 
-def test_repeated_positions_in_a_level_take_their_first_rows_count(picked):
+@pytest.mark.slow
+def test_repeated_positions_in_a_level_take_their_first_rows_count(sliced):
     """perft 5 of a sparse position, its levels in slices of 300: each level's repeats are
     walked once (``kernels.claim``/``resolve``) and take their owner's count."""
-    _, got = picked
-    assert got[-1] == pc_perft(chess.Board(REPEATS), 5)
+    assert sliced[2] == pc_perft(chess.Board(REPEATS), 5)
 
 
 @pytest.mark.slow
@@ -166,6 +174,7 @@ def test_the_cpu_path_never_loads_cuda():
     assert done.stdout.splitlines()[-1] == "[]"
 
 
+@pytest.mark.slow  # 3-5 s of CPU in the simulator (issue 25: the default run's time)
 def test_bench_on_the_gpu_path():
     done = chesskit("bench", "--device", "gpu", "--depth-offset", "-4", "--json", env=SIM)
     assert done.returncode == 0, done.stderr
@@ -221,6 +230,7 @@ def test_suite_on_the_gpu_path(tmp_path):
     assert len(results) == 4 and all(r["nodes"] == r["expected"] for r in results)
 
 
+@pytest.mark.slow  # 3-5 s of CPU in the simulator (issue 25: the default run's time)
 def test_suite_on_the_gpu_path_reports_a_mismatch_with_the_gpu_divide(tmp_path):
     """A wrong expected count is a mismatch (exit 1), and its divide, counted on the GPU,
     names the moves; the GPU walk's divide is faked to one wrong move count, so the line
@@ -244,6 +254,7 @@ def test_suite_options_the_gpu_path_does_not_take_are_refused(option, tmp_path):
     one_line(done, 2, "--device gpu")
 
 
+@pytest.mark.slow  # 3-5 s of CPU in the simulator (issue 25: the default run's time)
 def test_the_buffers_are_sized_again_for_a_deeper_count():
     """The level buffers are sized for the levels a count keeps (``walk.default_cap``), so a
     deeper count than any before sizes them again (a buffer sized for perft 3 is too big for
@@ -264,6 +275,7 @@ def test_the_buffers_are_sized_again_for_a_deeper_count():
     assert done.stdout.split() == ["[2,", "3]", "[400,", "8902,", "20,", "8902,", "8902]"]
 
 
+@pytest.mark.slow  # 3-5 s of CPU in the simulator (issue 25: the default run's time)
 def test_the_prefix_sum_on_the_gpu_is_numpys():
     """The scan that lays a level's children out (``Walk._scan``: blocks, their totals
     scanned again, added back), at sizes around its block of 32 threads in the simulator
@@ -284,6 +296,7 @@ def test_the_prefix_sum_on_the_gpu_is_numpys():
     assert done.stdout.split() == ["[True,", "True,", "True,", "True,", "True]"]
 
 
+@pytest.mark.slow  # 3-5 s of CPU in the simulator (issue 25: the default run's time)
 def test_a_variant_is_refused_on_the_gpu_path(tmp_path):
     """The kernels run standard chess's rules: a board of another variant (``Board.variant``,
     set here by hand) is one line, exit 2, for perft; in a suite it is that position's error

@@ -280,3 +280,31 @@ def test_compare_report_of_an_engine_that_crashes_at_a_node(cli, tmp_path):
     assert board_facts(failed) == (64, piece_map(AFTER_F5), {})
     assert board_facts(start)[1] == piece_map(EP_BELOW)
     assert not doc.all("pre", "regression")
+
+
+HOUSE_BUG = "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1"  # tests/engines/vbug_drop_last_rank.py's trigger
+
+
+@pytest.mark.variant_walk
+def test_a_crazyhouse_finding_draws_its_pockets_and_the_illegal_drops(cli, tmp_path):
+    out = tmp_path / "house.html"
+    script = str(ENGINES / "vbug_drop_last_rank.py")
+    result = cli("compare", HOUSE_BUG, "1", "--variant", "crazyhouse", "--script", script, "--html", str(out))
+    assert result.exit_code == 1, result.stderr
+    (board,) = svg_boards(out.read_text())
+    squares, pieces, marks = board_facts(board)
+    assert (squares, pieces) == (64, {"e1": "K", "e8": "k"})
+    assert marks == {f"P@{f}{r}": "drop extra" for f in "abcdefgh" for r in "18" if f != "e"}
+    (pocket,) = [t.text for t in board.iterfind("svg:text", NS) if t.get("class") == "pockets"]
+    assert pocket == "pockets: white P, black -"
+
+
+@pytest.mark.variant_walk
+def test_an_engine_that_fails_in_a_crazyhouse_descent_is_named_with_its_node(cli, tmp_path):
+    """The failure's line names the node as a crazyhouse position (it was read as standard
+    chess, and the pockets made it a bad FEN: exit 2 instead of 3), and the page draws it."""
+    out = tmp_path / "crash.html"
+    result = cli("compare", HOUSE_BUG, "1", "--variant", "crazyhouse", "--script", str(ENGINES / "fail_exit.py"), "--html", str(out))
+    one_line(result, 3, "at the start position (fen 4k3/8/8/8/8/8/8/4K3[P] w - - 0 1)")
+    (board,) = svg_boards(out.read_text())
+    assert board_facts(board)[1] == {"e1": "K", "e8": "k"}

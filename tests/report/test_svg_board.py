@@ -8,6 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import chess
+import chess.variant
 import pytest
 
 from chesskit.report.svg import SQUARE, Arrow, board_svg
@@ -92,3 +93,36 @@ def test_stands_alone_with_no_ids_and_nothing_fetched():
     assert not [el for el in root.iter() if el.get("id")]  # many boards on one page: no duplicate ids
     assert not re.search(r"href|url\(|@import|<image", svg)
     assert KIWIPETE in root.find("svg:title", NS).text
+
+
+HOUSE = "r3k2r/ppp2ppp/2n5/3q4/3P4/8/PPP2PPP/R3K2R[QNnp] w KQkq - 0 12"
+
+
+def test_a_crazyhouse_board_shows_its_pockets_and_drops():
+    svg = board_svg(HOUSE, [Arrow("N@e5", "missing"), Arrow("P@a8", "extra")], last_move="Q@d5", variant="crazyhouse")
+    root = parse(svg)
+    assert pieces(root) == {
+        chess.square_name(sq): p.symbol() for sq, p in chess.variant.CrazyhouseBoard(HOUSE).piece_map().items()
+    }
+    drops = {g.get("data-move"): g.get("class") for g in root.iterfind("svg:g", NS) if "drop" in g.get("class", "")}
+    assert drops == {"N@e5": "drop missing", "P@a8": "drop extra"}
+    ring = root.find("svg:g[@data-move='N@e5']/svg:circle", NS)
+    x, y = float(ring.get("cx")), float(ring.get("cy"))
+    rect = squares(root)["e5"]
+    assert float(rect.get("x")) < x < float(rect.get("x")) + SQUARE and float(rect.get("y")) < y < float(rect.get("y")) + SQUARE
+    assert [s for s, r in squares(root).items() if "last" in r.get("class")] == ["d5"]
+    (pocket,) = [t.text for t in root.iterfind("svg:text", NS) if t.get("class") == "pockets"]
+    assert pocket == "pockets: white QN, black np"
+
+
+@pytest.mark.parametrize(
+    "variant, fen",
+    [
+        ("horde", "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"),
+        ("atomic", "8/8/8/8/8/8/3kK3/8 w - - 0 1"),  # kings side by side
+    ],
+)
+def test_a_variant_board_the_standard_rules_refuse_is_drawn(variant, fen):
+    root = parse(board_svg(fen, variant=variant))
+    assert len(pieces(root)) == sum(c.isalpha() for c in fen.split()[0])
+    assert not [t for t in root.iterfind("svg:text", NS) if t.get("class") == "pockets"]

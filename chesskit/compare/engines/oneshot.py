@@ -77,7 +77,7 @@ class OneShotEngine(Engine):
         if chess960:
             from chesskit.compare.engines.script import shredder_fen
 
-            fen = shredder_fen(fen)
+            fen = shredder_fen(fen, self.variant)
         values = {"{fen}": fen, "{depth}": str(depth), "{moves}": " ".join(moves), "{variant}": self.variant}
         argv = []
         for word in self.words:

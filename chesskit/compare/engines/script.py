@@ -48,7 +48,7 @@ class ScriptEngine(Engine):
 
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
         check_depth(depth)
-        given = shredder_fen(fen) if chess960 else fen
+        given = shredder_fen(fen, self.variant) if chess960 else fen
         argv = [self.path, str(depth), given, " ".join(moves)]
         call = f"depth {depth} on {given!r}" + (f" moves {' '.join(moves)!r}" if moves else "")
         stdout = self.run_once(argv, call)
@@ -93,13 +93,13 @@ def _named_line(text: str, names: MoveNames | None) -> tuple[str, int] | None:
     return names.to_uci(token), int(m.group(2))
 
 
-def shredder_fen(fen: str) -> str:
+def shredder_fen(fen: str, variant: str = "chess") -> str:
     """``fen`` with its castling field in Shredder-FEN: the files of the castling rooks,
     white's upper-case, each side's king-side rook first (``HAha``, ``GEge``)."""
     fields = fen.split()
     if len(fields) < 3 or fields[2] == "-":
         return fen
-    setup = parse_fen(fen, chess960=True)
+    setup = parse_fen(fen, chess960=True, variant=variant)
     letters = ""
     for color in (0, 1):
         rooks = sorted((sq for sq in setup.castling if sq >> 3 == 7 * color), reverse=True)

@@ -1,0 +1,101 @@
+"""Perft counters (``--stats``) of a variant position: which counters each variant has,
+and its compiled walk's rows (``chesskit/core/vstats.py``) as dicts.
+
+Each variant shows the standard counters that mean something in it and its own (their
+exact definitions: docs/variants.md, "Counters"); a dict lists "nodes" first, then the
+variant's counters in the order of ``VARIANT_COUNTERS``. Standard chess never comes here
+(``counters.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# every counter of the compiled rows (chesskit/core/vstats.py), in its order
+ROW = (
+    "nodes",
+    "captures",
+    "en_passant",
+    "castles",
+    "promotions",
+    "checks",
+    "discovery_checks",
+    "double_checks",
+    "checkmates",
+    "drops",
+    "drop_checks",
+    "promoted_captures",
+    "exploded_pieces",
+    "king_explosions",
+    "third_checks",
+    "goal_reached",
+    "king_promotions",
+    "no_pieces",
+    "no_moves",
+)
+_CHECKS = ("checks", "discovery_checks", "double_checks", "checkmates")
+_MOVES = ("captures", "en_passant", "castles", "promotions")
+# the counters of each rule set's rows, "nodes" left out
+VARIANT_COUNTERS = {
+    "atomic": (*_MOVES, *_CHECKS, "exploded_pieces", "king_explosions"),
+    "crazyhouse": (*_MOVES, *_CHECKS, "drops", "drop_checks", "promoted_captures"),
+    "kingofthehill": (*_MOVES, *_CHECKS, "goal_reached"),
+    "3check": (*_MOVES, *_CHECKS, "third_checks"),
+    "antichess": (*_MOVES, "king_promotions", "no_pieces", "no_moves"),
+    "giveaway": (*_MOVES, "king_promotions", "no_pieces", "no_moves"),
+    "horde": (*_MOVES, *_CHECKS, "no_pieces"),
+    "racingkings": ("captures", "goal_reached"),
+}
+# short column headings of the variants' own counters (counters.HEADINGS has the rest)
+HEADINGS = {
+    "drops": "drops",
+    "drop_checks": "drop checks",
+    "promoted_captures": "promoted capt.",
+    "exploded_pieces": "exploded",
+    "king_explosions": "king expl.",
+    "third_checks": "third checks",
+    "goal_reached": "goal",
+    "king_promotions": "king promo.",
+    "no_pieces": "no pieces",
+    "no_moves": "no moves",
+}
+
+
+def names(variant: str) -> tuple[str, ...]:
+    """"nodes" and the counters of ``variant`` (canonical name)."""
+    return ("nodes", *VARIANT_COUNTERS[variant])
+
+
+def _row_dict(variant: str, row) -> dict[str, int]:
+    return {name: int(row[ROW.index(name)]) for name in names(variant)}
+
+
+def empty(variant: str, nodes: int = 0) -> dict[str, int]:
+    return {name: (nodes if name == "nodes" else 0) for name in names(variant)}
+
+
+def _run(board, depth: int, only: int):
+    from chesskit.core import vstats
+    from chesskit.core.api import table
+
+    bbs, boards, sts, moves, nmoves, index, scratch = vstats.buffers(board._bb, board._board, board._st, depth)
+    rows = np.zeros((max(depth, 1), vstats.N_VCOUNTERS), dtype=np.int64)
+    roots = vstats.entry(board._vid)(table(), bbs, boards, sts, depth, only, rows, moves, nmoves, index, scratch)
+    return int(roots), moves[0, : int(roots)].copy(), rows
+
+
+def stats_by_depth(board, depth: int) -> list[dict[str, int]]:
+    """The counters for every depth 1..``depth`` (one walk; ``depth`` >= 1)."""
+    _, _, rows = _run(board, depth, -1)
+    return [_row_dict(board.variant, row) for row in rows[:depth]]
+
+
+def divide_stats(board, depth: int) -> dict[str, dict[str, int]]:
+    """For each legal root move (generation order), the counters of the moves at ply
+    ``depth`` below it (``depth`` >= 1)."""
+    roots, moves, _ = _run(board, 0, -1)
+    out = {}
+    for i in range(roots):
+        _, _, rows = _run(board, depth, i)
+        out[board.uci(int(moves[i]))] = _row_dict(board.variant, rows[depth - 1])
+    return out

@@ -1,0 +1,136 @@
+"""perft --stats for the variants: every counter of every variant against python-chess's
+variant boards (tests/variant_counters_oracle.py applies docs/variants.md's definitions
+move by move), perft and divide, and the CLI's outputs.
+
+The counters' walk is compiled per variant on first use (minutes on a cold cache), so every
+test that counts is marked ``variant_walk`` (slow, grouped per variant); the names and the
+docs' table are checked in the default run."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chesskit.board import vcounters
+from chesskit.board.board import Board
+from chesskit.board.counters import COUNTERS, only_stats, total
+from helpers import subprocess_env
+from variant_counters_oracle import python_chess_counters, python_chess_divide_counters
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# (variant, FEN, depth): start positions and positions where each variant's own counters fire
+CASES = [
+    ("kingofthehill", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3),
+    ("kingofthehill", "4k3/8/8/8/8/3K4/8/3r4 w - - 0 1", 3),
+    ("kingofthehill", "r3k2r/8/8/3Pp3/8/2K5/1p6/R3B2R w kq e6 0 1", 3),
+    ("3check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1", 3),
+    ("3check", "4k3/8/8/8/8/8/8/R3K2R w KQ - 1+2 0 1", 3),
+    ("3check", "r3k2r/1P6/8/8/8/8/6p1/R3K2R b KQkq - 2+2 0 1", 2),
+    ("racingkings", "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", 3),
+    ("racingkings", "8/1k3K2/8/8/8/8/8/8 w - - 0 1", 3),
+    ("horde", "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1", 2),
+    ("horde", "4k3/8/8/8/8/8/3p4/P3P2P w - - 0 1", 3),
+    ("horde", "4k3/3P4/8/8/8/8/8/8 w - - 0 1", 3),
+    ("antichess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", 3),
+    ("antichess", "8/8/8/8/8/8/p7/1R6 b - - 0 1", 3),
+    ("antichess", "8/1P6/8/8/3pP3/8/8/8 b - e3 0 1", 3),
+    ("giveaway", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 2),
+    ("atomic", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3),
+    ("atomic", "4k3/8/8/8/8/2nb4/8/3RK3 w - - 0 1", 3),
+    ("atomic", "rnb1kbnr/pppp1ppp/8/4p3/3qP3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1", 2),
+    ("crazyhouse", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", 3),
+    ("crazyhouse", "3rk3/8/8/8/8/8/8/3Q~K3[] b - - 0 1", 3),
+    ("crazyhouse", "4k3/8/8/8/8/8/r7/4K3[NPq] w - - 0 1", 2),
+]
+
+
+def _case_id(case) -> str:
+    return f"{case[0]}-{CASES.index(case)}"
+
+
+def _names(variant: str) -> tuple[str, ...]:
+    return vcounters.names(Board(variant=variant).variant)
+
+
+# ------------------------------------------------------------------ the default run: names
+
+
+def test_every_variant_has_its_counters_and_standard_chess_keeps_its_eight():
+    from chesskit.variants import VARIANTS
+
+    for variant in VARIANTS:
+        if variant.name == "chess":
+            continue
+        names = vcounters.names(variant.name)
+        assert names[0] == "nodes" and len(set(names)) == len(names)
+        assert set(names) <= set(vcounters.ROW)
+    assert "checks" not in vcounters.names("antichess") and "checks" not in vcounters.names("racingkings")
+    row = dict.fromkeys(COUNTERS, 1)
+    assert list(only_stats(row)) == list(COUNTERS[1:])
+    assert total([row, row]) == dict.fromkeys(COUNTERS, 2)
+
+
+def test_the_docs_table_lists_each_variants_counters():
+    text = (ROOT / "docs" / "variants.md").read_text()
+    table = dict(re.findall(r"^\| ([a-z0-9, ]+) \| ([a-z_, ]+) \|$", text, re.M))
+    table.pop("variant")  # the heading
+    for names, counters in table.items():
+        for name in names.split(", "):
+            assert vcounters.VARIANT_COUNTERS[name] == tuple(counters.split(", ")), name
+    assert {n for names in table for n in names.split(", ")} == set(vcounters.VARIANT_COUNTERS)
+    for name in vcounters.ROW[1:]:
+        assert f"`{name}`" in text, name
+
+
+# ------------------------------------------------------------------ against python-chess
+
+
+@pytest.mark.variant_walk
+@pytest.mark.parametrize("variant,fen,depth", CASES, ids=[_case_id(c) for c in CASES])
+def test_counters_match_python_chess(variant, fen, depth):
+    board = Board(fen, variant=variant)
+    names = _names(variant)
+    ours = [board.stats(d) for d in range(1, depth + 1)]
+    assert ours == python_chess_counters(board.variant, fen, depth, names)
+    from chesskit.board.counters import stats_by_depth
+
+    assert stats_by_depth(board, depth) == ours
+    assert board.divide_stats(depth) == python_chess_divide_counters(board.variant, fen, depth, names)
+
+
+@pytest.mark.variant_walk
+@pytest.mark.parametrize("variant", ["kingofthehill"])
+def test_cli_stats_json_and_pipe(cli, variant):
+    fen = "4k3/8/8/8/8/3K4/8/3r4 w - - 0 1"
+    want = python_chess_counters(variant, fen, 2, vcounters.names(variant))
+    result = cli("perft", fen, "2", "--variant", variant, "--stats", "--all-depths", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["nodes"] == want[1]["nodes"]
+    assert data["stats"] == {k: v for k, v in want[1].items() if k != "nodes"}
+    assert [d["stats"]["goal_reached"] for d in data["depths"]] == [row["goal_reached"] for row in want]
+    piped = cli("divide", fen, "2", "--variant", variant, "--stats")
+    assert piped.exit_code == 0, piped.output
+    head, *rows = piped.stdout.splitlines()
+    assert head.split() == ["move", *vcounters.names(variant)]
+    summed = next(line for line in rows if line.startswith("total")).split()[1:]
+    assert [int(x) for x in summed] == [want[1][n] for n in vcounters.names(variant)]
+
+
+@pytest.mark.variant_walk
+@pytest.mark.parametrize("variant", ["kingofthehill"])
+def test_plain_perft_does_not_load_the_counters_walk(variant):
+    code = (
+        "import sys\nfrom chesskit.board.board import Board\n"
+        f"assert Board(variant={variant!r}).perft(2) == 400\n"
+        "print('chesskit.core.vstats' in sys.modules)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), timeout=900)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split()[-1] == "False"
