@@ -271,3 +271,21 @@ GENERATE = {
     HORDE: horde_moves,
     RACINGKINGS: racing_moves,
 }
+
+
+@njit(inline="always", cache=True)
+def vgenerate(vid, T, bb, board, st, out, count_only):
+    """``GENERATE[vid]`` chosen where the call runs (``core/vstats.py``'s walk). numba
+    inlines every rule set's generator into a caller of this before it prunes the others:
+    a walk compiled per rule set takes ``GENERATE[vid]`` instead (``vwalk.walk_function``)."""
+    if vid == ANTICHESS:
+        return antichess_moves(T, bb, board, st, out, count_only)
+    if vid == HORDE:
+        return horde_moves(T, bb, board, st, out, count_only)
+    if vid == RACINGKINGS:
+        return racing_moves(T, bb, board, st, out, count_only)
+    if vid == ATOMIC:
+        return atomic_moves(T, bb, board, st, out, count_only)
+    if vid == CRAZYHOUSE:
+        return crazyhouse_moves(T, bb, board, st, out, count_only)
+    return chess_moves(T, bb, board, st, out, count_only)

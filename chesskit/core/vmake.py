@@ -202,3 +202,16 @@ def attacked(T, bb, sq, by):
     """Whether colour ``by`` attacks ``sq`` (for ``Board.is_check``)."""
     return attackers_to(T, bb, sq, bb[OCC], by) != ZERO
 
+
+
+@njit(inline="always", cache=True)
+def vmake(vid, T, bb, board, st, move):
+    """``MAKE[vid]`` chosen where the call runs (``core/vstats.py``; see ``vgen.vgenerate``)."""
+    if vid == THREECHECK:
+        threecheck_make(T, bb, board, st, move)
+    elif vid == ATOMIC:
+        atomic_make(T, bb, board, st, move)
+    elif vid == CRAZYHOUSE:
+        crazyhouse_make(T, bb, board, st, move)
+    else:
+        apply_move(T, bb, board, st, move)
