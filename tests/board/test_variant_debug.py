@@ -61,7 +61,7 @@ def test_a_clean_tree_passes_with_the_oracles_count(variant, fen, depth):
 @pytest.mark.variant_walk
 @pytest.mark.parametrize("fault", sorted(FAULT_CASES), ids=[f"{FAULT_CASES[f][0]}-{f}" for f in sorted(FAULT_CASES)])
 def test_each_injected_fault_is_caught_by_its_invariant(fault):
-    from chesskit.board.debug import run_checks
+    from chesskit.board.vdebug import run_checks
 
     variant, fen, depth = FAULT_CASES[fault]
     board = Board(fen, variant=variant)
