@@ -36,7 +36,7 @@ CASES = [
     ("racingkings", "8/1k3K2/8/8/8/8/8/8 w - - 0 1", 3),
     ("horde", "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1", 2),
     ("horde", "4k3/8/8/8/8/8/3p4/P3P2P w - - 0 1", 3),
-    ("horde", "4k3/3P4/8/8/8/8/8/8 w - - 0 1", 3),
+    ("horde", "4k3/3P4/8/8/8/8/8/8 b - - 0 1", 3),  # Kxd7 takes White's last piece
     ("antichess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", 3),
     ("antichess", "8/8/8/8/8/8/p7/1R6 b - - 0 1", 3),
     ("antichess", "8/1P6/8/8/3pP3/8/8/8 b - e3 0 1", 3),
