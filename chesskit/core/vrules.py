@@ -123,7 +123,7 @@ def atomic_leaf(T, bb, board, st, move, leaf_bb, leaf_st, scratch):
         vatomic.explode_bits(T, leaf_bb, move)
         if vatomic.game_over(leaf_bb):
             return 0
-    return vatomic.generate(T, leaf_bb, leaf_st, scratch, True)
+    return vatomic.count_moves(T, leaf_bb, leaf_st, scratch)
 
 
 # perft(1) of the child after ``move`` (0 where the move ends the game), for each rule set:
