@@ -66,6 +66,8 @@ def _warm_core() -> None:
 # generator and make functions from Python, so numba compiles them as functions of their own
 # (about 20 s of CPU on a cold cache), which each worker's first GPU test did again.
 WARM_BESIDE = """
+import os
+os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
 try:
     import numba.cuda  # noqa: F401
 except ImportError:  # no [gpu] extra: its tests skip
@@ -84,16 +86,84 @@ def _warm_in_two() -> None:
     61 s for all four walks alone, and the pair 90 s against 82 s (both compile the move
     generator): no gain worth that. The child's failure is not this run's: it only warms
     the cache, and the tests it warms for report their own errors."""
-    beside = subprocess.Popen(
-        [sys.executable, "-c", WARM_BESIDE],
-        env={**subprocess_env(), "NUMBA_ENABLE_CUDASIM": "1"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    _warm_with([[WARM_BESIDE]], variants=False)
+
+
+def _warm_with(scripts, variants: bool) -> None:
+    """``_warm_core`` in this process while ``scripts`` run beside it on the other cores;
+    with ``variants``, every variant's walks too (``WARM_VARIANT``, one child per rule set;
+    CI's slow step), on every core once this process's own compile has ended: each walk
+    compiles once, before any worker starts, instead of in each worker, chesskit process
+    and xdist group that meets it cold."""
+    import threading
+
+    cores = _cores()
+    queue = list(scripts) + ([[WARM_VARIANT, name] for name in WARM_VARIANTS] if variants else [])
+    compiling = threading.Event()
+    compiling.set()
+    thread = threading.Thread(
+        target=_run_beside, args=(queue, lambda: max(1, cores - 1) if compiling.is_set() else cores), daemon=True
     )
+    thread.start()
     try:
         _warm_core()
     finally:
-        beside.wait()
+        compiling.clear()
+        thread.join()
+
+
+# One variant's compiled code, warmed in a child process of its own (``_warm_with``): the
+# walk (perft, divide, legal moves, push: ``core/vwalk.py``) and the counters' walk
+# (--stats: ``core/vstats.py``).
+WARM_VARIANT = """
+import sys
+from chesskit.board.board import Board
+board = Board(variant=sys.argv[1])
+board.perft(2)
+board.stats(1)
+"""
+
+# The rule sets (giveaway runs antichess's), the dearest walk first (its CPU s on a cold
+# cache, docs/benchmarks.md "The variant walks' compile time"), so that the last to start
+# is a short one.
+WARM_VARIANTS = ("horde", "racingkings", "3check", "crazyhouse", "kingofthehill", "atomic", "antichess")
+
+
+def _selects_variant_walks(config) -> bool:
+    """Whether ``-m`` selects the tests marked slow and variant_walk (``-m slow``: CI's
+    second step), read with pytest's own parser of mark expressions. No ``-m`` (a file or
+    a test run by hand) warms no variant: each test compiles what it needs."""
+    expression = (config.getoption("markexpr", "") or "").strip()
+    if not expression:
+        return False
+    try:
+        from _pytest.mark.expression import Expression
+
+        return bool(Expression.compile(expression).evaluate(lambda name, **_: name in ("slow", "variant_walk")))
+    except Exception:  # pytest changed its private parser: read the words
+        return "slow" in expression and "not slow" not in expression
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _run_beside(scripts, slots) -> None:
+    """Run ``scripts`` (argument lists for ``python -c``) as child processes, in order, at
+    most ``slots()`` at a time, each with the tests' environment; their output is dropped. They only fill numba's cache: a child that fails costs its
+    time, never a result (the tests that need its code compile it and report their own
+    errors)."""
+    env = subprocess_env()
+    waiting, running = list(scripts), []
+    while waiting or running:
+        running = [child for child in running if child.poll() is None]
+        while waiting and len(running) < slots():
+            running.append(
+                subprocess.Popen(
+                    [sys.executable, "-c", *waiting.pop(0)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                )
+            )
+        time.sleep(0.2)
 
 
 # The names a test's id may carry for the variant whose walk it compiles.
@@ -111,11 +181,12 @@ def _uncounted_variants() -> list[str]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """A test marked ``variant_walk`` compiles a variant's walk on a cold cache (one to
-    three CPU minutes per variant on this 2-core machine, 2026-11-26: issue 22's open compile
-    time): it runs with the slow tests (tryfirst: marked before ``-m`` deselects), and in one
-    ``xdist_group`` per variant, so that under ``--dist loadgroup`` (.ci/run's slow step) one
-    worker compiles each variant instead of several compiling the same one at once."""
+    """A test marked ``variant_walk`` compiles a variant's walk on a cold cache (12-31 s of
+    CPU for the walk, more for the counters' walk, per rule set): it runs with the slow tests
+    (tryfirst: marked before ``-m`` deselects). ``-m slow`` compiles every variant's walks
+    before the workers start (``pytest_sessionstart``); a run that selects such tests
+    otherwise keeps each variant's in one ``xdist_group``, so that under ``--dist loadgroup``
+    one worker compiles it instead of several at once."""
     for item in items:
         if item.get_closest_marker("variant_walk") is None:
             continue
@@ -136,9 +207,13 @@ def pytest_sessionstart(session):
     """Compile (or load) the core once, in the process that owns the run, before
     pytest-xdist starts its workers (tryfirst: before xdist's own sessionstart): the
     workers then load the cache it wrote instead of each compiling the same code at once.
-    A worker (``workerinput`` set) leaves it to the controller."""
+    With ``-m slow`` every variant's walks too, in child processes on every core. A worker
+    (``workerinput`` set) leaves it to the controller."""
     if not hasattr(session.config, "workerinput"):
-        _warm_in_two()
+        if _selects_variant_walks(session.config) and not session.config.option.collectonly:
+            _warm_with([[WARM_BESIDE]], variants=True)
+        else:
+            _warm_in_two()
 
 
 @pytest.fixture(scope="session", autouse=True)

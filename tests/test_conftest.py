@@ -45,3 +45,37 @@ def test_only_the_resource_tracker_is_a_process_lifetime_helper():
     finally:
         other.kill()
         other.wait()
+
+
+@pytest.mark.parametrize(
+    "markexpr,warms",
+    [
+        ("slow", True),  # CI's second step: every variant's walks compiled before the workers start
+        ("slow or stockfish", True),
+        ("variant_walk", True),
+        ("not slow", False),  # the README's command compiles no variant
+        ("slow and not variant_walk", False),
+        ("", False),  # a file or a test run by hand: each test compiles what it needs
+    ],
+)
+def test_the_variant_walks_are_warmed_when_the_run_selects_them(markexpr, warms):
+    """``-m`` decides whether the controller compiles every variant's walks first: warming
+    them for a run that selects none would cost minutes on a cold cache."""
+    import conftest
+
+    class Config:
+        def getoption(self, name, default=None):
+            assert name == "markexpr"
+            return markexpr
+
+    assert conftest._selects_variant_walks(Config()) is warms
+
+
+def test_the_warmed_rule_sets_are_every_counted_variants():
+    """One child per rule set the core counts (giveaway runs antichess's walk): a variant
+    left out would be compiled by the tests again, in each worker that meets it."""
+    import conftest
+    from chesskit.core import vstate
+
+    counted = {vstate.NAMES[vid] for vid in vstate.COUNTED}
+    assert set(conftest.WARM_VARIANTS) == counted and len(conftest.WARM_VARIANTS) == len(counted)

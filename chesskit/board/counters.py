@@ -122,17 +122,18 @@ def only_stats(row: dict[str, int]) -> dict[str, int]:
 # --------------------------------------------------------------------------- suite opcodes
 
 
-def parse_stat_opcode(text: str) -> dict[str, int]:
+def parse_stat_opcode(text: str, names: tuple[str, ...] = COUNTERS) -> dict[str, int]:
     """``'captures=34 checks=12'`` -> ``{"captures": 34, "checks": 12}``.
 
     The operand of an ``S<n>`` EPD opcode: space-separated ``name=count`` pairs, any
-    subset of the counters (``nodes`` too). Raises InputError on anything else.
+    subset of ``names`` (the counters of the line's variant, ``counter_names``; ``nodes``
+    too). Raises InputError on anything else.
     """
     found: dict[str, int] = {}
     for item in text.replace(",", " ").split():
         name, sep, value = item.partition("=")
-        if not sep or name not in COUNTERS:
-            known = ", ".join(COUNTERS)
+        if not sep or name not in names:
+            known = ", ".join(names)
             raise InputError(f"bad statistics item {item!r}: expected name=count with a name among {known}")
         # ASCII digits only ('²'.isdigit() is True but int('²') fails), and a bounded
         # number of them: a count has at most 20 digits

@@ -20,7 +20,9 @@ reported:
 ``promoted``   its '~' marks          } fen() gives them (python-chess's variant
 ``checks``     3check's counters      } boards do)
 ``halfmove``   halfmove clock       } skipped when the adapter's fen() has 4 fields
-``fullmove``   fullmove number      }
+``fullmove``   fullmove number      } (the halfmove clock also in crazyhouse: a drop resets
+                                      it in Fairy-Stockfish and chesskit, python-chess counts
+                                      it on; docs/variants.md, "Where the oracles disagree")
 
 Where it is checked (each comparison costs a push, two FENs and a move generation
 on both sides, ~0.3 ms, so not every node of a deep perft):
@@ -43,6 +45,7 @@ from chesskit.compare.descent import StateMismatch
 from chesskit.compare.engines.pyadapter import PythonEngine
 from chesskit.errors import FenError
 from chesskit.geometry import distance, flip_rank
+from chesskit.variants import get as get_variant
 from chesskit.vocab import FILE_NAMES, PAWN, ROOK, parse_square, piece_code, square_name
 
 SWEEP_PUSHES = 2000
@@ -165,10 +168,10 @@ def diff_state(board: Board, their_fen: str) -> tuple[str, object, object] | Non
             if other is not None and mine != other:
                 return (field, mine, other)
     if len(theirs) >= 6:
-        for name, our_text, their_text in (
-            ("halfmove", ours[4], theirs[4]),
-            ("fullmove", ours[5], theirs[5]),
-        ):
+        clocks = [("halfmove", ours[4], theirs[4]), ("fullmove", ours[5], theirs[5])]
+        if variant != "chess" and get_variant(variant).pockets:
+            clocks.pop(0)  # the oracles' clocks part at the first drop
+        for name, our_text, their_text in clocks:
             if their_text != our_text:
                 value = int(their_text) if their_text.isdigit() else their_text
                 return (name, int(our_text), value)

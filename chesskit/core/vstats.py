@@ -20,10 +20,16 @@ the side to move has no legal move by the variant's move rules (whether or not t
 also ended by the variant's own goal, counted apart). Every move is made (copy-make, as in
 ``vwalk.py``), the last ply's too: the counters need the position after it.
 
-Compiled per rule set like the variant walk (``entry(vid)``: ``vid`` is a constant of the
-closure, so numba compiles only that variant's branches), and only when --stats asks for it.
-Definitions for users: docs/variants.md, "Counters".
+Compiled per rule set like the variant walk (``vwalk.walk_function``): the rule set's
+functions (``vgen.GENERATE[vid]``, ``vmake.MAKE``, ``vrules.GAME_OVER``) and its id are
+globals of the walk and of its per-move count, chosen in Python, so numba inlines that rule
+set's code only, its generator twice (the node's moves, the replies that decide a mate or
+antichess's no-moves win); a walk that chose with ``if vid == ...`` had every variant's
+generator inlined at every call site (minutes of compile per variant). Compiled only when
+--stats asks for it. Definitions for users: docs/variants.md, "Counters".
 """
+
+from types import FunctionType
 
 import numpy as np
 from numba import njit
@@ -34,15 +40,16 @@ from .move import CAPTURE, CASTLING, DROP, EN_PASSANT, castle_squares, from_sq, 
 from .movegen import attackers_to
 from .position import KING, OCC, STM, occ_of
 from .stats import CAPTURES, CASTLES, CHECKS, DISCOVERY, DOUBLE, EN_PASSANTS, MATES, NODES, PROMOTIONS
-from .vgen import vgenerate
-from .vmake import vmake
-from .vrules import CENTRE, game_over
+from .vgen import GENERATE
+from .vmake import MAKE
+from .vrules import CENTRE, GAME_OVER
 from .vstate import (
     ANTICHESS,
     ATOMIC,
     CRAZYHOUSE,
     HORDE,
     KINGOFTHEHILL,
+    NAMES,
     PROMOTED,
     RACINGKINGS,
     RULES,
@@ -58,8 +65,9 @@ DROPS, DROP_CHECKS, PROMOTED_CAPTURES, EXPLODED, KING_EXPLOSIONS, THIRD_CHECKS, 
 N_VCOUNTERS = 19
 
 
-@njit(inline="always", cache=True)
-def _count_move(vid, T, pbb, pst, move, cbb, cboard, cst, rows, ply, scratch):
+# ``VID`` (the rule set's id), ``generate``, ``make`` and ``game_over`` are not this
+# module's: they are the rule set's, given by ``count_function`` and ``walk_function``.
+def _count_move(T, pbb, pst, move, cbb, cboard, cst, rows, ply, scratch):
     """Add ``move`` (made from the parent ``pbb``/``pst`` into the child ``cbb``/``cboard``/
     ``cst``) to ``rows[ply]``."""
     rows[ply, NODES] += 1
@@ -71,9 +79,9 @@ def _count_move(vid, T, pbb, pst, move, cbb, cboard, cst, rows, ply, scratch):
     else:
         if move & CAPTURE:
             rows[ply, CAPTURES] += 1
-            if vid == CRAZYHOUSE and (pbb[PROMOTED] >> np.uint64(to)) & ONE and not move & EN_PASSANT:
+            if VID == CRAZYHOUSE and (pbb[PROMOTED] >> np.uint64(to)) & ONE and not move & EN_PASSANT:
                 rows[ply, PROMOTED_CAPTURES] += 1
-            if vid == ATOMIC:
+            if VID == ATOMIC:
                 rows[ply, EXPLODED] += popcount(pbb[OCC]) - popcount(cbb[OCC])
                 if cbb[(them << 3) | KING] == ZERO:
                     rows[ply, KING_EXPLOSIONS] += 1
@@ -86,90 +94,111 @@ def _count_move(vid, T, pbb, pst, move, cbb, cboard, cst, rows, ply, scratch):
             rows[ply, PROMOTIONS] += 1
             if promo == KING:
                 rows[ply, KING_PROMOTIONS] += 1
-    if vid == KINGOFTHEHILL:
+    if VID == KINGOFTHEHILL:
         if cbb[(us << 3) | KING] & CENTRE:
             rows[ply, GOAL] += 1
-    if vid == RACINGKINGS:
+    if VID == RACINGKINGS:
         if cbb[(us << 3) | KING] & RANK_8 and not pbb[(us << 3) | KING] & RANK_8:
             rows[ply, GOAL] += 1
-    if vid == THREECHECK:
+    if VID == THREECHECK:
         if cst[CHECK_COUNT + us] >= 3 and pst[CHECK_COUNT + us] < 3:
             rows[ply, THIRD_CHECKS] += 1
-    if vid == ANTICHESS or vid == HORDE:
+    # whether the replies decide a counter: antichess's no-moves win, or a check's mate
+    replies = False
+    if VID == ANTICHESS or VID == HORDE:
         if cbb[occ_of(them)] == ZERO:
             rows[ply, NO_PIECES] += 1
-        elif vid == ANTICHESS and vgenerate(vid, T, cbb, cboard, cst, scratch, True) == 0:
-            rows[ply, NO_MOVES] += 1
-    if vid == ANTICHESS or vid == RACINGKINGS:
-        return  # nothing is ever in check
+        elif VID == ANTICHESS:
+            replies = True
     kings = cbb[(them << 3) | KING]
-    if kings == ZERO:
-        return
-    ksq = lsb(kings)
-    if vid == ATOMIC and T[K_ATT + ksq] & cbb[(us << 3) | KING]:
-        return  # touching kings: neither is in check
-    checkers = attackers_to(T, cbb, ksq, cbb[OCC], us)
-    if checkers == ZERO:
-        return
-    rows[ply, CHECKS] += 1
-    if move & DROP:
-        rows[ply, DROP_CHECKS] += 1
-    if checkers & (checkers - ONE):
-        rows[ply, DOUBLE] += 1
-    else:
-        landed = to
-        if move & CASTLING:
-            landed = castle_squares(from_sq(move), to)[1]  # the rook's square
-        if lsb(checkers) != landed:
-            rows[ply, DISCOVERY] += 1
-    if vgenerate(vid, T, cbb, cboard, cst, scratch, True) == 0:
-        rows[ply, MATES] += 1
-
-
-def _build(vid):
-    """The counters' walk of rule set ``vid``, compiled by numba on its first call."""
-
-    @njit(cache=True, nogil=True)
-    def run(T, bbs, boards, sts, depth, only, rows, moves, nmoves, index, scratch):
-        """Add the counters of the moves made at ply k (1..depth) to ``rows[k - 1]``; row 0
-        of ``bbs``/``boards``/``sts`` is the position (``depth + 1`` rows of each). With
-        ``only`` >= 0 the walk makes only that root move (divide). Returns the number of
-        root moves, written to ``moves[0]``."""
-        level = 0
-        index[0] = 0
-        nmoves[0] = 0
-        if not game_over(vid, bbs[0], sts[0]):
-            nmoves[0] = vgenerate(vid, T, bbs[0], boards[0], sts[0], moves[0], False)
-        roots = nmoves[0]
-        if depth == 0:
-            return roots
-        if only >= 0:
-            index[0] = only
-            nmoves[0] = min(only + 1, roots)
-        while level >= 0:
-            i = index[level]
-            if i < nmoves[level]:
-                index[level] = i + 1
-                move = moves[level, i]
-                child = level + 1
-                copy_words(bbs[child], bbs[level], VBB_SIZE)
-                copy_words(boards[child], boards[level], 64)
-                copy_words(sts[child], sts[level], VST_SIZE)
-                vmake(vid, T, bbs[child], boards[child], sts[child], move)
-                _count_move(
-                    vid, T, bbs[level], sts[level], move, bbs[child], boards[child], sts[child], rows, level, scratch
-                )
-                if child < depth:
-                    index[child] = 0
-                    nmoves[child] = 0
-                    if not game_over(vid, bbs[child], sts[child]):
-                        nmoves[child] = vgenerate(vid, T, bbs[child], boards[child], sts[child], moves[child], False)
-                    level = child
+    if VID != ANTICHESS and VID != RACINGKINGS and kings != ZERO:  # else nothing is ever in check
+        ksq = lsb(kings)
+        checkers = ZERO
+        if VID != ATOMIC or T[K_ATT + ksq] & cbb[(us << 3) | KING] == ZERO:  # touching kings: neither is in check
+            checkers = attackers_to(T, cbb, ksq, cbb[OCC], us)
+        if checkers != ZERO:
+            replies = True
+            rows[ply, CHECKS] += 1
+            if move & DROP:
+                rows[ply, DROP_CHECKS] += 1
+            if checkers & (checkers - ONE):
+                rows[ply, DOUBLE] += 1
             else:
-                level -= 1
-        return roots
+                landed = to
+                if move & CASTLING:
+                    landed = castle_squares(from_sq(move), to)[1]  # the rook's square
+                if lsb(checkers) != landed:
+                    rows[ply, DISCOVERY] += 1
+    if replies and generate(T, cbb, cboard, cst, scratch, True) == 0:
+        if VID == ANTICHESS:
+            rows[ply, NO_MOVES] += 1
+        else:
+            rows[ply, MATES] += 1
 
-    return run
+
+def _stats_walk(T, bbs, boards, sts, depth, only, rows, moves, nmoves, index, scratch):
+    """Add the counters of the moves made at ply k (1..depth) to ``rows[k - 1]``; row 0
+    of ``bbs``/``boards``/``sts`` is the position (``depth + 1`` rows of each). With
+    ``only`` >= 0 the walk makes only that root move (divide). Returns the number of
+    root moves, written to ``moves[0]``."""
+    roots = 0
+    level = 0
+    entering = True
+    while level >= 0:
+        if entering:
+            entering = False
+            index[level] = 0
+            nmoves[level] = 0
+            if not game_over(bbs[level], sts[level]):
+                nmoves[level] = generate(T, bbs[level], boards[level], sts[level], moves[level], False)
+            if level == 0:
+                roots = nmoves[0]
+                if depth == 0:
+                    return roots
+                if only >= 0:
+                    index[0] = only
+                    nmoves[0] = min(only + 1, roots)
+        i = index[level]
+        if i < nmoves[level]:
+            index[level] = i + 1
+            move = moves[level, i]
+            child = level + 1
+            copy_words(bbs[child], bbs[level], VBB_SIZE)
+            copy_words(boards[child], boards[level], 64)
+            copy_words(sts[child], sts[level], VST_SIZE)
+            make(T, bbs[child], boards[child], sts[child], move)
+            count_move(T, bbs[level], sts[level], move, bbs[child], boards[child], sts[child], rows, level, scratch)
+            if child < depth:
+                level = child
+                entering = True
+        else:
+            level -= 1
+    return roots
+
+
+def _with_rules(function, vid, name, **extra):
+    """``function``'s code seeing rule set ``vid``'s functions as its globals ``VID``,
+    ``generate``, ``make`` and ``game_over`` (and ``extra``), named ``name``: numba's
+    cache keys a function by its name, not by its globals (``vwalk.walk_function``)."""
+    if vid not in GENERATE or RULES[vid] != vid:
+        raise ValueError(f"no variant counters' walk for rule set {vid}")
+    scope = dict(function.__globals__)
+    scope.update(VID=vid, generate=GENERATE[vid], make=MAKE[vid], game_over=GAME_OVER[vid], **extra)
+    out = FunctionType(function.__code__, scope, name)
+    out.__qualname__ = name
+    out.__doc__ = function.__doc__
+    return out
+
+
+def count_function(vid):
+    """``_count_move`` of rule set ``vid``, inlined into its walk."""
+    return njit(inline="always")(_with_rules(_count_move, vid, f"count_{NAMES[vid]}"))
+
+
+def walk_function(vid):
+    """The counters' walk of rule set ``vid`` as a Python function, for numba (its
+    ``count_move`` is ``count_function(vid)``)."""
+    return _with_rules(_stats_walk, vid, f"stats_{NAMES[vid]}", count_move=count_function(vid))
 
 
 _entries: dict = {}
@@ -179,7 +208,7 @@ def entry(vid: int):
     """The compiled counters' walk of variant ``vid`` (giveaway runs antichess's)."""
     rules = RULES[vid]
     if rules not in _entries:
-        _entries[rules] = _build(rules)
+        _entries[rules] = njit(cache=True, nogil=True)(walk_function(rules))
     return _entries[rules]
 
 

@@ -355,7 +355,7 @@ def _run_job(
 ) -> Iterator[SuiteResult]:
     """The results of one position's tasks, counted here (``threads`` for each count, or
     on ``gpu``)."""
-    from chesskit.board.counters import compare, parse_stat_opcode
+    from chesskit.board.counters import compare, counter_names, parse_stat_opcode
 
     record = tasks[0].record
     try:
@@ -376,7 +376,7 @@ def _run_job(
         wanted = None
         if stats and task.depth in record.stats:
             try:
-                wanted = parse_stat_opcode(record.stats[task.depth])
+                wanted = parse_stat_opcode(record.stats[task.depth], counter_names(board))
             except InputError as err:
                 yield SuiteResult(task, 0, 0.0, error=printable(f"S{task.depth}: {err}"))
                 continue

@@ -18,7 +18,8 @@ import pytest
 
 from chesskit.board import vcounters
 from chesskit.board.board import Board
-from chesskit.board.counters import COUNTERS, only_stats, total
+from chesskit.board.counters import COUNTERS, counter_names, only_stats, parse_stat_opcode, total
+from chesskit.errors import InputError
 from helpers import subprocess_env
 from variant_counters_oracle import python_chess_counters, python_chess_divide_counters
 
@@ -36,7 +37,7 @@ CASES = [
     ("racingkings", "8/1k3K2/8/8/8/8/8/8 w - - 0 1", 3),
     ("horde", "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1", 2),
     ("horde", "4k3/8/8/8/8/8/3p4/P3P2P w - - 0 1", 3),
-    ("horde", "4k3/3P4/8/8/8/8/8/8 w - - 0 1", 3),
+    ("horde", "4k3/3P4/8/8/8/8/8/8 b - - 0 1", 3),  # Kxd7 takes White's last piece
     ("antichess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", 3),
     ("antichess", "8/8/8/8/8/8/p7/1R6 b - - 0 1", 3),
     ("antichess", "8/1P6/8/8/3pP3/8/8/8 b - e3 0 1", 3),
@@ -134,3 +135,54 @@ def test_plain_perft_does_not_load_the_counters_walk(variant):
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), timeout=900)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split()[-1] == "False"
+
+
+# ------------------------------------------------------------------ suite S<n> opcodes
+
+
+def test_a_stat_opcode_reads_the_counters_of_its_variant():
+    house = counter_names(Board(variant="crazyhouse"))
+    assert parse_stat_opcode("drops=3 drop_checks=1 nodes=9", house) == {"drops": 3, "drop_checks": 1, "nodes": 9}
+    assert parse_stat_opcode("exploded_pieces=2", counter_names(Board(variant="atomic"))) == {"exploded_pieces": 2}
+    for names, bad in [(COUNTERS, "drops=3"), (counter_names(Board(variant="atomic")), "drops=3"), (house, "checks")]:
+        with pytest.raises(InputError, match="bad statistics item") as err:
+            parse_stat_opcode(bad, names)
+        assert ", ".join(names) in str(err.value)
+    with pytest.raises(InputError, match="exploded_pieces"):  # another variant's counter
+        parse_stat_opcode("exploded_pieces=0", house)
+
+
+HOUSE = "4k3/8/8/8/8/8/r7/4K3[NPq] w - -"
+
+
+@pytest.mark.variant_walk
+@pytest.mark.parametrize("variant", ["crazyhouse"])
+def test_suite_checks_a_variants_own_counters(cli, tmp_path, monkeypatch, variant):
+    """``suite --stats`` reads and checks S<n> opcodes with the variant's counters (drops,
+    drop checks): python-chess's counts pass, one drop too many is a mismatch (exit 1),
+    and another variant's counter on a line is that line's error (exit 2)."""
+    monkeypatch.chdir(tmp_path)
+    want = python_chess_counters(variant, HOUSE + " 0 1", 2, vcounters.names(variant))
+    assert want[0]["drops"] and want[1]["drop_checks"]  # the case exercises them
+
+    d = f'D1 {want[0]["nodes"]}; D2 {want[1]["nodes"]};'
+    (tmp_path / "zh.epd").write_text(
+        f'{HOUSE} id "right"; variant {variant}; {d} S1 "drops={want[0]["drops"]}"; '
+        f'S2 "drops={want[1]["drops"]} drop_checks={want[1]["drop_checks"]} promoted_captures=0";\n'
+        f'{HOUSE} id "wrong"; variant {variant}; {d} S2 "drops={want[1]["drops"] + 1}";\n'
+    )
+    result = cli("suite", "zh.epd", "--stats", "--json")
+    assert result.exit_code == 1, result.output
+    rows = {(r["id"], r["depth"]): r for r in json.loads(result.stdout)["results"]}
+    assert rows["right", 1]["stats_ok"] and rows["right", 2]["stats_ok"]
+    assert rows["wrong", 2]["stats_mismatch"] == {"drops": {"expected": want[1]["drops"] + 1, "actual": want[1]["drops"]}}
+    (tmp_path / "mixed.epd").write_text(
+        f'{HOUSE} id "right"; variant {variant}; {d} S1 "drops={want[0]["drops"]}";\n'
+        f'4k3/8/8/8/8/8/r7/4K3 w - - id "atomic"; variant atomic; D1 1; S1 "drops=0";\n'
+    )
+    result = cli("suite", "mixed.epd", "--stats", "--json")
+    assert result.exit_code == 2, result.output
+    data = json.loads(result.stdout)
+    assert [(r["id"], r["ok"]) for r in data["results"]] == [("right", True), ("right", True)]
+    ((error),) = data["error_lines"]
+    assert error["id"] == "atomic" and error["error"].startswith("S1: ") and "drops" in error["error"]

@@ -37,6 +37,22 @@ def test_check_counters_are_compared_in_both_dialects():
     assert diff_state(board, "4k3/8/8/8/8/8/8/R3K2R w KQ - 2+3 5 1") == ("halfmove", 0, 5)
 
 
+def test_crazyhouse_clocks_after_a_drop_follow_either_oracle():
+    """A drop resets the halfmove clock in Fairy-Stockfish (and chesskit), python-chess
+    counts it on: python-chess's variant board after N@a2 is not a state mismatch (the
+    drop adapters' compare found this first, before their bug)."""
+    import chess.variant
+
+    fen = "4k3/8/8/8/8/8/8/4K3[N] w - - 3 1"
+    theirs = chess.variant.CrazyhouseBoard(fen)
+    theirs.push_uci("N@a2")
+    board = Board(fen, variant="crazyhouse")
+    board.push("N@a2")
+    assert board.fen().split()[4] == "0" and theirs.fen().split()[4] == "4"
+    assert diff_state(board, theirs.fen()) is None
+    assert diff_state(board, theirs.fen().replace(" 4 1", " 4 2")) == ("fullmove", 1, 2)
+
+
 @pytest.mark.variant_walk
 @pytest.mark.parametrize("variant", ["crazyhouse"])
 def test_compare_finds_an_adapter_whose_pocket_drifts(cli, variant):

@@ -16,7 +16,7 @@ from collections import Counter
 
 import pytest
 
-from chesskit.core import movegen, vgen, vwalk
+from chesskit.core import movegen, vgen, vstats, vwalk
 from chesskit.core.vstate import NAMES, RULES
 
 RULE_SETS = sorted(set(vgen.GENERATE))
@@ -81,3 +81,22 @@ def test_every_rule_set_has_a_walk_and_giveaway_shares_antichess():
     assert {RULES[v] for v in range(1, len(NAMES))} == set(RULE_SETS)
     with pytest.raises(ValueError):
         vwalk.walk_function(0)
+
+
+@pytest.mark.parametrize("vid", RULE_SETS, ids=[NAMES[v] for v in RULE_SETS])
+def test_a_variant_counters_walk_inlines_only_its_own_rules(vid):
+    """The --stats walk (core/vstats.py) likewise: its rule set's generator twice (the
+    node's moves, the replies that decide a mate or antichess's no-moves win), no other's."""
+    counts = inlined(vstats.walk_function(vid))
+    others = {vgen.GENERATE[v].py_func for v in RULE_SETS if vgen.GENERATE[v] is not vgen.GENERATE[vid]}
+    assert not others & set(counts), f"{NAMES[vid]}'s counters walk inlines another rule set's generator"
+    assert counts[vgen.GENERATE[vid].py_func] == 2
+    assert counts[movegen._generate.py_func] <= 2
+    assert vgen.vgenerate.py_func not in counts
+
+
+def test_the_counters_walk_has_no_run_time_rule_choice():
+    with pytest.raises(ValueError):
+        vstats.walk_function(0)
+    with pytest.raises(ValueError):
+        vstats.walk_function(6)  # giveaway runs antichess's
