@@ -29,10 +29,10 @@ Nothing here is compiled into the standard walk.
 import numpy as np
 from numba import njit
 
-from .attacks import CASTLE_PATH, CASTLE_SPAN, K_ATT, N_ATT, P_ATT, between, bishop_attacks, line, rook_attacks
+from .attacks import B_EMPTY, CASTLE_PATH, CASTLE_SPAN, K_ATT, N_ATT, P_ATT, R_EMPTY, between, bishop_attacks, line, rook_attacks
 from .bitboard import ALL, NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, castle_squares, encode, to_sq
-from .movegen import _emit, _emit_pawns, attackers_to, king_lines
+from .movegen import _emit, _emit_pawns, attacked_by, attackers_to, king_lines
 from .position import BISHOP, CASTLE, EP, KEY, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of, z_castle, z_piece
 
 _NIL = np.int64(0)
@@ -226,10 +226,187 @@ def _castling(T, bb, out, n, us, ksq, eksq, count_only):
     return n
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def generate(T, bb, st, out, count_only):
     """The legal atomic moves of the side to move (none where a king is missing: the game
-    is over), written to ``out`` or only counted; returns how many."""
+    is over), written to ``out`` or only counted; returns how many. A call (one a node of
+    the walk above the last ply): the last ply inlines ``count_moves`` itself."""
+    if count_only:
+        return count_moves(T, bb, st, out)
+    return list_moves(T, bb, st, out, False)
+
+
+@njit(inline="always", cache=True)
+def _exposed(T, bb, them, ksq, occ, gone):
+    """Whether our king on ``ksq`` is attacked once the squares ``gone`` are cleared."""
+    tb = them << 3
+    occ2 = occ & ~gone
+    att = (T[N_ATT + ksq] & bb[tb | KNIGHT]) | (T[P_ATT + (them ^ 1) * 64 + ksq] & bb[tb | PAWN])
+    att |= bishop_attacks(T, ksq, occ2) & (bb[tb | BISHOP] | bb[tb | QUEEN])
+    att |= rook_attacks(T, ksq, occ2) & (bb[tb | ROOK] | bb[tb | QUEEN])
+    return att & ~gone != ZERO
+
+
+@njit(inline="always", cache=True)
+def _legal_captures(T, bb, them, ksq, occ, frm, caps, danger):
+    """How many captures from ``frm`` onto ``caps`` (none next to our king, none whose
+    explosion reaches the enemy king: ``count_moves``) leave our king unattacked: without a
+    test where the explosion clears nothing on a line from our king to an enemy slider
+    (``danger``; all of the board when in check)."""
+    fb = ONE << np.uint64(frm)
+    n = 0
+    while caps:
+        to = lsb(caps)
+        caps &= caps - ONE
+        gone = blast(T, bb, to) | fb
+        if gone & danger == ZERO or not _exposed(T, bb, them, ksq, occ, gone):
+            n += 1
+    return n
+
+
+@njit(inline="always", cache=True)
+def count_moves(T, bb, st, out):
+    """``generate``'s count, in bulk where the rules allow: quiet moves by popcount of
+    their targets (the check and pin masks of standard chess, none while the kings touch),
+    king steps against one map of the enemy's attacks, captures by sets (none next to our
+    king: it would explode; all whose explosion reaches the enemy king, or while the kings
+    touch, are legal) and one by one only where the explosion clears a square between our
+    king and an enemy slider, or we are in check. ``out``: scratch for the rare steps (en
+    passant, castling), which are ``list_moves``'."""
+    us = st[STM] & 1
+    them = us ^ 1
+    ub = us << 3
+    tb = them << 3
+    kings = bb[ub | KING]
+    ekings = bb[tb | KING]
+    if kings == ZERO or ekings == ZERO:
+        return 0
+    ksq = lsb(kings)
+    eksq = lsb(ekings)
+    occ = bb[OCC]
+    empty = ~occ
+    near = T[K_ATT + ksq]
+    enear = T[K_ATT + eksq]
+    touching = (near & ekings) != ZERO
+    capturable = bb[occ_of(them)] & ~near
+    sure = ALL if touching else enear | ekings
+    pinned = ZERO
+    checkers = ZERO
+    danger = ZERO
+    quiet_to = empty
+    if not touching:
+        snipers = (T[R_EMPTY + ksq] & (bb[tb | ROOK] | bb[tb | QUEEN])) | (
+            T[B_EMPTY + ksq] & (bb[tb | BISHOP] | bb[tb | QUEEN])
+        )
+        while snipers:
+            sq = lsb(snipers)
+            snipers &= snipers - ONE
+            b = between(T, ksq, sq)
+            danger |= b
+            b &= occ
+            if b == ZERO:
+                checkers |= ONE << np.uint64(sq)
+            elif (b & (b - ONE)) == ZERO:
+                pinned |= b
+        pinned &= bb[occ_of(us)]
+        checkers |= (T[P_ATT + us * 64 + ksq] & bb[tb | PAWN]) | (T[N_ATT + ksq] & bb[tb | KNIGHT])
+        if checkers:
+            danger = ALL
+            if checkers & (checkers - ONE):
+                quiet_to = ZERO
+            else:
+                quiet_to = between(T, ksq, lsb(checkers)) & empty
+    # the king: quiet steps only, next to the enemy king or onto a square it is not attacked on
+    n = 0
+    kt = near & empty
+    free = kt & enear
+    rest = kt & ~enear
+    if rest & (rest - ONE):
+        rest &= ~attacked_by(T, bb, them, occ ^ kings)
+    elif rest and attackers_to(T, bb, lsb(rest), occ ^ kings, them):
+        rest = ZERO
+    n += popcount(free) + popcount(rest)
+    for pt in (KNIGHT, BISHOP, ROOK, QUEEN):
+        pcs = bb[ub | pt]
+        while pcs:
+            frm = lsb(pcs)
+            pcs &= pcs - ONE
+            if pt == KNIGHT:
+                t = T[N_ATT + frm]
+            else:
+                t = ZERO
+                if pt != ROOK:
+                    t |= bishop_attacks(T, frm, occ)
+                if pt != BISHOP:
+                    t |= rook_attacks(T, frm, occ)
+            q = t & quiet_to
+            if (pinned >> np.uint64(frm)) & ONE:
+                q &= line(T, ksq, frm)
+            caps = t & capturable
+            n += popcount(q) + popcount(caps & sure)
+            caps &= ~sure
+            if caps:
+                n += _legal_captures(T, bb, them, ksq, occ, frm, caps, danger)
+    pawns = bb[ub | PAWN]
+    if pawns:
+        if us == WHITE:
+            capw = ((pawns & NOT_FILE_A) << np.uint64(7)) & capturable
+            cape = ((pawns & NOT_FILE_H) << np.uint64(9)) & capturable
+            push1 = (pawns << np.uint64(8)) & empty
+            push2 = ((push1 & RANK_3) << np.uint64(8)) & empty
+            dw, de, d1, d2, promo_rank = 7, 9, 8, 16, RANK_8
+        else:
+            capw = ((pawns & NOT_FILE_A) >> np.uint64(9)) & capturable
+            cape = ((pawns & NOT_FILE_H) >> np.uint64(7)) & capturable
+            push1 = (pawns >> np.uint64(8)) & empty
+            push2 = ((push1 & RANK_6) >> np.uint64(8)) & empty
+            dw, de, d1, d2, promo_rank = -9, -7, -8, -16, RANK_1
+        # captures: four each onto the last rank
+        n += popcount(capw & sure) + popcount(cape & sure)
+        n += 3 * (popcount(capw & sure & promo_rank) + popcount(cape & sure & promo_rank))
+        for caps, d in ((capw & ~sure, dw), (cape & ~sure, de)):
+            while caps:
+                to = lsb(caps)
+                caps &= caps - ONE
+                if _legal_captures(T, bb, them, ksq, occ, to - d, ONE << np.uint64(to), danger):
+                    n += 4 if (promo_rank >> np.uint64(to)) & ONE else 1
+        # pushes: the unpinned ones set-wise, a pinned one along its pin line
+        pp = pawns & pinned
+        if pp:
+            p1 = push1 & ~((pp << np.uint64(8)) if us == WHITE else (pp >> np.uint64(8)))
+            p2 = push2 & ~((pp << np.uint64(16)) if us == WHITE else (pp >> np.uint64(16)))
+            while pp:
+                frm = lsb(pp)
+                pp &= pp - ONE
+                ray = line(T, ksq, frm) & quiet_to
+                one = ONE << np.uint64(frm + d1)
+                if one & push1 & ray:
+                    n += 4 if one & promo_rank else 1
+                two = ONE << np.uint64(frm + d2) if (one & push1) else ZERO
+                if two & push2 & ray:
+                    n += 1
+            push1, push2 = p1, p2
+        push1 &= quiet_to
+        push2 &= quiet_to
+        n += popcount(push1) + popcount(push2) + 3 * popcount(push1 & promo_rank)
+    if st[EP] != NO_SQ:
+        n = _en_passant(T, bb, out, n, us, ksq, ekings, touching, st[EP], True)
+    if checkers == ZERO:
+        rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
+        while rights:
+            r = lsb(rights)
+            rights &= rights - ONE
+            if (occ & T[CASTLE_SPAN + us * 64 + ((ksq & 7) << 3) + (r & 7)]) == ZERO:
+                n = _castling(T, bb, out, n, us, ksq, eksq, True)
+                break
+    return n
+
+
+@njit(cache=True)
+def list_moves(T, bb, st, out, count_only):
+    """The legal atomic moves of the side to move (none where a king is missing: the game
+    is over), written to ``out`` (``count_only``: only counted, move by move: ``count_moves``
+    is the fast count); returns how many."""
     us = st[STM] & 1
     them = us ^ 1
     kings = bb[(us << 3) | KING]

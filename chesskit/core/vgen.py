@@ -4,7 +4,8 @@ Each variant is standard generation (``movegen._generate``, compiled into the va
 walk, never the other way round) where its moves are chess moves, plus what it changes:
 
 * kingofthehill, 3check: chess moves (the game's end is ``vrules.game_over``);
-* racingkings: chess moves that give no check (``vmake.gives_check``), and when White's
+* racingkings: chess moves that give no check (``_racing_masks``: the squares a piece
+  checks from, and the pieces that would uncover a check), and when White's
   king has reached the eighth rank with Black to move, Black's last chance: the game is
   over unless Black has a king move onto the eighth rank;
 * horde: White has no king, so every pseudo-legal move is legal (``_free_moves``) and its
@@ -16,20 +17,18 @@ walk, never the other way round) where its moves are chess moves, plus what it c
   is forced when there is one, pawns also promote to a king (``_free_moves``); castling
   (giveaway) needs only its squares empty.
 
-``count_only`` counts without writing where the rule allows (bulk counting); racing kings
-writes its moves to ``out`` in both modes, to test each for check.
+``count_only`` counts without writing (bulk counting).
 """
 
 import numpy as np
 from numba import njit
 
-from .attacks import CASTLE_SPAN, K_ATT, N_ATT, bishop_attacks, rook_attacks
+from .attacks import CASTLE_SPAN, K_ATT, N_ATT, bishop_attacks, line, rook_attacks
 from .bitboard import NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, encode, from_sq, to_sq
-from .movegen import _emit, _generate
+from .movegen import _emit, _generate, attacked_by, king_lines
 from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
 from .tables import P_ATT
-from .vmake import gives_check
 from . import vatomic, vhouse
 from .vstate import ANTICHESS, ATOMIC, CRAZYHOUSE, HORDE, KINGOFTHEHILL, RACINGKINGS, THREECHECK
 
@@ -200,15 +199,54 @@ def _phantom_king(bb, us):
 
 
 @njit(inline="always", cache=True)
-def _racing_filter(T, bb, st, out, n):
-    """Racing kings: drop the moves that give check, then Black's last chance."""
+def _racing_masks(T, bb, us):
+    """What makes a move of ``us`` give check in racing kings (no pawns there): the squares
+    from which a knight, a bishop or a rook checks the enemy king (a queen: both), and our
+    pieces that stand alone between one of our sliders and that king (moving off the
+    line between them uncovers a check). From the position before the move: a slider's
+    ray to the king through its own square would already be a check, which no racing
+    kings position has."""
+    eksq = lsb(bb[((us ^ 1) << 3) | KING])
+    occ = bb[OCC]
+    _, blockers = king_lines(T, bb, eksq, us)
+    return eksq, T[N_ATT + eksq], bishop_attacks(T, eksq, occ), rook_attacks(T, eksq, occ), blockers & bb[occ_of(us)]
+
+
+@njit(inline="always", cache=True)
+def _racing_checks(T, pt, frm, eksq, ncheck, bcheck, rcheck, discover):
+    """The targets from which our piece of type ``pt`` on ``frm`` would give check
+    (``_racing_masks``): its own checks, and every square off the line to the enemy king
+    when it uncovers one."""
+    if pt == KNIGHT:
+        checks = ncheck
+    elif pt == BISHOP:
+        checks = bcheck
+    elif pt == ROOK:
+        checks = rcheck
+    elif pt == QUEEN:
+        checks = bcheck | rcheck
+    else:
+        checks = ZERO
+    if (discover >> np.uint64(frm)) & ONE:
+        checks |= ~line(T, eksq, frm)
+    return checks
+
+
+@njit(inline="always", cache=True)
+def _racing_filter(T, bb, board, st, out, n):
+    """Racing kings: drop the moves that give check (``_racing_masks``: a table lookup a
+    move), then Black's last chance."""
+    us = st[STM] & 1
+    eksq, ncheck, bcheck, rcheck, discover = _racing_masks(T, bb, us)
     k = 0
     for j in range(n):
         m = out[j]
-        if not gives_check(T, bb, st, m):
+        frm = from_sq(m)
+        checks = _racing_checks(T, board[frm] & 7, frm, eksq, ncheck, bcheck, rcheck, discover)
+        if not (checks >> np.uint64(to_sq(m))) & ONE:
             out[k] = m
             k += 1
-    if (st[STM] & 1) == WHITE or (bb[KING] & RANK_8) == ZERO:
+    if us == WHITE or (bb[KING] & RANK_8) == ZERO:
         return k
     kings = bb[8 | KING]
     for j in range(k):  # White is home, Black to move: a king move home keeps the game on
@@ -216,6 +254,55 @@ def _racing_filter(T, bb, st, out, n):
         if (ONE << np.uint64(from_sq(m))) & kings and (ONE << np.uint64(to_sq(m))) & RANK_8:
             return k
     return 0
+
+
+@njit(inline="always", cache=True)
+def racing_count(T, bb, st):
+    """Racing kings' legal moves counted by popcount, none listed (bulk counting): the
+    chess moves of a position with no pawns, no castling and nobody in check, less those
+    that give check (``_racing_masks``); then Black's last chance (a king move home)."""
+    us = st[STM] & 1
+    ub = us << 3
+    occ = bb[OCC]
+    own = bb[occ_of(us)]
+    ksq = lsb(bb[ub | KING])
+    kb = ONE << np.uint64(ksq)
+    _, blockers = king_lines(T, bb, ksq, us ^ 1)
+    pinned = blockers & own
+    eksq, ncheck, bcheck, rcheck, discover = _racing_masks(T, bb, us)
+    kt = T[K_ATT + ksq] & ~own & ~attacked_by(T, bb, us ^ 1, occ ^ kb)
+    if discover & kb:
+        kt &= line(T, eksq, ksq)
+    if us != WHITE and bb[KING] & RANK_8 and not kt & RANK_8:
+        return 0  # White is home and Black cannot follow: the game is over
+    n = popcount(kt)
+    pcs = bb[ub | KNIGHT] & ~pinned & ~discover  # a knight's move always leaves a line
+    while pcs:
+        frm = lsb(pcs)
+        pcs &= pcs - ONE
+        n += popcount(T[N_ATT + frm] & ~own & ~ncheck)
+    for pt in (BISHOP, ROOK, QUEEN):
+        pcs = bb[ub | pt]
+        while pcs:
+            frm = lsb(pcs)
+            pcs &= pcs - ONE
+            t = ZERO
+            if pt != ROOK:
+                t |= bishop_attacks(T, frm, occ) & ~bcheck
+            if pt != BISHOP:
+                t |= rook_attacks(T, frm, occ)
+            t &= ~own
+            if pt == ROOK:
+                t &= ~rcheck
+            elif pt == QUEEN:
+                t &= ~(bcheck | rcheck)
+            fb = ONE << np.uint64(frm)
+            if pinned & fb:
+                t &= line(T, ksq, frm)
+            if discover & fb:
+                t &= line(T, eksq, frm)
+            n += popcount(t)
+    return n
 
 
 @njit(inline="always", cache=True)
@@ -241,8 +328,10 @@ def horde_moves(T, bb, board, st, out, count_only):
 
 @njit(inline="always", cache=True)
 def racing_moves(T, bb, board, st, out, count_only):
+    if count_only:
+        return racing_count(T, bb, st)
     n = _generate(T, bb, board, st, out, False)
-    return _racing_filter(T, bb, st, out, n)
+    return _racing_filter(T, bb, board, st, out, n)
 
 
 @njit(inline="always", cache=True)

@@ -21,7 +21,7 @@ from numba import njit
 from .bitboard import RANK_8, ZERO
 from .makemove import make_for_count
 from .position import KING, STM
-from .vgen import antichess_moves, chess_moves, crazyhouse_moves, horde_moves, racing_moves
+from .vgen import antichess_moves, chess_moves, crazyhouse_moves, horde_moves, racing_count
 from .vmake import gives_check
 from . import vatomic, vhouse
 from .move import CAPTURE, DROP
@@ -99,6 +99,14 @@ def threecheck_leaf(T, bb, board, st, move, leaf_bb, leaf_st, scratch):
 
 
 @njit(inline="always", cache=True)
+def racing_leaf(T, bb, board, st, move, leaf_bb, leaf_st, scratch):
+    make_for_count(T, bb, board, st, move, leaf_bb, leaf_st)
+    if racingkings_over(leaf_bb, leaf_st):
+        return 0
+    return racing_count(T, leaf_bb, leaf_st)
+
+
+@njit(inline="always", cache=True)
 def crazyhouse_leaf(T, bb, board, st, move, leaf_bb, leaf_st, scratch):
     if move & DROP:
         vhouse.drop_for_count(bb, st, move, leaf_bb, leaf_st)
@@ -115,7 +123,7 @@ def atomic_leaf(T, bb, board, st, move, leaf_bb, leaf_st, scratch):
         vatomic.explode_bits(T, leaf_bb, move)
         if vatomic.game_over(leaf_bb):
             return 0
-    return vatomic.generate(T, leaf_bb, leaf_st, scratch, True)
+    return vatomic.count_moves(T, leaf_bb, leaf_st, scratch)
 
 
 # perft(1) of the child after ``move`` (0 where the move ends the game), for each rule set:
@@ -127,7 +135,7 @@ LEAF_COUNT = {
     THREECHECK: threecheck_leaf,
     ANTICHESS: _leaf_counter(no_pieces_over, antichess_moves),
     HORDE: _leaf_counter(no_pieces_over, horde_moves),
-    RACINGKINGS: _leaf_counter(racingkings_over, racing_moves),
+    RACINGKINGS: racing_leaf,
 }
 
 

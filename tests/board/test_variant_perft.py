@@ -33,6 +33,13 @@ CASES = [
     # White's king reaches the eighth rank: Black's last chance to equal
     ("racingkings", "8/6K1/k7/8/8/8/8/8 w - - 0 1", 3),
     ("racingkings", "8/5K2/1k6/8/8/8/8/3r4 w - - 0 1", 3),
+    # the last ply's bulk count (vgen.racing_count): a knight that would uncover the a1
+    # rook's check cannot move; a piece pinned to its own king; a slider's own checks;
+    # Black's last chance with a piece that would uncover a check
+    ("racingkings", "8/k7/8/8/N7/8/8/R5K1 w - - 0 1", 3),
+    ("racingkings", "8/k7/8/8/8/8/8/rN2K3 w - - 0 1", 3),
+    ("racingkings", "8/6k1/8/8/6N1/8/6Q1/K7 w - - 0 1", 3),
+    ("racingkings", "5K2/1k6/8/8/5n2/8/8/5r2 b - - 0 1", 3),
     ("horde", None, 2),
     # first-rank pawns step two (no en passant after), Black's king without a White one
     ("horde", "4k3/8/8/8/8/1p6/8/P1P5 w - - 0 1", 3),

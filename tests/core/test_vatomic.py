@@ -35,6 +35,15 @@ CASES = [
     ("4k3/8/8/8/1bp1p3/8/3N4/4K3 w - - 0 1", False, 2, "pins and explosions"),
     # game over in the tree: Rxe7 explodes the black king; nothing is counted below it
     ("4k3/4q3/8/8/8/8/8/4RK2 w - - 0 1", False, 3, "no moves after a king explodes"),
+    # the last ply's bulk count (vatomic.count_moves) at depth 3: Nxd3 and Bxd3 blow up the
+    # bishop that shields the king from the e8 rook (illegal); the pinned e-pawn pushes
+    ("4r2k/8/8/8/1N6/3n4/4B3/4K3 w - - 0 1", False, 3, "a blast that uncovers a slider"),
+    ("4r2k/8/8/3p1p2/8/8/4P3/4K3 b - - 0 1", False, 3, "a pinned pawn's pushes and captures"),
+    # promotions by capture (four each), one whose blast reaches the black king
+    ("1n1rk3/P7/8/8/8/8/5PPP/6K1 w - - 0 1", False, 3, "capture promotions"),
+    # Black is in check from the e2 rook: only a capture whose blast takes the rook (or the
+    # white king) or a block stays
+    ("4k3/8/8/2n5/8/8/4R3/4K3 b - - 0 1", False, 3, "captures in check"),
 ]
 
 
