@@ -14,21 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from chesskit.board import vcounters
+from chesskit.board.counternames import COUNTERS  # the order of the compiled rows, "nodes" first
 from chesskit.errors import InputError
 from chesskit.vocab import MAX_MOVES
 
-# the order of the compiled rows (chesskit/core/stats.py), "nodes" first
-COUNTERS = (
-    "nodes",
-    "captures",
-    "en_passant",
-    "castles",
-    "promotions",
-    "checks",
-    "discovery_checks",
-    "double_checks",
-    "checkmates",
-)
 # the eight leaf-move counters, as in the JSON "stats" object
 STAT_NAMES = COUNTERS[1:]
 # short column headings for tables

@@ -11,17 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-# every counter of the compiled rows (chesskit/core/vstats.py), in its order
+from chesskit.board.counternames import COUNTERS
+
+# every counter of the compiled rows (chesskit/core/vstats.py), in its order: standard
+# chess's, then the variants' own
 ROW = (
-    "nodes",
-    "captures",
-    "en_passant",
-    "castles",
-    "promotions",
-    "checks",
-    "discovery_checks",
-    "double_checks",
-    "checkmates",
+    *COUNTERS,
     "drops",
     "drop_checks",
     "promoted_captures",

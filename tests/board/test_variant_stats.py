@@ -77,6 +77,17 @@ def test_every_variant_has_its_counters_and_standard_chess_keeps_its_eight():
     assert total([row, row]) == dict.fromkeys(COUNTERS, 2)
 
 
+def test_the_names_follow_the_compiled_rows():
+    from chesskit.core import stats, vstats
+
+    assert vcounters.ROW[: len(COUNTERS)] == COUNTERS and len(COUNTERS) == stats.N_COUNTERS
+    assert len(vcounters.ROW) == vstats.N_VCOUNTERS
+    for name, index in [("checkmates", stats.MATES), ("discovery_checks", stats.DISCOVERY), ("en_passant", stats.EN_PASSANTS)]:
+        assert COUNTERS.index(name) == index
+    for name, index in [("drops", vstats.DROPS), ("exploded_pieces", vstats.EXPLODED), ("no_moves", vstats.NO_MOVES)]:
+        assert vcounters.ROW.index(name) == index
+
+
 def test_the_docs_table_lists_each_variants_counters():
     text = (ROOT / "docs" / "variants.md").read_text()
     table = dict(re.findall(r"^\| ([a-z0-9, ]+) \| ([a-z_, ]+) \|$", text, re.M))
