@@ -105,7 +105,8 @@ def _piece_moves(T, bb, out, n, us, ksq, ekings, touching, pinned, quiet_to, cou
                     t |= bishop_attacks(T, frm, occ)
                 if pt != BISHOP:
                     t |= rook_attacks(T, frm, occ)
-            n = _captures_from(T, bb, out, n, us, ksq, ekings, touching, frm, t & opp, False, count_only)
+            if t & opp:
+                n = _captures_from(T, bb, out, n, us, ksq, ekings, touching, frm, t & opp, False, count_only)
             q = t & quiet_to
             if (pinned >> np.uint64(frm)) & ONE:
                 q &= line(T, ksq, frm)
