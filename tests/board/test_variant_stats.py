@@ -2,7 +2,7 @@
 variant boards (tests/variant_counters_oracle.py applies docs/variants.md's definitions
 move by move), perft and divide, and the CLI's outputs.
 
-The counters' walk is compiled per variant on first use (minutes on a cold cache), so every
+The counters' walk is compiled per variant on first use (10-30 CPU s on a cold cache), so every
 test that counts is marked ``variant_walk`` (slow, grouped per variant); the names and the
 docs' table are checked in the default run."""
 
