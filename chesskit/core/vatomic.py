@@ -105,7 +105,8 @@ def _piece_moves(T, bb, out, n, us, ksq, ekings, touching, pinned, quiet_to, cou
                     t |= bishop_attacks(T, frm, occ)
                 if pt != BISHOP:
                     t |= rook_attacks(T, frm, occ)
-            n = _captures_from(T, bb, out, n, us, ksq, ekings, touching, frm, t & opp, False, count_only)
+            if t & opp:
+                n = _captures_from(T, bb, out, n, us, ksq, ekings, touching, frm, t & opp, False, count_only)
             q = t & quiet_to
             if (pinned >> np.uint64(frm)) & ONE:
                 q &= line(T, ksq, frm)
@@ -392,13 +393,29 @@ def count_moves(T, bb, st, out):
     if st[EP] != NO_SQ:
         n = _en_passant(T, bb, out, n, us, ksq, ekings, touching, st[EP], True)
     if checkers == ZERO:
+        # castling, inlined (``_castling``'s test): the squares the king passes, with the
+        # king lifted and the rook in place, and its landing square with the rook moved,
+        # unattacked unless next to the enemy king
         rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
+        occ_noking = occ ^ kings
         while rights:
             r = lsb(rights)
             rights &= rights - ONE
-            if (occ & T[CASTLE_SPAN + us * 64 + ((ksq & 7) << 3) + (r & 7)]) == ZERO:
-                n = _castling(T, bb, out, n, us, ksq, eksq, True)
-                break
+            ci = us * 64 + ((ksq & 7) << 3) + (r & 7)
+            if occ & T[CASTLE_SPAN + ci]:
+                continue
+            kto, rto = castle_squares(ksq, r)
+            kb = ONE << np.uint64(kto)
+            passed = T[CASTLE_PATH + ci] & ~kb & ~enear
+            hits = ZERO
+            while passed:
+                hits |= attackers_to(T, bb, lsb(passed), occ_noking, them)
+                passed &= passed - ONE
+            if hits == ZERO and not kb & enear:
+                landed = (occ_noking ^ (ONE << np.uint64(r))) | (ONE << np.uint64(rto))
+                hits = attackers_to(T, bb, kto, landed, them)
+            if hits == ZERO:
+                n += 1
     return n
 
 
