@@ -61,7 +61,7 @@ def test_only_the_resource_tracker_is_a_process_lifetime_helper():
 def test_the_variant_walks_are_warmed_when_the_run_selects_them(markexpr, warms):
     """``-m`` decides whether the controller compiles every variant's walks first: warming
     them for a run that selects none would cost minutes on a cold cache."""
-    import conftest
+    conftest = _tests_conftest()
 
     class Config:
         def getoption(self, name, default=None):
@@ -74,8 +74,20 @@ def test_the_variant_walks_are_warmed_when_the_run_selects_them(markexpr, warms)
 def test_the_warmed_rule_sets_are_every_counted_variants():
     """One child per rule set the core counts (giveaway runs antichess's walk): a variant
     left out would be compiled by the tests again, in each worker that meets it."""
-    import conftest
+    conftest = _tests_conftest()
     from chesskit.core import vstate
 
     counted = {vstate.NAMES[vid] for vid in vstate.COUNTED}
     assert set(conftest.WARM_VARIANTS) == counted and len(conftest.WARM_VARIANTS) == len(counted)
+
+
+def _tests_conftest():
+    """tests/conftest.py as a module of its own: ``import conftest`` gets whichever conftest.py
+    the worker imported last (tests/report/ has one too: it failed every case in CI)."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("tests_conftest_under_test", Path(__file__).with_name("conftest.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
