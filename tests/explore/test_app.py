@@ -67,7 +67,12 @@ async def idle(pilot, app) -> None:
     while app._cancel is not None or any(w.is_running for w in app.workers):
         assert time.monotonic() < deadline, "the count never finished"
         await pilot.pause(0.05)
-    await pilot.pause()
+    # and until the screen has caught up: under load the table was read between the count's
+    # end and its redraw (CI: b4a3's row without its mark, its SAN cut to the old width)
+    shown = None
+    while shown != (shown := screen(app)):
+        assert time.monotonic() < deadline, "the screen never settled"
+        await pilot.pause(0.1)
 
 
 def make(fen=KIWIPETE, depth=2, **opts) -> Explorer:
