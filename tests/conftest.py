@@ -61,7 +61,7 @@ def _warm_core() -> None:
     Board().debug(1)
 
 
-# Run beside the controller's own compile (``_warm_in_two``), where numba-cuda is installed:
+# Run beside the controller's own compile (``_warm_with``), where numba-cuda is installed:
 # the GPU path in numba-cuda's simulator (tests/gpu/test_gpu_sim.py) calls the core's move
 # generator and make functions from Python, so numba compiles them as functions of their own
 # (about 20 s of CPU on a cold cache), which each worker's first GPU test did again.
@@ -78,23 +78,16 @@ open_walk().perft(Board(), 3)
 """
 
 
-def _warm_in_two() -> None:
-    """``_warm_core``, with the simulator's functions compiled in a child process at the
-    same time, on the other core (the controller's cold compile, about 60 s of CPU here,
-    uses one). Tried and measured on a loaded machine (2026-11-26): handing the child the
-    invariant checker's walk as well made its share 58 s of CPU against the controller's
-    61 s for all four walks alone, and the pair 90 s against 82 s (both compile the move
-    generator): no gain worth that. The child's failure is not this run's: it only warms
-    the cache, and the tests it warms for report their own errors."""
-    _warm_with([[WARM_BESIDE]], variants=False)
-
-
 def _warm_with(scripts, variants: bool) -> None:
     """``_warm_core`` in this process while ``scripts`` run beside it on the other cores;
     with ``variants``, every variant's walks too (``WARM_VARIANT``, one child per rule set;
     CI's slow step), on every core once this process's own compile has ended: each walk
     compiles once, before any worker starts, instead of in each worker, chesskit process
-    and xdist group that meets it cold."""
+    and xdist group that meets it cold. Tried and measured on a loaded machine (2026-11-26):
+    handing the simulator's child the invariant checker's walk as well made its share 58 s
+    of CPU against the controller's 61 s for all four walks alone, and the pair 90 s against
+    82 s (both compile the move generator): no gain worth that. A child's failure is not this
+    run's: it only warms the cache, and the tests it warms for report their own errors."""
     import threading
 
     cores = _cores()
@@ -210,10 +203,8 @@ def pytest_sessionstart(session):
     With ``-m slow`` every variant's walks too, in child processes on every core. A worker
     (``workerinput`` set) leaves it to the controller."""
     if not hasattr(session.config, "workerinput"):
-        if _selects_variant_walks(session.config) and not session.config.option.collectonly:
-            _warm_with([[WARM_BESIDE]], variants=True)
-        else:
-            _warm_in_two()
+        variants = _selects_variant_walks(session.config) and not session.config.option.collectonly
+        _warm_with([[WARM_BESIDE]], variants=variants)
 
 
 @pytest.fixture(scope="session", autouse=True)
