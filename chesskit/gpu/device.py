@@ -11,9 +11,13 @@ INSTALL = "pip install 'chesskit-perft[gpu]'"
 def require() -> None:
     """Return if kernels can run here (on a GPU, or numba-cuda's simulator when
     ``NUMBA_ENABLE_CUDASIM=1``); else raise ``InputError``."""
+    import importlib.util
+
+    if importlib.util.find_spec("numba_cuda") is None:  # numba's own numba.cuda imports, but is a stub
+        raise InputError(f"--device gpu needs numba-cuda (not installed): {INSTALL}")
     try:
         from numba import cuda
-    except ImportError as err:  # numba without numba-cuda, or a broken install
+    except ImportError as err:  # a broken install
         raise InputError(f"--device gpu needs numba-cuda ({err}): {INSTALL}") from None
     try:
         if cuda.is_available():

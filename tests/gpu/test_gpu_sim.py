@@ -16,7 +16,7 @@ import pytest
 from helpers import REPO, need_module, one_line, pc_divide, pc_perft, pip_install, subprocess_env
 from chesskit.suites.formats import SuiteRecord, read_suite
 
-need_module("numba.cuda", pip_install("test,gpu"))
+need_module("numba_cuda", pip_install("test,gpu"))  # numba's own numba.cuda imports without it: a stub
 
 SIM = {"NUMBA_ENABLE_CUDASIM": "1"}
 # (file, id, depth): the perft results positions, Chess960, en-passant pins, promotions,
