@@ -19,11 +19,11 @@ The rules, as python-chess and Fairy-Stockfish agree on them (docs/variants.md):
 * otherwise "check" is the standard one: the side to move may not leave its king
   attacked by an enemy piece (pieces an explosion removes attack nothing).
 
-Quiet moves use the standard check and pin masks (touching kings: none); each capture
-is tested on the occupancy its explosion leaves. Counting stays exact (bulk counting).
-The steps are calls, not inlined into the walk: inlined, the atomic walk took numba over
-20 minutes to compile on a loaded machine.
-Nothing here is compiled into the standard walk.
+Quiet moves use the standard check and pin masks (touching kings: none); a capture is
+tested on the occupancy its explosion leaves, unless sets decide it (``_moves``). One
+function lists and counts (``_moves``): the move list above the last ply is one call a
+node (``list_moves``), the last ply's count is inlined into the walk (``count_moves``);
+counting stays exact (bulk counting). Nothing here is compiled into the standard walk.
 """
 
 import numpy as np
@@ -33,6 +33,7 @@ from .attacks import B_EMPTY, CASTLE_PATH, CASTLE_SPAN, K_ATT, N_ATT, P_ATT, R_E
 from .bitboard import ALL, NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, castle_squares, encode, to_sq
 from .movegen import _emit, _emit_pawns, attackers_to
+from .vattacks import piece_attacks
 from .position import BISHOP, CASTLE, EP, KEY, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of, z_castle, z_piece
 
 _NIL = np.int64(0)
@@ -261,19 +262,14 @@ def _moves(T, bb, st, out, count_only):
     while pcs:
         frm = lsb(pcs)
         pcs &= pcs - ONE
-        n = _piece(T, bb, out, n, them, ksq, occ, frm, T[N_ATT + frm], capturable, free, sure, danger, pinned,
-                   quiet_to, count_only)
+        n = _piece(T, bb, out, n, them, ksq, occ, frm, piece_attacks(T, KNIGHT, frm, us, occ), capturable, free, sure,
+                   danger, pinned, quiet_to, count_only)
     for pt in (BISHOP, ROOK, QUEEN):
         pcs = bb[ub | pt]
         while pcs:
             frm = lsb(pcs)
             pcs &= pcs - ONE
-            t = ZERO
-            if pt != ROOK:
-                t |= bishop_attacks(T, frm, occ)
-            if pt != BISHOP:
-                t |= rook_attacks(T, frm, occ)
-            n = _piece(T, bb, out, n, them, ksq, occ, frm, t, capturable, free, sure, danger, pinned, quiet_to,
+            n = _piece(T, bb, out, n, them, ksq, occ, frm, piece_attacks(T, pt, frm, us, occ), capturable, free, sure, danger, pinned, quiet_to,
                        count_only)
     pawns = bb[ub | PAWN]
     if pawns:
@@ -442,9 +438,3 @@ def explode(T, bb, board, st, move):
 def game_over(bb):
     """A king has exploded."""
     return bb[KING] == ZERO or bb[8 | KING] == ZERO
-
-
-@njit(cache=True)
-def atomic_moves(T, bb, st, out):
-    """generate writing the moves, compiled for callers outside the walk."""
-    return generate(T, bb, st, out, False)
