@@ -79,7 +79,7 @@ def check(name: str, kind: str, value) -> None:
 # much as a small count). Each entry holds its array, so its id is not reused while it
 # is here; cleared when full.
 _ADDRESSES: dict[int, tuple[np.ndarray, int]] = {}
-_ADDRESSES_KEPT = 4096
+_ADDRESSES_KEPT = 256  # a few boards (five arrays each) per thread: a board is counted several times in a row
 
 
 def address(name: str, kind: str, value: np.ndarray) -> int:
