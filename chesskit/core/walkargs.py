@@ -68,6 +68,33 @@ def parameters(args=ARGS) -> tuple[str, ...]:
     return tuple(name + "_" if kind in _DTYPES else name for name, kind in args)
 
 
+def check(name: str, kind: str, value) -> None:
+    """Raise TypeError unless ``value`` is an array of ``kind``'s element type in C layout."""
+    if value.dtype != _DTYPES[kind] or not value.flags.c_contiguous:
+        raise TypeError(f"walk argument {name}: {value.dtype} array, C-contiguous {value.flags.c_contiguous}; needs {_DTYPES[kind]}, C-contiguous")
+
+
+# array -> its address, for arrays passed again and again (a board's state, the attack
+# table): numpy makes a ctypes object on each ``.ctypes.data`` (a few microseconds, as
+# much as a small count). Each entry holds its array, so its id is not reused while it
+# is here; cleared when full.
+_ADDRESSES: dict[int, tuple[np.ndarray, int]] = {}
+_ADDRESSES_KEPT = 4096
+
+
+def address(name: str, kind: str, value: np.ndarray) -> int:
+    """``value``'s address after ``check``; remembered for the next call with the same array."""
+    found = _ADDRESSES.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    check(name, kind, value)
+    if len(_ADDRESSES) >= _ADDRESSES_KEPT:
+        _ADDRESSES.clear()
+    where = value.ctypes.data
+    _ADDRESSES[id(value)] = (value, where)
+    return where
+
+
 def pack(args=ARGS, **values) -> list[int]:
     """The walk's arguments in order: an array's address (after checking its element
     type and layout, which the walk reads as flat memory), a number as an int."""
@@ -79,8 +106,7 @@ def pack(args=ARGS, **values) -> list[int]:
     for name, kind in args:
         value = values[name]
         if kind in _DTYPES:
-            if value.dtype != _DTYPES[kind] or not value.flags.c_contiguous:
-                raise TypeError(f"walk argument {name}: {value.dtype} array, C-contiguous {value.flags.c_contiguous}; needs {_DTYPES[kind]}, C-contiguous")
+            check(name, kind, value)
             packed.append(value.ctypes.data)
         else:
             packed.append(int(value))
