@@ -100,3 +100,22 @@ def test_a_remembered_address_is_the_arrays_and_checked_first():
         walkargs.address("bb", "u64*", np.zeros(4, dtype=np.int64))
     with pytest.raises(TypeError, match="C-contiguous"):
         walkargs.address("bb", "u64*", np.zeros(8, dtype=np.uint64)[::2])
+
+
+def test_a_remembered_array_is_freed_when_its_owner_lets_go():
+    """The address cache must not keep a table alive: a perft's table of gigabytes would
+    otherwise stay in memory after the count, in a long-lived process (the API, pytest)."""
+    import gc
+    import weakref
+
+    import numpy as np
+
+    table = np.zeros(1 << 16, dtype=np.uint64)
+    where = walkargs.address("tt", "u64*", table)
+    assert where == table.ctypes.data
+    alive = weakref.ref(table)
+    del table
+    gc.collect()
+    assert alive() is None
+    other = np.ones(1 << 16, dtype=np.uint64)  # may take the freed id: its own address is returned
+    assert walkargs.address("tt", "u64*", other) == other.ctypes.data
