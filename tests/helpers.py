@@ -125,6 +125,42 @@ def finishes(call, timeout: float = 300):
 # ------------------------------------------------------------------ errors
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system, every thread) process ``pid`` has used so far, from
+    /proc; 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's children that have ended and been waited for."""
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def wait_for_cpu(proc: subprocess.Popen, seconds: float, timeout: float = 120) -> None:
+    """Wait until ``proc`` has used ``seconds`` of CPU: past its start-up (whose CPU the
+    caller knows, from a short run of the same command) and inside the compiled work that
+    burns it, however busy the machine. A fixed sleep is too short under load, where the
+    signal a test sends then lands in the imports, and CPU wasted on a quiet machine.
+    Fails when the process ends first, or has not got there in ``timeout`` s."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while cpu_seconds(proc.pid) < seconds:
+        if proc.poll() is not None:
+            pytest.fail(f"{proc.args} ended (exit {proc.returncode}) before it had used {seconds:.1f} s of CPU")
+        if time.monotonic() > deadline:
+            pytest.fail(f"{proc.args} had used {cpu_seconds(proc.pid):.1f} s of CPU after {timeout} s, not {seconds:.1f}")
+        time.sleep(0.02)
+
+
 def one_line(result, code: int, *words: str) -> str:
     """Assert that a run (click's Result or a CompletedProcess) failed with exit ``code`` and
     one ``chesskit: ...`` line on stderr containing every one of ``words``; return the line."""

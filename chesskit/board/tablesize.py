@@ -14,8 +14,10 @@ the room the limit leaves. The default is the user's choice of nobody: ``fitting
 shrinks it, silently, to what can be allocated.
 
 A size the user gives (``--hash``) is taken as given, except that more than the machine's
-memory (``MemTotal``), or than the room ``ulimit -v`` leaves, is refused (exit 2):
-``check_request``.
+memory (``MemTotal``), than the memory available now (``MemAvailable``: the table's pages
+are backed only as the walk first touches them, so a larger one maps and starts, and the
+kernel's out-of-memory killer ends the run later, with no line), or than the room
+``ulimit -v`` leaves, is refused (exit 2) before anything runs: ``check_request``.
 """
 
 from __future__ import annotations
@@ -71,12 +73,19 @@ def fitting_mb(size_mb: int) -> int:
 
 
 def check_request(hash_mb: float) -> None:
-    """Refuse (InputError, exit 2) a ``--hash`` larger than the machine's memory or than
-    the address space that ``ulimit -v`` leaves; a size that fits is taken as given."""
+    """Refuse (InputError, exit 2) a ``--hash`` larger than the machine's memory, than the
+    memory available now or than the address space that ``ulimit -v`` leaves; a size that
+    fits is taken as given."""
     total = memory_total_mb()
     if total is not None and hash_mb > total:
         raise InputError(
             f"--hash {hash_mb:g} MiB is more than this machine's memory ({total} MiB): give a smaller --hash"
+        )
+    available = memory_available_mb()
+    if available is not None and hash_mb > available:
+        raise InputError(
+            f"--hash {hash_mb:g} MiB is more than the {available} MiB of memory available now: the run "
+            f"would not fit; give a smaller --hash"
         )
     room = address_room_mb()
     if room is not None and hash_mb > room:

@@ -15,6 +15,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 MIN_THREADED_DEPTH = 4
 # the tree is cut into tasks this many plies down
 TASK_PLIES = 2
+# the tasks are handed to the threads in about this many chunks per thread
+CHUNKS_PER_THREAD = 64
 # the names of the pool's threads (``walks_left_running`` looks for them)
 THREAD_PREFIX = "chesskit-walk"
 
@@ -33,10 +35,10 @@ def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
 
     With one thread and no progress report the compiled walk runs once (per root move
     for divide). Otherwise the tree is cut into tasks, the move sequences of the first
-    two plies, and a pool of Python threads runs the compiled walk on private copies of
-    the position; the walk releases the GIL, so the threads run on all cores at once,
-    taking the next task as they finish (the table, if any, is shared: its entries are
-    safe against concurrent writers)."""
+    two plies, handed out in chunks (``chunks``) to a pool of Python threads, each running
+    the compiled walk on its own copy of the position; the walk releases the GIL, so the
+    threads run on all cores at once, taking the next chunk as they finish (the table, if
+    any, is shared: its entries are safe against concurrent writers)."""
     if depth < MIN_THREADED_DEPTH:
         threads = 1
     if threads == 1 and progress is None:
@@ -46,15 +48,24 @@ def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
     work = tasks(board, min(TASK_PLIES, depth))  # never past the leaves (depth 1 with progress)
     totals: dict[str, int] = {}
     nodes = 0
+    done = 0
+    own = threading.local()  # each pool thread's copy of the position: a walk takes back its moves
+
+    def count(chunk: list[tuple[int, ...]]) -> list[int]:
+        copy = getattr(own, "board", None)
+        if copy is None:
+            copy = own.board = board.copy()
+        return [walk(copy, depth - len(t), tt, t) for t in chunk]
+
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=THREAD_PREFIX)
-    futures = {pool.submit(walk, board.copy(), depth - len(t), tt, t): t for t in work}
+    futures = {pool.submit(count, chunk): chunk for chunk in chunks(work, threads)}
     try:
-        for done, future in enumerate(as_completed(futures), 1):
-            count = future.result()
-            first = futures[future][0]
-            name = board.uci(first) if by_move else ""
-            totals[name] = totals.get(name, 0) + count
-            nodes += count
+        for future in as_completed(futures):
+            for task, found in zip(futures[future], future.result()):
+                name = board.uci(task[0]) if by_move else ""
+                totals[name] = totals.get(name, 0) + found
+                nodes += found
+            done += len(futures[future])
             if progress:
                 progress(done, len(work), nodes)
     except BaseException:
@@ -69,6 +80,15 @@ def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
     if by_move:  # in generation order, as the serial divide gives them
         return {board.uci(int(m)): totals[board.uci(int(m))] for m in board._legal_packed()}
     return totals
+
+
+def chunks(work: list, threads: int) -> list[list]:
+    """``work`` in consecutive chunks, about CHUNKS_PER_THREAD of them per thread (one task
+    each when there are fewer tasks): a task of a suite's count can take a tenth of a
+    millisecond, less than handing it to a thread costs, and many chunks a thread still
+    keep the threads busy to the end."""
+    size = max(1, len(work) // (CHUNKS_PER_THREAD * threads))
+    return [work[i : i + size] for i in range(0, len(work), size)]
 
 
 def walks_left_running() -> bool:

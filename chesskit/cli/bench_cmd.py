@@ -61,7 +61,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
     from chesskit.board.tablesize import check_request
 
     limit = None if timeout is None else parse_timeout(timeout)
-    check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
+    check_request(hash_mb)  # more than the memory available is refused (exit 2)
     rules = variant_rules(variant)
     workload = variant_workload(variant) if rules else WORKLOAD
     with output.progress(len(workload), "bench") as advance:

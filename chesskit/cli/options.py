@@ -127,8 +127,8 @@ hash_option = click.option(
     metavar="MB",
     help="Transposition table size in MiB (0: none) [default: by depth, 1 MiB at depth 4 "
     "and below, x4 per ply to 256 MiB at depth 8, then x8 (2 GiB at 9), at most a quarter of the "
-    "memory available and half of what ulimit -v leaves; suites: 64]. More than the machine's "
-    "memory is refused. Entries check the full key and depth.",
+    "memory available and half of what ulimit -v leaves; suites: 64]. More than the memory "
+    "available now is refused. Entries check the full key and depth.",
 )
 
 

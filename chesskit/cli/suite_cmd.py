@@ -110,7 +110,7 @@ def suite(
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
     if hash_mb is not None:
-        check_request(hash_mb)  # more than the machine's memory is refused (exit 2)
+        check_request(hash_mb)  # more than the memory available is refused (exit 2)
     if junit is not None:
         check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
     seconds = parse_position_timeout(position_timeout)

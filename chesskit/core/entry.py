@@ -1,7 +1,14 @@
 """perft counts and move lists from Python: the compiled walk (``perft.c_entry``) with
-buffers allocated here, called through ``native.py`` (no numba to load on a warm run)."""
+buffers allocated here, called through ``native.py`` (no numba to load on a warm run).
+
+A suite makes tens of thousands of small counts, so the Python side of a call is kept
+small: each thread keeps its walk buffers between calls (``_Buffers``), with their
+addresses packed once, and the addresses of the arrays passed again and again (a board's
+state, the attack table, the table) are remembered (``walkargs.address``)."""
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -10,24 +17,62 @@ from chesskit.vocab import MAX_MOVES
 from . import native, walkargs
 
 _NO_TABLE = np.zeros(0, dtype=np.uint64)
+_NO_PREFIX = np.zeros(0, dtype=np.int64)
+_KINDS = dict(walkargs.ARGS)
+_SLOT = {name: i for i, (name, _) in enumerate(walkargs.ARGS)}
+
+
+class _Buffers:
+    """One thread's walk buffers for up to ``rows`` rows, and the walk's arguments with
+    their addresses filled in (``args``; the rest are set by each call)."""
+
+    def __init__(self, rows: int, bb_words: int, state_size: int):
+        self.rows = rows
+        self.moves = np.empty((rows, MAX_MOVES), dtype=np.int64)
+        self.keys = np.empty((rows, MAX_MOVES), dtype=np.uint64)
+        self.nmoves, self.index, self.acc = (np.zeros(rows, dtype=np.int64) for _ in range(3))
+        self.scratch = np.empty(MAX_MOVES, dtype=np.int64)
+        self.leaf_bb = np.empty(bb_words, dtype=np.uint64)
+        self.leaf_st = np.zeros(state_size, dtype=np.int64)
+        self.args = [0] * len(walkargs.ARGS)
+        for name in ("moves", "keys", "nmoves", "index", "acc", "scratch", "leaf_bb", "leaf_st"):
+            value = getattr(self, name)
+            walkargs.check(name, _KINDS[name], value)
+            self.args[_SLOT[name]] = value.ctypes.data
+
+
+_local = threading.local()
+
+
+def _buffers(rows: int, bb, st) -> _Buffers:
+    """This thread's buffers, made (or made larger) when they do not fit."""
+    found = getattr(_local, "buffers", None)
+    if found is None or found.rows < rows or found.leaf_st.shape != st.shape or found.leaf_bb.shape != bb.shape:
+        found = _local.buffers = _Buffers(max(rows, 16), bb.shape[0], st.shape[0])
+    return found
 
 
 def _walk(T, state, prefix, depth: int, tt) -> tuple[int, np.ndarray]:
-    """The walk's result and its move rows (the list of depth 0 is row ``len(prefix)``)."""
+    """The walk's result and its move rows (the list of depth 0 is row ``len(prefix)``;
+    the rows are this thread's buffer: read them before its next call)."""
     bb, board, st, hist, hkeys = state
-    pre = np.ascontiguousarray(prefix, dtype=np.int64)
+    pre = np.ascontiguousarray(prefix, dtype=np.int64) if len(prefix) else _NO_PREFIX
     rows = pre.shape[0] + depth + 1
-    moves = np.empty((rows, MAX_MOVES), dtype=np.int64)
-    keys = np.empty((rows, MAX_MOVES), dtype=np.uint64)
-    nmoves, index, acc = (np.zeros(rows, dtype=np.int64) for _ in range(3))
-    scratch = np.empty(MAX_MOVES, dtype=np.int64)
-    leaf_bb, leaf_st = np.empty_like(bb), st.copy()
-    result = native.walk()(*walkargs.pack(
-        T=T, nT=T.shape[0], bb=bb, board=board, st=st, hist=hist, hkeys=hkeys, nhist=hist.shape[0],
-        prefix=pre, nprefix=pre.shape[0], depth=depth, tt=tt, ntt=tt.shape[0], moves=moves, nrows=rows,
-        keys=keys, nmoves=nmoves, index=index, acc=acc, scratch=scratch, leaf_bb=leaf_bb, leaf_st=leaf_st,
-    ))
-    return int(result), moves
+    buffers = _buffers(rows, bb, st)
+    buffers.leaf_st[:] = st  # what the copy-make does not write is the position's
+    args = buffers.args.copy()
+    for name, value in (("T", T), ("bb", bb), ("board", board), ("st", st), ("hist", hist), ("hkeys", hkeys), ("tt", tt)):
+        args[_SLOT[name]] = walkargs.address(name, _KINDS[name], value)
+    walkargs.check("prefix", "i64*", pre)
+    args[_SLOT["prefix"]] = pre.ctypes.data if pre.shape[0] else args[_SLOT["scratch"]]
+    args[_SLOT["nT"]] = T.shape[0]
+    args[_SLOT["nhist"]] = hist.shape[0]
+    args[_SLOT["nprefix"]] = pre.shape[0]
+    args[_SLOT["depth"]] = int(depth)
+    args[_SLOT["ntt"]] = tt.shape[0]
+    args[_SLOT["nrows"]] = rows
+    result = native.walk()(*args)
+    return int(result), buffers.moves
 
 
 def count(T, state, depth: int, tt, prefix=()) -> int:

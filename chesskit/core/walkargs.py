@@ -18,6 +18,7 @@ array's uint64 or int64 elements (the walk's parameter is ``name`` followed by `
 from __future__ import annotations
 
 import ctypes
+import weakref
 
 import numpy as np
 
@@ -68,6 +69,34 @@ def parameters(args=ARGS) -> tuple[str, ...]:
     return tuple(name + "_" if kind in _DTYPES else name for name, kind in args)
 
 
+def check(name: str, kind: str, value) -> None:
+    """Raise TypeError unless ``value`` is an array of ``kind``'s element type in C layout."""
+    if value.dtype != _DTYPES[kind] or not value.flags.c_contiguous:
+        raise TypeError(f"walk argument {name}: {value.dtype} array, C-contiguous {value.flags.c_contiguous}; needs {_DTYPES[kind]}, C-contiguous")
+
+
+# array -> its address, for arrays passed again and again (a board's state, the attack
+# table, the table): numpy makes a ctypes object on each ``.ctypes.data`` (a few
+# microseconds, as much as a small count). An entry holds only a weak reference, so a
+# table of gigabytes is freed when its owner lets go of it; a dead reference (whose id a
+# new array may have taken) is never taken for its array. Cleared when full.
+_ADDRESSES: dict[int, tuple[weakref.ref, int]] = {}
+_ADDRESSES_KEPT = 256  # a few boards (five arrays each) per thread: a board is counted several times in a row
+
+
+def address(name: str, kind: str, value: np.ndarray) -> int:
+    """``value``'s address after ``check``; remembered for the next call with the same array."""
+    found = _ADDRESSES.get(id(value))
+    if found is not None and found[0]() is value:
+        return found[1]
+    check(name, kind, value)
+    if len(_ADDRESSES) >= _ADDRESSES_KEPT:
+        _ADDRESSES.clear()
+    where = value.ctypes.data
+    _ADDRESSES[id(value)] = (weakref.ref(value), where)
+    return where
+
+
 def pack(args=ARGS, **values) -> list[int]:
     """The walk's arguments in order: an array's address (after checking its element
     type and layout, which the walk reads as flat memory), a number as an int."""
@@ -79,8 +108,7 @@ def pack(args=ARGS, **values) -> list[int]:
     for name, kind in args:
         value = values[name]
         if kind in _DTYPES:
-            if value.dtype != _DTYPES[kind] or not value.flags.c_contiguous:
-                raise TypeError(f"walk argument {name}: {value.dtype} array, C-contiguous {value.flags.c_contiguous}; needs {_DTYPES[kind]}, C-contiguous")
+            check(name, kind, value)
             packed.append(value.ctypes.data)
         else:
             packed.append(int(value))

@@ -11,7 +11,12 @@ so this tends to *under*-estimate: it is a conservative test.
 
 ``within_bounds`` keeps a task unless its estimate is over both the node limit and
 ``MARGIN`` times its expected count; then it is an error for its line. A task that runs
-is therefore estimated at no more than ``MARGIN`` times the node limit.
+is therefore estimated at no more than ``MARGIN`` times the node limit. No estimate can
+exceed ``MAX_MOVES ** depth`` (no position of standard chess or Chess960 has more moves
+than the move buffer holds, and the extrapolated branching is at most that too), so a task
+under whose limit even that fits is kept without counting anything: a suite of many small
+positions under a large ``--max-nodes`` would otherwise spend about as long estimating as
+counting.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Iterable
 
 from chesskit.errors import InputError
 from chesskit.suites.formats import LineError
+from chesskit.vocab import MAX_MOVES
 
 SHALLOW_NODES = 2_000
 MARGIN = 16
@@ -64,7 +70,7 @@ def within_bounds(tasks: Iterable, max_nodes: int | None) -> tuple[list, list[Li
     kept, refused, chains = [], {}, {}
     for task in tasks:
         record = task.record
-        if task.depth <= 2:  # at most 218 * 218 nodes whatever the file says
+        if task.depth <= 2 or _bounded(task, max_nodes):  # no estimate could refuse it
             kept.append(task)
             continue
         if id(record) not in chains:
@@ -81,6 +87,12 @@ def within_bounds(tasks: Iterable, max_nodes: int | None) -> tuple[list, list[Li
         else:
             kept.append(task)
     return kept, [_error(record, found, max_nodes) for record, found in refused.values()]
+
+
+def _bounded(task, max_nodes: int) -> bool:
+    """True when no estimate of ``task`` can refuse it: a standard chess (or Chess960)
+    count of depth d is at most MAX_MOVES ** d (a variant's moves have other bounds)."""
+    return task.record.variant == "chess" and MAX_MOVES ** task.depth <= max(max_nodes, MARGIN * task.expected)
 
 
 def _error(record, found: list, max_nodes: int) -> LineError:

@@ -52,11 +52,11 @@ from __future__ import annotations
 import functools
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
-from chesskit.board.fen import parse_epd
+from chesskit.board.fen import Setup, parse_epd
 from chesskit.errors import InputError
 from chesskit.vocab import MAX_DEPTH
 
@@ -96,6 +96,9 @@ class SuiteRecord:
     tags: tuple[str, ...] = ()
     # the rules it is counted in: a canonical name of chesskit.variants ("chess": standard)
     variant: str = "chess"
+    # standard chess: the position as read (``pack_setup``), so that counting it does not
+    # read and check its FEN a second time; empty: ``board`` reads ``fen``
+    setup: tuple = field(default=(), compare=False, repr=False)
 
     @property
     def label(self) -> str:
@@ -105,6 +108,8 @@ class SuiteRecord:
         """chesskit's Board of the position, in its variant (raises InputError)."""
         from chesskit.board.board import Board
 
+        if self.setup:
+            return Board.from_setup(unpack_setup(self.setup, self.chess960, self.notes))
         if self.variant == "chess":
             return Board(self.fen, chess960=self.chess960 or None)
         return Board(self.fen, chess960=self.chess960 or None, variant=self.variant)
@@ -440,10 +445,25 @@ def parse_epd_line(
         path=path,
         lineno=lineno,
         chess960=bool(setup.chess960),
-        notes=tuple(setup.notes),  # (the setup itself is not kept: a million lines would not fit)
+        notes=tuple(setup.notes),
         tags=tags,
         variant=setup.variant,
+        setup=pack_setup(setup),
     )
+
+
+def pack_setup(setup) -> tuple:
+    """A standard chess ``Setup`` in about 200 bytes (a million lines must fit: the
+    ``Setup`` itself takes about 1 KB), or ``()`` for a variant's."""
+    if setup.variant != "chess":
+        return ()
+    return bytes(setup.board), setup.turn, tuple(setup.castling), setup.ep, setup.halfmove, setup.fullmove
+
+
+def unpack_setup(packed: tuple, chess960: bool, notes: tuple[str, ...]):
+    """The ``Setup`` that ``pack_setup`` packed."""
+    board, turn, castling, ep, halfmove, fullmove = packed
+    return Setup(list(board), turn, list(castling), ep, halfmove, fullmove, chess960, list(notes))
 
 
 def parse_tags(text: str, what: str) -> tuple[str, ...]:

@@ -237,7 +237,13 @@ def plan(
 # A count expected to exceed this many nodes is split over all the threads (``Board.perft``
 # with ``threads``); smaller ones run whole, several positions at once, one per thread.
 SPLIT_NODES = 20_000_000
-# How many positions may be queued ahead of the one whose results are due next.
+# Positions with only small counts go to a thread in batches of about this many expected
+# nodes (a millisecond or two of counting) or BATCH_POSITIONS positions: one task per
+# position cost the pool's hand-off (and a wake-up of the thread that collects the
+# results) for each few hundred microseconds of counting.
+BATCH_NODES = 2_000_000
+BATCH_POSITIONS = 64
+# How many batches may be queued ahead of the one whose results are due next.
 _AHEAD_PER_THREAD = 4
 
 
@@ -283,6 +289,8 @@ def run(
         return
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="chesskit-suite")
     window: deque[Future] = deque()
+    batch: list[list[Task]] = []  # whole positions of small counts, not yet submitted
+    weight = 0
     try:
         for job in jobs:
             cut = 0  # the shallow counts run whole; from the first big one on, each is split
@@ -290,18 +298,27 @@ def run(
                 cut += 1
             small, big = job[:cut], job[cut:]
             if not big:
-                window.append(pool.submit(_counted, small, stats, tables))
+                batch.append(small)
+                weight += sum(task.expected for task in small)
+                if weight >= BATCH_NODES or len(batch) >= BATCH_POSITIONS:
+                    window.append(pool.submit(_counted, batch, stats, tables))
+                    batch, weight = [], 0
                 while len(window) > _AHEAD_PER_THREAD * threads:
                     yield from window.popleft().result()
                 continue
+            if batch:
+                window.append(pool.submit(_counted, batch, stats, tables))
+                batch, weight = [], 0
             if small:
-                window.append(pool.submit(_counted, small, stats, tables))
+                window.append(pool.submit(_counted, [small], stats, tables))
             done: list[SuiteResult] = []
             while window:  # what is queued first, then the big counts over every thread
                 done = window.popleft().result()
                 yield from done
             diverged = bool(small) and any(r.mismatch for r in done)
             yield from _run_job(big, stats, tables, threads, diverged, progress)
+        if batch:
+            window.append(pool.submit(_counted, batch, stats, tables))
         while window:
             yield from window.popleft().result()
     finally:
@@ -339,9 +356,10 @@ class _Tables:
 
 
 
-def _counted(tasks: list[Task], stats: bool, tables: _Tables) -> list[SuiteResult]:
-    """``_run_job`` on one thread, to the end (what a worker of the pool runs)."""
-    return list(_run_job(tasks, stats, tables, 1))
+def _counted(jobs: list[list[Task]], stats: bool, tables: _Tables) -> list[SuiteResult]:
+    """``_run_job`` of each position's tasks on one thread, to the end (what a worker of
+    the pool runs), the results in order."""
+    return [result for tasks in jobs for result in _run_job(tasks, stats, tables, 1)]
 
 
 def _run_job(

@@ -114,3 +114,16 @@ def test_a_hash_that_fits_is_taken_as_given(cli):
     result = cli("perft", "startpos", "3", "--hash", "1", "--json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["nodes"] == 8902
+
+
+def test_a_hash_beyond_the_memory_available_now_is_refused_before_the_run(cli, monkeypatch):
+    """Within MemTotal but over MemAvailable, the table was mapped and the run started; its
+    pages are backed only as the walk touches them, so the out-of-memory killer would end it
+    later, with no line."""
+    monkeypatch.setattr(tablesize, "memory_total_mb", lambda: 1 << 20)
+    monkeypatch.setattr(tablesize, "memory_available_mb", lambda: 100)
+    for args in (["perft", "startpos", "3"], ["suite", "--max-nodes", "1e3"]):
+        one_line(cli(*args, "--hash", "200"), 2, "--hash 200 MiB", "100 MiB of memory available")
+    result = cli("perft", "startpos", "3", "--hash", "64", "--json")  # what fits is taken as given
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["nodes"] == 8902

@@ -140,7 +140,8 @@ def test_bad_input(cli, args, message):
         ),
         (["--script", str(ENGINES / "fail_exit.py")], r"exited with code 1 for depth 2 on"),
         (
-            ["--engine", str(ENGINES / "fail_garbage.py")],
+            # --timeout 5: the two probes it leaves unanswered wait the whole of it (30 s by default)
+            ["--engine", str(ENGINES / "fail_garbage.py"), "--timeout", "5"],
             # detection probes at depth 1: one divide line of count 20 is no start-position divide
             r"answered no perft question chesskit knows in its UCI loop: 'go perft 1' gave 1 divide lines; "
             r"'perft 1' gave nothing; 'divide 1' gave nothing; name its dialect with --dialect",

@@ -57,7 +57,9 @@ ROWS = [("quiet", QUIET, 2), ("before-ep", BEFORE_EP, 3), ("kiwipete", KIWIPETE,
 )
 def test_real_engine_compare_agrees(cli, name, dialect):
     engine = debian_engine(name)
-    result = cli("compare", "kiwipete", "3", "--engine", engine, "--json")
+    # --timeout 5: detection waits the whole --timeout on each probe Ethereal leaves
+    # unanswered (`divide 1`), 30 s by default; its answers come in milliseconds
+    result = cli("compare", "kiwipete", "3", "--engine", engine, "--json", "--timeout", "5")
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["agree"] is True
@@ -67,7 +69,7 @@ def test_real_engine_compare_agrees(cli, name, dialect):
     theirs = step["theirs_total"] if dialect.endswith("total") else sum(step["theirs"].values())
     assert theirs == sum(step["ours"].values()) == pc_perft(chess.Board(KIWIPETE), 3) == 97862
 
-    result = cli("compare", C960, "2", "--engine", engine, "--moves", "a3a4")
+    result = cli("compare", C960, "2", "--engine", engine, "--moves", "a3a4", "--timeout", "5")
     assert result.exit_code == 0, result.stderr
     if dialect == "uci-go-perft":  # what chesskit always spoke: the output stays as it was
         assert result.stderr == ""
@@ -79,7 +81,8 @@ def test_real_engine_compare_agrees(cli, name, dialect):
 @pytest.mark.parametrize("name", ["ethereal-chess", "fairy-stockfish"])
 def test_real_engine_suite_agrees(cli, tmp_path, name):
     engine = debian_engine(name)
-    result = cli("suite", str(epd(tmp_path, ROWS)), "--engine", engine, "--json")
+    # --timeout 5: the probes Ethereal leaves unanswered wait the whole of it (30 s by default)
+    result = cli("suite", str(epd(tmp_path, ROWS)), "--engine", engine, "--json", "--timeout", "5")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["failed"] == 0 and data["passed"] == 7

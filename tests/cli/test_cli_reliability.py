@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from helpers import DASK_INSTALL, ENGINES, STARTPOS, gone, need_module, one_line, subprocess_env
+from helpers import DASK_INSTALL, ENGINES, STARTPOS, children_cpu, gone, need_module, one_line, subprocess_env, wait_for_cpu
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
@@ -260,7 +260,9 @@ def test_sigterm_and_sighup_kill_the_engine_and_exit_128_plus_signal(tmp_path, s
 def test_ctrl_c_stops_the_compiled_counting_and_checking_walks(args):
     """The --stats and debug walks run compiled for minutes: Ctrl-C still ends the run
     (exit 130, one line) because they release the GIL for the watchdog thread."""
-    chesskit(*args[:2], "1")  # load (or compile) the walks first
+    before = children_cpu()
+    chesskit(*args[:2], "1", *args[3:])  # load (or compile) the walks first: its CPU is the start-up's
+    start_up = children_cpu() - before
     proc = subprocess.Popen(
         [sys.executable, "-m", "chesskit", *args],
         stdout=subprocess.PIPE,
@@ -268,7 +270,7 @@ def test_ctrl_c_stops_the_compiled_counting_and_checking_walks(args):
         text=True,
         env=env(),
     )
-    time.sleep(3)
+    wait_for_cpu(proc, start_up + 0.8)  # inside the compiled walk, however busy the machine
     proc.send_signal(signal.SIGINT)
     try:
         out, err = proc.communicate(timeout=60)

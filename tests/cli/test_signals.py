@@ -14,7 +14,7 @@ import time
 import pytest
 
 from chesskit.cli import boundary
-from helpers import subprocess_env
+from helpers import children_cpu, subprocess_env, wait_for_cpu
 
 
 # ------------------------------------------------------------------ Ctrl-C
@@ -58,21 +58,34 @@ def test_interrupt_guard_restores_the_handlers(cli):
     assert (signal.getsignal(signal.SIGINT), sys.unraisablehook) == before
 
 
+# CPU seconds a walk has run past the start-up when a test signals it: well inside the
+# compiled walk, however busy the machine (``wait_for_cpu``)
+IN_THE_WALK_CPU = 0.8
+
+
+@pytest.fixture(scope="module")
+def start_up_cpu(entry_point) -> float:
+    """The CPU seconds of a whole ``chesskit perft startpos 1`` (start-up, the compiled
+    core loaded from the cache, exit): a process that has used this much and
+    ``IN_THE_WALK_CPU`` more is counting. Run once for the module's signal tests."""
+    before = children_cpu()
+    subprocess.run([entry_point, "perft", "startpos", "1"], env=subprocess_env(), capture_output=True, timeout=600)
+    return children_cpu() - before
+
+
 @pytest.mark.parametrize("threads", ["1", "2"])
-def test_ctrl_c_stops_a_long_perft_promptly(entry_point, threads):
+def test_ctrl_c_stops_a_long_perft_promptly(entry_point, start_up_cpu, threads):
     """`chesskit perft startpos 8` then SIGINT: the compiled walk holds the main thread for
     minutes, so a watchdog reports the Ctrl-C: one line, exit 130, within seconds. With
     one thread this needs the compiled walk to release the GIL."""
-    env = subprocess_env()
-    subprocess.run([entry_point, "perft", "startpos", "1"], env=env, capture_output=True, timeout=600)
     proc = subprocess.Popen(
         [entry_point, "perft", "startpos", "8", "--threads", threads, "--hash", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=env,
+        env=subprocess_env(),
     )
-    time.sleep(2)
+    wait_for_cpu(proc, start_up_cpu + IN_THE_WALK_CPU)
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
     try:
@@ -107,12 +120,11 @@ def _threads_of(pid: int) -> int:
         return 0
 
 
-def _stop_mid_walk(entry_point, args, sig, on_terminal=False):
+def _stop_mid_walk(entry_point, start_up_cpu, args, sig, on_terminal=False):
     """Start ``chesskit ARGS`` with the default thread count, wait until the pool's walks
     run, send ``sig``: (exit code, stdout, stderr) once it ended, or fail when it has not
     ended 10 s after the signal (the walks would run for many minutes)."""
     env = subprocess_env()
-    subprocess.run([entry_point, "perft", "startpos", "1"], env=env, capture_output=True, timeout=600)
     cores = len(os.sched_getaffinity(0))
     # the main thread, the signal watchdog, rich's refresh thread on a terminal, and the
     # pool's threads (one per core; none with one core: the walk then runs on the main thread)
@@ -145,7 +157,7 @@ def _stop_mid_walk(entry_point, args, sig, on_terminal=False):
             time.sleep(0.05)
         assert proc.poll() is None, "chesskit ended before the signal"
         assert _threads_of(proc.pid) >= wanted, "the pool's threads never started"
-        time.sleep(1)  # well inside the walks
+        wait_for_cpu(proc, start_up_cpu + IN_THE_WALK_CPU)  # well inside the walks
         proc.send_signal(sig)
         try:
             proc.wait(timeout=10)
@@ -165,26 +177,26 @@ def _stop_mid_walk(entry_point, args, sig, on_terminal=False):
 
 @pytest.mark.parametrize("command", ["perft", "divide"])
 @pytest.mark.parametrize("sig, code, line", STOPS, ids=["SIGINT", "SIGTERM", "SIGHUP"])
-def test_a_signal_stops_a_threaded_walk_at_once(entry_point, command, sig, code, line):
+def test_a_signal_stops_a_threaded_walk_at_once(entry_point, start_up_cpu, command, sig, code, line):
     """The default (threaded) perft and divide: the main thread waits for the pool, whose
     compiled walks cannot be interrupted; a signal still ends the process at once with
     128 + the signal and its one line, without waiting for the walks to end."""
-    returncode, out, err = _stop_mid_walk(entry_point, [command, *LONG_WALK], sig)
+    returncode, out, err = _stop_mid_walk(entry_point, start_up_cpu, [command, *LONG_WALK], sig)
     assert returncode == code, err
     assert err == line + "\n"
     assert out == ""
 
 
-def test_ctrl_c_stops_a_threaded_walk_in_json_mode(entry_point):
-    returncode, out, err = _stop_mid_walk(entry_point, ["divide", *LONG_WALK, "--json"], signal.SIGINT)
+def test_ctrl_c_stops_a_threaded_walk_in_json_mode(entry_point, start_up_cpu):
+    returncode, out, err = _stop_mid_walk(entry_point, start_up_cpu, ["divide", *LONG_WALK, "--json"], signal.SIGINT)
     assert (returncode, out, err) == (130, "", "chesskit: interrupted\n")
 
 
 @pytest.mark.parametrize("command", ["perft", "divide"])
-def test_ctrl_c_stops_a_threaded_walk_under_its_progress_bar(entry_point, command):
+def test_ctrl_c_stops_a_threaded_walk_under_its_progress_bar(entry_point, start_up_cpu, command):
     """On a terminal the walk is split over the pool whatever the thread count, under a
     rich progress bar: Ctrl-C ends it at once too, and the bar gives way to the one line."""
-    returncode, out, _ = _stop_mid_walk(entry_point, [command, *LONG_WALK], signal.SIGINT, on_terminal=True)
+    returncode, out, _ = _stop_mid_walk(entry_point, start_up_cpu, [command, *LONG_WALK], signal.SIGINT, on_terminal=True)
     assert returncode == 130, out
     assert out.rstrip().endswith("chesskit: interrupted")
     assert "Traceback" not in out

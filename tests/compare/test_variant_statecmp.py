@@ -37,6 +37,7 @@ def test_check_counters_are_compared_in_both_dialects():
     assert diff_state(board, "4k3/8/8/8/8/8/8/R3K2R w KQ - 2+3 5 1") == ("halfmove", 0, 5)
 
 
+@pytest.mark.variant_walk  # Board.push compiles crazyhouse's walk: 20 s of CPU on a cold cache
 def test_crazyhouse_clocks_after_a_drop_follow_either_oracle():
     """A drop resets the halfmove clock in Fairy-Stockfish (and chesskit), python-chess
     counts it on: python-chess's variant board after N@a2 is not a state mismatch (the

@@ -285,6 +285,8 @@ def test_total_only_engine_is_fuzzed_through_its_totals(cli):
 @pytest.mark.parametrize("binary", ["/usr/games/ethereal-chess", "/usr/games/fairy-stockfish"])
 def test_real_engines_of_other_dialects_agree(cli, binary):
     need_program(binary)
-    result, report = fuzz_json(cli, "--engine", binary, "--seed", "12", "--positions", "150")
+    # --timeout 5: detection waits the whole --timeout (30 s by default) on each probe
+    # Ethereal leaves unanswered; both engines answer in milliseconds
+    result, report = fuzz_json(cli, "--engine", binary, "--seed", "12", "--positions", "150", "--timeout", "5")
     assert result.exit_code == 0, result.stderr
     assert report["positions"] == 150 and report["dialect"] is not None

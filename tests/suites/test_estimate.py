@@ -39,3 +39,21 @@ def test_within_bounds(depth, expected, refused, tmp_path):
     if refused:
         assert errors[0].lineno == 1 and f"D{depth} {expected}: not run" in errors[0].message
     assert MARGIN >= 4
+
+
+def test_a_limit_no_estimate_could_pass_counts_nothing(tmp_path, monkeypatch):
+    # --max-nodes 1e13 at depth 4: MAX_MOVES ** 4 is under it, so no estimate could refuse
+    # a task and none is made (a suite of small positions spent as long estimating as
+    # counting); at depth 12 one could, and the understated count is still refused
+    from chesskit.suites import estimate
+
+    calls = []
+    real = estimate.shallow_counts
+    monkeypatch.setattr(estimate, "shallow_counts", lambda board, depth: calls.append(depth) or real(board, depth))
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+    (tmp_path / "s.epd").write_text(f"{start} D3 8902 ;D4 197281\n{start} D12 1\n")
+    tasks = plan(load_entries([tmp_path / "s.epd"]).records, max_nodes=None)
+    kept, errors = within_bounds(tasks, 10**13)
+    assert [t.depth for t in kept] == [3, 4]
+    assert len(errors) == 1 and errors[0].lineno == 2 and "D12 1: not run" in errors[0].message
+    assert calls == [12]  # the second line only

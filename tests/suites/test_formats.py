@@ -340,3 +340,29 @@ def test_an_id_found_by_perft_is_the_suites():
     from chesskit.suites.formats import scan_id
 
     assert positions_scan_id is scan_id
+
+
+def test_a_record_keeps_its_position_and_counts_without_reading_its_fen_again(monkeypatch):
+    # every standard and Chess960 position bundled: the board a record makes from what it
+    # kept of its line is the board its FEN gives, and making it reads no FEN (a suite of
+    # small positions spent a fifth of its time reading each FEN twice)
+    import numpy as np
+
+    from chesskit.board import board as board_module
+    from chesskit.board.board import Board
+    from chesskit.suites.runner import load_entries
+
+    records = [r for r in load_entries().records if r.variant == "chess"]
+    assert len(records) > 100 and any(r.chess960 for r in records)
+    made = [(r, r.board()) for r in records]
+    for record, board in made:
+        given = Board(record.fen, chess960=record.chess960 or None)
+        assert all(np.array_equal(a, b) for a, b in zip(board._state(), given._state())), record.label
+        assert (board.chess960, board.fen(), board.notes) == (given.chess960, given.fen(), list(record.notes))
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("the FEN was read again")
+
+    monkeypatch.setattr(board_module, "parse_fen", no_parsing)
+    counted = [r for r in records if 2 in r.depths][:20]
+    assert counted and all(r.board().perft(2) == r.depths[2] for r in counted)  # the published counts
