@@ -33,7 +33,6 @@ from .attacks import B_EMPTY, CASTLE_PATH, CASTLE_SPAN, K_ATT, N_ATT, P_ATT, R_E
 from .bitboard import ALL, NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, castle_squares, encode, to_sq
 from .movegen import _emit, _emit_pawns, attackers_to
-from .vattacks import piece_attacks
 from .position import BISHOP, CASTLE, EP, KEY, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of, z_castle, z_piece
 
 _NIL = np.int64(0)
@@ -241,7 +240,14 @@ def _moves(T, bb, st, out, count_only):
         while pcs:
             frm = lsb(pcs)
             pcs &= pcs - ONE
-            t = piece_attacks(T, pt, frm, us, occ)
+            if pt == KNIGHT:
+                t = T[N_ATT + frm]
+            else:
+                t = ZERO
+                if pt != ROOK:
+                    t |= bishop_attacks(T, frm, occ)
+                if pt != BISHOP:
+                    t |= rook_attacks(T, frm, occ)
             fb = ONE << np.uint64(frm)
             q = t & quiet_to
             if pinned & fb:
@@ -259,7 +265,7 @@ def _moves(T, bb, st, out, count_only):
         frm = lsb(tested)
         tested &= tested - ONE
         fb = ONE << np.uint64(frm)
-        t = piece_attacks(T, KNIGHT, frm, us, occ) if bb[ub | KNIGHT] & fb else ZERO
+        t = T[N_ATT + frm] if bb[ub | KNIGHT] & fb else ZERO
         if (bb[ub | BISHOP] | bb[ub | QUEEN]) & fb:
             t |= bishop_attacks(T, frm, occ)
         if (bb[ub | ROOK] | bb[ub | QUEEN]) & fb:

@@ -30,7 +30,6 @@ from .movegen import _emit, _generate, attacked_by, king_lines
 from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
 from .tables import P_ATT
 from . import vatomic, vhouse
-from .vattacks import piece_attacks
 from .vstate import ANTICHESS, ATOMIC, CRAZYHOUSE, HORDE, KINGOFTHEHILL, RACINGKINGS, THREECHECK
 
 RANK_2 = np.uint64(0xFF00)
@@ -70,7 +69,17 @@ def _piece_targets(T, bb, ub, occ, out, n, mask, flags, count_only):
         while pcs:
             frm = lsb(pcs)
             pcs &= pcs - ONE
-            t = piece_attacks(T, pt, frm, ub >> 3, occ) & mask
+            if pt == KING:
+                t = T[K_ATT + frm]
+            elif pt == KNIGHT:
+                t = T[N_ATT + frm]
+            else:
+                t = ZERO
+                if pt != ROOK:
+                    t |= bishop_attacks(T, frm, occ)
+                if pt != BISHOP:
+                    t |= rook_attacks(T, frm, occ)
+            t &= mask
             if count_only:
                 n += popcount(t)
             else:
