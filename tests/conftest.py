@@ -49,9 +49,9 @@ WORKERS_BEYOND_CORES = 8
 SLOW_WORKERS_PER_CORE = 2
 SLOW_WORKERS_BEYOND_CORES = 4
 # Memory one worker may need, its own and the processes its tests start at once (a worker
-# holding numba and the compiled core: up to 350 MiB resident, measured over tests/cli and
-# tests/compare; a chesskit run with its 64 MiB table, an engine): the workers stay within
-# the memory available.
+# holding numba and the compiled core: 430-660 MiB resident by the end of the default run,
+# one for a moment 1.3 GiB; the chesskit runs and engines its tests start): the workers
+# stay within the memory available.
 WORKER_MEMORY = 1 << 30
 
 
