@@ -18,6 +18,7 @@ array's uint64 or int64 elements (the walk's parameter is ``name`` followed by `
 from __future__ import annotations
 
 import ctypes
+import weakref
 
 import numpy as np
 
@@ -75,23 +76,24 @@ def check(name: str, kind: str, value) -> None:
 
 
 # array -> its address, for arrays passed again and again (a board's state, the attack
-# table): numpy makes a ctypes object on each ``.ctypes.data`` (a few microseconds, as
-# much as a small count). Each entry holds its array, so its id is not reused while it
-# is here; cleared when full.
-_ADDRESSES: dict[int, tuple[np.ndarray, int]] = {}
-_ADDRESSES_KEPT = 4096
+# table, the table): numpy makes a ctypes object on each ``.ctypes.data`` (a few
+# microseconds, as much as a small count). An entry holds only a weak reference, so a
+# table of gigabytes is freed when its owner lets go of it; a dead reference (whose id a
+# new array may have taken) is never taken for its array. Cleared when full.
+_ADDRESSES: dict[int, tuple[weakref.ref, int]] = {}
+_ADDRESSES_KEPT = 256  # a few boards (five arrays each) per thread: a board is counted several times in a row
 
 
 def address(name: str, kind: str, value: np.ndarray) -> int:
     """``value``'s address after ``check``; remembered for the next call with the same array."""
     found = _ADDRESSES.get(id(value))
-    if found is not None and found[0] is value:
+    if found is not None and found[0]() is value:
         return found[1]
     check(name, kind, value)
     if len(_ADDRESSES) >= _ADDRESSES_KEPT:
         _ADDRESSES.clear()
     where = value.ctypes.data
-    _ADDRESSES[id(value)] = (value, where)
+    _ADDRESSES[id(value)] = (weakref.ref(value), where)
     return where
 
 

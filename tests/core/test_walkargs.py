@@ -85,3 +85,37 @@ def test_object_code_refuses_anything_but_an_object():
 
     with pytest.raises(ValueError):
         native.object_code(Entry())
+
+
+def test_a_remembered_address_is_the_arrays_and_checked_first():
+    import numpy as np
+    import pytest
+
+    arrays = [np.zeros(4, dtype=np.uint64) for _ in range(walkargs._ADDRESSES_KEPT + 10)]
+    for a in arrays:
+        assert walkargs.address("tt", "u64*", a) == a.ctypes.data
+        assert walkargs.address("tt", "u64*", a) == a.ctypes.data  # remembered
+    assert len(walkargs._ADDRESSES) <= walkargs._ADDRESSES_KEPT  # bounded: it holds the arrays
+    with pytest.raises(TypeError, match="walk argument bb"):
+        walkargs.address("bb", "u64*", np.zeros(4, dtype=np.int64))
+    with pytest.raises(TypeError, match="C-contiguous"):
+        walkargs.address("bb", "u64*", np.zeros(8, dtype=np.uint64)[::2])
+
+
+def test_a_remembered_array_is_freed_when_its_owner_lets_go():
+    """The address cache must not keep a table alive: a perft's table of gigabytes would
+    otherwise stay in memory after the count, in a long-lived process (the API, pytest)."""
+    import gc
+    import weakref
+
+    import numpy as np
+
+    table = np.zeros(1 << 16, dtype=np.uint64)
+    where = walkargs.address("tt", "u64*", table)
+    assert where == table.ctypes.data
+    alive = weakref.ref(table)
+    del table
+    gc.collect()
+    assert alive() is None
+    other = np.ones(1 << 16, dtype=np.uint64)  # may take the freed id: its own address is returned
+    assert walkargs.address("tt", "u64*", other) == other.ctypes.data
