@@ -19,11 +19,11 @@ The rules, as python-chess and Fairy-Stockfish agree on them (docs/variants.md):
 * otherwise "check" is the standard one: the side to move may not leave its king
   attacked by an enemy piece (pieces an explosion removes attack nothing).
 
-Quiet moves use the standard check and pin masks (touching kings: none); each capture
-is tested on the occupancy its explosion leaves. Counting stays exact (bulk counting).
-The steps are calls, not inlined into the walk: inlined, the atomic walk took numba over
-20 minutes to compile on a loaded machine.
-Nothing here is compiled into the standard walk.
+Quiet moves use the standard check and pin masks (touching kings: none); a capture is
+tested on the occupancy its explosion leaves, unless sets decide it (``_moves``). One
+function lists and counts (``_moves``): the move list above the last ply is one call a
+node (``list_moves``), the last ply's count is inlined into the walk (``count_moves``);
+counting stays exact (bulk counting). Nothing here is compiled into the standard walk.
 """
 
 import numpy as np
@@ -32,7 +32,8 @@ from numba import njit
 from .attacks import B_EMPTY, CASTLE_PATH, CASTLE_SPAN, K_ATT, N_ATT, P_ATT, R_EMPTY, between, bishop_attacks, line, rook_attacks
 from .bitboard import ALL, NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, castle_squares, encode, to_sq
-from .movegen import _emit, _emit_pawns, attacked_by, attackers_to, king_lines
+from .movegen import _emit, _emit_pawns, attackers_to
+from .vattacks import piece_attacks
 from .position import BISHOP, CASTLE, EP, KEY, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of, z_castle, z_piece
 
 _NIL = np.int64(0)
@@ -67,104 +68,6 @@ def _capture_ok(T, bb, us, ksq, ekings, touching, frm, to, victim):
 
 
 @njit(cache=True)
-def _captures_from(T, bb, out, n, us, ksq, ekings, touching, frm, targets, promo, count_only):
-    """The legal captures from ``frm`` onto ``targets`` (four each where ``promo``)."""
-    while targets:
-        to = lsb(targets)
-        targets &= targets - ONE
-        if _capture_ok(T, bb, us, ksq, ekings, touching, frm, to, to):
-            if count_only:
-                n += 4 if promo else 1
-            elif promo:
-                for p in (QUEEN, ROOK, BISHOP, KNIGHT):
-                    out[n] = encode(frm, to, p, _CAPTURE)
-                    n += 1
-            else:
-                out[n] = encode(frm, to, _NIL, _CAPTURE)
-                n += 1
-    return n
-
-
-@njit(cache=True)
-def _piece_moves(T, bb, out, n, us, ksq, ekings, touching, pinned, quiet_to, count_only):
-    """Knights, bishops, rooks and queens: each capture tested, quiet moves onto
-    ``quiet_to`` (a pinned piece along its pin line only)."""
-    ub = us << 3
-    occ = bb[OCC]
-    opp = bb[occ_of(us ^ 1)]
-    for pt in (KNIGHT, BISHOP, ROOK, QUEEN):
-        pcs = bb[ub | pt]
-        while pcs:
-            frm = lsb(pcs)
-            pcs &= pcs - ONE
-            if pt == KNIGHT:
-                t = T[N_ATT + frm]
-            else:
-                t = ZERO
-                if pt != ROOK:
-                    t |= bishop_attacks(T, frm, occ)
-                if pt != BISHOP:
-                    t |= rook_attacks(T, frm, occ)
-            if t & opp:
-                n = _captures_from(T, bb, out, n, us, ksq, ekings, touching, frm, t & opp, False, count_only)
-            q = t & quiet_to
-            if (pinned >> np.uint64(frm)) & ONE:
-                q &= line(T, ksq, frm)
-            if count_only:
-                n += popcount(q)
-            else:
-                n = _emit(out, n, frm, q, _NIL)
-    return n
-
-
-@njit(cache=True)
-def _pawn_pushes(out, n, us, pawns, empty, allowed, count_only):
-    """Pushes and double pushes of the set ``pawns`` landing on ``allowed``."""
-    if us == WHITE:
-        push1 = (pawns << np.uint64(8)) & empty
-        push2 = ((push1 & RANK_3) << np.uint64(8)) & empty & allowed
-        d1, d2, promo_rank = 8, 16, RANK_8
-    else:
-        push1 = (pawns >> np.uint64(8)) & empty
-        push2 = ((push1 & RANK_6) >> np.uint64(8)) & empty & allowed
-        d1, d2, promo_rank = -8, -16, RANK_1
-    push1 &= allowed
-    if count_only:
-        return n + popcount(push1) + popcount(push2) + 3 * popcount(push1 & promo_rank)
-    n = _emit_pawns(out, n, push1, d1, _NIL, promo_rank)
-    return _emit_pawns(out, n, push2, d2, _DOUBLE, promo_rank)
-
-
-@njit(cache=True)
-def _pawn_moves(T, bb, out, n, us, ksq, ekings, touching, pinned, quiet_to, count_only):
-    pawns = bb[(us << 3) | PAWN]
-    opp = bb[occ_of(us ^ 1)]
-    empty = ~bb[OCC]
-    promo_rank = RANK_8 if us == WHITE else RANK_1
-    if us == WHITE:
-        capw = ((pawns & NOT_FILE_A) << np.uint64(7)) & opp
-        cape = ((pawns & NOT_FILE_H) << np.uint64(9)) & opp
-        dw, de = 7, 9
-    else:
-        capw = ((pawns & NOT_FILE_A) >> np.uint64(9)) & opp
-        cape = ((pawns & NOT_FILE_H) >> np.uint64(7)) & opp
-        dw, de = -9, -7
-    for caps, d in ((capw, dw), (cape, de)):
-        while caps:
-            to = lsb(caps)
-            caps &= caps - ONE
-            tb = ONE << np.uint64(to)
-            n = _captures_from(T, bb, out, n, us, ksq, ekings, touching, to - d, tb, (tb & promo_rank) != ZERO, count_only)
-    n = _pawn_pushes(out, n, us, pawns & ~pinned, empty, quiet_to, count_only)
-    pp = pawns & pinned
-    while pp:
-        frm = lsb(pp)
-        pp &= pp - ONE
-        n = _pawn_pushes(out, n, us, ONE << np.uint64(frm), empty, quiet_to & line(T, ksq, frm), count_only)
-    return n
-
-
-@njit(cache=True)
 def _en_passant(T, bb, out, n, us, ksq, ekings, touching, ep, count_only):
     victim = ep - 8 if us == WHITE else ep + 8
     cands = T[P_ATT + (us ^ 1) * 64 + ep] & bb[(us << 3) | PAWN]
@@ -179,62 +82,13 @@ def _en_passant(T, bb, out, n, us, ksq, ekings, touching, ep, count_only):
 
 
 @njit(cache=True)
-def _king_moves(T, bb, out, n, us, ksq, eksq, count_only):
-    """Quiet king steps (a king never captures): onto a square next to the enemy king, or
-    one no enemy piece attacks with the king lifted."""
-    occ_noking = bb[OCC] ^ (ONE << np.uint64(ksq))
-    t = T[K_ATT + ksq] & ~bb[OCC]
-    near = T[K_ATT + eksq]
-    while t:
-        to = lsb(t)
-        t &= t - ONE
-        if (near >> np.uint64(to)) & ONE or attackers_to(T, bb, to, occ_noking, us ^ 1) == ZERO:
-            if not count_only:
-                out[n] = encode(ksq, to, _NIL, _NIL)
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _castling(T, bb, out, n, us, ksq, eksq, count_only):
-    """Castling (Chess960 too) as python-chess tests it, less the king's squares next to
-    the enemy king, which need not be safe: the squares the king passes with the king
-    lifted and the rook in place, its landing square with the rook on its own."""
-    rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
-    occ = bb[OCC]
-    near = T[K_ATT + eksq]
-    occ_noking = occ ^ (ONE << np.uint64(ksq))
-    while rights:
-        r = lsb(rights)
-        rights &= rights - ONE
-        ci = us * 64 + ((ksq & 7) << 3) + (r & 7)
-        if occ & T[CASTLE_SPAN + ci]:
-            continue
-        kto, rto = castle_squares(ksq, r)
-        kb = ONE << np.uint64(kto)
-        passed = T[CASTLE_PATH + ci] & ~kb & ~near
-        hits = ZERO
-        while passed:
-            hits |= attackers_to(T, bb, lsb(passed), occ_noking, us ^ 1)
-            passed &= passed - ONE
-        if hits == ZERO and not kb & near:
-            landed = (occ_noking ^ (ONE << np.uint64(r))) | (ONE << np.uint64(rto))
-            hits = attackers_to(T, bb, kto, landed, us ^ 1)
-        if hits == ZERO:
-            if not count_only:
-                out[n] = encode(ksq, r, _NIL, _CASTLING)
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def generate(T, bb, st, out, count_only):
     """The legal atomic moves of the side to move (none where a king is missing: the game
     is over), written to ``out`` or only counted; returns how many. A call (one a node of
     the walk above the last ply): the last ply inlines ``count_moves`` itself."""
     if count_only:
         return count_moves(T, bb, st, out)
-    return list_moves(T, bb, st, out, False)
+    return list_moves(T, bb, st, out)
 
 
 @njit(inline="always", cache=True)
@@ -266,14 +120,61 @@ def _legal_captures(T, bb, them, ksq, occ, frm, caps, danger):
 
 
 @njit(inline="always", cache=True)
-def count_moves(T, bb, st, out):
-    """``generate``'s count, in bulk where the rules allow: quiet moves by popcount of
-    their targets (the check and pin masks of standard chess, none while the kings touch),
-    king steps against one map of the enemy's attacks, captures by sets (none next to our
-    king: it would explode; all whose explosion reaches the enemy king, or while the kings
-    touch, are legal) and one by one only where the explosion clears a square between our
-    king and an enemy slider, or we are in check. ``out``: scratch for the rare steps (en
-    passant, castling), which are ``list_moves``'."""
+def _around(x):
+    """The squares of ``x`` and every square next to one of them."""
+    row = x | ((x << np.uint64(1)) & NOT_FILE_A) | ((x >> np.uint64(1)) & NOT_FILE_H)
+    return row | (row << np.uint64(8)) | (row >> np.uint64(8))
+
+
+@njit(inline="always", cache=True)
+def _unattacked(T, bb, them, occ, squares):
+    """The squares of ``squares`` that no piece of ``them`` but its king attacks when the
+    occupancy is ``occ``: pawns set-wise, knights by table, and only the sliders that
+    stand on a line through one of the squares looked up (the king's steps: two or three
+    squares, where a whole map of the enemy's attacks looked up every slider)."""
+    tb = them << 3
+    pawns = bb[tb | PAWN]
+    if them == WHITE:
+        att = ((pawns & NOT_FILE_A) << np.uint64(7)) | ((pawns & NOT_FILE_H) << np.uint64(9))
+    else:
+        att = ((pawns & NOT_FILE_A) >> np.uint64(9)) | ((pawns & NOT_FILE_H) >> np.uint64(7))
+    pcs = bb[tb | KNIGHT]
+    while pcs:
+        att |= T[N_ATT + lsb(pcs)]
+        pcs &= pcs - ONE
+    straight = ZERO
+    diagonal = ZERO
+    s = squares & ~att
+    while s:
+        sq = lsb(s)
+        s &= s - ONE
+        straight |= T[R_EMPTY + sq]
+        diagonal |= T[B_EMPTY + sq]
+    pcs = (bb[tb | BISHOP] | bb[tb | QUEEN]) & diagonal
+    while pcs:
+        att |= bishop_attacks(T, lsb(pcs), occ)
+        pcs &= pcs - ONE
+    pcs = (bb[tb | ROOK] | bb[tb | QUEEN]) & straight
+    while pcs:
+        att |= rook_attacks(T, lsb(pcs), occ)
+        pcs &= pcs - ONE
+    return squares & ~att
+
+
+@njit(inline="always", cache=True)
+def _moves(T, bb, st, out, count_only):
+    """The legal atomic moves of the side to move (none where a king is missing: the game
+    is over), written to ``out`` in the order king, knights, bishops, rooks, queens (each
+    piece's captures that sets decide, then its quiet moves), the pieces' captures that
+    needed a test, pawns (captures, the same way; pushes), en passant, castling; or only
+    counted, in bulk where the rules allow: quiet moves by popcount of their targets (the
+    check and pin masks of standard chess, none while the kings touch), king steps against
+    the enemy's attacks on those squares, captures by sets (none next to our king: it
+    would explode; all whose explosion reaches the enemy king, or while the kings touch,
+    are legal; so is every one, from a square off the lines from our king to the enemy
+    sliders, whose blast misses those lines) and one by one only where the explosion may
+    clear a square between our king and an enemy slider, or we are in check. ``out``
+    counting: scratch for en passant (a call)."""
     us = st[STM] & 1
     them = us ^ 1
     ub = us << 3
@@ -317,37 +218,60 @@ def count_moves(T, bb, st, out):
                 quiet_to = ZERO
             else:
                 quiet_to = between(T, ksq, lsb(checkers)) & empty
+    # captures legal without a test: ``sure``, and (never in check: ``danger`` is then the
+    # whole board) those whose blast misses every square of ``danger``, from a square off it
+    free = sure | ~_around(danger)
     # the king: quiet steps only, next to the enemy king or onto a square it is not attacked on
-    n = 0
     kt = near & empty
-    free = kt & enear
     rest = kt & ~enear
-    if rest & (rest - ONE):
-        rest &= ~attacked_by(T, bb, them, occ ^ kings)
-    elif rest and attackers_to(T, bb, lsb(rest), occ ^ kings, them):
-        rest = ZERO
-    n += popcount(free) + popcount(rest)
+    if rest:
+        rest = _unattacked(T, bb, them, occ ^ kings, rest)
+    steps = (kt & enear) | rest
+    if count_only:
+        n = popcount(steps)
+    else:
+        n = _emit(out, _NIL, ksq, steps, _NIL)
+    # knights, bishops, rooks, queens: each piece's captures that the sets decide, then its
+    # quiet moves; a piece with captures to test is only noted, and its tested captures
+    # follow all the pieces' moves (a test inside this loop, even as a call, made the count
+    # twice as slow and the list three times, in a micro benchmark)
+    tested = ZERO
     for pt in (KNIGHT, BISHOP, ROOK, QUEEN):
         pcs = bb[ub | pt]
         while pcs:
             frm = lsb(pcs)
             pcs &= pcs - ONE
-            if pt == KNIGHT:
-                t = T[N_ATT + frm]
-            else:
-                t = ZERO
-                if pt != ROOK:
-                    t |= bishop_attacks(T, frm, occ)
-                if pt != BISHOP:
-                    t |= rook_attacks(T, frm, occ)
+            t = piece_attacks(T, pt, frm, us, occ)
+            fb = ONE << np.uint64(frm)
             q = t & quiet_to
-            if (pinned >> np.uint64(frm)) & ONE:
+            if pinned & fb:
                 q &= line(T, ksq, frm)
             caps = t & capturable
-            n += popcount(q) + popcount(caps & sure)
-            caps &= ~sure
-            if caps:
-                n += _legal_captures(T, bb, them, ksq, occ, frm, caps, danger)
+            ok = sure if danger & fb else free
+            if count_only:
+                n += popcount(q) + popcount(caps & ok)
+            else:
+                n = _emit(out, n, frm, caps & ok, _CAPTURE)
+                n = _emit(out, n, frm, q, _NIL)
+            if caps & ~ok:
+                tested |= fb
+    while tested:
+        frm = lsb(tested)
+        tested &= tested - ONE
+        fb = ONE << np.uint64(frm)
+        t = piece_attacks(T, KNIGHT, frm, us, occ) if bb[ub | KNIGHT] & fb else ZERO
+        if (bb[ub | BISHOP] | bb[ub | QUEEN]) & fb:
+            t |= bishop_attacks(T, frm, occ)
+        if (bb[ub | ROOK] | bb[ub | QUEEN]) & fb:
+            t |= rook_attacks(T, frm, occ)
+        caps = t & capturable & ~(sure if danger & fb else free)
+        while caps:
+            to = lsb(caps)
+            caps &= caps - ONE
+            if _legal_captures(T, bb, them, ksq, occ, frm, ONE << np.uint64(to), danger):
+                if not count_only:
+                    out[n] = encode(frm, to, _NIL, _CAPTURE)
+                n += 1
     pawns = bb[ub | PAWN]
     if pawns:
         if us == WHITE:
@@ -355,47 +279,71 @@ def count_moves(T, bb, st, out):
             cape = ((pawns & NOT_FILE_H) << np.uint64(9)) & capturable
             push1 = (pawns << np.uint64(8)) & empty
             push2 = ((push1 & RANK_3) << np.uint64(8)) & empty
-            dw, de, d1, d2, promo_rank = 7, 9, 8, 16, RANK_8
+            dw, de, d1, d2, promo_rank, double_from = 7, 9, 8, 16, RANK_8, RANK_3
         else:
             capw = ((pawns & NOT_FILE_A) >> np.uint64(9)) & capturable
             cape = ((pawns & NOT_FILE_H) >> np.uint64(7)) & capturable
             push1 = (pawns >> np.uint64(8)) & empty
             push2 = ((push1 & RANK_6) >> np.uint64(8)) & empty
-            dw, de, d1, d2, promo_rank = -9, -7, -8, -16, RANK_1
-        # captures: four each onto the last rank
-        n += popcount(capw & sure) + popcount(cape & sure)
-        n += 3 * (popcount(capw & sure & promo_rank) + popcount(cape & sure & promo_rank))
-        for caps, d in ((capw & ~sure, dw), (cape & ~sure, de)):
+            dw, de, d1, d2, promo_rank, double_from = -9, -7, -8, -16, RANK_1, RANK_6
+        # captures: four each onto the last rank; ``free`` decides for a pawn on a line
+        # from our king too, as its target is next to its square
+        okw = capw & free
+        oke = cape & free
+        if count_only:
+            n += popcount(okw) + popcount(oke) + 3 * (popcount(okw & promo_rank) + popcount(oke & promo_rank))
+        else:
+            n = _emit_pawns(out, n, okw, dw, _CAPTURE, promo_rank)
+            n = _emit_pawns(out, n, oke, de, _CAPTURE, promo_rank)
+        capw &= ~okw
+        cape &= ~oke
+        for caps, d in ((capw, dw), (cape, de)):
             while caps:
                 to = lsb(caps)
                 caps &= caps - ONE
-                if _legal_captures(T, bb, them, ksq, occ, to - d, ONE << np.uint64(to), danger):
-                    n += 4 if (promo_rank >> np.uint64(to)) & ONE else 1
+                tbit = ONE << np.uint64(to)
+                if _legal_captures(T, bb, them, ksq, occ, to - d, tbit, danger):
+                    if count_only:
+                        n += 4 if tbit & promo_rank else 1
+                    else:
+                        n = _emit_pawns(out, n, tbit, d, _CAPTURE, promo_rank)
         # pushes: the unpinned ones set-wise, a pinned one along its pin line
         pp = pawns & pinned
+        p1 = push1
+        p2 = push2
         if pp:
             p1 = push1 & ~((pp << np.uint64(8)) if us == WHITE else (pp >> np.uint64(8)))
             p2 = push2 & ~((pp << np.uint64(16)) if us == WHITE else (pp >> np.uint64(16)))
-            while pp:
-                frm = lsb(pp)
-                pp &= pp - ONE
-                ray = line(T, ksq, frm) & quiet_to
-                one = ONE << np.uint64(frm + d1)
-                if one & push1 & ray:
+        p1 &= quiet_to
+        p2 &= quiet_to
+        if count_only:
+            n += popcount(p1) + popcount(p2) + 3 * popcount(p1 & promo_rank)
+        else:
+            n = _emit_pawns(out, n, p1, d1, _NIL, promo_rank)
+            n = _emit_pawns(out, n, p2, d2, _DOUBLE, promo_rank)
+        while pp:
+            frm = lsb(pp)
+            pp &= pp - ONE
+            ray = line(T, ksq, frm) & quiet_to
+            one = ONE << np.uint64(frm + d1)
+            if one & push1 & ray:
+                if count_only:
                     n += 4 if one & promo_rank else 1
-                two = ONE << np.uint64(frm + d2) if (one & push1) else ZERO
+                else:
+                    n = _emit_pawns(out, n, one, d1, _NIL, promo_rank)
+            if one & push1 & double_from:
+                two = ONE << np.uint64(frm + d2)
                 if two & push2 & ray:
-                    n += 1
-            push1, push2 = p1, p2
-        push1 &= quiet_to
-        push2 &= quiet_to
-        n += popcount(push1) + popcount(push2) + 3 * popcount(push1 & promo_rank)
+                    if count_only:
+                        n += 1
+                    else:
+                        n = _emit_pawns(out, n, two, d2, _DOUBLE, promo_rank)
     if st[EP] != NO_SQ:
-        n = _en_passant(T, bb, out, n, us, ksq, ekings, touching, st[EP], True)
+        n = _en_passant(T, bb, out, n, us, ksq, ekings, touching, st[EP], count_only)
     if checkers == ZERO:
-        # castling, inlined (``_castling``'s test): the squares the king passes, with the
-        # king lifted and the rook in place, and its landing square with the rook moved,
-        # unattacked unless next to the enemy king
+        # castling (Chess960 too) as python-chess tests it, less the king's squares next
+        # to the enemy king, which need not be safe: the squares the king passes, with the
+        # king lifted and the rook in place, and its landing square with the rook moved
         rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
         occ_noking = occ ^ kings
         while rights:
@@ -415,45 +363,22 @@ def count_moves(T, bb, st, out):
                 landed = (occ_noking ^ (ONE << np.uint64(r))) | (ONE << np.uint64(rto))
                 hits = attackers_to(T, bb, kto, landed, them)
             if hits == ZERO:
+                if not count_only:
+                    out[n] = encode(ksq, r, _NIL, _CASTLING)
                 n += 1
     return n
 
 
+@njit(inline="always", cache=True)
+def count_moves(T, bb, st, out):
+    """How many legal moves (``_moves``' count; inlined into the last ply's count)."""
+    return _moves(T, bb, st, out, True)
+
+
 @njit(cache=True)
-def list_moves(T, bb, st, out, count_only):
-    """The legal atomic moves of the side to move (none where a king is missing: the game
-    is over), written to ``out`` (``count_only``: only counted, move by move: ``count_moves``
-    is the fast count); returns how many."""
-    us = st[STM] & 1
-    them = us ^ 1
-    kings = bb[(us << 3) | KING]
-    ekings = bb[(them << 3) | KING]
-    if kings == ZERO or ekings == ZERO:
-        return 0
-    ksq = lsb(kings)
-    eksq = lsb(ekings)
-    touching = (T[K_ATT + ksq] & ekings) != ZERO
-    empty = ~bb[OCC]
-    pinned = ZERO
-    checkers = ZERO
-    quiet_to = empty
-    if not touching:
-        tb = them << 3
-        slider_checks, blockers = king_lines(T, bb, ksq, them)
-        checkers = slider_checks | (T[P_ATT + us * 64 + ksq] & bb[tb | PAWN]) | (T[N_ATT + ksq] & bb[tb | KNIGHT])
-        pinned = blockers & bb[occ_of(us)]
-        if checkers & (checkers - ONE):
-            quiet_to = ZERO
-        elif checkers:
-            quiet_to = between(T, ksq, lsb(checkers)) & empty
-    n = _king_moves(T, bb, out, _NIL, us, ksq, eksq, count_only)
-    n = _piece_moves(T, bb, out, n, us, ksq, ekings, touching, pinned, quiet_to, count_only)
-    n = _pawn_moves(T, bb, out, n, us, ksq, ekings, touching, pinned, quiet_to, count_only)
-    if st[EP] != NO_SQ:
-        n = _en_passant(T, bb, out, n, us, ksq, ekings, touching, st[EP], count_only)
-    if checkers == ZERO and bb[CASTLE] != ZERO:
-        n = _castling(T, bb, out, n, us, ksq, eksq, count_only)
-    return n
+def list_moves(T, bb, st, out):
+    """The legal moves written to ``out`` (``_moves``; one call a node above the last ply)."""
+    return _moves(T, bb, st, out, False)
 
 
 @njit(inline="always", cache=True)
@@ -517,9 +442,3 @@ def explode(T, bb, board, st, move):
 def game_over(bb):
     """A king has exploded."""
     return bb[KING] == ZERO or bb[8 | KING] == ZERO
-
-
-@njit(cache=True)
-def atomic_moves(T, bb, st, out):
-    """generate writing the moves, compiled for callers outside the walk."""
-    return generate(T, bb, st, out, False)

@@ -13,13 +13,14 @@ into the standard walk.
 import numpy as np
 from numba import njit
 
-from .attacks import K_ATT, N_ATT, P_ATT, bishop_attacks, rook_attacks
+from .attacks import bishop_attacks, rook_attacks
 from .bitboard import ONE, ZERO, lsb
 from .makemove import castling_terms, ep_after_push, ep_victim, landing, move_terms, put_piece, remove_piece, rights_after, turn_terms
 from .move import CASTLING, DOUBLE, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
 from .movegen import attackers_to
-from .position import BISHOP, CASTLE, EP, FULL, HALF, KEY, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, Z_EP, z_castle, z_piece
+from .position import BISHOP, CASTLE, EP, FULL, HALF, KEY, KING, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, Z_EP, z_castle, z_piece
 from . import vatomic, vhouse
+from .vattacks import piece_attacks
 from .move import DROP
 from .vstate import ANTICHESS, ATOMIC, CHECKS, CRAZYHOUSE, HORDE, KINGOFTHEHILL, RACINGKINGS, THREECHECK, Z_CHECKS
 
@@ -90,22 +91,6 @@ def piece_type_on(bb, sq, color):
 
 
 @njit(inline="always", cache=True)
-def _attacks_from(T, pt, sq, us, occ):
-    if pt == PAWN:
-        return T[P_ATT + us * 64 + sq]
-    if pt == KNIGHT:
-        return T[N_ATT + sq]
-    if pt == KING:
-        return T[K_ATT + sq]
-    t = ZERO
-    if pt != ROOK:
-        t |= bishop_attacks(T, sq, occ)
-    if pt != BISHOP:
-        t |= rook_attacks(T, sq, occ)
-    return t
-
-
-@njit(inline="always", cache=True)
 def gives_check(T, bb, st, move):
     """Whether ``move`` (legal, of the side to move) leaves the enemy king attacked; False
     where the enemy has no king. From the bitboards only."""
@@ -135,7 +120,7 @@ def gives_check(T, bb, st, move):
         pt = promotion(move)
         if pt == 0:
             pt = piece_type_on(bb, frm, us)
-        if _attacks_from(T, pt, to, us, occ2) & ek:
+        if piece_attacks(T, pt, to, us, occ2) & ek:
             return True
         moved = fb
     diagonal = (bb[ub | BISHOP] | bb[ub | QUEEN]) & ~moved
@@ -201,17 +186,3 @@ MAKE = {
 def attacked(T, bb, sq, by):
     """Whether colour ``by`` attacks ``sq`` (for ``Board.is_check``)."""
     return attackers_to(T, bb, sq, bb[OCC], by) != ZERO
-
-
-
-@njit(inline="always", cache=True)
-def vmake(vid, T, bb, board, st, move):
-    """``MAKE[vid]`` chosen where the call runs (``core/vstats.py``; see ``vgen.vgenerate``)."""
-    if vid == THREECHECK:
-        threecheck_make(T, bb, board, st, move)
-    elif vid == ATOMIC:
-        atomic_make(T, bb, board, st, move)
-    elif vid == CRAZYHOUSE:
-        crazyhouse_make(T, bb, board, st, move)
-    else:
-        apply_move(T, bb, board, st, move)

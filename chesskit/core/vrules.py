@@ -137,19 +137,3 @@ LEAF_COUNT = {
     HORDE: _leaf_counter(no_pieces_over, horde_moves),
     RACINGKINGS: racing_leaf,
 }
-
-
-@njit(inline="always", cache=True)
-def game_over(vid, bb, st):
-    """``GAME_OVER[vid]`` chosen where the call runs (``core/vstats.py``; see ``vgen.vgenerate``)."""
-    if vid == KINGOFTHEHILL:
-        return kingofthehill_over(bb, st)
-    if vid == THREECHECK:
-        return threecheck_over(bb, st)
-    if vid == RACINGKINGS:
-        return racingkings_over(bb, st)
-    if vid == HORDE or vid == ANTICHESS:
-        return no_pieces_over(bb, st)
-    if vid == ATOMIC:
-        return atomic_over(bb, st)
-    return False

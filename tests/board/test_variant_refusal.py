@@ -1,5 +1,5 @@
 """A variant whose moves the core does not generate is refused, never counted with standard
-chess's moves (vgen.vgenerate's default branch would count it as standard chess).
+chess's moves (a rule set the core does not know would be counted with standard chess's).
 
 Every variant chesskit names is counted today (core/vstate.COUNTED), so the guard is shown
 refusing with atomic taken out of COUNTED, as a variant added to the registry before its

@@ -44,6 +44,13 @@ CASES = [
     # Black is in check from the e2 rook: only a capture whose blast takes the rook (or the
     # white king) or a block stays
     ("4k3/8/8/2n5/8/8/4R3/4K3 b - - 0 1", False, 3, "captures in check"),
+    # counted after each Black move (the last ply): Bxd5's blast takes the knight that
+    # shields the king from the e8 rook (illegal) though d5 is off the rook's line; a pawn
+    # there survives the blast (legal), and exd5 takes the pawn itself off the line (illegal)
+    ("4r2k/8/8/3n4/4N3/8/B7/4K3 b - - 0 1", False, 2, "a blast next to a pin line"),
+    ("4r2k/8/8/3n4/4P3/8/B7/4K3 b - - 0 1", False, 2, "a pawn on a pin line captures"),
+    # counted after each Black move: the king's steps against a queen's lines
+    ("4k3/8/8/q7/8/8/8/3K4 b - - 0 1", False, 2, "king steps against a queen"),
 ]
 
 
@@ -82,3 +89,46 @@ def test_python_chess_atomic_perft_file(perft_sets):
             assert board.perft(depth) == nodes, (name, depth)
             checked += 1
     assert checked >= 25
+
+
+def _random_play(seed: int, games: int, plies: tuple[int, ...]) -> list[str]:
+    """Positions of seeded random atomic play (python-chess's moves), captures chosen half
+    the time: blasts next to pins and checks, kings with few squares."""
+    import random
+
+    import chess.variant
+
+    rng = random.Random(seed)
+    found = []
+    for _ in range(games):
+        board = chess.variant.AtomicBoard()
+        for ply in range(max(plies) + 1):
+            if board.is_variant_end() or board.is_game_over():
+                break
+            if ply in plies:
+                found.append(board.fen())
+            moves = list(board.legal_moves)
+            captures = [m for m in moves if board.is_capture(m)]
+            board.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
+    return found
+
+
+def test_random_play_against_the_oracles():
+    """The move list (``vatomic._moves`` writing) and the last ply's count (counting:
+    captures by sets, the king's steps tested against the sliders on their lines only) on
+    35 positions of seeded random play: each position's moves against both oracles' lists,
+    each move's replies, listed and counted, against python-chess's."""
+    import pyffish
+
+    positions = _random_play(22, 12, (8, 16, 24, 32, 40))
+    assert len(positions) >= 30
+    for fen in positions:
+        board = Board(fen, variant="atomic")
+        python = vo.python_chess_divide("atomic", fen, 2)
+        assert sorted(board.legal_moves()) == sorted(pyffish.legal_moves("atomic", fen, [])) == sorted(python), fen
+        mine = board.divide(2)
+        assert mine == python, (fen, vo.first_difference(mine, python))
+        for move, replies in python.items():
+            board.push(move)
+            assert len(board.legal_moves()) == replies, (fen, move)
+            board.pop()
