@@ -38,16 +38,68 @@ def pytest_configure(config):
         os.environ["PATH"] = os.pathsep.join(filter(None, [folder, os.environ.get("PATH")]))
 
 
+# ``-n auto``'s workers per usable core, and at most this many more than the cores: see
+# pytest_xdist_auto_num_workers. Measured with the per-test figures of docs/benchmarks.md
+# "The test suite" (the default run's waits): on 2 cores the README's run models at
+# 301-323 s with 4 workers, 274-286 s with 6, 267-274 s with 8 and 271-276 s with 10.
+# CI's slow step (``-m slow``) counts more than it waits (deep perft, the variant walks):
+# there two per core, at most four more than the cores, as measured for CI's time.
+WORKERS_PER_CORE = 3
+WORKERS_BEYOND_CORES = 8
+SLOW_WORKERS_PER_CORE = 2
+SLOW_WORKERS_BEYOND_CORES = 4
+# Memory one worker may need, its own and the processes its tests start at once (a worker
+# holding numba and the compiled core: 430-660 MiB resident by the end of the default run,
+# one for a moment 1.3 GiB; the chesskit runs and engines its tests start): the workers
+# stay within the memory available.
+WORKER_MEMORY = 1 << 30
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config) -> int:
-    """``-n auto``: two workers per usable core, at most four more than the cores. Many
-    tests wait on another process (a chesskit run, an engine, a Dask worker) more than they
-    count, so one worker per core left the cores idle a third of the time (load 1.3 on two
-    cores during CI's run). ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set."""
+    """``-n auto``: three workers per usable core (at most eight more than the cores, and no
+    more than the available memory holds at ``WORKER_MEMORY`` each, at least one). Most of
+    the default run's tests wait on another process (a chesskit run, an engine's answer, a
+    timeout) more than they count: with two per core a worker still sat idle about 620 s
+    of the run (docs/benchmarks.md "The test suite"). Collection costs each worker about
+    9 s of CPU, hence the cap on many-core machines. A run that selects the slow tests
+    (``-m slow``, CI's second step) keeps two per core. ``PYTEST_XDIST_AUTO_NUM_WORKERS``
+    still decides when set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return min(2 * cores, cores + 4)
+    slow = config is not None and _selects_variant_walks(config)
+    return _auto_workers(_cores(), _available_memory(), slow=slow)
+
+
+def _auto_workers(cores: int, memory: int | None, slow: bool = False) -> int:
+    if slow:
+        workers = min(SLOW_WORKERS_PER_CORE * cores, cores + SLOW_WORKERS_BEYOND_CORES)
+    else:
+        workers = min(WORKERS_PER_CORE * cores, cores + WORKERS_BEYOND_CORES)
+    if memory is not None:
+        workers = min(workers, memory // WORKER_MEMORY)
+    return max(1, workers)
+
+
+def _available_memory() -> int | None:
+    """Bytes this process may still use: /proc/meminfo's MemAvailable, lowered to what is
+    left under a cgroup v2 limit (a container's); None where neither can be read."""
+    found = []
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    found.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        used = Path("/sys/fs/cgroup/memory.current").read_text().strip()
+        if limit != "max":
+            found.append(int(limit) - int(used))
+    except (OSError, ValueError):
+        pass
+    return min(found) if found else None
 
 
 def _warm_core() -> None:

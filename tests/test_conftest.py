@@ -91,3 +91,54 @@ def _tests_conftest():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.mark.parametrize(
+    "cores, memory, workers",
+    [
+        (2, 24 << 30, 6),  # this project's 2-core machine: three per core
+        (1, 24 << 30, 3),
+        (16, 64 << 30, 24),  # many cores: at most eight more than the cores
+        (2, 3 << 30, 3),  # little memory: one worker per GiB available
+        (8, 100 << 20, 1),  # less than a worker's memory: still one
+        (4, None, 12),  # memory unknown: the cores decide
+    ],
+)
+def test_auto_workers_oversubscribe_the_cores_within_the_memory(cores, memory, workers):
+    """``-n auto`` runs three workers per core (most tests wait on another process), capped
+    for many cores (each worker collects the suite) and by the memory available."""
+    assert _tests_conftest()._auto_workers(cores, memory) == workers
+
+
+@pytest.mark.parametrize("cores, memory, workers", [(2, 24 << 30, 4), (16, 64 << 30, 20), (2, 3 << 30, 3)])
+def test_the_slow_step_keeps_two_workers_per_core(cores, memory, workers):
+    """``-m slow`` (CI's second step) counts more than it waits: two per core, as before."""
+    assert _tests_conftest()._auto_workers(cores, memory, slow=True) == workers
+
+
+def test_the_auto_workers_hook_uses_this_machine_unless_the_user_chose(monkeypatch):
+    """The hook pytest-xdist calls for ``-n auto``: this process's usable cores and memory;
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` set by the user wins."""
+    import os
+
+    conftest = _tests_conftest()
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    memory = conftest._available_memory()
+    assert memory is None or memory > 0
+    expected = conftest._auto_workers(len(os.sched_getaffinity(0)), memory)
+    assert conftest.pytest_xdist_auto_num_workers(Config("not slow")) == expected
+    slow = conftest._auto_workers(len(os.sched_getaffinity(0)), memory, slow=True)
+    assert conftest.pytest_xdist_auto_num_workers(Config("slow")) == slow
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "5")
+    assert conftest.pytest_xdist_auto_num_workers(Config("not slow")) == 5
+
+
+class Config:
+    """The part of pytest's config that conftest reads: ``-m``'s expression."""
+
+    def __init__(self, markexpr: str):
+        self.markexpr = markexpr
+
+    def getoption(self, name, default=None):
+        assert name == "markexpr"
+        return self.markexpr

@@ -101,8 +101,10 @@ def test_console_answers_are_read_whole(quirk, command):
 @pytest.mark.parametrize("loop", ["console", "uci"])
 def test_dialect_detection_waits_as_long_as_timeout_says(loop):
     """issue 27 item 9: detection gave up on an engine slower than a fixed 2 s whatever
-    --timeout said ("gave nothing", exit 3); now a probe's first answer gets --timeout."""
-    engine = f"{FAKE} --loop {loop} --command divide --slow 3" + (" --threaded" if loop == "uci" else "")
+    --timeout said ("gave nothing", exit 3); now a probe's first answer gets --timeout.
+    The engine thinks 2.5 s before each answer: past the old 2 s however fast the machine
+    (a sleep is never shorter), and each second more was only waited (issue 25)."""
+    engine = f"{FAKE} --loop {loop} --command divide --slow 2.5" + (" --threaded" if loop == "uci" else "")
     result = run("compare", BARE_KINGS, "2", "--engine", engine, "--timeout", "40", "--json")
     assert_agrees_with_stockfish(result, BARE_KINGS, 2)
     assert json.loads(result.stdout)["dialect"]["name"] == f"{loop}-divide"
