@@ -102,15 +102,25 @@ def _available_memory() -> int | None:
     return min(found) if found else None
 
 
-def _warm_core() -> None:
+def _warm_core(debug: bool = True) -> None:
     """Load the compiled core, compiling on a cold cache: the walk, and the leaf counters'
-    and the invariant checker's walks, which numba compiles on their first call."""
+    and (with ``debug``) the invariant checker's walks, which numba compiles on their first
+    call."""
     from chesskit.board.board import Board
 
     Board().perft(2)
     Board().stats(1)
     Board().divide_stats(1)
-    Board().debug(1)
+    if debug:
+        Board().debug(1)
+
+
+# The invariant checker's walk, compiled in a child beside the controller's own compile
+# (``_warm_with``): on a cold cache the other core was otherwise idle in a [test] install.
+WARM_DEBUG = """
+from chesskit.board.board import Board
+Board().debug(1)
+"""
 
 
 # Run beside the controller's own compile (``_warm_with``), where numba-cuda is installed:
@@ -138,8 +148,11 @@ def _warm_with(scripts, variants: bool) -> None:
     and xdist group that meets it cold. Tried and measured on a loaded machine (2026-11-26):
     handing the simulator's child the invariant checker's walk as well made its share 58 s
     of CPU against the controller's 61 s for all four walks alone, and the pair 90 s against
-    82 s (both compile the move generator): no gain worth that. A child's failure is not this
-    run's: it only warms the cache, and the tests it warms for report their own errors."""
+    82 s (both compile the move generator): no gain worth that there. In a [test] install
+    (no simulator) the other core sat idle, so the invariant checker's walk is compiled
+    beside (``WARM_DEBUG``): the README's first test run on a cold cache, quiet 2-core
+    Xeon, 4:04 -> 3:37 wall. A child's failure is not this run's: it only warms the cache,
+    and the tests it warms for report their own errors."""
     import threading
 
     cores = _cores()
@@ -151,7 +164,7 @@ def _warm_with(scripts, variants: bool) -> None:
     )
     thread.start()
     try:
-        _warm_core()
+        _warm_core(debug=False)
     finally:
         compiling.clear()
         thread.join()
@@ -256,7 +269,7 @@ def pytest_sessionstart(session):
     (``workerinput`` set) leaves it to the controller."""
     if not hasattr(session.config, "workerinput"):
         variants = _selects_variant_walks(session.config) and not session.config.option.collectonly
-        _warm_with([[WARM_BESIDE]], variants=variants)
+        _warm_with([[WARM_DEBUG], [WARM_BESIDE]], variants=variants)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -75,6 +75,20 @@ async def idle(pilot, app) -> None:
         await pilot.pause(0.1)
 
 
+async def until(pilot, check, seconds: float = 60) -> None:
+    """Wait until ``check()`` holds, at most ``seconds`` (a redraw under load can lag the
+    count's end by more than ``idle``'s settling pause); the caller then asserts it, so a
+    state that never comes fails with what was shown."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except AssertionError:
+            pass
+        await pilot.pause(0.1)
+
+
 def make(fen=KIWIPETE, depth=2, **opts) -> Explorer:
     board = Board(fen)
     factory = (lambda: open_engine(timeout=60, **opts)) if opts else None
@@ -104,6 +118,7 @@ def test_a_lands_on_the_failing_node_and_shows_its_fen_and_the_missing_move():
 
     async def script(pilot, app):
         expected = pc_divide(KIWIPETE, 2)
+        await until(pilot, lambda: len(row_of(app, "a2a4").split()) >= 5)  # the mark drawn last
         line = row_of(app, "a2a4")
         assert line.split()[1:5] == ["a4", str(expected["a2a4"]), str(expected["a2a4"] - 1), "differs"]
         await pilot.press("a")
