@@ -303,11 +303,11 @@ def test_a_variant_is_refused_on_the_gpu_path(tmp_path):
     and the others are counted."""
     patch = (
         "from chesskit.board.board import Board\n"
-        "real = Board.__init__\n"
-        "def init(self, *a, **k):\n"
-        "    real(self, *a, **k)\n"
+        "real = Board._load\n"  # every way a board is made (Board(fen), a suite's Board.from_setup)
+        "def load(self, setup):\n"
+        "    real(self, setup)\n"
         "    if self.fen().startswith('4k3/'): self.variant = 'atomic'\n"
-        "Board.__init__ = init\n"
+        "Board._load = load\n"
         "from chesskit.cli.main import main; main()"
     )
     done = chesskit("perft", SUITE_FENS[0], "2", "--device", "gpu", env=SIM, code=patch)
