@@ -21,7 +21,7 @@ from helpers import ENGINES, KIWIPETE, gone, pc_divide
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
-SIZE = (120, 40)
+SIZE = (160, 64)  # every row of a 48-move divide shown: no scrollbar taking the mark column's width, no row scrolled away (CI under load: a2a4 without its mark, a7a8q off-screen)
 AFTER_A4 = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1"
 # two white queens: a7a8q makes a third, and fail_midway.py exits 1 on such a position
 QUEENS = "4k3/P7/8/8/8/8/8/QQ2K3 w - - 0 1"
