@@ -82,16 +82,15 @@ def _auto_workers(cores: int, memory: int | None, slow: bool = False) -> int:
 
 
 def _available_memory() -> int | None:
-    """Bytes this process may still use: /proc/meminfo's MemAvailable, lowered to what is
+    """Bytes this process may still use: the memory available (``tablesize.memory_available_mb``:
+    /proc/meminfo's MemAvailable, as for the table's size), lowered to what is
     left under a cgroup v2 limit (a container's); None where neither can be read."""
+    from chesskit.board.tablesize import memory_available_mb
+
     found = []
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    found.append(int(line.split()[1]) * 1024)
-    except (OSError, ValueError, IndexError):
-        pass
+    available = memory_available_mb()
+    if available is not None:
+        found.append(available << 20)
     try:
         limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
         used = Path("/sys/fs/cgroup/memory.current").read_text().strip()
