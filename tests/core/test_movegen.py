@@ -218,3 +218,44 @@ def test_generation_leaves_the_position_untouched():
     before = (ours._bb.copy(), ours._board.copy(), ours._st.copy())
     _packed(ours)
     assert all(np.array_equal(a, b) for a, b in zip(before, (ours._bb, ours._board, ours._st)))
+
+
+# ------------------------------------------------- perft's leaf parents: checks and pins kept
+
+# perft finds the enemy king's checks and pins once at a leaf parent and keeps them for the
+# replies to each move that leaves the king's lines alone (``reply_lines``, ``lines_kept``).
+# Each position has moves onto, off and beside those lines, and a piece of the replying side
+# that may move only when it is not in check; counted against python-chess.
+LINES_KEPT = {
+    "a knight steps off the king's file: discovered check": "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1",
+    "a rook lands on the king's file: its knight pinned": "4k3/4n3/8/8/8/8/8/R5K1 w - - 0 1",
+    "a bishop steps onto the file: the pin is gone": "4k3/4n3/8/8/8/8/3B4/4R1K1 w - - 0 1",
+    "the pinner is taken, the pinned bishop walks": "4k3/8/2b5/8/Q7/1N6/8/6K1 w - - 0 1",
+    "a pawn promotes with check on the king's rank": "k7/5P2/8/8/8/8/8/6K1 w - - 0 1",
+    "castling gives check: king and rook squares off the king's lines": "5k2/p7/8/8/8/8/8/4K2R w K - 0 1",
+    "Chess960 castling gives check": "3k4/7p/8/8/8/8/8/1R2K3 w B - 0 1",
+    "en passant lifts a pinned pawn off the diagonal: check": "8/4B2p/8/2pP4/8/k7/8/4K3 w - c6 0 2",
+    "en passant beside the king's lines": "7k/8/8/2pP4/8/8/8/4K3 w - c6 0 2",
+    "the king moves beside the enemy's lines": "3k4/3r4/8/8/8/8/8/R5K1 b - - 0 1",
+}
+
+
+@pytest.mark.parametrize("name", LINES_KEPT)
+def test_leaf_parents_keep_checks_and_pins_only_where_a_move_leaves_them(name):
+    fen = LINES_KEPT[name]
+    chess960 = "Chess960" in name
+    reference = chess.Board(fen, chess960=chess960)
+
+    def perft(board, depth):
+        if depth == 0:
+            return 1
+        total = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            total += perft(board, depth - 1)
+            board.pop()
+        return total
+
+    ours = Board(fen, chess960=chess960)
+    for depth in (2, 3):
+        assert ours.perft(depth) == perft(reference, depth), (name, depth)
