@@ -74,7 +74,7 @@ from .bitboard import (
     lsb,
     popcount,
 )
-from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, encode, from_sq, to_sq
+from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, encode
 from .position import (
     BISHOP,
     CASTLE,
@@ -252,18 +252,14 @@ def _king_moves(T, bb, out, n, ksq, own, opp, occ_noking, them, paths, count_onl
 
 
 @njit(inline="always", cache=True)
-def _evasion_target(T, bb, ksq, us, them, known, known_checks, known_blockers):
+def _evasion_target(T, bb, ksq, us, them):
     """Checkers and pinned pieces of the side to move, and the squares its pieces other
     than the king may move to: all of them out of check, the checker and the squares
     between it and the king in single check, none in double check. One pass over the
     enemy sliders on the king's lines finds both the sliders that give check and our
-    pinned pieces (or ``known``: the caller has them, ``lines_kept``); pawns and knights
-    check by table."""
+    pinned pieces; pawns and knights check by table."""
     tb = them << 3
-    if known:
-        slider_checks, blockers = known_checks, known_blockers
-    else:
-        slider_checks, blockers = king_lines(T, bb, ksq, them)
+    slider_checks, blockers = king_lines(T, bb, ksq, them)
     checkers = slider_checks | (T[P_ATT + us * 64 + ksq] & bb[tb | PAWN]) | (T[N_ATT + ksq] & bb[tb | KNIGHT])
     pinned = blockers & bb[occ_of(us)]
     if checkers & (checkers - ONE):
@@ -428,36 +424,6 @@ def _castling(T, bb, out, n, us, them, ksq, occ_noking, unsafe, tested, rights, 
 
 @njit(inline="always", cache=True)
 def _generate(T, bb, board, st, out, count_only):
-    return _generate_with(T, bb, board, st, out, count_only, False, ZERO, ZERO)
-
-
-@njit(inline="always", cache=True)
-def reply_lines(T, bb, st):
-    """Before the side to move's moves are made and their replies counted (perft's leaf
-    parents): the enemy king's lines on an empty board, and on them now the sliders of
-    the side to move that check it and the pieces alone between them and it
-    (``king_lines``). A move that neither leaves nor lands on those lines and is no
-    castling or en passant leaves both as they are for the reply (``lines_kept``), so
-    counting the replies need not find them again."""
-    us = st[STM] & 1
-    eksq = lsb(bb[((us ^ 1) << 3) | KING])
-    checks, blockers = king_lines(T, bb, eksq, us)
-    return T[R_EMPTY + eksq] | T[B_EMPTY + eksq], checks, blockers
-
-
-@njit(inline="always", cache=True)
-def lines_kept(lines, move):
-    """Whether ``move`` leaves ``reply_lines``' checks and blockers as they are: its
-    squares are off the enemy king's ``lines``, and it moves no second piece (castling)
-    and takes none off another square (en passant)."""
-    if move & (CASTLING | EN_PASSANT):
-        return False
-    squares = (ONE << np.uint64(from_sq(move))) | (ONE << np.uint64(to_sq(move)))
-    return (squares & lines) == ZERO
-
-
-@njit(inline="always", cache=True)
-def _generate_with(T, bb, board, st, out, count_only, known, known_checks, known_blockers):
     # ``& 1``: the compiler then knows the side is 0 or 1, so no table or bitboard index
     # built from it pays numba's negative-index wraparound (about 4% on Kiwipete)
     us = st[STM] & 1
@@ -469,7 +435,7 @@ def _generate_with(T, bb, board, st, out, count_only, known, known_checks, known
     ksq = lsb(bb[ub | KING])
     occ_noking = occ ^ (ONE << np.uint64(ksq))
 
-    checkers, pinned, target = _evasion_target(T, bb, ksq, us, them, known, known_checks, known_blockers)
+    checkers, pinned, target = _evasion_target(T, bb, ksq, us, them)
     rights = bb[CASTLE] & (RANK_1 if us == WHITE else RANK_8)
     if checkers:
         rights = ZERO  # never out of check

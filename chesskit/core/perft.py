@@ -22,7 +22,7 @@ thread pool and for ``Board`` (depth 0), and counts.
 from numba import carray
 
 from .makemove import child_key, make, make_for_count, unmake
-from .movegen import _generate, _generate_with, lines_kept, reply_lines
+from .movegen import _generate
 from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE
 from .tt import fetch, probe, store
 from .walkargs import numba_signature
@@ -86,14 +86,9 @@ def c_entry(cache=False):
                         # the node above the last ply: copy-make each of its moves on
                         # scratch arrays and count the replies in bulk
                         total = 0  # a local, not acc[level]: no store per move
-                        # the enemy king's checks and pins, found once for the moves
-                        # that leave them as they are
-                        lines, checks, blockers = reply_lines(T, bb, st)
                         for j in range(n):
-                            move = moves[level, j]
-                            make_for_count(T, bb, board, st, move, leaf_bb, leaf_st)
-                            kept = lines_kept(lines, move)
-                            total += _generate_with(T, leaf_bb, board, leaf_st, scratch, True, kept, checks, blockers)
+                            make_for_count(T, bb, board, st, moves[level, j], leaf_bb, leaf_st)
+                            total += _generate(T, leaf_bb, board, leaf_st, scratch, True)
                         acc[level] = total
                         index[level] = n
                     elif plies - level < 2:
