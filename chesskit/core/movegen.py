@@ -115,11 +115,8 @@ def attackers_to(T, bb, sq, occ, by):
 
 
 @njit(cache=True)
-def attacked_by(T, bb, by, occ, diagonal, straight):
-    """Every square that pieces of colour ``by`` attack, with occupancy ``occ``; of the
-    bishops and queens only those on ``diagonal``, of the rooks and queens only those on
-    ``straight`` (``ALL``: every one). The king's moves ask only about a few squares, and
-    a slider that sees none of them on an empty board need not be drawn."""
+def attacked_by(T, bb, by, occ):
+    """Every square that pieces of colour ``by`` attack, with occupancy ``occ``."""
     base = by << 3
     pawns = bb[base | PAWN]
     if by == WHITE:
@@ -131,11 +128,11 @@ def attacked_by(T, bb, by, occ, diagonal, straight):
     while pcs:
         att |= T[N_ATT + lsb(pcs)]
         pcs &= pcs - ONE
-    pcs = (bb[base | BISHOP] | bb[base | QUEEN]) & diagonal
+    pcs = bb[base | BISHOP] | bb[base | QUEEN]
     while pcs:
         att |= bishop_attacks(T, lsb(pcs), occ)
         pcs &= pcs - ONE
-    pcs = (bb[base | ROOK] | bb[base | QUEEN]) & straight
+    pcs = bb[base | ROOK] | bb[base | QUEEN]
     while pcs:
         att |= rook_attacks(T, lsb(pcs), occ)
         pcs &= pcs - ONE
@@ -225,16 +222,7 @@ def _king_moves(T, bb, out, n, ksq, own, opp, occ_noking, them, paths, count_onl
     tested = kt
     few = kt | paths
     if few & (few - ONE):
-        # only the sliders on a line with a square to test can attack one
-        diagonal = ZERO
-        straight = ZERO
-        sqs = few
-        while sqs:
-            sq = lsb(sqs)
-            sqs &= sqs - ONE
-            diagonal |= T[B_EMPTY + sq]
-            straight |= T[R_EMPTY + sq]
-        unsafe = attacked_by(T, bb, them, occ_noking, diagonal, straight)
+        unsafe = attacked_by(T, bb, them, occ_noking)
         n = _emit_split(out, n, ksq, kt & ~unsafe, opp, count_only)
         return n, unsafe, ALL
     unsafe = ZERO

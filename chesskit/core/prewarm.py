@@ -71,7 +71,7 @@ def helpers():
         (position.occ_of, (i64,)),
         (attacks.bishop_attacks, (u64s, i64, u64)),
         (attacks.rook_attacks, (u64s, i64, u64)),
-        (movegen.attacked_by, (u64s, u64s, i64, u64, u64, u64)),
+        (movegen.attacked_by, (u64s, u64s, i64, u64)),
         (encode, (i64, i64, i64, i64)),
         (movegen._emit, (i64s, i64, i64, u64, i64)),
         (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(False))),

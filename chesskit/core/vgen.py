@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from .attacks import CASTLE_SPAN, K_ATT, N_ATT, bishop_attacks, line, rook_attacks
-from .bitboard import ALL, NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
+from .bitboard import NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, encode, from_sq, to_sq
 from .movegen import _emit, _generate, attacked_by, king_lines
 from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
@@ -270,7 +270,7 @@ def racing_count(T, bb, st):
     _, blockers = king_lines(T, bb, ksq, us ^ 1)
     pinned = blockers & own
     eksq, ncheck, bcheck, rcheck, discover = _racing_masks(T, bb, us)
-    kt = T[K_ATT + ksq] & ~own & ~attacked_by(T, bb, us ^ 1, occ ^ kb, ALL, ALL)
+    kt = T[K_ATT + ksq] & ~own & ~attacked_by(T, bb, us ^ 1, occ ^ kb)
     if discover & kb:
         kt &= line(T, eksq, ksq)
     if us != WHITE and bb[KING] & RANK_8 and not kt & RANK_8:
