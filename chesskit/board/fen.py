@@ -33,6 +33,7 @@ Castling rights are the squares of the rooks that may still castle.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from chesskit import variants
@@ -218,52 +219,76 @@ def _parse_placement(text: str, marks: bool = False) -> tuple[list[int], list[in
     ranks = text.split("/")
     if len(ranks) != 8:
         raise FenError("piece placement", f"expected 8 ranks separated by '/', found {len(ranks)}")
-    board = [0] * 64
+    board: list[int] = []
     for index, row in enumerate(ranks):
-        rank = 7 - index  # the FEN lists rank 8 first
-        file = 0
-        previous_digit = ""
-        for ch in row:
-            if ch in "0123456789":
-                if previous_digit:
-                    raise FenError(
-                        "piece placement",
-                        f"two digits in a row ('{previous_digit}{ch}') on rank {rank + 1}",
-                    )
-                if ch == "0":
-                    raise FenError("piece placement", f"empty-square count '0' on rank {rank + 1}")
-                file += int(ch)
-                previous_digit = ch
-                continue
-            previous_digit = ""
-            if ch == "~" and marks:
-                if not 0 < file <= 8 or not board[rank * 8 + file - 1]:
-                    raise FenError("piece placement", f"'~' (promoted) follows no piece on rank {rank + 1}")
-                if rank * 8 + file - 1 in promoted:
-                    raise FenError("piece placement", f"two '~' marks in a row on rank {rank + 1}")
-                promoted.append(rank * 8 + file - 1)
-                continue
-            if ch.lower() not in "pnbrqk":
-                raise FenError("piece placement", f"unknown piece letter {ch!r} on rank {rank + 1}")
-            if file < 8:
-                board[rank * 8 + file] = piece_from_symbol(ch)
-            file += 1
-        if file != 8:
-            raise FenError("piece placement", f"rank {rank + 1} has {file} squares, expected 8")
+        found = None if marks else _RANKS.get(row)
+        if found is None:
+            found = _parse_rank(row, 7 - index, marks, promoted)
+        board[:0] = found  # the FEN lists rank 8 first
     return board, sorted(promoted)
+
+
+# rank text -> its 8 piece codes, for the ranks read without error and without ``~``
+# marks: suites repeat the same few hundred ranks ("8", "pppppppp", "4k3") thousands of
+# times. What is cached is what ``_parse_rank`` returned for the text, which does not
+# depend on the rank's number; a text that fails is read (and refused) each time.
+_RANKS: dict[str, list[int]] = {}
+_RANKS_KEPT = 1 << 14
+
+
+def _parse_rank(row: str, rank: int, marks: bool, promoted: list[int]) -> list[int]:
+    """The 8 piece codes of one rank's text (``rank`` 0..7, for the messages and the
+    squares of ``~`` marks, added to ``promoted``)."""
+    codes = [0] * 8
+    file = 0
+    previous_digit = ""
+    for ch in row:
+        if ch in "0123456789":
+            if previous_digit:
+                raise FenError(
+                    "piece placement",
+                    f"two digits in a row ('{previous_digit}{ch}') on rank {rank + 1}",
+                )
+            if ch == "0":
+                raise FenError("piece placement", f"empty-square count '0' on rank {rank + 1}")
+            file += int(ch)
+            previous_digit = ch
+            continue
+        previous_digit = ""
+        if ch == "~" and marks:
+            if not 0 < file <= 8 or not codes[file - 1]:
+                raise FenError("piece placement", f"'~' (promoted) follows no piece on rank {rank + 1}")
+            if rank * 8 + file - 1 in promoted:
+                raise FenError("piece placement", f"two '~' marks in a row on rank {rank + 1}")
+            promoted.append(rank * 8 + file - 1)
+            continue
+        if ch.lower() not in "pnbrqk":
+            raise FenError("piece placement", f"unknown piece letter {ch!r} on rank {rank + 1}")
+        if file < 8:
+            codes[file] = piece_from_symbol(ch)
+        file += 1
+    if file != 8:
+        raise FenError("piece placement", f"rank {rank + 1} has {file} squares, expected 8")
+    if not marks:
+        if len(_RANKS) >= _RANKS_KEPT:
+            _RANKS.clear()
+        _RANKS[row] = codes
+    return codes
 
 
 def _check_material(board: list[int], notes: _Notes) -> None:
     """One king each and no pawn on rank 1 or 8 (refused); no more material than
     promotions allow (noted)."""
+    tally = Counter(board)  # one pass over the board, not one per piece kind
     for color in (WHITE, BLACK):
         name = COLOR_NAMES[color]
-        kings = board.count(KING | color << 3)
+        kings = tally[KING | color << 3]
         if kings == 0:
             raise FenError("piece placement", f"{name} has no king")
         if kings > 1:
             raise FenError("piece placement", f"{name} has {kings} kings")
-    for sq in [*range(8), *range(56, 64)]:
+    back_ranks = board[:8] + board[56:]
+    for sq in [*range(8), *range(56, 64)] if PAWN in back_ranks or PAWN | 8 in back_ranks else ():
         if board[sq] & 7 == PAWN:
             raise FenError(
                 "piece placement",
@@ -272,7 +297,7 @@ def _check_material(board: list[int], notes: _Notes) -> None:
             )
     for color in (WHITE, BLACK):
         name = COLOR_NAMES[color]
-        count = [board.count(ptype | color << 3) for ptype in range(7)]
+        count = [tally[ptype | color << 3] for ptype in range(7)]
         pieces = sum(count[PAWN:])
         if pieces > 16:
             notes.add("piece placement", f"{name} has {pieces} pieces, at most 16 are possible")
@@ -280,7 +305,7 @@ def _check_material(board: list[int], notes: _Notes) -> None:
             notes.add("piece placement", f"{name} has {count[PAWN]} pawns, at most 8 are possible")
         # Each side starts with 1 queen, 2 rooks, 2 knights and one bishop per square
         # colour; anything beyond that was promoted from a pawn that is now gone.
-        promoted = fen_variants.promotions_needed(board, color)
+        promoted = fen_variants.promotions_needed(board, color, count=count)
         if promoted > max(0, 8 - count[PAWN]):
             notes.add(
                 "piece placement",
@@ -643,6 +668,28 @@ def _note_check_counters(setup: Setup, notes: _Notes) -> None:
 FEN_DIALECTS = ("python-chess", "fairy")
 
 
+# a rank's 8 piece codes -> its text, for the ranks without promoted pieces (see _RANKS)
+_RANK_TEXT: dict[tuple[int, ...], str] = {}
+
+
+def _format_rank(codes: tuple[int, ...], promoted: list[int]) -> str:
+    """One rank's FEN text; ``promoted``: the files of its pieces marked ``~``."""
+    row, empty = "", 0
+    for file, code in enumerate(codes):
+        if code:
+            row += (str(empty) if empty else "") + piece_symbol(code)
+            row += "~" if file in promoted else ""
+            empty = 0
+        else:
+            empty += 1
+    row += str(empty) if empty else ""
+    if not promoted:
+        if len(_RANK_TEXT) >= _RANKS_KEPT:
+            _RANK_TEXT.clear()
+        _RANK_TEXT[codes] = row
+    return row
+
+
 def format_fen(setup: Setup, dialect: str = "python-chess") -> str:
     """The 6-field FEN of a setup (X-FEN castling in Chess960, ep as stored).
 
@@ -655,15 +702,11 @@ def format_fen(setup: Setup, dialect: str = "python-chess") -> str:
         raise ValueError(f"unknown FEN dialect {dialect!r}; expected one of {FEN_DIALECTS}")
     rows = []
     for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for sq in range(rank * 8, rank * 8 + 8):
-            if setup.board[sq]:
-                row += (str(empty) if empty else "") + piece_symbol(setup.board[sq])
-                row += "~" if sq in setup.promoted else ""
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
+        codes = tuple(setup.board[rank * 8 : rank * 8 + 8])
+        row = None if setup.promoted else _RANK_TEXT.get(codes)
+        if row is None:
+            row = _format_rank(codes, [sq - rank * 8 for sq in setup.promoted if sq >> 3 == rank])
+        rows.append(row)
     ep = square_name(setup.ep) if setup.ep is not None else "-"
     turn = "w" if setup.turn == WHITE else "b"
     placement = "/".join(rows) + (fen_variants.format_pockets(setup.pockets) if setup.pockets is not None else "")

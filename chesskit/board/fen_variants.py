@@ -152,11 +152,17 @@ def check_pawns(variant: Variant, board: list[int]) -> None:
             )
 
 
-def promotions_needed(board: list[int], color: int, kings_allowed: int = 1) -> int:
+_LIGHT_SQUARES = tuple(sq for sq in range(64) if (sq + (sq >> 3)) % 2)
+
+
+def promotions_needed(board: list[int], color: int, kings_allowed: int = 1, count: list[int] | None = None) -> int:
     """How many of ``color``'s pieces must have been promoted pawns: beyond one queen, two
-    rooks, two knights, one bishop per square colour (and ``kings_allowed`` kings)."""
-    count = [board.count(ptype | color << 3) for ptype in range(7)]
-    light = sum(1 for sq in range(64) if board[sq] == BISHOP | color << 3 and (sq + (sq >> 3)) % 2)
+    rooks, two knights, one bishop per square colour (and ``kings_allowed`` kings).
+    ``count``: the caller's count of each of ``color``'s piece types (index 0 unused)."""
+    if count is None:
+        count = [board.count(ptype | color << 3) for ptype in range(7)]
+    # with at most one bishop neither square colour has a spare one: no scan of the board
+    light = [board[sq] for sq in _LIGHT_SQUARES].count(BISHOP | color << 3) if count[BISHOP] > 1 else 0
     dark = count[BISHOP] - light
     return (
         max(0, count[QUEEN] - 1)

@@ -8,8 +8,9 @@ backing it), so the size grows with the depth: ×4 per ply from 1 MiB at depth 4
 below to 256 MiB at depth 8, then ×8 per ply (the distinct positions grow about tenfold a
 ply there): 2 GiB at depth 9, which ran faster than 1 GiB and no slower than 4 GiB
 (docs/benchmarks.md has the measurements behind it). It never takes more than a quarter of the memory available
-(``MemAvailable`` in /proc/meminfo, else the free physical pages), and at most 1 GiB where
-neither can be read; under an address-space limit (``ulimit -v``) never more than half of
+(``MemAvailable`` in /proc/meminfo, else the free physical pages, and never more than a
+container's memory limit leaves: ``cgroup_room_mb``), and at most 1 GiB where
+none of them can be read; under an address-space limit (``ulimit -v``) never more than half of
 the room the limit leaves. The default is the user's choice of nobody: ``fitting_mb``
 shrinks it, silently, to what can be allocated.
 
@@ -134,7 +135,16 @@ def address_room_mb() -> int | None:
 
 
 def memory_available_mb() -> int | None:
-    """The memory available for new allocations in MiB, or None where it cannot be read."""
+    """The memory available for new allocations in MiB (the machine's, lowered to what a
+    cgroup memory limit leaves: ``cgroup_room_mb``), or None where it cannot be read."""
+    machine = _machine_available_mb()
+    room = cgroup_room_mb()
+    if room is None:
+        return machine
+    return room if machine is None else min(machine, room)
+
+
+def _machine_available_mb() -> int | None:
     try:
         with open("/proc/meminfo", encoding="ascii") as meminfo:
             for line in meminfo:
@@ -146,3 +156,52 @@ def memory_available_mb() -> int | None:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1 << 20)
     except (AttributeError, OSError, ValueError):
         return None
+
+
+# a cgroup v1 limit this large is no limit (the kernel's "unlimited", rounded to pages)
+_V1_UNLIMITED = 1 << 60
+
+
+def cgroup_room_mb(root: str = "/sys/fs/cgroup", membership: str = "/proc/self/cgroup") -> int | None:
+    """The memory in MiB that this process's cgroups still allow it (a container's limit:
+    past it the kernel's out-of-memory killer ends the run, with no line), or None where
+    no limit is set or none can be read. The least room, limit less usage, over the
+    process's cgroup and the cgroups above it (a limit anywhere up the tree applies):
+    cgroup v2 (``memory.max``, ``memory.current`` under ``root``, the group named by the
+    ``0::`` line of ``membership``) and v1 (``memory.limit_in_bytes``,
+    ``memory.usage_in_bytes`` under ``root``/memory, the ``memory`` controller's line)."""
+    try:
+        with open(membership, encoding="ascii") as lines:
+            groups = [line.rstrip("\n").split(":", 2) for line in lines]
+    except OSError:
+        return None
+    rooms = []
+    for fields in groups:
+        if len(fields) != 3:
+            continue
+        _, controllers, path = fields
+        if controllers == "":  # v2: the unified hierarchy
+            rooms += _rooms(root, path, "memory.max", "memory.current")
+        elif "memory" in controllers.split(","):  # v1
+            rooms += _rooms(os.path.join(root, "memory"), path, "memory.limit_in_bytes", "memory.usage_in_bytes")
+    return min(rooms) >> 20 if rooms else None
+
+
+def _rooms(base: str, path: str, limit_file: str, usage_file: str) -> list[int]:
+    """Limit less usage in bytes of each group from ``path`` up to the hierarchy's root
+    (those that set a limit and can be read)."""
+    found = []
+    parts = [p for p in path.split("/") if p]
+    for depth in range(len(parts), -1, -1):
+        folder = os.path.join(base, *parts[:depth])
+        try:
+            with open(os.path.join(folder, limit_file), encoding="ascii") as f:
+                limit = f.read().strip()
+            if limit == "max" or int(limit) >= _V1_UNLIMITED:
+                continue
+            with open(os.path.join(folder, usage_file), encoding="ascii") as f:
+                used = int(f.read().strip())
+        except (OSError, ValueError):
+            continue
+        found.append(max(0, int(limit) - used))
+    return found

@@ -29,7 +29,7 @@ class _Buffers:
     def __init__(self, rows: int, bb_words: int, state_size: int):
         self.rows = rows
         self.moves = np.empty((rows, MAX_MOVES), dtype=np.int64)
-        self.keys = np.empty((rows, MAX_MOVES), dtype=np.uint64)
+        self.keys = np.empty((rows, 2 * MAX_MOVES), dtype=np.uint64)  # both keys of each child
         self.nmoves, self.index, self.acc = (np.zeros(rows, dtype=np.int64) for _ in range(3))
         self.scratch = np.empty(MAX_MOVES, dtype=np.int64)
         self.leaf_bb = np.empty(bb_words, dtype=np.uint64)

@@ -41,11 +41,12 @@ from .position import (
     PLY,
     STM,
     WHITE,
-    Z_EP,
-    Z_SIDE,
+    castle_terms,
+    ep_term,
     occ_of,
+    piece_term,
+    side_term,
     z_castle,
-    z_piece,
 )
 from .state import ep_kept as _ep_kept
 from .state import ep_victim as _ep_victim
@@ -106,61 +107,80 @@ def landing(pc, move, us):
     return pc if promo == 0 else (promo | (us << 3))
 
 
+# The key terms take the key's number ``w`` (0 the state's key, 1 the perft walk's second
+# key: ``position.piece_term``); each caller passes a constant.
+
+
 @njit(inline="always", cache=True)
-def turn_terms(key, ep):
+def turn_terms(key, ep, w):
     """``key`` with the side to move flipped and the en-passant square ``ep`` (if any)
     taken out: the key terms every move changes before its pieces."""
-    key ^= Z_SIDE
+    key ^= side_term(w)
     if ep != NO_SQ:
-        key ^= Z_EP[ep & 7]
+        key ^= ep_term(w, ep)
     return key
 
 
 @njit(inline="always", cache=True)
-def move_terms(key, pc, frm, placed, to):
+def move_terms(key, pc, frm, placed, to, w):
     """``key`` with the terms of piece ``pc`` leaving ``frm`` and ``placed`` (``landing``)
-    arriving on ``to`` (a capture's piece is one more ``z_piece`` term)."""
-    return key ^ z_piece(pc, frm) ^ z_piece(placed, to)
+    arriving on ``to`` (a capture's piece is one more ``piece_term``)."""
+    return key ^ piece_term(w, pc, frm) ^ piece_term(w, placed, to)
 
 
 @njit(inline="always", cache=True)
-def castling_terms(king, rook, frm, to, kto, rto):
+def castling_terms(king, rook, frm, to, kto, rto, w):
     """The key terms of a castling: the king from ``frm`` to ``kto``, the rook from ``to``
     to ``rto`` (``castle_squares``)."""
-    return z_piece(king, frm) ^ z_piece(rook, to) ^ z_piece(king, kto) ^ z_piece(rook, rto)
+    return piece_term(w, king, frm) ^ piece_term(w, rook, to) ^ piece_term(w, king, kto) ^ piece_term(w, rook, rto)
+
+
+@njit(inline="always", cache=True)
+def key_after(T, bb, board, st, move, key, w):
+    """Key ``w`` (its value ``key`` now) of the position after ``move``, from the move and
+    the squares it touches, without making it. The same terms as ``make``'s incremental
+    key, from the same rules (the tests check both against the keys of the position loaded
+    fresh)."""
+    us = st[STM]
+    frm = from_sq(move)
+    to = to_sq(move)
+    key = turn_terms(key, st[EP], w)
+    pc = board[frm]
+    if move & CASTLING:
+        kto, rto = castle_squares(frm, to)
+        key ^= castling_terms(pc, board[to], frm, to, kto, rto, w)
+    else:
+        if move & EN_PASSANT:
+            capsq = ep_victim(to, us)
+            key ^= piece_term(w, board[capsq], capsq)
+        elif board[to] != 0:
+            key ^= piece_term(w, board[to], to)
+        key = move_terms(key, pc, frm, landing(pc, move, us), to, w)
+        if move & DOUBLE:
+            ep = ep_after_push(T, bb, frm, to, us)
+            if ep != NO_SQ:
+                key ^= ep_term(w, ep)
+    rights = bb[CASTLE]
+    if rights:
+        key ^= castle_terms(w, rights ^ rights_after(rights, pc, frm, to, us))
+    return key
 
 
 @njit(cache=True)
 def child_key(T, bb, board, st, move):
-    """The Zobrist key of the position after ``move``, from the move and the squares it
-    touches, without making it: the perft walk looks a child up in the table before (and
-    instead of) making its move. The same terms as ``make``'s incremental key, from the
-    same rules (the tests check both against the key of the position loaded fresh). A function of its own, not
-    inlined into the walk: compiled once, and the walk's no-table loops keep their code
-    (inlined, it cost position 6 about 9% of its nodes/second without a table)."""
-    us = st[STM]
-    frm = from_sq(move)
-    to = to_sq(move)
-    key = turn_terms(bb[KEY], st[EP])
-    pc = board[frm]
-    if move & CASTLING:
-        kto, rto = castle_squares(frm, to)
-        key ^= castling_terms(pc, board[to], frm, to, kto, rto)
-    else:
-        if move & EN_PASSANT:
-            capsq = ep_victim(to, us)
-            key ^= z_piece(board[capsq], capsq)
-        elif board[to] != 0:
-            key ^= z_piece(board[to], to)
-        key = move_terms(key, pc, frm, landing(pc, move, us), to)
-        if move & DOUBLE:
-            ep = ep_after_push(T, bb, frm, to, us)
-            if ep != NO_SQ:
-                key ^= Z_EP[ep & 7]
-    rights = bb[CASTLE]
-    if rights:
-        key ^= z_castle(rights ^ rights_after(rights, pc, frm, to, us))
-    return key
+    """The Zobrist key (bb[KEY]) of the position after ``move``, without making it (the
+    GPU walk's table and deduplication)."""
+    return key_after(T, bb, board, st, move, bb[KEY], 0)
+
+
+@njit(cache=True)
+def child_keys(T, bb, board, st, key2, move):
+    """Both keys of the position after ``move``, without making it: the perft walk looks
+    a child up in its table before (and instead of) making its move; ``key2`` is this
+    position's second key (``state.py``). A function of its own, not inlined into the walk:
+    compiled once, and the walk's no-table loops keep their code (inlined, the one-key
+    version cost position 6 about 9% of its nodes/second without a table)."""
+    return key_after(T, bb, board, st, move, bb[KEY], 0), key_after(T, bb, board, st, move, key2, 1)
 
 
 @njit(inline="always", cache=True)
@@ -176,7 +196,7 @@ def make(T, bb, board, st, hist, hkeys, move):
     hkeys[ply, H_CASTLE] = bb[CASTLE]
     hkeys[ply, H_KEY] = bb[KEY]
 
-    key = turn_terms(bb[KEY], st[EP])
+    key = turn_terms(bb[KEY], st[EP], 0)
     if st[EP] != NO_SQ:
         st[EP] = NO_SQ
     pc = board[frm]
@@ -188,21 +208,21 @@ def make(T, bb, board, st, hist, hkeys, move):
         remove_piece(bb, board, to, rook)
         put_piece(bb, board, kto, pc)
         put_piece(bb, board, rto, rook)
-        key ^= castling_terms(pc, rook, frm, to, kto, rto)
+        key ^= castling_terms(pc, rook, frm, to, kto, rto, 0)
         st[HALF] += 1
     else:
         if move & EN_PASSANT:
             capsq = ep_victim(to, us)
             captured = board[capsq]
             remove_piece(bb, board, capsq, captured)
-            key ^= z_piece(captured, capsq)
+            key ^= piece_term(0, captured, capsq)
         elif board[to] != 0:
             captured = board[to]
             remove_piece(bb, board, to, captured)
-            key ^= z_piece(captured, to)
+            key ^= piece_term(0, captured, to)
         remove_piece(bb, board, frm, pc)
         placed = landing(pc, move, us)
-        key = move_terms(key, pc, frm, placed, to)
+        key = move_terms(key, pc, frm, placed, to, 0)
         put_piece(bb, board, to, placed)
         if (pc & 7) == PAWN or captured != 0:
             st[HALF] = 0
@@ -212,7 +232,7 @@ def make(T, bb, board, st, hist, hkeys, move):
             ep = ep_after_push(T, bb, frm, to, us)
             if ep != NO_SQ:
                 st[EP] = ep
-                key ^= Z_EP[ep & 7]
+                key ^= ep_term(0, ep)
 
     rights = bb[CASTLE]
     if rights:

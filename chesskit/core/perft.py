@@ -6,8 +6,13 @@ next index and the running subtotal) instead of recursion: numba cannot cache a
 recursive function, and the loop is faster. The last ply is counted in bulk (popcounts
 of target sets, no moves made). Interior nodes two or more plies above the leaves are
 looked up in and stored to the transposition table ``tt`` (an empty array disables it):
-a node's children are looked up by keys computed from their moves (``makemove.child_key``),
+a node's children are looked up by keys computed from their moves (``makemove.child_keys``),
 their buckets fetched together first (``tt.fetch``), and a child found is never made.
+A node is stored by two keys (``tt.py``): key 1 is the state's (bb[KEY], kept by make);
+key 2 lives only here, in ``keys`` beside key 1 (row ``level``, words ``2j`` and
+``2j + 1`` for move ``j``): computed from scratch where the table's part of the tree
+begins (``position.compute_key2``), and carried down from parent to child by
+``child_keys``.
 
 The walk's arrays are views of memory it is handed as pointers (``carray``), which numba
 counts no references to: counting them costs a third of the time in the bulk-counting
@@ -21,9 +26,11 @@ thread pool and for ``Board`` (depth 0), and counts.
 
 from numba import carray
 
-from .makemove import child_key, make, make_for_count, unmake
+from .bitboard import ZERO
+
+from .makemove import child_keys, make, make_for_count, unmake
 from .movegen import _generate
-from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE
+from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE, compute_key2
 from .tt import fetch, probe, store
 from .walkargs import numba_signature
 
@@ -53,15 +60,16 @@ def c_entry(cache=False):
         bb, board, st = carray(bb_, (BB_SIZE,)), carray(board_, (64,)), carray(st_, (ST_SIZE,))
         hist, hkeys = carray(hist_, (nhist, 4)), carray(hkeys_, (nhist, 2))
         prefix, tt = carray(prefix_, (nprefix,)), carray(tt_, (ntt,))
-        moves, keys = carray(moves_, (nrows, MAX_MOVES)), carray(keys_, (nrows, MAX_MOVES))
+        moves, keys = carray(moves_, (nrows, MAX_MOVES)), carray(keys_, (nrows, 2 * MAX_MOVES))
         nmoves, index, acc = carray(nmoves_, (nrows,)), carray(index_, (nrows,)), carray(acc_, (nrows,))
         scratch = carray(scratch_, (MAX_MOVES,))
         leaf_bb, leaf_st = carray(leaf_bb_, (BB_SIZE,)), carray(leaf_st_, (ST_SIZE,))
         forced = prefix.shape[0]
         plies = forced + depth
         hashing = ntt > 0
-        if forced == 0 and depth >= 2:
-            hit = probe(tt, bb[KEY], depth)
+        root2 = compute_key2(bb, board, st) if hashing and forced == 0 else ZERO  # key 2 at level 0
+        if hashing and forced == 0 and depth >= 2:
+            hit = probe(tt, bb[KEY], root2, depth)
             if hit >= 0:
                 return hit
         level = 0
@@ -76,7 +84,9 @@ def c_entry(cache=False):
                     moves[level, 0] = prefix[level]
                     nmoves[level] = 1
                     if hashing and level + 1 == forced and plies - level >= 3:
-                        keys[level, 0] = child_key(T, bb, board, st, prefix[level])
+                        k, k2 = child_keys(T, bb, board, st, compute_key2(bb, board, st), prefix[level])
+                        keys[level, 0] = k
+                        keys[level, 1] = k2
                 else:
                     # one call site for each of the generator's two modes: each is inlined
                     # here whole, and a second copy would cost compile time, not speed
@@ -97,15 +107,17 @@ def c_entry(cache=False):
                     elif hashing:
                         # children that are looked up: their keys from their moves, and all
                         # their buckets asked for before the first probe waits on memory
+                        own2 = root2 if level == 0 else keys[level - 1, 2 * index[level - 1] - 1]
                         for j in range(n):
-                            k = child_key(T, bb, board, st, moves[level, j])
-                            keys[level, j] = k
+                            k, k2 = child_keys(T, bb, board, st, own2, moves[level, j])
+                            keys[level, 2 * j] = k
+                            keys[level, 2 * j + 1] = k2
                             fetch(tt, k)
             i = index[level]
             if i < nmoves[level]:
                 index[level] = i + 1
                 left = plies - level - 1
-                hit = probe(tt, keys[level, i], left) if hashing and level + 1 >= forced and left >= 2 else -1
+                hit = probe(tt, keys[level, 2 * i], keys[level, 2 * i + 1], left) if hashing and level + 1 >= forced and left >= 2 else -1
                 if hit >= 0:
                     acc[level] += hit  # a child found is never made
                 else:
@@ -113,8 +125,9 @@ def c_entry(cache=False):
                     level += 1
                     entering = True
             else:
-                if level >= forced and plies - level >= 2:
-                    store(tt, bb[KEY], plies - level, acc[level])
+                if hashing and level >= forced and plies - level >= 2:
+                    own2 = root2 if level == 0 else keys[level - 1, 2 * index[level - 1] - 1]
+                    store(tt, bb[KEY], own2, plies - level, acc[level])
                 if level > 0:
                     acc[level - 1] += acc[level]
                     unmake(bb, board, st, hist, hkeys)

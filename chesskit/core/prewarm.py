@@ -64,10 +64,11 @@ def helpers():
     u64, i64, boolean = types.uint64, types.int64, types.boolean
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
     return [
+        (position.compute_key2, (u64s, i64s, i64s)),
         (tt._bucket, (i64, u64)),
         (tt.fetch, (u64s, u64)),
-        (tt.probe, (u64s, u64, i64)),
-        (tt.store, (u64s, u64, i64, i64)),  # met last, but small: the child is behind by then
+        (tt.probe, (u64s, u64, u64, i64)),
+        (tt.store, (u64s, u64, u64, i64, i64)),  # met last, but small: the child is behind by then
         (position.occ_of, (i64,)),
         (attacks.bishop_attacks, (u64s, i64, u64)),
         (attacks.rook_attacks, (u64s, i64, u64)),
@@ -87,10 +88,9 @@ def helpers():
         (castle_squares, (i64, i64)),
         (promotion, (i64,)),
         (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
-        (makemove.child_key, (u64s, u64s, i64s, i64s, i64)),
+        (makemove.child_keys, (u64s, u64s, i64s, i64s, u64, i64)),
         (makemove.remove_piece, (u64s, i64s, i64, i64)),
         (makemove.put_piece, (u64s, i64s, i64, i64)),
-        (position.z_piece, (i64, i64)),
         (position.z_castle, (u64,)),
     ]
 

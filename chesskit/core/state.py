@@ -43,13 +43,20 @@ NO_SQ = -1
 _ZERO = np.uint64(0)
 
 
-def _zobrist_keys():
-    rng = np.random.Generator(np.random.PCG64(0xC4E55))
+def _zobrist_keys(seed):
+    rng = np.random.Generator(np.random.PCG64(seed))
     keys = rng.integers(0, 2**64 - 1, size=16 * 64 + 1 + 64 + 8, dtype=np.uint64, endpoint=True)
     return keys[: 16 * 64].copy(), keys[16 * 64], keys[16 * 64 + 1 : 16 * 64 + 65].copy(), keys[-8:].copy()
 
 
-Z_PIECE, Z_SIDE, Z_CASTLE, Z_EP = _zobrist_keys()
+# Two independent Zobrist keys of a position, each the XOR of one term per piece on its
+# square, the side to move (black), each castling rook and the en-passant file. Key 1 is
+# the state's (bb[KEY]); key 2 exists only in the perft walk, carried from parent to child
+# beside key 1 (``makemove.child_keys``), so that its table checks an entry against 64 bits
+# of key 2 on top of the bits of key 1 that picked its bucket (``tt.py``). ``position.py``
+# picks a key's terms by its number (``piece_term`` ...): 0 for key 1, 1 for key 2.
+Z_PIECE, Z_SIDE, Z_CASTLE, Z_EP = _zobrist_keys(0xC4E55)
+Z2_PIECE, Z2_SIDE, Z2_CASTLE, Z2_EP = _zobrist_keys(0x2B0B157)
 
 
 def new_state():

@@ -1,15 +1,24 @@
 """The perft transposition table: a uint64 array of 2 * N words (N a power of two).
 
-Entry i is two words, ``check = key ^ data`` and ``data = count << 6 | depth``. A probe
-accepts an entry only when ``check ^ data`` equals the full 64-bit Zobrist key and the
-depth matches, so a slot shared by two positions (or by the same position at another
-depth) is never mistaken for a hit. Storing the key XORed with the data also makes the
-table safe for threads that write without locks: an entry torn between two writers no
-longer passes the check (Hyatt's lockless hashing).
+A position is stored by two 64-bit words: ``key``, which picks its bucket (its low bits),
+and ``check``, which its entry is checked against. Entry i is two words,
+``check ^ data`` and ``data = count << 6 | depth``. A probe accepts an entry only when
+``word ^ data`` equals ``check`` and the depth matches, so a slot shared by two positions
+(or by the same position at another depth) is never mistaken for a hit. Storing the check
+XORed with the data also makes the table safe for threads that write without locks: an
+entry torn between two writers no longer passes the check (Hyatt's lockless hashing).
+
+The perft walk passes two independent Zobrist keys (``state.py``): key 1 picks the bucket
+and key 2 is the check, so a wrong position passes only if it agrees with the probe on
+the bucket's index bits of key 1 and on all 64 bits of key 2: a chance of ``WAYS`` in
+2^(64 + index bits) per probe (2^-88 with a 4 GiB table), where with key 1 as both
+bucket and check it was ``WAYS`` in 2^(64 - index bits), the index bits being known
+equal already (about 4% of a wrong count at startpos 10 with 4 GiB: docs/benchmarks.md).
+A walk with one key passes it as both (the variant walk, ``vwalk.py``: 64 bits as before).
 
 Entries come in buckets of ``WAYS`` (4 entries of 16 bytes: one 64-byte cache line;
 ``hashtable.allocate`` aligns the table to it), picked by the key's low bits; a probe reads the one line. A
-store overwrites the entry already holding that key and depth, else the bucket's least
+store overwrites the entry already holding that check and depth, else the bucket's least
 valuable entry: an empty one, or the one with the smallest count (a hit on it saves the
 least work). So a new entry always gets in, and the deep entries that save the most work
 stay while the many entries just above the leaves churn beside them. A table of fewer
@@ -50,8 +59,8 @@ def fetch(tt, key):
 
 
 @njit(cache=True)
-def probe(tt, key, depth):
-    """The stored count of (key, depth), or -1."""
+def probe(tt, key, check, depth):
+    """The count stored for (check, depth) in ``key``'s bucket, or -1."""
     words = tt.shape[0]
     if words == 0:
         return np.int64(-1)
@@ -60,14 +69,15 @@ def probe(tt, key, depth):
     for w in range(ways):
         i = base + 2 * w
         data = tt[i + 1]
-        if (tt[i] ^ data) == key and (data & _DEPTH_MASK) == d:
+        if (tt[i] ^ data) == check and (data & _DEPTH_MASK) == d:
             return np.int64(data >> _SIX)
     return np.int64(-1)
 
 
 @njit(cache=True)
-def store(tt, key, depth, count):
-    """Store (key, depth) -> count over the same entry or the bucket's least valuable one."""
+def store(tt, key, check, depth, count):
+    """Store (check, depth) -> count in ``key``'s bucket, over the same entry or the
+    bucket's least valuable one."""
     words = tt.shape[0]
     if words == 0:
         return
@@ -78,7 +88,7 @@ def store(tt, key, depth, count):
     for w in range(ways):
         i = base + 2 * w
         old = tt[i + 1]
-        if (tt[i] ^ old) == key and (old & _DEPTH_MASK) == d:
+        if (tt[i] ^ old) == check and (old & _DEPTH_MASK) == d:
             victim = i  # already there (another thread stored it): refresh it in place
             break
         value = old >> _SIX  # the count; 0 for an empty entry
@@ -86,5 +96,5 @@ def store(tt, key, depth, count):
             least = value
             victim = i
     data = (np.uint64(count) << _SIX) | d
-    tt[victim] = key ^ data
+    tt[victim] = check ^ data
     tt[victim + 1] = data

@@ -95,7 +95,7 @@ def make_drop(bb, board, st, move):
     to = to_sq(move)
     pt = promotion(move)
     pc = pt | (us << 3)
-    key = turn_terms(bb[KEY], st[EP])
+    key = turn_terms(bb[KEY], st[EP], 0)
     st[EP] = NO_SQ
     put_piece(bb, board, to, pc)
     bb[KEY] = key ^ z_piece(pc, to)

@@ -30,7 +30,7 @@ def apply_move(T, bb, board, st, move):
     us = st[STM] & 1
     frm = from_sq(move)
     to = to_sq(move)
-    key = turn_terms(bb[KEY], st[EP])
+    key = turn_terms(bb[KEY], st[EP], 0)
     st[EP] = NO_SQ
     pc = board[frm]
     captured = 0
@@ -41,7 +41,7 @@ def apply_move(T, bb, board, st, move):
         remove_piece(bb, board, to, rook)
         put_piece(bb, board, kto, pc)
         put_piece(bb, board, rto, rook)
-        key ^= castling_terms(pc, rook, frm, to, kto, rto)
+        key ^= castling_terms(pc, rook, frm, to, kto, rto, 0)
         st[HALF] += 1
     else:
         if move & EN_PASSANT:
@@ -55,7 +55,7 @@ def apply_move(T, bb, board, st, move):
             key ^= z_piece(captured, to)
         remove_piece(bb, board, frm, pc)
         placed = landing(pc, move, us)
-        key = move_terms(key, pc, frm, placed, to)
+        key = move_terms(key, pc, frm, placed, to, 0)
         put_piece(bb, board, to, placed)
         if (pc & 7) == PAWN or captured != 0:
             st[HALF] = 0

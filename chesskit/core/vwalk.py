@@ -91,7 +91,7 @@ def _walk(T_, nT, bb_, board_, st_, prefix_, nprefix, depth, tt_, ntt, moves_, n
                 moves[level, 0] = prefix[level]
                 nmoves[level] = 1
             elif not game_over(bb, st):
-                hit = probe(tt, bb[KEY], left) if hashing and left >= 2 else -1
+                hit = probe(tt, bb[KEY], bb[KEY], left) if hashing and left >= 2 else -1
                 if hit >= 0:
                     acc[level] = hit
                 else:
@@ -117,7 +117,7 @@ def _walk(T_, nT, bb_, board_, st_, prefix_, nprefix, depth, tt_, ntt, moves_, n
             entering = True
         else:
             if hashing and level >= forced and plies - level >= 2:
-                store(tt, bbs[level, KEY], plies - level, acc[level])
+                store(tt, bbs[level, KEY], bbs[level, KEY], plies - level, acc[level])
             if level > 0:
                 acc[level - 1] += acc[level]
             level -= 1

@@ -181,30 +181,32 @@ def read_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
     """
     with open(path, "rb") as handle:
         lineno = 0
-        kept = bytearray()
-        length = 0
+        kept = bytearray()  # the start of a line that runs on past its chunk
+        length = 0  # its length so far (what is kept stops one byte past MAX_LINE_BYTES)
         while True:
             chunk = handle.read(_CHUNK)
             if not chunk:
                 break
-            start = 0
-            while True:
-                end = chunk.find(b"\n", start)
-                piece = chunk[start:] if end < 0 else chunk[start:end]
+            pieces = chunk.split(b"\n")
+            for piece in pieces[:-1]:
+                lineno += 1
+                if not length:  # the whole line is in this chunk
+                    yield _decoded(lineno, piece, len(piece))
+                    continue
                 length += len(piece)
                 if length <= MAX_LINE_BYTES + 1:  # one byte over, for a '\r' before the '\n'
                     kept += piece
-                if end < 0:
-                    break
-                lineno += 1
                 yield _decoded(lineno, kept, length)
                 kept, length = bytearray(), 0
-                start = end + 1
+            piece = pieces[-1]
+            length += len(piece)
+            if length <= MAX_LINE_BYTES + 1:
+                kept += piece
         if length:
             yield _decoded(lineno + 1, kept, length)
 
 
-def _decoded(lineno: int, raw: bytearray, length: int) -> tuple[int, str | None, str | None]:
+def _decoded(lineno: int, raw: bytes | bytearray, length: int) -> tuple[int, str | None, str | None]:
     if raw.endswith(b"\r"):
         raw, length = raw[:-1], length - 1
     if length > MAX_LINE_BYTES:

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+import numpy as np
+
 from chesskit.errors import EngineError, InputError
 from chesskit.suites.formats import MAX_ERRORS_KEPT, Entries, LineError, SuiteRecord, display_path, printable, read_suite
 from chesskit.suites.positions import positions_dir
@@ -243,6 +245,12 @@ SPLIT_NODES = 20_000_000
 # results) for each few hundred microseconds of counting.
 BATCH_NODES = 2_000_000
 BATCH_POSITIONS = 64
+# The shallowest count given the shared table. Below it the table can only cost: no
+# position repeats within a tree's first two plies, and the walk neither stores nor looks
+# up a node one ply above the leaves, so a count to depth 4 never finds an entry (and
+# looking, storing and the table's cache misses cost it 10-30%, random.perft D1-D4).
+TABLE_FROM_DEPTH = 5
+_NO_TABLE = np.zeros(0, dtype=np.uint64)
 # How many batches may be queued ahead of the one whose results are due next.
 _AHEAD_PER_THREAD = 4
 
@@ -389,8 +397,9 @@ def _run_job(
             for task in tasks:
                 yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
             return
-    table = tables.get(bool(board.chess960), record.variant) if gpu is None else None
     for task in tasks:
+        # a table only where it can pay (TABLE_FROM_DEPTH); the shared one made on first use
+        table = tables.get(bool(board.chess960), record.variant) if gpu is None and task.depth >= TABLE_FROM_DEPTH else _NO_TABLE
         wanted = None
         if stats and task.depth in record.stats:
             try:

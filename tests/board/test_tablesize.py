@@ -127,3 +127,57 @@ def test_a_hash_beyond_the_memory_available_now_is_refused_before_the_run(cli, m
     result = cli("perft", "startpos", "3", "--hash", "64", "--json")  # what fits is taken as given
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["nodes"] == 8902
+
+
+def _cgroup_tree(tmp_path, membership: str, files: dict[str, str]):
+    """A fake /sys/fs/cgroup under ``tmp_path`` (``files``: path -> content) and a fake
+    /proc/self/cgroup; ``tablesize.cgroup_room_mb`` reading them."""
+    import functools
+
+    for name, content in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(content + "\n")
+    (tmp_path / "self-cgroup").write_text(membership)
+    return functools.partial(tablesize.cgroup_room_mb, root=str(tmp_path), membership=str(tmp_path / "self-cgroup"))
+
+
+MIB = 1 << 20
+
+
+def test_the_cgroup_v2_limit_is_read_up_the_tree(tmp_path):
+    room = _cgroup_tree(tmp_path, "0::/box/job\n", {
+        "memory.max": "max", "memory.current": str(900 * MIB),  # the root: no limit
+        "box/memory.max": str(6000 * MIB), "box/memory.current": str(2000 * MIB),  # 4000 left
+        "box/job/memory.max": "max", "box/job/memory.current": str(1000 * MIB),
+    })
+    assert room() == 4000
+    (tmp_path / "box/job/memory.max").write_text(str(2500 * MIB))
+    assert room() == 1500  # the tighter limit below
+    (tmp_path / "box/memory.max").write_text("max\n")
+    (tmp_path / "box/job/memory.max").write_text("max\n")
+    assert room() is None  # no limit anywhere
+
+
+def test_the_cgroup_v1_memory_limit_is_read(tmp_path):
+    room = _cgroup_tree(tmp_path, "4:memory:/api/7f\n3:cpuset:/\n0::/\n", {
+        "memory/memory.limit_in_bytes": "9223372036854771712", "memory/memory.usage_in_bytes": "5",  # unlimited
+        "memory/api/7f/memory.limit_in_bytes": str(3072 * MIB), "memory/api/7f/memory.usage_in_bytes": str(1024 * MIB),
+    })
+    assert room() == 2048
+
+
+def test_no_cgroup_files_means_no_limit(tmp_path):
+    assert _cgroup_tree(tmp_path, "0::/\n", {})() is None
+    assert tablesize.cgroup_room_mb(membership=str(tmp_path / "absent")) is None
+
+
+def test_the_default_table_fits_in_what_the_cgroup_allows(tmp_path, monkeypatch):
+    """Under a container's 3 GiB limit on a machine with more memory available, the
+    default takes a quarter of the container's room (it took a quarter of the machine's)."""
+    room = _cgroup_tree(tmp_path, "0::/\n", {"memory.max": str(3072 * MIB), "memory.current": str(72 * MIB)})
+    monkeypatch.setattr(tablesize, "_machine_available_mb", lambda: 20_000)
+    monkeypatch.setattr(tablesize, "cgroup_room_mb", room)
+    assert tablesize.memory_available_mb() == 3000
+    assert tablesize.default_table_mb(10, room_mb=None) == 512  # a quarter of 3000 is 750: 512
+    monkeypatch.setattr(tablesize, "cgroup_room_mb", lambda: None)
+    assert tablesize.default_table_mb(10, room_mb=None) == 4096  # a quarter of 20000: 4 GiB

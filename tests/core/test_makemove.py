@@ -3,8 +3,8 @@ those of the resulting position loaded fresh from python-chess's FEN (every bitb
 castling rooks, the square array, side to move, en-passant square, both clocks), the
 incremental Zobrist key equals the key computed from scratch, and unmake restores every
 field as it was. The last-ply copy-make of perft writes the same bitboards as make, and
-the key perft looks a child up by before making its move (``child_key``) is the key of
-the position after the move, loaded fresh."""
+the keys perft looks a child up by before making its move (``child_keys``: the state's
+key and the walk's second key) are the keys of the position after the move, loaded fresh."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from numba import njit
 from chesskit.board.board import Board
 from chesskit.core import position as P
 from chesskit.core.api import table
-from chesskit.core.makemove import child_key, make_for_count, make_move, unmake_move
+from chesskit.core.makemove import child_key, child_keys, make_for_count, make_move, unmake_move
+from chesskit.core.move import CASTLING, EN_PASSANT, promotion
 from chesskit.core.movegen import generate
 from helpers import KIWIPETE, random_boards
 
@@ -196,25 +197,78 @@ def test_copy_make_of_the_last_ply_writes_what_make_writes(name):
 
 
 @njit(cache=False)
+def _child_keys(T, bb, board, st, key2, move):
+    return child_keys(T, bb, board, st, key2, move)
+
+
+@njit(cache=False)
 def _child_key(T, bb, board, st, move):
     return child_key(T, bb, board, st, move)
+
+
+def _key2(board: Board) -> int:
+    return int(P.compute_key2(board._bb, board._board, board._st))
 
 
 def _every_child_key(pc_board: chess.Board) -> int:
     ours = Board(pc_board.fen(en_passant="fen"), chess960=pc_board.chess960)
     before = _snapshot(ours)
+    key2 = np.uint64(_key2(ours))
     checked = 0
     for move in _legal(ours):
-        key = _child_key(table(), ours._bb, ours._board, ours._st, move)
+        key, child2 = _child_keys(table(), ours._bb, ours._board, ours._st, key2, move)
+        assert _child_key(table(), ours._bb, ours._board, ours._st, move) == key  # the GPU walk's
         _assert_restored(ours, before)  # nothing is made
         pc_board.push_uci(ours.uci(move))
         fresh = Board(pc_board.fen(en_passant="fen"), chess960=pc_board.chess960)
         assert fresh._st[P.EP] == _pc_ep(pc_board)  # the fresh key hashes the right square
         assert key == fresh.key, f"{pc_board.peek().uci()} from {ours.fen()}"
+        assert child2 == _key2(fresh), f"key 2: {pc_board.peek().uci()} from {ours.fen()}"
         pc_board.pop()
         checked += 1
     assert checked == pc_board.legal_moves.count()
     return checked
+
+
+@pytest.mark.parametrize("chess960", [False, True])
+def test_both_keys_carried_down_random_games_equal_the_keys_from_scratch(chess960):
+    """The walk carries key 2 down a line of moves (``child_keys`` from the parent's), as
+    make carries key 1: along random games (castling, en passant, promotions; Chess960
+    too) both stay the keys of the position loaded fresh, and unmake gives key 1 back."""
+    rng = random.Random(23 + chess960)
+    plies = 0
+    kinds = set()
+    for game in range(12):
+        pc_board = chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
+        pc_board.chess960 = chess960
+        ours = Board(pc_board.fen(en_passant="fen"), chess960=chess960)
+        key2 = np.uint64(_key2(ours))
+        keys1 = []
+        while not pc_board.is_game_over() and pc_board.ply() < 160:
+            moves = _legal(ours)
+            special = [m for m in moves if m & (CASTLING | EN_PASSANT) or promotion(m)]
+            move = rng.choice(special if special and rng.random() < 0.7 else moves)
+            kinds.update(kind for kind, seen in (("castle", move & CASTLING), ("ep", move & EN_PASSANT), ("promotion", promotion(move))) if seen)
+            key, key2 = _child_keys(table(), ours._bb, ours._board, ours._st, np.uint64(key2), move)
+            keys1.append(ours.key)
+            pc_board.push_uci(ours.uci(move))
+            make_move(table(), *_state(ours), move)
+            fresh = Board(pc_board.fen(en_passant="fen"), chess960=chess960)
+            assert (ours.key, key, int(key2)) == (fresh.key, fresh.key, _key2(fresh)), pc_board.fen()
+            plies += 1
+        for key in reversed(keys1):
+            unmake_move(*_state(ours))
+            assert ours.key == key
+    assert plies > 500 and kinds == {"castle", "ep", "promotion"}
+
+
+def test_the_two_keys_are_independent():
+    """Key 2's terms are not key 1's (nor a fixed transform of them): a position's two keys
+    differ, and so do the XOR differences of two positions under each key."""
+    assert not np.intersect1d(P.Z_PIECE, P.Z2_PIECE).size and P.Z_SIDE != P.Z2_SIDE
+    assert not np.intersect1d(P.Z_CASTLE, P.Z2_CASTLE).size and not np.intersect1d(P.Z_EP, P.Z2_EP).size
+    a, b = Board(), Board(KIWIPETE)
+    assert a.key != _key2(a) and (a.key ^ b.key) != (_key2(a) ^ _key2(b))
 
 
 @pytest.mark.parametrize("name", list(SPECIAL))

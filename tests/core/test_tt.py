@@ -7,6 +7,7 @@ import pytest
 
 from chesskit.board.board import Board
 from chesskit.board.tablesize import default_table_mb, memory_available_mb
+from chesskit.core import position as P
 from chesskit.core.tt import WAYS, allocate, probe, store
 from chesskit.suites.runner import load_suites
 from helpers import sf_divide
@@ -32,13 +33,89 @@ def test_probe_needs_the_full_key_and_the_depth():
     tt = np.zeros(2, dtype=np.uint64)  # one entry: every key lands in the same slot
     key_a = np.uint64(0x1234_5678_9ABC_DEF0)
     key_b = np.uint64(0x1234_5678_9ABC_DEF1)  # differs in one low bit only
-    store(tt, key_a, 3, 100)
-    assert probe(tt, key_a, 3) == 100
-    assert probe(tt, key_b, 3) == -1  # same slot, other position: a miss, not a hit
-    assert probe(tt, key_a, 4) == -1  # same position, other depth
-    store(tt, key_b, 5, 7)  # always replace
-    assert probe(tt, key_b, 5) == 7
-    assert probe(tt, key_a, 3) == -1
+    store(tt, key_a, key_a, 3, 100)
+    assert probe(tt, key_a, key_a, 3) == 100
+    assert probe(tt, key_b, key_b, 3) == -1  # same slot, other position: a miss, not a hit
+    assert probe(tt, key_a, key_a, 4) == -1  # same position, other depth
+    store(tt, key_b, key_b, 5, 7)  # always replace
+    assert probe(tt, key_b, key_b, 5) == 7
+    assert probe(tt, key_a, key_a, 3) == -1
+
+
+def test_a_position_sharing_the_bucket_key_is_told_apart_by_the_check_key():
+    """Two positions with the same key 1 (the bucket's: here all of its 64 bits) and
+    different keys 2 are two entries; with key 1 as the check too (the variant walk's
+    one key), they would be one."""
+    tt = _one_bucket()
+    key, check_a, check_b = np.uint64(0x0123_4567_89AB_CDEF), np.uint64(0x1111), np.uint64(0x2222)
+    store(tt, key, check_a, 3, 100)
+    assert probe(tt, key, check_a, 3) == 100
+    assert probe(tt, key, check_b, 3) == -1  # the other position: a miss
+    store(tt, key, check_b, 3, 7)
+    assert (probe(tt, key, check_a, 3), probe(tt, key, check_b, 3)) == (100, 7)
+
+
+def _rewrite(table, change_count, change_check):
+    """A copy of ``table`` whose every stored count and check (key 2 for the walk) are
+    changed (an entry is check ^ data, data = count << 6 | depth)."""
+    marked = table.copy()
+    words, data = marked[0::2], marked[1::2]
+    stored = data != 0
+    checks = words[stored] ^ data[stored]
+    data[stored] += np.uint64(change_count << 6)
+    words[stored] = (checks ^ np.uint64(change_check)) ^ data[stored]
+    return marked
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_walk_takes_no_count_stored_for_another_key_2(threads):
+    """A table filled by a walk, then every entry made another position's: the same key 1
+    (the entry stays in its bucket) but another key 2, and a wrong count. The walk takes
+    none of them; given back their own key 2 with the wrong count, it takes them (so it
+    does read the table, and checks key 2)."""
+    table = allocate(1)
+    board = Board(FENS[1])
+    assert board.perft(4, table=table, threads=threads) == DEPTH_4[1]
+    assert board.perft(4, table=_rewrite(table, 1, 0), threads=threads) > DEPTH_4[1]
+    for flip in (1, 1 << 63, 0xFFFF_FFFF_FFFF_FFFF):
+        assert board.perft(4, table=_rewrite(table, 1, flip), threads=threads) == DEPTH_4[1]
+
+
+def _keys(board: Board) -> tuple[int, int]:
+    return board.key, int(P.compute_key2(board._bb, board._board, board._st))
+
+
+def _positions(board: Board, plies: int) -> list[tuple[int, int]]:
+    """Both keys of each position ``plies`` moves after ``board``'s (one per line)."""
+    if plies == 0:
+        return [_keys(board)]
+    found = []
+    for move in board._legal_packed():
+        board.push(board.uci(int(move)))
+        found += _positions(board, plies - 1)
+        board.pop()
+    return found
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_entry_with_the_same_key_1_and_another_key_2_is_not_taken(threads):
+    """Hand-made entries for kiwipete, its children and grandchildren: key 1 the
+    position's own, but the check another position's key 2 (or key 1 itself, as the table
+    held it when it checked key 1: then any position with this key 1 would read it), and a
+    wrong count. The walk counts exactly; with the position's own key 2 it reads them."""
+    board = Board(FENS[1])
+    lines = {plies: _positions(board, plies) for plies in (0, 1, 2)}
+    for check in ("key 1", "other", "own"):
+        table = allocate(4)
+        for plies, found in lines.items():
+            for key1, key2 in found:
+                chosen = {"key 1": key1, "other": key2 ^ 0x5A5A, "own": key2}[check]
+                store(table, np.uint64(key1), np.uint64(chosen), 4 - plies, 1)  # a count of 1: wrong
+        counted = board.perft(4, table=table, threads=threads)
+        if check == "own":  # the root's entry (one thread), or each grandchild's (two: the tasks)
+            assert counted == (1 if threads == 1 else len(lines[2]))
+        else:
+            assert counted == DEPTH_4[1], check
 
 
 def _one_bucket():
@@ -50,25 +127,25 @@ def test_a_bucket_holds_several_keys_and_replaces_the_smallest_count():
     keys = [np.uint64(0x1111_0000_0000_0000 * (i + 1) + 8 * i) for i in range(WAYS + 1)]
     counts = [5000, 40, 900_000, 7000, 300]
     for key, count in zip(keys[:WAYS], counts[:WAYS]):
-        store(tt, key, 3, count)
-    assert [probe(tt, k, 3) for k in keys[:WAYS]] == counts[:WAYS]  # all four kept
-    store(tt, keys[WAYS], 2, counts[WAYS])  # a fifth: it goes in over the smallest (40)
-    assert probe(tt, keys[WAYS], 2) == 300
-    assert probe(tt, keys[1], 3) == -1
-    assert [probe(tt, keys[i], 3) for i in (0, 2, 3)] == [5000, 900_000, 7000]
-    store(tt, keys[1], 3, 40)  # and a new entry is never refused: now over the 300
-    assert probe(tt, keys[1], 3) == 40 and probe(tt, keys[WAYS], 2) == -1
-    assert probe(tt, keys[2], 3) == 900_000  # the biggest stays throughout
+        store(tt, key, key, 3, count)
+    assert [probe(tt, k, k, 3) for k in keys[:WAYS]] == counts[:WAYS]  # all four kept
+    store(tt, keys[WAYS], keys[WAYS], 2, counts[WAYS])  # a fifth: it goes in over the smallest (40)
+    assert probe(tt, keys[WAYS], keys[WAYS], 2) == 300
+    assert probe(tt, keys[1], keys[1], 3) == -1
+    assert [probe(tt, keys[i], keys[i], 3) for i in (0, 2, 3)] == [5000, 900_000, 7000]
+    store(tt, keys[1], keys[1], 3, 40)  # and a new entry is never refused: now over the 300
+    assert probe(tt, keys[1], keys[1], 3) == 40 and probe(tt, keys[WAYS], keys[WAYS], 2) == -1
+    assert probe(tt, keys[2], keys[2], 3) == 900_000  # the biggest stays throughout
 
 
 def test_storing_a_key_again_updates_its_entry_in_place():
     tt = _one_bucket()
     key = np.uint64(0xABCD_0123_4567_89EF)
-    store(tt, key, 4, 123)
-    store(tt, np.uint64(77), 4, 1)
-    store(tt, key, 4, 123)  # another thread stored the same result
-    store(tt, key, 5, 999)  # the same position at another depth is another entry
-    assert probe(tt, key, 4) == 123 and probe(tt, key, 5) == 999 and probe(tt, np.uint64(77), 4) == 1
+    store(tt, key, key, 4, 123)
+    store(tt, np.uint64(77), np.uint64(77), 4, 1)
+    store(tt, key, key, 4, 123)  # another thread stored the same result
+    store(tt, key, key, 5, 999)  # the same position at another depth is another entry
+    assert probe(tt, key, key, 4) == 123 and probe(tt, key, key, 5) == 999 and probe(tt, np.uint64(77), np.uint64(77), 4) == 1
     assert int(np.count_nonzero(tt[1::2])) == 3  # one entry per (key, depth)
 
 
@@ -94,17 +171,17 @@ def test_a_full_table_still_counts_exactly():
 
 def test_disabled_table_never_hits():
     tt = allocate(0)
-    store(tt, np.uint64(1), 2, 3)
-    assert probe(tt, np.uint64(1), 2) == -1
+    store(tt, np.uint64(1), np.uint64(1), 2, 3)
+    assert probe(tt, np.uint64(1), np.uint64(1), 2) == -1
 
 
 def test_torn_entry_is_a_miss():
     # a write interrupted between its two words must not read back as a hit
     tt = np.zeros(2, dtype=np.uint64)
     key = np.uint64(0xDEAD_BEEF_0000_0001)
-    store(tt, key, 4, 1000)
+    store(tt, key, key, 4, 1000)
     tt[1] = (np.uint64(999) << np.uint64(6)) | np.uint64(4)  # data from another writer
-    assert probe(tt, key, 4) == -1
+    assert probe(tt, key, key, 4) == -1
 
 
 FENS = [

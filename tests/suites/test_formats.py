@@ -275,6 +275,40 @@ def test_read_lines_splits_on_newline_only(tmp_path):
     assert [(n, t) for n, t, _ in read_lines(path)] == [(1, "a\x0cb\u2028c\rd"), (2, "e"), (3, ""), (4, "last")]
 
 
+def _lines_of(data: bytes) -> list[tuple[int, str | None, str | None]]:
+    """What read_lines should give for ``data``, read whole (the test's own reading)."""
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    found = []
+    for lineno, raw in enumerate(lines, 1):
+        # a '\r' before the '\n' is dropped; past the cap the length is told with it
+        raw = raw[:-1] if raw.endswith(b"\r") and len(raw) <= MAX_LINE_BYTES + 1 else raw
+        if len(raw) > MAX_LINE_BYTES:
+            found.append((lineno, None, f"line too long ({len(raw):,} bytes; a suite line holds at most {MAX_LINE_BYTES:,})"))
+            continue
+        text = raw.decode()
+        found.append((lineno, text[1:] if lineno == 1 and text.startswith("\ufeff") else text, None))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_read_lines_across_chunk_boundaries(tmp_path, seed):
+    """Lines of every length around the 64 KiB chunk (read_lines reads a line inside one
+    chunk at once, one across chunks piece by piece): the same lines as reading the file whole."""
+    import random
+
+    rng = random.Random(seed)
+    parts = [b"\xef\xbb\xbfid x"]
+    while sum(len(p) + 1 for p in parts) < 5 * MAX_LINE_BYTES:
+        size = rng.choice([0, 1, 2, 30, 70, 4000, MAX_LINE_BYTES - 1, MAX_LINE_BYTES, MAX_LINE_BYTES + 1, MAX_LINE_BYTES + 2])
+        line = bytes(rng.choice(b"abc;\r") for _ in range(min(size, 50))) + b"x" * max(0, size - 50)
+        parts.append(line + (b"\r" if rng.random() < 0.3 else b""))
+    data = b"\n".join(parts) + (b"\n" if seed else b"")
+    path = write(tmp_path, "chunks.epd", data)
+    assert list(read_lines(path)) == _lines_of(data)
+
+
 def test_a_50_mb_line_is_read_in_bounded_memory(tmp_path):
     """Under an address-space limit of what the interpreter already uses plus 40 MiB, a
     file with a 50 MB line is read (the line reported, the next one counted); reading the

@@ -270,3 +270,31 @@ def test_resolving_an_id_ignores_bad_lines_elsewhere_but_not_its_own(tmp_path, m
     assert resolve_position("kiwi", folder=tmp_path)[1] == "kiwi"
     with pytest.raises(InputError, match=r"^s\.epd:6: invalid FEN"):
         resolve_position("empty", folder=tmp_path)
+
+
+def test_the_table_serves_only_counts_of_depth_5_and_more(tmp_path, monkeypatch):
+    """No count to depth 4 or less can find an entry in the table (runner.TABLE_FROM_DEPTH):
+    a suite of such counts makes no table and walks without one; a depth-5 count gets the
+    shared table, made once. The counts are the Perft Results page's either way."""
+    from chesskit.board.board import Board
+    from chesskit.core import hashtable
+
+    made, given = [], []
+    allocate, perft = hashtable.allocate, Board.perft
+    monkeypatch.setattr(hashtable, "allocate", lambda mb: (mb and made.append(mb)) or allocate(mb))  # 0: no table
+
+    def spied(self, depth, *args, table=None, **kwargs):
+        if table is not None:  # None: run's warm-up, Board().perft(1)
+            given.append((depth, table.shape[0]))
+        return perft(self, depth, *args, table=table, **kwargs)
+
+    monkeypatch.setattr(Board, "perft", spied)
+    shallow = load_file(write(tmp_path, "s.epd", SMALL_SUITE))
+    for threads in (1, 2):
+        made.clear(), given.clear()
+        assert all(r.ok for r in run(plan(shallow, max_nodes=None), threads=threads, hash_mb=1))
+        assert made == [] and {size for _, size in given} == {0}
+    deep = load_file(write(tmp_path, "d.epd", f'{POS3} id "pos3"; D4 43238; D5 674624;\n{START} id "s"; D5 4865609;\n'))
+    made.clear(), given.clear()
+    assert all(r.ok for r in run(plan(deep, max_nodes=None), hash_mb=1))
+    assert made == [1] and given[0] == (4, 0) and given[1][0] == 5 and given[1][1] > 0 and given[2] == given[1]
