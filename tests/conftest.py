@@ -82,23 +82,13 @@ def _auto_workers(cores: int, memory: int | None, slow: bool = False) -> int:
 
 
 def _available_memory() -> int | None:
-    """Bytes this process may still use: the memory available (``tablesize.memory_available_mb``:
-    /proc/meminfo's MemAvailable, as for the table's size), lowered to what is
-    left under a cgroup v2 limit (a container's); None where neither can be read."""
+    """Bytes this process may still use: ``tablesize.memory_available_mb``, the figure the
+    table's size is chosen by (/proc/meminfo's MemAvailable, lowered to what a container's
+    cgroup limit leaves, v2 or v1, up the tree); None where it cannot be read."""
     from chesskit.board.tablesize import memory_available_mb
 
-    found = []
     available = memory_available_mb()
-    if available is not None:
-        found.append(available << 20)
-    try:
-        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
-        used = Path("/sys/fs/cgroup/memory.current").read_text().strip()
-        if limit != "max":
-            found.append(int(limit) - int(used))
-    except (OSError, ValueError):
-        pass
-    return min(found) if found else None
+    return None if available is None else available << 20
 
 
 def _warm_core(debug: bool = True) -> None:
