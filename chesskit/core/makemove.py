@@ -136,34 +136,63 @@ def castling_terms(king, rook, frm, to, kto, rto, w):
 
 
 @njit(inline="always", cache=True)
+def key_change(T, bb, board, st, move):
+    """What ``move`` changes in a position's keys, found without making it: the pieces it
+    takes off and puts on squares, as four (piece, square) pairs (piece 0: none; a
+    castling's king and rook each leave one square and reach another, any other move's
+    piece leaves ``frm`` and ``landing`` reaches ``to``, and a capture's piece leaves its
+    square), the en-passant square the move leaves (``NO_SQ``: none) and the castling
+    rooks whose rights it ends. The same rules as ``make``'s incremental key; found once
+    for both keys of a child (``child_keys``), each key's terms then taken by ``key_with``."""
+    us = st[STM]
+    frm = from_sq(move)
+    to = to_sq(move)
+    pc = board[frm]
+    ep = NO_SQ
+    if move & CASTLING:
+        kto, rto = castle_squares(frm, to)
+        rook = board[to]
+        gone_pc, gone_sq, put_pc, put_sq = rook, to, rook, rto
+        placed = pc
+        reach = kto
+    else:
+        gone_pc, gone_sq, put_pc, put_sq = board[to], to, 0, to
+        if move & EN_PASSANT:
+            gone_sq = ep_victim(to, us)
+            gone_pc = board[gone_sq]
+        placed = landing(pc, move, us)
+        reach = to
+        if move & DOUBLE:
+            ep = ep_after_push(T, bb, frm, to, us)
+    rights = bb[CASTLE]
+    ended = rights ^ rights_after(rights, pc, frm, to, us) if rights else rights
+    return pc, frm, placed, reach, gone_pc, gone_sq, put_pc, put_sq, ep, ended
+
+
+@njit(inline="always", cache=True)
+def key_with(key, st, change, w):
+    """Key ``w`` (its value ``key`` now) after the move whose ``key_change`` is ``change``."""
+    pc, frm, placed, reach, gone_pc, gone_sq, put_pc, put_sq, ep, ended = change
+    key = turn_terms(key, st[EP], w)
+    key = move_terms(key, pc, frm, placed, reach, w)
+    if gone_pc != 0:
+        key ^= piece_term(w, gone_pc, gone_sq)
+    if put_pc != 0:
+        key ^= piece_term(w, put_pc, put_sq)
+    if ep != NO_SQ:
+        key ^= ep_term(w, ep)
+    if ended:
+        key ^= castle_terms(w, ended)
+    return key
+
+
+@njit(inline="always", cache=True)
 def key_after(T, bb, board, st, move, key, w):
     """Key ``w`` (its value ``key`` now) of the position after ``move``, from the move and
     the squares it touches, without making it. The same terms as ``make``'s incremental
     key, from the same rules (the tests check both against the keys of the position loaded
     fresh)."""
-    us = st[STM]
-    frm = from_sq(move)
-    to = to_sq(move)
-    key = turn_terms(key, st[EP], w)
-    pc = board[frm]
-    if move & CASTLING:
-        kto, rto = castle_squares(frm, to)
-        key ^= castling_terms(pc, board[to], frm, to, kto, rto, w)
-    else:
-        if move & EN_PASSANT:
-            capsq = ep_victim(to, us)
-            key ^= piece_term(w, board[capsq], capsq)
-        elif board[to] != 0:
-            key ^= piece_term(w, board[to], to)
-        key = move_terms(key, pc, frm, landing(pc, move, us), to, w)
-        if move & DOUBLE:
-            ep = ep_after_push(T, bb, frm, to, us)
-            if ep != NO_SQ:
-                key ^= ep_term(w, ep)
-    rights = bb[CASTLE]
-    if rights:
-        key ^= castle_terms(w, rights ^ rights_after(rights, pc, frm, to, us))
-    return key
+    return key_with(key, st, key_change(T, bb, board, st, move), w)
 
 
 @njit(cache=True)
@@ -180,7 +209,8 @@ def child_keys(T, bb, board, st, key2, move):
     position's second key (``state.py``). A function of its own, not inlined into the walk:
     compiled once, and the walk's no-table loops keep their code (inlined, the one-key
     version cost position 6 about 9% of its nodes/second without a table)."""
-    return key_after(T, bb, board, st, move, bb[KEY], 0), key_after(T, bb, board, st, move, key2, 1)
+    change = key_change(T, bb, board, st, move)  # found once, its terms taken for each key
+    return key_with(bb[KEY], st, change, 0), key_with(key2, st, change, 1)
 
 
 @njit(inline="always", cache=True)
