@@ -238,6 +238,7 @@ def _king_moves(T, bb, out, n, ksq, own, opp, occ_noking, them, paths, count_onl
     kt = T[K_ATT + ksq] & ~own
     tested = kt
     few = kt | paths
+    few &= few - ONE  # less its lowest square: with three or more, the map
     if few & (few - ONE):
         unsafe = attacked_by(T, bb, them, occ_noking)
         n = _emit_split(out, n, ksq, kt & ~unsafe, opp, count_only)
