@@ -63,13 +63,18 @@ def helpers():
 
     u64, i64, boolean = types.uint64, types.int64, types.boolean
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
-    return [
+    return [  # as the walk's typing met them (numba's compile events, 2026-11-27)
         (position.compute_key2, (u64s, i64s, i64s)),
         (tt._bucket, (i64, u64)),
-        (tt.fetch, (u64s, u64)),
         (tt.probe, (u64s, u64, u64, i64)),
-        (tt.store, (u64s, u64, u64, i64, i64)),  # met last, but small: the child is behind by then
+        (from_sq, (i64,)),
+        (to_sq, (i64,)),
+        (castle_squares, (i64, i64)),
+        (promotion, (i64,)),
+        (makemove.child_keys, (u64s, u64s, i64s, i64s, u64, i64)),
         (position.occ_of, (i64,)),
+        (attacks.between, (u64s, i64, i64)),
+        (movegen.king_lines, (u64s, u64s, i64, i64)),
         (attacks.bishop_attacks, (u64s, i64, u64)),
         (attacks.rook_attacks, (u64s, i64, u64)),
         (movegen.attacked_by, (u64s, u64s, i64, u64)),
@@ -77,21 +82,16 @@ def helpers():
         (movegen._emit, (i64s, i64, i64, u64, i64)),
         (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(False))),
         (movegen.attackers_to, (u64s, u64s, i64, u64, i64)),
-        (attacks.between, (u64s, i64, i64)),
-        (movegen.king_lines, (u64s, u64s, i64, i64)),
         (attacks.line, (u64s, i64, i64)),
         (movegen._emit_pawns, (i64s, i64, u64, i64, i64, u64)),
         (movegen._pinned_pawn, (i64s, i64, i64, u64, u64, u64, u64, boolean)),
         (movegen._en_passant, (u64s, u64s, i64s, i64, i64, i64, i64, i64, u64, u64, boolean)),
-        (from_sq, (i64,)),
-        (to_sq, (i64,)),
-        (castle_squares, (i64, i64)),
-        (promotion, (i64,)),
         (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
-        (makemove.child_keys, (u64s, u64s, i64s, i64s, u64, i64)),
+        (tt.fetch, (u64s, u64)),
         (makemove.remove_piece, (u64s, i64s, i64, i64)),
         (makemove.put_piece, (u64s, i64s, i64, i64)),
         (position.z_castle, (u64,)),
+        (tt.store, (u64s, u64, u64, i64, i64)),
     ]
 
 
