@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import click
@@ -117,21 +118,22 @@ def suite(
     if html_path is not None:
         check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
     wanted = () if tags is None else parse_tag_option(tags)
-    planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted, **variant_rules(variant))
-    refuse_stats_with_engine(engine_opts.given, stats)
-    if not engine_opts.given and (seconds is not None or bisect):
-        raise InputError(f"{'--bisect' if bisect else '--position-timeout'} applies to an engine (--engine, --script, ...)")
-    try:
-        eng = engine_opts.open(variant) if engine_opts.given else None
-    except EngineError as err:  # a Python adapter that cannot be imported
-        raise start_failed(err, bisect) from None
-    deepest = max((task.depth for task in planned.tasks), default=1)
-    gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
-    try:
-        outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu)
-    finally:
-        if eng is not None:
-            eng.close()
+    with _ahead(engine_opts.given, stats, device, threads, hash_mb, depth_limit, node_limit) as ahead:
+        planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted, **variant_rules(variant), ahead=ahead)
+        refuse_stats_with_engine(engine_opts.given, stats)
+        if not engine_opts.given and (seconds is not None or bisect):
+            raise InputError(f"{'--bisect' if bisect else '--position-timeout'} applies to an engine (--engine, --script, ...)")
+        try:
+            eng = engine_opts.open(variant) if engine_opts.given else None
+        except EngineError as err:  # a Python adapter that cannot be imported
+            raise start_failed(err, bisect) from None
+        deepest = max((task.depth for task in planned.tasks), default=1)
+        gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
+        try:
+            outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu, ahead)
+        finally:
+            if eng is not None:
+                eng.close()
     if junit:
         write_junit(junit, outcome, mismatch_lines, planned.errors)
     write_suite(html_path, outcome, eng.name if eng is not None else None, engine_call(engine_opts) if eng else None)
@@ -162,7 +164,24 @@ class Run:
     bisect: bool = False
 
 
-def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool, how: Run, gpu=None):
+@contextmanager
+def _ahead(engine: bool, stats: bool, device, threads: int | None, hash_mb: int | None, max_depth, max_nodes):
+    """The counts started while the files are read (``runner.Ahead``), closed at the end:
+    for chesskit's own CPU walk on more than one thread, without --stats; else None."""
+    threads = threads or default_threads()
+    if engine or stats or device == "gpu" or threads <= 1:
+        yield None
+        return
+    from chesskit.suites.runner import Ahead
+
+    ahead = Ahead(threads, SUITE_HASH_MB if hash_mb is None else hash_mb, max_depth, max_nodes)
+    try:
+        yield ahead
+    finally:
+        ahead.close()
+
+
+def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool, how: Run, gpu=None, ahead=None):
     """``session.execute`` with the progress bar, and on a pipe each line as it is known."""
     stream = None if as_json or output.stdout_is_terminal() else Stream(planned.errors, planned.tasks)
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
@@ -197,6 +216,7 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
             fail_fast=how.fail_fast,
             on_position=position,
             gpu=gpu,
+            ahead=ahead,
         )
     if stream is not None and outcome.engine_error is None:
         stream.finish()

@@ -98,6 +98,10 @@ def helpers():
 def main() -> None:
     import chesskit.core  # noqa: F401 (names numba's cache folder before numba loads)
 
+    from . import inlinecopy
+
+    inlinecopy.install()
+
     for function, argtypes in helpers():
         try:
             function.compile(argtypes)

@@ -70,7 +70,7 @@ def within_bounds(tasks: Iterable, max_nodes: int | None) -> tuple[list, list[Li
     kept, refused, chains = [], {}, {}
     for task in tasks:
         record = task.record
-        if task.depth <= 2 or _bounded(task, max_nodes):  # no estimate could refuse it
+        if beyond_doubt(task, max_nodes):
             kept.append(task)
             continue
         if id(record) not in chains:
@@ -87,6 +87,11 @@ def within_bounds(tasks: Iterable, max_nodes: int | None) -> tuple[list, list[Li
         else:
             kept.append(task)
     return kept, [_error(record, found, max_nodes) for record, found in refused.values()]
+
+
+def beyond_doubt(task, max_nodes: int | None) -> bool:
+    """True when no estimate could refuse ``task`` (``within_bounds`` keeps it unasked)."""
+    return max_nodes is None or task.depth <= 2 or _bounded(task, max_nodes)
 
 
 def _bounded(task, max_nodes: int) -> bool:

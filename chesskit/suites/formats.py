@@ -54,7 +54,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from chesskit.board.fen import Setup, parse_epd
 from chesskit.errors import InputError
@@ -270,7 +270,7 @@ def is_perft_format(path: Path) -> bool:
     return False
 
 
-def read_suite(path: Path, strict: bool = False, variant: str | None = None) -> list[Entry]:
+def read_suite(path: Path, strict: bool = False, variant: str | None = None, seen=None) -> list[Entry]:
     """Every position and every bad line of one suite file, in file order.
 
     Ids are unique within the file: a second use is an error for that line. A file named
@@ -278,11 +278,13 @@ def read_suite(path: Path, strict: bool = False, variant: str | None = None) -> 
     that cannot arise in a game is counted with ``notes`` saying why, or with ``strict`` is
     an error for its line. Raises InputError when the file cannot be opened at all.
     ``variant`` (``suite --variant``): the rules where neither the file's name nor the
-    line names any.
+    line names any. ``seen(record)`` is called for each position as soon as it is read
+    (a record whose id turns out to repeat one is seen too, and then returned as an error).
     """
     try:
         check_text_file(path)
-        entries = read_perft(path, strict, variant) if is_perft_format(path) else read_epd(path, strict, variant)
+        reader = read_perft if is_perft_format(path) else read_epd
+        entries = reader(path, strict, variant, seen)
     except OSError as err:
         raise InputError(f"{display_path(path)}: cannot read: {err.strerror or err}") from None
     first: dict[str, int] = {}
@@ -340,12 +342,14 @@ class Entries:
     """The entries of a file in order, with at most ``MAX_ERRORS_KEPT`` LineErrors kept in
     detail: the others are counted, and ``done()`` adds one entry for all of them."""
 
-    def __init__(self, path: Path, room: int = MAX_ERRORS_KEPT):
-        self.path, self.room = path, room
+    def __init__(self, path: Path, room: int = MAX_ERRORS_KEPT, seen: Callable[[SuiteRecord], None] | None = None):
+        self.path, self.room, self.seen = path, room, seen
         self.items: list[Entry] = []
         self.dropped, self.first_dropped = 0, 0
 
     def append(self, entry: Entry) -> None:
+        if self.seen is not None and isinstance(entry, SuiteRecord):
+            self.seen(entry)  # a record as soon as it is read (``runner.Ahead``)
         if isinstance(entry, LineError):
             if self.room <= 0:
                 self.dropped += entry.count
@@ -371,9 +375,9 @@ def folded(path: Path, lineno: int, count: int) -> LineError:
 # --------------------------------------------------------------------------- EPD
 
 
-def read_epd(path: Path, strict: bool = False, default: str | None = None) -> list[Entry]:
-    """An EPD suite: one position per line."""
-    entries = Entries(path)
+def read_epd(path: Path, strict: bool = False, default: str | None = None, seen=None) -> list[Entry]:
+    """An EPD suite: one position per line (``seen``: see ``read_suite``)."""
+    entries = Entries(path, seen=seen)
     mode = _chess960_mode(path)
     variant = file_variant(path) or default
     for lineno, text, error in read_lines(path):
@@ -541,7 +545,7 @@ class _Block:
     variant: str | None = None  # the rules of the ``variant`` line above it (or the file's name)
 
 
-def read_perft(path: Path, strict: bool = False, default: str | None = None) -> list[Entry]:
+def read_perft(path: Path, strict: bool = False, default: str | None = None, seen=None) -> list[Entry]:
     """A ``.perft`` suite: ``id``, ``epd``, ``perft DEPTH COUNT`` and ``variant NAME`` lines.
 
     A block starts at ``id`` (or at an ``epd`` after a finished block); its position is
@@ -552,7 +556,7 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None) -> 
     another variant's).
     """
     mode = _chess960_mode(path)
-    entries = Entries(path)
+    entries = Entries(path, seen=seen)
     block: _Block | None = None
     variant: str | None = file_variant(path) or default
     variant_broken = False

@@ -135,7 +135,9 @@ def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     return files
 
 
-def load_entries(paths: Iterable[str | Path] = (), strict: bool = False, variant: str | None = None) -> Loaded:
+def load_entries(
+    paths: Iterable[str | Path] = (), strict: bool = False, variant: str | None = None, seen: Callable[[SuiteRecord], None] | None = None
+) -> Loaded:
     """Every position and every bad line of the given files/folders (``strict``: a position
     that cannot arise in a game is an error for its line, see ``board/fen.py``).
 
@@ -156,7 +158,7 @@ def load_entries(paths: Iterable[str | Path] = (), strict: bool = False, variant
     kept = 0  # the errors kept in detail over the run (MAX_ERRORS_KEPT)
     for path in files:
         try:
-            entries = read_suite(path, strict, variant)
+            entries = read_suite(path, strict, variant, seen)
         except InputError as err:
             unreadable.append(err)
             entries = [LineError(path, 0, str(err).removeprefix(f"{display_path(path)}: "))]
@@ -262,6 +264,7 @@ def run(
     hash_mb: float = 0,
     progress: Callable[[Task, float], None] | None = None,
     gpu=None,
+    ahead: "Ahead | None" = None,
 ) -> Iterator[SuiteResult]:
     """Run each task through ``Board.perft``, yielding the results in task order.
 
@@ -279,13 +282,19 @@ def run(
     done); it costs the walk a little, so pass it only when something is drawn. ``gpu``
     (a ``chesskit.gpu.walk.Walk``): every count and divide is made on the GPU instead, one
     position after another (``threads``, ``hash_mb`` and ``progress`` are for the CPU walk).
+    ``ahead``: the counts started while the files were read (its threads and table are
+    this run's; its counts are taken where they are the task's, the rest made here); it is
+    closed when the run ends.
     """
     from chesskit.board.board import Board  # deferred: compiles/loads the move generator
 
+    if ahead is not None and (stats or gpu is not None or threads != ahead.threads or hash_mb != ahead.tables.hash_mb):
+        ahead.close()  # not made for this run (the caller's slip): its counts are not used
+        ahead = None
     Board().perft(1)  # load (or compile) the move generator before the first timing
     if stats:
         Board().stats(1)
-    tables = _Tables(hash_mb)
+    tables = _Tables(hash_mb) if ahead is None else ahead.tables
     jobs = by_position(tasks)
     if gpu is not None:
         for job in jobs:
@@ -295,7 +304,12 @@ def run(
         for job in jobs:
             yield from _run_job(job, stats, tables, 1, progress=progress)
         return
-    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="chesskit-suite")
+    yield from _run_threads(jobs, stats, threads, tables, progress, ahead)
+
+
+def _run_threads(jobs, stats, threads, tables, progress, ahead) -> Iterator[SuiteResult]:
+    """``run`` on ``threads`` threads (see there)."""
+    pool = _pool(threads) if ahead is None else ahead.pool
     window: deque[Future] = deque()
     batch: list[list[Task]] = []  # whole positions of small counts, not yet submitted
     weight = 0
@@ -305,12 +319,19 @@ def run(
             while cut < len(job) and job[cut].expected <= SPLIT_NODES:
                 cut += 1
             small, big = job[:cut], job[cut:]
-            if not big:
+            started = ahead.take(job) if ahead is not None and not big else None
+            if started is not None:  # counted while the files were read: in its place in the order
+                if batch:
+                    window.append(pool.submit(_counted, batch, stats, tables))
+                    batch, weight = [], 0
+                window.append(started)
+            elif not big:
                 batch.append(small)
                 weight += sum(task.expected for task in small)
                 if weight >= BATCH_NODES or len(batch) >= BATCH_POSITIONS:
                     window.append(pool.submit(_counted, batch, stats, tables))
                     batch, weight = [], 0
+            if not big:
                 while len(window) > _AHEAD_PER_THREAD * threads:
                     yield from window.popleft().result()
                 continue
@@ -331,6 +352,106 @@ def run(
             yield from window.popleft().result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        if ahead is not None:
+            ahead.close()
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=threads, thread_name_prefix="chesskit-suite")
+
+
+class Ahead:
+    """Counts started while the suite files are still read, so that the threads count
+    while the main thread reads (``prepare``'s reading is most of a big suite's serial
+    part). Speculative: ``offer`` (``load_entries``'s ``seen``) hands each record's small
+    counts within the limits to the pool, in batches like ``run``'s; ``run`` then ``take``s
+    a position's results only where its planned tasks are exactly those (the same line,
+    position and (depth, expected) counts: ``--tags``, ``--skip-chess960`` and the estimate
+    may plan otherwise), re-labelled with the planned tasks (``load_entries`` may rename a
+    record), and counts the others itself. At most ``_AHEAD_PER_THREAD`` batches per thread
+    wait: beyond that a record is left to ``run``, so a file of a million lines never
+    queues a million counts. For chesskit's CPU walk with ``threads`` > 1 and no
+    ``--stats``; ``close`` (``run`` does, at its end) cancels what has not started."""
+
+    def __init__(self, threads: int, hash_mb: float, max_depth: int | None, max_nodes: int | None):
+        self.threads, self.max_depth, self.max_nodes = threads, max_depth, max_nodes
+        self.tables = _Tables(hash_mb)
+        self.pool = _pool(threads)
+        self.batch: list[list[Task]] = []
+        self.weight = 0
+        self.pending: deque[Future] = deque()
+        # (file, line) -> (the record's tasks, their batch's future, where they start in it)
+        self.started: dict[tuple[Path, int], tuple[list[Task], Future, int]] = {}
+        self.closed = False
+
+    def offer(self, record: SuiteRecord) -> None:
+        """Start ``record``'s counts if they are all small and the pool has room."""
+        if self.closed:
+            return
+        from chesskit.suites.estimate import beyond_doubt
+
+        tasks = plan([record], self.max_depth, self.max_nodes)
+        # never a count that the estimate might refuse (an understated one could run for hours)
+        if not tasks or any(task.expected > SPLIT_NODES or not beyond_doubt(task, self.max_nodes) for task in tasks):
+            return
+        while self.pending and self.pending[0].done():
+            self.pending.popleft()
+        if len(self.pending) >= _AHEAD_PER_THREAD * self.threads:
+            return
+        if not self.started and not self.batch:
+            from chesskit.board.board import Board
+
+            Board().perft(1)  # the walk loaded here (once a count is due), before a thread of the pool wants it
+        self.batch.append(tasks)
+        self.weight += sum(task.expected for task in tasks)
+        if self.weight >= BATCH_NODES or len(self.batch) >= BATCH_POSITIONS:
+            self.submit()
+
+    def submit(self) -> None:
+        """Hand the batch gathered so far to the pool."""
+        if not self.batch or self.closed:
+            return
+        future = self.pool.submit(_counted, self.batch, False, self.tables)
+        at = 0
+        for tasks in self.batch:
+            record = tasks[0].record
+            self.started[(record.path, record.lineno)] = (tasks, future, at)
+            at += len(tasks)
+        self.pending.append(future)
+        self.batch, self.weight = [], 0
+
+    def take(self, job: list[Task]) -> Future | None:
+        """A future of ``job``'s results if they were started with the same tasks, else None."""
+        record = job[0].record
+        found = self.started.pop((record.path, record.lineno), None)
+        if found is None:
+            return None
+        tasks, future, at = found
+        was = tasks[0].record
+        if (was.fen, was.chess960, was.variant, was.setup) != (record.fen, record.chess960, record.variant, record.setup):
+            return None
+        if [(t.depth, t.expected) for t in tasks] != [(t.depth, t.expected) for t in job]:
+            return None
+        mine: Future = Future()
+
+        def relabel(done: Future) -> None:
+            try:
+                results = done.result()[at : at + len(job)]
+            except BaseException as err:  # noqa: BLE001 -- the batch's failure is this job's
+                mine.set_exception(err)
+                return
+            for result, task in zip(results, job):
+                result.task = task
+            mine.set_result(results)
+
+        future.add_done_callback(relabel)
+        return mine
+
+    def close(self) -> None:
+        """No more counts: what has not started is cancelled."""
+        self.closed = True
+        self.batch = []
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 def by_position(tasks: Iterable[Task]) -> list[list[Task]]:

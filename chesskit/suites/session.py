@@ -30,6 +30,7 @@ from chesskit.suites.tags import select
 from chesskit.suites.result import ENGINE_ERROR, MISMATCH, NOT_RUN, SKIPPED, STATUSES, PositionResult
 from chesskit.suites.runner import (
     DEFAULT_MAX_NODES,
+    Ahead,
     SuiteResult,
     Task,
     by_position,
@@ -140,16 +141,37 @@ def prepare(
     skip_chess960: bool = False,
     tags: Sequence[str] = (),
     variant: str | None = None,
+    ahead: Ahead | None = None,
 ) -> Planned:
     """Read the suites and pick the counts to check (see the module's docstring); ``tags``:
     only the positions carrying one of them (``chesskit.suites.tags.select``); ``variant``:
     the rules of the files and lines that name none, and without ``paths`` the bundled
     suites of that variant (``positions/variants/NAME*``). Raises InputError when a path
-    does not exist and when nothing at all can be run or reported."""
+    does not exist and when nothing at all can be run or reported. ``ahead``
+    (``runner.Ahead``, made with the same limits): counting starts as the positions are
+    read (not with ``tags``); pass it on to ``execute``. It is closed when this raises."""
+    try:
+        return _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, ahead)
+    except BaseException:
+        if ahead is not None:
+            ahead.close()
+        raise
+
+
+def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, ahead) -> Planned:
     paths = list(paths)
     if variant is not None and not paths:
         paths = variant_suites(variant)
-    loaded = load_entries(paths, strict, variant)
+    seen = None
+    if ahead is not None and not tags:  # ``select`` judges tags over the whole run
+
+        def seen(record: SuiteRecord) -> None:
+            if not (skip_chess960 and record.chess960):
+                ahead.offer(record)
+
+    loaded = load_entries(paths, strict, variant, seen)
+    if ahead is not None:
+        ahead.submit()  # the last batch
     records, errors = loaded.records, loaded.errors
     if tags:
         records = select(records, tags)
@@ -185,6 +207,7 @@ def execute(
     fail_fast: bool = False,
     on_position: Callable[[PositionResult], None] | None = None,
     gpu=None,
+    ahead: Ahead | None = None,
 ) -> Outcome:
     """Count every planned task with chesskit (``run``, ``stats``: the leaf counters too)
     or ``engine`` (``run_engine``; the caller refuses ``stats`` with an engine: see
@@ -200,7 +223,18 @@ def execute(
     is restarted and the run goes on. ``fail_fast`` stops at the first position that
     mismatches or fails (the rest are ``not-run``). The engine is not closed here. ``gpu``
     (a ``chesskit.gpu.walk.Walk``, never with an engine or ``stats``): chesskit's counts
-    are made on the GPU."""
+    are made on the GPU. ``ahead``: ``prepare``'s, used by chesskit's CPU walk with the
+    same threads and table (``runner.run``), closed in any case."""
+    try:
+        return _execute(planned, engine, stats, threads, hash_mb, progress, on_result, start, position_timeout,
+                        fail_fast, on_position, gpu, ahead)
+    finally:
+        if ahead is not None:
+            ahead.close()
+
+
+def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, start, position_timeout, fail_fast,
+             on_position, gpu, ahead) -> Outcome:
     outcome = Outcome([], list(planned.errors), skip_chess960=planned.skip_chess960)
     jobs = by_position(planned.tasks)
     seen = _Positions(outcome, fail_fast, on_result, on_position)
@@ -221,7 +255,7 @@ def execute(
         if outcome.engine_error is not None:
             pass
         elif engine is None:
-            _count(jobs, seen, stats, threads, hash_mb, progress, gpu)
+            _count(jobs, seen, stats, threads, hash_mb, progress, gpu, ahead)
         else:
             _ask_engine(jobs, seen, engine, position_timeout)
     for job in jobs[len(seen.done):]:
@@ -259,11 +293,11 @@ class _Positions:
         return not (self.fail_fast and position.status in (MISMATCH, ENGINE_ERROR))
 
 
-def _count(jobs, seen: _Positions, stats, threads, hash_mb, progress, gpu=None) -> None:
+def _count(jobs, seen: _Positions, stats, threads, hash_mb, progress, gpu=None, ahead=None) -> None:
     """The counts made by chesskit (``run``), gathered position by position."""
     group: list[SuiteResult] = []
     tasks = [t for job in jobs for t in job]
-    counted = run(tasks, stats, threads=threads, hash_mb=hash_mb, progress=progress, gpu=gpu)
+    counted = run(tasks, stats, threads=threads, hash_mb=hash_mb, progress=progress, gpu=gpu, ahead=ahead)
     try:
         for result in counted:
             if group and group[0].task.record is not result.task.record:
