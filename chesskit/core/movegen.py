@@ -114,23 +114,6 @@ def attackers_to(T, bb, sq, occ, by):
     )
 
 
-@njit(inline="always", cache=True)
-def _square_attacked(T, bb, sq, occ, by):
-    """Is ``sq`` attacked by colour ``by`` with occupancy ``occ``? ``attackers_to``'s rule
-    as a test that stops at the first attacker found, and asks a slider's lookup only
-    when a slider of ``by`` stands on the square's empty-board lines."""
-    base = by << 3
-    if (T[N_ATT + sq] & bb[base | KNIGHT]) | (T[P_ATT + (by ^ 1) * 64 + sq] & bb[base | PAWN]) | (
-        T[K_ATT + sq] & bb[base | KING]
-    ):
-        return True
-    diagonal = bb[base | BISHOP] | bb[base | QUEEN]
-    if T[B_EMPTY + sq] & diagonal and bishop_attacks(T, sq, occ) & diagonal:
-        return True
-    straight = bb[base | ROOK] | bb[base | QUEEN]
-    return (T[R_EMPTY + sq] & straight) != ZERO and (rook_attacks(T, sq, occ) & straight) != ZERO
-
-
 @njit(cache=True)
 def attacked_by(T, bb, by, occ):
     """Every square that pieces of colour ``by`` attack, with occupancy ``occ``."""
@@ -238,7 +221,6 @@ def _king_moves(T, bb, out, n, ksq, own, opp, occ_noking, them, paths, count_onl
     kt = T[K_ATT + ksq] & ~own
     tested = kt
     few = kt | paths
-    few &= few - ONE  # less its lowest square: with three or more, the map
     if few & (few - ONE):
         unsafe = attacked_by(T, bb, them, occ_noking)
         n = _emit_split(out, n, ksq, kt & ~unsafe, opp, count_only)
@@ -248,7 +230,7 @@ def _king_moves(T, bb, out, n, ksq, own, opp, occ_noking, them, paths, count_onl
         to = lsb(kt)
         to_bb = ONE << np.uint64(to)
         kt &= kt - ONE
-        if not _square_attacked(T, bb, to, occ_noking, them):
+        if attackers_to(T, bb, to, occ_noking, them) == ZERO:
             if not count_only:
                 out[n] = encode(ksq, to, _NIL, _CAPTURE if opp & to_bb else _NIL)
             n += 1
