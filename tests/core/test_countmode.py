@@ -15,7 +15,7 @@ from chesskit.board.vdebug import _NO_TABLE
 from chesskit.core import position as P
 from chesskit.core.api import table
 from chesskit.core.movegen import count_legal
-from helpers import random_boards
+from helpers import pc_perft, random_boards
 
 FEW_SQUARES = {
     # the king boxed in by its own pieces, checked along a file / a diagonal through its
@@ -46,17 +46,6 @@ FEW_SQUARES = {
 }
 
 
-def _perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += _perft(board, depth - 1)
-        board.pop()
-    return total
-
-
 def _ours(pc: chess.Board) -> Board:
     return Board(pc.fen(en_passant="fen"), chess960=pc.chess960)
 
@@ -76,7 +65,7 @@ def test_count_mode_matches_python_chess(name):
     # every reply of every move counted by the walk's leaf parent (count mode after
     # make_for_count), and one ply more where the tree is small
     depth = 2 if name in ("Kiwipete", "position 4", "position 5") else 3
-    assert _ours(pc)._count(depth, _NO_TABLE) == _perft(pc, depth)
+    assert _ours(pc)._count(depth, _NO_TABLE) == pc_perft(pc, depth)
 
 
 def test_the_cases_test_what_they_say():
@@ -102,4 +91,4 @@ def test_the_cases_test_what_they_say():
 @pytest.mark.parametrize("pc", random_boards(seed=24, count=30), ids=lambda b: b.fen())
 def test_random_positions_two_plies(pc):
     assert _count_legal(pc) == pc.legal_moves.count()
-    assert _ours(pc)._count(2, _NO_TABLE) == _perft(pc, 2)
+    assert _ours(pc)._count(2, _NO_TABLE) == pc_perft(pc, 2)
