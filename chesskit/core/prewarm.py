@@ -55,7 +55,7 @@ def stop(child) -> None:
 
 
 def helpers():
-    """(function, argument types) of the walk's helpers, about in the order its typing meets them."""
+    """(function, argument types) of the walk's helpers, in the order its typing finishes them."""
     from numba import types
 
     from . import attacks, makemove, movegen, position, tt
@@ -63,7 +63,7 @@ def helpers():
 
     u64, i64, boolean = types.uint64, types.int64, types.boolean
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
-    return [  # as the walk's typing met them (numba's compile events, 2026-11-27)
+    return [  # (tests/core/test_prewarm.py checks the order)
         (position.compute_key2, (u64s, i64s, i64s)),
         (tt._bucket, (i64, u64)),
         (tt.probe, (u64s, u64, u64, i64)),
