@@ -43,9 +43,27 @@ NO_SQ = -1
 _ZERO = np.uint64(0)
 
 
+_MASK64 = (1 << 64) - 1
+
+
+def random_words(seed: int, n: int) -> np.ndarray:
+    """``n`` pseudo-random 64-bit words from ``seed`` (SplitMix64: a 64-bit counter
+    stepped by the golden ratio, each value mixed by two multiply-xorshift rounds). Plain
+    Python on purpose: numpy's generators would cost every start the import of
+    ``numpy.random`` (about 6 ms of a warm ``perft startpos 1``). The Zobrist keys here and
+    in ``vstate.py`` are drawn with it."""
+    words = []
+    x = seed & _MASK64
+    for _ in range(n):
+        x = (x + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        words.append(z ^ (z >> 31))
+    return np.array(words, dtype=np.uint64)
+
+
 def _zobrist_keys(seed):
-    rng = np.random.Generator(np.random.PCG64(seed))
-    keys = rng.integers(0, 2**64 - 1, size=16 * 64 + 1 + 64 + 8, dtype=np.uint64, endpoint=True)
+    keys = random_words(seed, 16 * 64 + 1 + 64 + 8)
     return keys[: 16 * 64].copy(), keys[16 * 64], keys[16 * 64 + 1 : 16 * 64 + 65].copy(), keys[-8:].copy()
 
 

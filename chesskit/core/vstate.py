@@ -27,7 +27,7 @@ import numpy as np
 
 from chesskit.vocab import MAX_MOVES
 
-from .state import BB_SIZE, ST_SIZE
+from .state import BB_SIZE, ST_SIZE, random_words
 
 CHESS, ATOMIC, CRAZYHOUSE, KINGOFTHEHILL, THREECHECK, ANTICHESS, GIVEAWAY, HORDE, RACINGKINGS = range(9)
 NAMES = ("chess", "atomic", "crazyhouse", "kingofthehill", "3check", "antichess", "giveaway", "horde", "racingkings")
@@ -50,8 +50,7 @@ VMAX_MOVES = MAX_MOVES + 5 * 64
 
 
 def _keys():
-    rng = np.random.Generator(np.random.PCG64(0x7A71A47))
-    keys = rng.integers(0, 2**64 - 1, size=8 + 16 * POCKET_MAX + 64 + 16, dtype=np.uint64, endpoint=True)
+    keys = random_words(0x7A71A47, 8 + 16 * POCKET_MAX + 64 + 16)
     pocket_end = 8 + 16 * POCKET_MAX
     return keys[:8].copy(), keys[8:pocket_end].copy(), keys[pocket_end : pocket_end + 64].copy(), keys[-16:].copy()
 
