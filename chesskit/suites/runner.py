@@ -313,6 +313,13 @@ def _run_threads(jobs, stats, threads, tables, progress, ahead) -> Iterator[Suit
     window: deque[Future] = deque()
     batch: list[list[Task]] = []  # whole positions of small counts, not yet submitted
     weight = 0
+
+    def submit_batch() -> None:
+        nonlocal batch, weight
+        if batch:
+            window.append(pool.submit(_counted, batch, stats, tables))
+            batch, weight = [], 0
+
     try:
         for job in jobs:
             cut = 0  # the shallow counts run whole; from the first big one on, each is split
@@ -321,23 +328,18 @@ def _run_threads(jobs, stats, threads, tables, progress, ahead) -> Iterator[Suit
             small, big = job[:cut], job[cut:]
             started = ahead.take(job) if ahead is not None and not big else None
             if started is not None:  # counted while the files were read: in its place in the order
-                if batch:
-                    window.append(pool.submit(_counted, batch, stats, tables))
-                    batch, weight = [], 0
+                submit_batch()
                 window.append(started)
             elif not big:
                 batch.append(small)
                 weight += sum(task.expected for task in small)
                 if weight >= BATCH_NODES or len(batch) >= BATCH_POSITIONS:
-                    window.append(pool.submit(_counted, batch, stats, tables))
-                    batch, weight = [], 0
+                    submit_batch()
             if not big:
                 while len(window) > _AHEAD_PER_THREAD * threads:
                     yield from window.popleft().result()
                 continue
-            if batch:
-                window.append(pool.submit(_counted, batch, stats, tables))
-                batch, weight = [], 0
+            submit_batch()
             if small:
                 window.append(pool.submit(_counted, [small], stats, tables))
             done: list[SuiteResult] = []
@@ -346,8 +348,7 @@ def _run_threads(jobs, stats, threads, tables, progress, ahead) -> Iterator[Suit
                 yield from done
             diverged = bool(small) and any(r.mismatch for r in done)
             yield from _run_job(big, stats, tables, threads, diverged, progress)
-        if batch:
-            window.append(pool.submit(_counted, batch, stats, tables))
+        submit_batch()
         while window:
             yield from window.popleft().result()
     finally:
