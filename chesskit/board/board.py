@@ -32,6 +32,19 @@ from chesskit.vocab import (
 )
 
 
+_ZOBRIST_INTS: tuple | None = None
+
+
+def _zobrist_ints() -> tuple:
+    """The state's Zobrist keys (``core/state.py``) as Python ints: piece terms by
+    ``code * 64 + square``, castling terms by the rook's square, the side's, en passant's
+    by file."""
+    global _ZOBRIST_INTS
+    if _ZOBRIST_INTS is None:
+        _ZOBRIST_INTS = (P.Z_PIECE.tolist(), P.Z_CASTLE.tolist(), int(P.Z_SIDE), P.Z_EP.tolist())
+    return _ZOBRIST_INTS
+
+
 def _core():
     """The compiled functions, imported on first use (importing numba costs ~0.3 s)."""
     from chesskit.core import makemove, movegen
@@ -72,28 +85,35 @@ class Board:
 
     def _load(self, setup: Setup) -> None:
         bb, board, st, hist, hkeys = P.new_state()
-        board[:] = setup.board
+        squares = setup.board
+        board[:] = squares
         st[P.STM] = setup.turn
         st[P.HALF] = setup.halfmove
         st[P.FULL] = setup.fullmove
-        # plain numpy here: a Board can be made without waking the compiled core
-        squares = np.flatnonzero(board)
-        codes = board[squares]
-        one = np.uint64(1)
-        for code in set(codes.tolist()):  # (np.unique would load numpy.ma: 70 ms)
-            bits = np.bitwise_or.reduce(one << squares[codes == code].astype(np.uint64))
-            bb[code] = bits
-            bb[7 + 8 * (int(code) >> 3)] |= bits  # occ_of(colour), without waking numba
-        bb[P.OCC] = bb[7] | bb[15]
-        st[P.EP] = self._normalise_ep(setup, bb)
+        # plain Python ints, not numpy: a Board can be made without waking the compiled
+        # core, and on 64 squares ints cost a few microseconds where numpy's per-call
+        # overhead cost 50 (a suite sets up thousands of boards)
+        piece_keys, castle_keys, side_key, ep_keys = _zobrist_ints()
+        words = [0] * P.BB_SIZE
+        key = 0
+        for square, code in enumerate(squares):
+            if code:
+                words[code] |= 1 << square
+                key ^= piece_keys[code * 64 + square]
+        for colour in (P.WHITE, P.BLACK):  # occ_of(colour): bb[7] and bb[15]
+            for code in range(8 * colour + 1, 8 * colour + 7):
+                words[7 + 8 * colour] |= words[code]
+        words[P.OCC] = words[7] | words[15]
         rights = [int(sq) for sq in setup.castling]
-        bb[P.CASTLE] = np.uint64(sum(1 << sq for sq in rights))
-        key = np.bitwise_xor.reduce(P.Z_PIECE[codes * 64 + squares]) if len(squares) else np.uint64(0)
-        key ^= np.bitwise_xor.reduce(P.Z_CASTLE[rights]) if rights else np.uint64(0)
+        for square in rights:
+            words[P.CASTLE] |= 1 << square
+            key ^= castle_keys[square]
         if setup.turn == P.BLACK:
-            key ^= P.Z_SIDE
+            key ^= side_key
+        bb[:] = words
+        st[P.EP] = self._normalise_ep(setup, bb)
         if st[P.EP] != P.NO_SQ:
-            key ^= P.Z_EP[st[P.EP] & 7]
+            key ^= ep_keys[st[P.EP] & 7]
         bb[P.KEY] = key
         self._bb, self._board, self._st, self._hist, self._hkeys = bb, board, st, hist, hkeys
         self.chess960 = setup.chess960
