@@ -112,7 +112,7 @@ def c_entry(cache=False):
                             k, k2 = child_keys(T, bb, board, st, own2, moves[level, j])
                             keys[level, 2 * j] = k
                             keys[level, 2 * j + 1] = k2
-                            fetch(tt, k)
+                            fetch(tt, k, plies - level - 1)
             i = index[level]
             if i < nmoves[level]:
                 index[level] = i + 1

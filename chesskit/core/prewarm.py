@@ -65,6 +65,8 @@ def helpers():
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
     return [  # (tests/core/test_prewarm.py checks the order)
         (position.compute_key2, (u64s, i64s, i64s)),
+        (tt._small_bucket, (i64, u64)),
+        (tt._deep_words, (i64,)),
         (tt._bucket, (i64, u64)),
         (tt.probe, (u64s, u64, u64, i64)),
         (from_sq, (i64,)),
@@ -87,7 +89,7 @@ def helpers():
         (movegen._pinned_pawn, (i64s, i64, i64, u64, u64, u64, u64, boolean)),
         (movegen._en_passant, (u64s, u64s, i64s, i64, i64, i64, i64, i64, u64, u64, boolean)),
         (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
-        (tt.fetch, (u64s, u64)),
+        (tt.fetch, (u64s, u64, i64)),
         (makemove.remove_piece, (u64s, i64s, i64, i64)),
         (makemove.put_piece, (u64s, i64s, i64, i64)),
         (position.z_castle, (u64,)),

@@ -1,33 +1,46 @@
-"""The perft transposition table: a uint64 array of 2 * N words (N a power of two).
+"""The perft transposition table: a uint64 array of 2 * N words (N a power of two) in two
+sections, one for the nodes two plies above the leaves (depth 2: the most numerous by far,
+ten times the next depth's at startpos 10) and one for the deeper nodes.
 
-A position is stored by two 64-bit words: ``key``, which picks its bucket (its low bits),
-and ``check``, which its entry is checked against. Entry i is two words,
+A position is stored by two 64-bit words: ``key``, which picks its bucket, and
+``check``, which its entry is checked against. The perft walk passes two independent
+Zobrist keys (``state.py``): key 1 picks the bucket and key 2 is the check. A walk with
+one key passes it as both (the variant walk, ``vwalk.py``).
+
+**Deep section** (the first ``1 / DEEP_PART`` of the words, any depth but 2; the whole
+table, every depth, when it has fewer than ``SPLIT_FROM`` words): entry i is two words,
 ``check ^ data`` and ``data = count << 6 | depth``. A probe accepts an entry only when
 ``word ^ data`` equals ``check`` and the depth matches, so a slot shared by two positions
-(or by the same position at another depth) is never mistaken for a hit. Storing the check
-XORed with the data also makes the table safe for threads that write without locks: an
-entry torn between two writers no longer passes the check (Hyatt's lockless hashing).
-
-The perft walk passes two independent Zobrist keys (``state.py``): key 1 picks the bucket
-and key 2 is the check, so a wrong position passes only if it agrees with the probe on
-the bucket's index bits of key 1 and on all 64 bits of key 2: a chance of ``WAYS`` in
-2^(64 + index bits) per probe (2^-88 with a 4 GiB table), where with key 1 as both
-bucket and check it was ``WAYS`` in 2^(64 - index bits), the index bits being known
-equal already (about 4% of a wrong count at startpos 10 with 4 GiB: docs/benchmarks.md).
-A walk with one key passes it as both (the variant walk, ``vwalk.py``: 64 bits as before).
-
-Entries come in buckets of ``WAYS`` (4 entries of 16 bytes: one 64-byte cache line;
-``hashtable.allocate`` aligns the table to it), picked by the key's low bits; a probe reads the one line. A
-store overwrites the entry already holding that check and depth, else the bucket's least
+(or by the same position at another depth) is never mistaken for a hit. Storing the
+check XORed with the data also makes the entries safe for threads that write without
+locks: an entry torn between two writers no longer passes the check (Hyatt's lockless
+hashing). Buckets of ``WAYS`` (4 entries: one 64-byte line), picked by key 1's low bits:
+a wrong position passes only if it agrees on those index bits and all 64 bits of key 2,
+a chance of ``WAYS`` in 2^(64 + index bits) per probe (2^-88 with a 4 GiB table). A store
+overwrites the entry already holding that check and depth, else the bucket's least
 valuable entry: an empty one, or the one with the smallest count (a hit on it saves the
-least work). So a new entry always gets in, and the deep entries that save the most work
-stay while the many entries just above the leaves churn beside them. A table of fewer
-than ``WAYS`` entries is one bucket of all of them.
+least work), so the deepest entries stay.
+
+**Depth-2 section** (the rest of the words): a node two plies above the leaves has at
+most 218 * 218 = 47,524 leaves (no position has more than 218 legal moves), so its count
+fits in 16 bits, and the section's depth is implied, not stored. Entry i is one word,
+``check << 16 | (count + 1)`` (0: empty); a count over 65,534 is not stored. A probe
+accepts a word whose upper 48 bits equal key 2's low 48 bits. Buckets of ``SMALL_WAYS``
+(8 words: one line), picked by key 1's upper 32 bits (``(key >> 32) * buckets >> 32``:
+the section need not be a power of two): a wrong position passes with a chance of
+``SMALL_WAYS`` in 2^48 times the buckets per probe (2^-72.6 with a 4 GiB table; about
+1e-12 over the few 10^9 depth-2 probes of startpos 10: docs/benchmarks.md). With one key
+as both (the variant walk) the bucket's bits and the 48 overlap only in part: about 64
+bits, as in the deep section. A word is written and read whole (an aligned 8-byte
+store), so no thread can see it torn. Twice the entries of the deep section in the same
+memory. A bucket keeps its newest entries: a new one goes first and the oldest leaves
+(at startpos 9 with 512 MiB as many hits as keeping the largest counts, and more with a
+table far too small: docs/benchmarks.md).
 
 An empty array (``N = 0``) disables the table.
 
-``fetch`` asks for a key's bucket ahead of its probe (``prefetch.py``): the walk fetches
-the buckets of all a node's children before it probes the first.
+``fetch`` asks for the bucket of a key at a depth ahead of its probe (``prefetch.py``):
+the walk fetches the buckets of all a node's children before it probes the first.
 """
 
 import numpy as np
@@ -37,13 +50,31 @@ from .hashtable import allocate  # noqa: F401 (re-exported)
 from .prefetch import prefetch
 
 WAYS = 4
+SMALL_WAYS = 8
+# the depth held by the one-word section
+SMALL_DEPTH = 2
+# the deep section is this share of a split table (a power of two: the table's words are)
+DEEP_PART = 4
+# tables of fewer words are one deep section (a tiny table keeps every depth exact)
+SPLIT_FROM = 1024
 _DEPTH_MASK = np.uint64(63)
 _SIX = np.uint64(6)
+_FIELD_BITS = np.uint64(16)
+_FIELD = np.uint64(0xFFFF)
+_HALF = np.uint64(32)
+_ZERO = np.uint64(0)
+_LARGEST = 0xFFFF - 1  # the largest count the depth-2 section holds
+
+
+@njit(cache=True)
+def _deep_words(words):
+    """The deep section's words (all of them in a table too small to split)."""
+    return words if words < SPLIT_FROM else words // DEEP_PART
 
 
 @njit(cache=True)
 def _bucket(words, key):
-    """The first word of ``key``'s bucket in a table of ``words`` words, and its entries."""
+    """The first word of ``key``'s bucket in a deep section of ``words`` words, and its entries."""
     entries = words >> 1
     ways = WAYS if entries >= WAYS else entries
     mask = np.uint64(entries // ways - 1)
@@ -51,20 +82,39 @@ def _bucket(words, key):
 
 
 @njit(cache=True)
-def fetch(tt, key):
-    """Start loading ``key``'s bucket into the cache (a hint: no value changes)."""
+def _small_bucket(words, key):
+    """The first word of ``key``'s bucket in the depth-2 section of a split table of
+    ``words`` words."""
+    start = words // DEEP_PART
+    buckets = np.uint64((words - start) // SMALL_WAYS)
+    return start + SMALL_WAYS * np.int64(((key >> _HALF) * buckets) >> _HALF)
+
+
+@njit(cache=True)
+def fetch(tt, key, depth):
+    """Start loading the bucket of ``key`` at ``depth`` into the cache (a hint: no value changes)."""
     words = tt.shape[0]
-    if words != 0:
-        prefetch(tt, _bucket(words, key)[0])
+    if words >= SPLIT_FROM and depth == SMALL_DEPTH:
+        prefetch(tt, _small_bucket(words, key))
+    elif words != 0:
+        prefetch(tt, _bucket(_deep_words(words), key)[0])
 
 
 @njit(cache=True)
 def probe(tt, key, check, depth):
     """The count stored for (check, depth) in ``key``'s bucket, or -1."""
     words = tt.shape[0]
+    if words >= SPLIT_FROM and depth == SMALL_DEPTH:
+        base = _small_bucket(words, key)
+        want = check << _FIELD_BITS
+        for w in range(SMALL_WAYS):
+            word = tt[base + w]
+            if ((word ^ want) >> _FIELD_BITS) == _ZERO:
+                return np.int64(word & _FIELD) - 1  # -1 for an empty word: a miss
+        return np.int64(-1)
     if words == 0:
         return np.int64(-1)
-    base, ways = _bucket(words, key)
+    base, ways = _bucket(_deep_words(words), key)
     d = np.uint64(depth)
     for w in range(ways):
         i = base + 2 * w
@@ -76,12 +126,25 @@ def probe(tt, key, check, depth):
 
 @njit(cache=True)
 def store(tt, key, check, depth, count):
-    """Store (check, depth) -> count in ``key``'s bucket, over the same entry or the
-    bucket's least valuable one."""
+    """Store (check, depth) -> count in ``key``'s bucket: at depth 2 of a split table
+    first in its bucket, the oldest leaving; else over the same entry or the bucket's
+    least valuable one."""
     words = tt.shape[0]
+    if words >= SPLIT_FROM and depth == SMALL_DEPTH:
+        if count > _LARGEST:
+            return  # never for a legal position (at most 47,524): not stored
+        base = _small_bucket(words, key)
+        want = check << _FIELD_BITS
+        for w in range(SMALL_WAYS):
+            if ((tt[base + w] ^ want) >> _FIELD_BITS) == _ZERO:
+                return  # already there (another thread stored it)
+        for w in range(SMALL_WAYS - 1, 0, -1):  # the oldest goes, the newest comes first
+            tt[base + w] = tt[base + w - 1]
+        tt[base] = want | (np.uint64(count) + np.uint64(1))
+        return
     if words == 0:
         return
-    base, ways = _bucket(words, key)
+    base, ways = _bucket(_deep_words(words), key)
     d = np.uint64(depth)
     victim = base
     least = np.uint64(0xFFFFFFFFFFFFFFFF)

@@ -8,7 +8,7 @@ import pytest
 from chesskit.board.board import Board
 from chesskit.board.tablesize import default_table_mb, memory_available_mb
 from chesskit.core import position as P
-from chesskit.core.tt import WAYS, allocate, probe, store
+from chesskit.core.tt import DEEP_PART, SMALL_WAYS, SPLIT_FROM, WAYS, allocate, probe, store
 from chesskit.suites.runner import load_suites
 from helpers import sf_divide
 
@@ -55,15 +55,25 @@ def test_a_position_sharing_the_bucket_key_is_told_apart_by_the_check_key():
     assert (probe(tt, key, check_a, 3), probe(tt, key, check_b, 3)) == (100, 7)
 
 
+_FIELD = np.uint64(16)
+_LOW48 = 0xFFFF_FFFF_FFFF
+
+
 def _rewrite(table, change_count, change_check):
     """A copy of ``table`` whose every stored count and check (key 2 for the walk) are
-    changed (an entry is check ^ data, data = count << 6 | depth)."""
+    changed: in the deep section an entry is check ^ data, data = count << 6 | depth; in
+    the depth-2 section a word is check << 16 | (count + 1), holding key 2's low 48 bits."""
     marked = table.copy()
-    words, data = marked[0::2], marked[1::2]
+    deep = marked[: len(marked) // DEEP_PART] if len(marked) >= SPLIT_FROM else marked
+    words, data = deep[0::2], deep[1::2]
     stored = data != 0
     checks = words[stored] ^ data[stored]
     data[stored] += np.uint64(change_count << 6)
     words[stored] = (checks ^ np.uint64(change_check)) ^ data[stored]
+    if len(marked) >= SPLIT_FROM:
+        small = marked[len(marked) // DEEP_PART :]
+        held = small != 0
+        small[held] = (small[held] ^ (np.uint64(change_check & _LOW48) << _FIELD)) + np.uint64(change_count)
     return marked
 
 
@@ -77,8 +87,87 @@ def test_the_walk_takes_no_count_stored_for_another_key_2(threads):
     board = Board(FENS[1])
     assert board.perft(4, table=table, threads=threads) == DEPTH_4[1]
     assert board.perft(4, table=_rewrite(table, 1, 0), threads=threads) > DEPTH_4[1]
-    for flip in (1, 1 << 63, 0xFFFF_FFFF_FFFF_FFFF):
+    for flip in (1, 1 << 47, 0xFFFF_FFFF_FFFF_FFFF):  # each within the 48 bits a depth-2 word holds
         assert board.perft(4, table=_rewrite(table, 1, flip), threads=threads) == DEPTH_4[1]
+
+
+def _split_table():
+    return np.zeros(SPLIT_FROM, dtype=np.uint64)  # the smallest split table: 64 deep entries, 64 depth-2 words
+
+
+def test_the_depth_2_section_holds_depth_2_only_and_no_other_depth_reads_it():
+    tt = _split_table()
+    key, check = np.uint64(0x0123_4567_89AB_CDEF), np.uint64(0x0FED_CBA9_8765_4321)
+    store(tt, key, check, 2, 700)
+    assert probe(tt, key, check, 2) == 700
+    assert not tt[: SPLIT_FROM // DEEP_PART].any()  # one word in the depth-2 section, nothing in the deep one
+    assert int(np.count_nonzero(tt)) == 1
+    for depth in (1, 3, 4, 5, 63):  # the same position at another depth: a miss
+        assert probe(tt, key, check, depth) == -1
+    store(tt, key, check, 3, 9000)  # and depth 3 goes to the deep section, beside it
+    assert probe(tt, key, check, 3) == 9000 and probe(tt, key, check, 2) == 700
+    assert int(np.count_nonzero(tt[: SPLIT_FROM // DEEP_PART])) == 2
+
+
+def test_a_depth_2_count_too_large_for_its_field_is_not_stored():
+    """A count of 16 bits: the largest a legal position has (218 * 218 = 47,524) and up to
+    65,534 are held exactly; a larger one is left out, never read back wrapped."""
+    tt = _split_table()
+    for i, count in enumerate((0, 1, 47_524, 65_534)):
+        key = np.uint64(0x1000 + i)
+        store(tt, key, key, 2, count)
+        assert probe(tt, key, key, 2) == count
+    for i, count in enumerate((65_535, 65_536, 1 << 20, 1 << 40)):
+        key = np.uint64(0x2000 + i)
+        store(tt, key, key, 2, count)
+        assert probe(tt, key, key, 2) == -1
+    assert int(np.count_nonzero(tt)) == 4
+
+
+def test_a_depth_2_word_needs_the_low_48_bits_of_key_2_and_cannot_be_torn():
+    """A depth-2 word is written and read whole; a word for another key 2 (any of the 48
+    bits it holds different), or with the field of another count, is another entry."""
+    tt = _split_table()
+    key, check = np.uint64(0xAAAA_0000_0000_0001), np.uint64(0x5555_1234_5678_9ABC)
+    store(tt, key, check, 2, 321)
+    for bit in (0, 17, 47):
+        assert probe(tt, key, check ^ np.uint64(1 << bit), 2) == -1
+    empty = _split_table()
+    assert probe(empty, key, np.uint64(0), 2) == -1  # an empty word is no entry of a key 2 whose low bits are 0
+    assert probe(empty, key, np.uint64(1 << 48), 2) == -1
+
+
+def test_the_depth_2_section_keeps_the_newest_entries_of_a_bucket():
+    """Keys with the same upper 32 bits share a bucket: the ninth new one pushes out the
+    oldest, whatever the counts; storing one again neither moves nor doubles it."""
+    tt = _split_table()
+    keys = [np.uint64(0x7777_0000_0000_0000 | (i + 1)) for i in range(SMALL_WAYS + 1)]
+    counts = [5000, 40, 30_000, 7000, 300, 2, 9, 12_000, 55]
+    for key, count in zip(keys[:SMALL_WAYS], counts[:SMALL_WAYS]):
+        store(tt, key, key, 2, count)
+    assert [probe(tt, k, k, 2) for k in keys[:SMALL_WAYS]] == counts[:SMALL_WAYS]
+    store(tt, keys[0], keys[0], 2, counts[0])  # again: still one word
+    assert int(np.count_nonzero(tt)) == SMALL_WAYS
+    store(tt, keys[SMALL_WAYS], keys[SMALL_WAYS], 2, counts[SMALL_WAYS])
+    assert probe(tt, keys[0], keys[0], 2) == -1  # the oldest went
+    assert [probe(tt, k, k, 2) for k in keys[1:]] == counts[1:]
+
+
+def test_the_walk_reads_the_depth_2_section():
+    """A table filled by a walk, then only its depth-2 words' counts made one too high:
+    the walk counts more (it reads them); with their checks changed too, exactly."""
+    table = allocate(1)
+    board = Board(FENS[1])
+    assert board.perft(4, table=table) == DEPTH_4[1]
+    small = slice(len(table) // DEEP_PART, None)
+    assert table[small].any()
+    marked = table.copy()
+    marked[: len(table) // DEEP_PART] = 0
+    held = marked != 0
+    marked[held] += np.uint64(1)
+    assert board.perft(4, table=marked.copy()) > DEPTH_4[1]
+    marked[held] ^= np.uint64(1) << _FIELD
+    assert board.perft(4, table=marked) == DEPTH_4[1]
 
 
 def _keys(board: Board) -> tuple[int, int]:
@@ -149,16 +238,18 @@ def test_storing_a_key_again_updates_its_entry_in_place():
     assert int(np.count_nonzero(tt[1::2])) == 3  # one entry per (key, depth)
 
 
-def test_default_table_grows_with_depth_within_a_quarter_of_memory():
+def test_default_table_grows_with_depth_within_a_quarter_of_memory_and_half_from_depth_10():
     plenty = 1 << 20  # 1 TiB available
     assert [default_table_mb(d, plenty) for d in range(1, 11)] == [1, 1, 1, 1, 4, 16, 64, 256, 2048, 16384]
     assert default_table_mb(9, 2000) == 256  # a quarter of 2000 MiB is 500: 256 (a power of two)
     assert default_table_mb(8, 24 * 1024) == 256
-    assert default_table_mb(12, 24 * 1024) == 4096  # 6 GiB is a quarter: 4 GiB
+    assert default_table_mb(9, 6 * 1024) == 1024  # a quarter of 6 GiB: 1.5 GiB, 1 GiB
+    assert default_table_mb(10, 22 * 1024) == 8192  # half of 22 GiB: 11 GiB, 8 GiB (a quarter: 4 GiB)
+    assert default_table_mb(12, 24 * 1024) == 8192  # 12 GiB is half: 8 GiB
     assert default_table_mb(6, 1) == 1  # never below 1 MiB
     available = memory_available_mb()
     assert available is None or available > 0
-    assert default_table_mb(20) <= max(1, (available or 4096) // 4)
+    assert default_table_mb(20) <= max(1, (available or 2048) // 2)
 
 
 def test_a_full_table_still_counts_exactly():
