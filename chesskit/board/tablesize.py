@@ -2,12 +2,15 @@
 
 A perft of depth d stores about one entry per distinct position two or more plies above
 the leaves; from the start position there are 72 thousand of them at depth 6, 0.8 million
-at depth 7, 9.4 million at depth 8 and 96 million at depth 9 (16 bytes each), and the
+at depth 7, 9.4 million at depth 8 and 96 million at depth 9 (8 bytes each two plies above
+the leaves, 16 bytes above them: ``core/tt.py``), and the
 table pays for each page it touches (zeroing, and on a virtual machine often the host
 backing it), so the size grows with the depth: ×4 per ply from 1 MiB at depth 4 and
 below to 256 MiB at depth 8, then ×8 per ply (the distinct positions grow about tenfold a
 ply there): 2 GiB at depth 9, which ran faster than 1 GiB and no slower than 4 GiB
-(docs/benchmarks.md has the measurements behind it). It never takes more than a quarter of the memory available
+(docs/benchmarks.md has the measurements behind it). It never takes more than a quarter of
+the memory available, from depth 10 on half of it (startpos 10 has 988 million positions
+two plies above the leaves, 8 GB of entries: on a 24 GiB machine 8 GiB instead of 4)
 (``MemAvailable`` in /proc/meminfo, else the free physical pages, and never more than a
 container's memory limit leaves: ``cgroup_room_mb``), and at most 1 GiB where
 none of them can be read; under an address-space limit (``ulimit -v``) never more than half of
@@ -33,8 +36,11 @@ SMALLEST_MB = 1
 GROWTH = 4
 DEEP_FROM = 8
 DEEP_GROWTH = 8
-# at most this share of the available memory
+# at most this share of the available memory, and from depth HALF_FROM on this one (the
+# positions two plies above the leaves of startpos 10 fill 8 GiB: docs/benchmarks.md)
 MEMORY_SHARE = 4
+HALF_FROM = 10
+DEEP_MEMORY_SHARE = 2
 # the cap where the available memory cannot be read
 UNKNOWN_MEMORY_CAP_MB = 1024
 # at most this share of the address space left under `ulimit -v` (the rest: the pool's
@@ -51,7 +57,8 @@ def default_table_mb(depth: int, available_mb: int | None = None, room_mb: int |
         available_mb = memory_available_mb()
     if room_mb is None:
         room_mb = address_room_mb()
-    cap = UNKNOWN_MEMORY_CAP_MB if available_mb is None else available_mb // MEMORY_SHARE
+    share = DEEP_MEMORY_SHARE if depth >= HALF_FROM else MEMORY_SHARE
+    cap = UNKNOWN_MEMORY_CAP_MB if available_mb is None else available_mb // share
     if room_mb is not None:
         cap = min(cap, room_mb // ROOM_SHARE)
     size = min(want, max(cap, SMALLEST_MB))

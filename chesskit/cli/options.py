@@ -127,7 +127,7 @@ hash_option = click.option(
     metavar="MB",
     help="Transposition table size in MiB (0: none) [default: by depth, 1 MiB at depth 4 "
     "and below, x4 per ply to 256 MiB at depth 8, then x8 (2 GiB at 9), at most a quarter of the "
-    "memory available and half of what ulimit -v leaves; suites: 64]. More than the memory "
+    "memory available (half from depth 10) and half of what ulimit -v leaves; suites: 64]. More than the memory "
     "available now is refused. Entries check the full key and depth.",
 )
 

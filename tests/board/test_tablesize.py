@@ -173,11 +173,11 @@ def test_no_cgroup_files_means_no_limit(tmp_path):
 
 def test_the_default_table_fits_in_what_the_cgroup_allows(tmp_path, monkeypatch):
     """Under a container's 3 GiB limit on a machine with more memory available, the
-    default takes a quarter of the container's room (it took a quarter of the machine's)."""
+    default of depth 10 takes half of the container's room (it took half of the machine's)."""
     room = _cgroup_tree(tmp_path, "0::/\n", {"memory.max": str(3072 * MIB), "memory.current": str(72 * MIB)})
     monkeypatch.setattr(tablesize, "_machine_available_mb", lambda: 20_000)
     monkeypatch.setattr(tablesize, "cgroup_room_mb", room)
     assert tablesize.memory_available_mb() == 3000
-    assert tablesize.default_table_mb(10, room_mb=None) == 512  # a quarter of 3000 is 750: 512
+    assert tablesize.default_table_mb(10, room_mb=None) == 1024  # half of 3000 is 1500: 1024
     monkeypatch.setattr(tablesize, "cgroup_room_mb", lambda: None)
-    assert tablesize.default_table_mb(10, room_mb=None) == 4096  # a quarter of 20000: 4 GiB
+    assert tablesize.default_table_mb(10, room_mb=None) == 8192  # half of 20000: 8 GiB
