@@ -5,37 +5,37 @@ ten times the next depth's at startpos 10) and one for the deeper nodes.
 A position is stored by two 64-bit words: ``key``, which picks its bucket, and
 ``check``, which its entry is checked against. The perft walk passes two independent
 Zobrist keys (``state.py``): key 1 picks the bucket and key 2 is the check. A walk with
-one key passes it as both (the variant walk, ``vwalk.py``).
+one key passes it as both (the variant walk, ``vwalk.py``). Either way an entry holds all
+64 bits of the check, and a probe compares it with every entry of one bucket, each the
+entry of a position whose key put it there: a wrong position passes with a chance of
+(the bucket's entries) / 2^64 per probe, whatever the number of buckets (about 1e-9 over
+the few 10^9 probes of startpos 10: docs/benchmarks.md).
 
-**Deep section** (the first ``1 / DEEP_PART`` of the words, any depth but 2; the whole
+**Deep section** (the first ``1 / DEEP_PART`` of the words, every depth but 2; the whole
 table, every depth, when it has fewer than ``SPLIT_FROM`` words): entry i is two words,
 ``check ^ data`` and ``data = count << 6 | depth``. A probe accepts an entry only when
 ``word ^ data`` equals ``check`` and the depth matches, so a slot shared by two positions
 (or by the same position at another depth) is never mistaken for a hit. Storing the
 check XORed with the data also makes the entries safe for threads that write without
 locks: an entry torn between two writers no longer passes the check (Hyatt's lockless
-hashing). Buckets of ``WAYS`` (4 entries: one 64-byte line), picked by key 1's low bits:
-a wrong position passes only if it agrees on those index bits and all 64 bits of key 2,
-a chance of ``WAYS`` in 2^(64 + index bits) per probe (2^-88 with a 4 GiB table). A store
-overwrites the entry already holding that check and depth, else the bucket's least
-valuable entry: an empty one, or the one with the smallest count (a hit on it saves the
-least work), so the deepest entries stay.
+hashing). Buckets of ``WAYS`` (4 entries: one 64-byte line), picked by key 1's low bits.
+A store overwrites the entry already holding that check and depth, else the bucket's
+least valuable entry: an empty one, or the one with the smallest count (a hit on it saves
+the least work), so the deepest entries stay.
 
 **Depth-2 section** (the rest of the words): a node two plies above the leaves has at
-most 218 * 218 = 47,524 leaves (no position has more than 218 legal moves), so its count
-fits in 16 bits, and the section's depth is implied, not stored. Entry i is one word,
-``check << 16 | (count + 1)`` (0: empty); a count over 65,534 is not stored. A probe
-accepts a word whose upper 48 bits equal key 2's low 48 bits. Buckets of ``SMALL_WAYS``
-(8 words: one line), picked by key 1's upper 32 bits (``(key >> 32) * buckets >> 32``:
-the section need not be a power of two): a wrong position passes with a chance of
-``SMALL_WAYS`` in 2^48 times the buckets per probe (2^-72.6 with a 4 GiB table; about
-1e-12 over the few 10^9 depth-2 probes of startpos 10: docs/benchmarks.md). With one key
-as both (the variant walk) the bucket's bits and the 48 overlap only in part: about 64
-bits, as in the deep section. A word is written and read whole (an aligned 8-byte
-store), so no thread can see it torn. Twice the entries of the deep section in the same
-memory. A bucket keeps its newest entries: a new one goes first and the oldest leaves
-(at startpos 9 with 512 MiB as many hits as keeping the largest counts, and more with a
-table far too small: docs/benchmarks.md).
+most 218 * 218 = 47,524 leaves (no chess position has more than 218 legal moves), so its
+count fits in 16 bits, and the section's depth is implied, not stored. A line of 8 words
+holds ``SMALL_WAYS`` (6) entries: words 0-5 their checks, words 6 and 7 their fields
+(16 bits each, four to a word: count + 1, 0 for an empty entry); entry w's word is
+``check ^ field * MIX`` (MIX odd, so two fields never give the same share), so a check
+word and a field that two threads left from two stores no longer pass (Hyatt's rule
+again). A count over 65,534 (a variant's, an odd position's) is not stored. Six entries
+of 10 bytes a line where the deep section has four of 16. Lines are picked by key 1's
+upper 32 bits (``(key >> 32) * lines >> 32``: three quarters of a power of two is not
+one). A line keeps its newest entries: a new one goes first and the oldest leaves (as
+many hits as keeping the largest counts at startpos 9 with 512 MiB, more with a table
+far too small: docs/benchmarks.md).
 
 An empty array (``N = 0``) disables the table.
 
@@ -50,8 +50,9 @@ from .hashtable import allocate  # noqa: F401 (re-exported)
 from .prefetch import prefetch
 
 WAYS = 4
-SMALL_WAYS = 8
-# the depth held by the one-word section
+# depth-2 entries a line: six 64-bit checks and six 16-bit counts
+SMALL_WAYS = 6
+# the depth held by the depth-2 section
 SMALL_DEPTH = 2
 # the deep section is this share of a split table (a power of two: the table's words are)
 DEEP_PART = 4
@@ -62,8 +63,11 @@ _SIX = np.uint64(6)
 _FIELD_BITS = np.uint64(16)
 _FIELD = np.uint64(0xFFFF)
 _HALF = np.uint64(32)
+_LINE = 8  # words
+_LARGEST = 0xFFFF - 1  # the largest count the depth-2 section holds (a field holds count + 1)
+# a field's share of its check word: odd, so that two fields never give the same share
+_MIX = np.uint64(0x9E3779B97F4A7C15)
 _ZERO = np.uint64(0)
-_LARGEST = 0xFFFF - 1  # the largest count the depth-2 section holds
 
 
 @njit(cache=True)
@@ -83,11 +87,28 @@ def _bucket(words, key):
 
 @njit(cache=True)
 def _small_bucket(words, key):
-    """The first word of ``key``'s bucket in the depth-2 section of a split table of
+    """The first word of ``key``'s line in the depth-2 section of a split table of
     ``words`` words."""
     start = words // DEEP_PART
-    buckets = np.uint64((words - start) // SMALL_WAYS)
-    return start + SMALL_WAYS * np.int64(((key >> _HALF) * buckets) >> _HALF)
+    lines = np.uint64((words - start) // _LINE)
+    return start + _LINE * np.int64(((key >> _HALF) * lines) >> _HALF)
+
+
+@njit(cache=True)
+def _field(tt, base, w):
+    """Entry ``w``'s 16-bit field (count + 1; 0: empty) in the line at ``base``."""
+    shift = np.uint64(16 * (w % 4))
+    return (tt[base + SMALL_WAYS + w // 4] >> shift) & _FIELD
+
+
+@njit(cache=True)
+def _small_slot(tt, base, check):
+    """The entry of the line at ``base`` that holds ``check``, and its field; (-1, 0) if none."""
+    for w in range(SMALL_WAYS):
+        field = _field(tt, base, w)
+        if field != _ZERO and (tt[base + w] ^ (field * _MIX)) == check:
+            return w, field
+    return -1, _ZERO
 
 
 @njit(cache=True)
@@ -105,13 +126,8 @@ def probe(tt, key, check, depth):
     """The count stored for (check, depth) in ``key``'s bucket, or -1."""
     words = tt.shape[0]
     if words >= SPLIT_FROM and depth == SMALL_DEPTH:
-        base = _small_bucket(words, key)
-        want = check << _FIELD_BITS
-        for w in range(SMALL_WAYS):
-            word = tt[base + w]
-            if ((word ^ want) >> _FIELD_BITS) == _ZERO:
-                return np.int64(word & _FIELD) - 1  # -1 for an empty word: a miss
-        return np.int64(-1)
+        w, field = _small_slot(tt, _small_bucket(words, key), check)
+        return np.int64(field) - 1  # -1: none
     if words == 0:
         return np.int64(-1)
     base, ways = _bucket(_deep_words(words), key)
@@ -132,15 +148,18 @@ def store(tt, key, check, depth, count):
     words = tt.shape[0]
     if words >= SPLIT_FROM and depth == SMALL_DEPTH:
         if count > _LARGEST:
-            return  # never for a legal position (at most 47,524): not stored
+            return  # never for a chess position (at most 47,524): not stored
         base = _small_bucket(words, key)
-        want = check << _FIELD_BITS
-        for w in range(SMALL_WAYS):
-            if ((tt[base + w] ^ want) >> _FIELD_BITS) == _ZERO:
-                return  # already there (another thread stored it)
-        for w in range(SMALL_WAYS - 1, 0, -1):  # the oldest goes, the newest comes first
+        if _small_slot(tt, base, check)[0] >= 0:
+            return  # already there (another thread stored it)
+        # the oldest goes, the newest comes first: checks one word on, fields 16 bits on
+        for w in range(SMALL_WAYS - 1, 0, -1):
             tt[base + w] = tt[base + w - 1]
-        tt[base] = want | (np.uint64(count) + np.uint64(1))
+        low, high = tt[base + SMALL_WAYS], tt[base + SMALL_WAYS + 1]
+        field = np.uint64(count) + np.uint64(1)
+        tt[base + SMALL_WAYS + 1] = ((high << _FIELD_BITS) | (low >> np.uint64(48))) & np.uint64(0xFFFFFFFF)
+        tt[base + SMALL_WAYS] = (low << _FIELD_BITS) | field
+        tt[base] = check ^ (field * _MIX)
         return
     if words == 0:
         return

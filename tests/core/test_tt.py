@@ -8,7 +8,7 @@ import pytest
 from chesskit.board.board import Board
 from chesskit.board.tablesize import default_table_mb, memory_available_mb
 from chesskit.core import position as P
-from chesskit.core.tt import DEEP_PART, SMALL_WAYS, SPLIT_FROM, WAYS, allocate, probe, store
+from chesskit.core.tt import _MIX, DEEP_PART, SMALL_WAYS, SPLIT_FROM, WAYS, allocate, probe, store
 from chesskit.suites.runner import load_suites
 from helpers import sf_divide
 
@@ -55,14 +55,37 @@ def test_a_position_sharing_the_bucket_key_is_told_apart_by_the_check_key():
     assert (probe(tt, key, check_a, 3), probe(tt, key, check_b, 3)) == (100, 7)
 
 
-_FIELD = np.uint64(16)
-_LOW48 = 0xFFFF_FFFF_FFFF
+def _small_lines(table):
+    """The depth-2 section's lines (8 words: six checks, then six 16-bit fields, count + 1)."""
+    return table[len(table) // DEEP_PART :].reshape(-1, 8)
+
+
+def _small_fields(lines):
+    """Each line's six fields."""
+    return np.stack([(lines[:, SMALL_WAYS + w // 4] >> np.uint64(16 * (w % 4))) & np.uint64(0xFFFF) for w in range(SMALL_WAYS)], axis=1)
+
+
+def _small_rewrite(table, change_count, change_check):
+    """``table``'s depth-2 entries (in place) with each count and check changed: a word is
+    check ^ field * MIX."""
+    lines = _small_lines(table)
+    fields = _small_fields(lines)
+    for w in range(SMALL_WAYS):
+        held = fields[:, w] != 0
+        checks = lines[held, w] ^ (fields[held, w] * _MIX)
+        new = fields[held, w] + np.uint64(change_count)
+        lines[held, w] = (checks ^ np.uint64(change_check)) ^ (new * _MIX)
+        word, shift = SMALL_WAYS + w // 4, np.uint64(16 * (w % 4))
+        lines[held, word] = (lines[held, word] & ~(np.uint64(0xFFFF) << shift)) | (new << shift)
+
+
+def _small_entries(table) -> int:
+    return int(np.count_nonzero(_small_fields(_small_lines(table)))) if len(table) >= SPLIT_FROM else 0
 
 
 def _rewrite(table, change_count, change_check):
     """A copy of ``table`` whose every stored count and check (key 2 for the walk) are
-    changed: in the deep section an entry is check ^ data, data = count << 6 | depth; in
-    the depth-2 section a word is check << 16 | (count + 1), holding key 2's low 48 bits."""
+    changed (a deep entry is check ^ data, data = count << 6 | depth)."""
     marked = table.copy()
     deep = marked[: len(marked) // DEEP_PART] if len(marked) >= SPLIT_FROM else marked
     words, data = deep[0::2], deep[1::2]
@@ -71,9 +94,7 @@ def _rewrite(table, change_count, change_check):
     data[stored] += np.uint64(change_count << 6)
     words[stored] = (checks ^ np.uint64(change_check)) ^ data[stored]
     if len(marked) >= SPLIT_FROM:
-        small = marked[len(marked) // DEEP_PART :]
-        held = small != 0
-        small[held] = (small[held] ^ (np.uint64(change_check & _LOW48) << _FIELD)) + np.uint64(change_count)
+        _small_rewrite(marked, change_count, change_check)
     return marked
 
 
@@ -87,12 +108,12 @@ def test_the_walk_takes_no_count_stored_for_another_key_2(threads):
     board = Board(FENS[1])
     assert board.perft(4, table=table, threads=threads) == DEPTH_4[1]
     assert board.perft(4, table=_rewrite(table, 1, 0), threads=threads) > DEPTH_4[1]
-    for flip in (1, 1 << 47, 0xFFFF_FFFF_FFFF_FFFF):  # each within the 48 bits a depth-2 word holds
+    for flip in (1, 1 << 63, 0xFFFF_FFFF_FFFF_FFFF):
         assert board.perft(4, table=_rewrite(table, 1, flip), threads=threads) == DEPTH_4[1]
 
 
 def _split_table():
-    return np.zeros(SPLIT_FROM, dtype=np.uint64)  # the smallest split table: 64 deep entries, 64 depth-2 words
+    return np.zeros(SPLIT_FROM, dtype=np.uint64)  # the smallest split table: 64 deep entries, 96 depth-2 ones
 
 
 def test_the_depth_2_section_holds_depth_2_only_and_no_other_depth_reads_it():
@@ -100,13 +121,12 @@ def test_the_depth_2_section_holds_depth_2_only_and_no_other_depth_reads_it():
     key, check = np.uint64(0x0123_4567_89AB_CDEF), np.uint64(0x0FED_CBA9_8765_4321)
     store(tt, key, check, 2, 700)
     assert probe(tt, key, check, 2) == 700
-    assert not tt[: SPLIT_FROM // DEEP_PART].any()  # one word in the depth-2 section, nothing in the deep one
-    assert int(np.count_nonzero(tt)) == 1
+    assert not tt[: SPLIT_FROM // DEEP_PART].any() and _small_entries(tt) == 1  # nothing in the deep section
     for depth in (1, 3, 4, 5, 63):  # the same position at another depth: a miss
         assert probe(tt, key, check, depth) == -1
     store(tt, key, check, 3, 9000)  # and depth 3 goes to the deep section, beside it
     assert probe(tt, key, check, 3) == 9000 and probe(tt, key, check, 2) == 700
-    assert int(np.count_nonzero(tt[: SPLIT_FROM // DEEP_PART])) == 2
+    assert int(np.count_nonzero(tt[: SPLIT_FROM // DEEP_PART])) == 2 and _small_entries(tt) == 1
 
 
 def test_a_depth_2_count_too_large_for_its_field_is_not_stored():
@@ -121,52 +141,61 @@ def test_a_depth_2_count_too_large_for_its_field_is_not_stored():
         key = np.uint64(0x2000 + i)
         store(tt, key, key, 2, count)
         assert probe(tt, key, key, 2) == -1
-    assert int(np.count_nonzero(tt)) == 4
+    assert _small_entries(tt) == 4
+    assert [probe(tt, np.uint64(0x1000 + i), np.uint64(0x1000 + i), 2) for i in range(4)] == [0, 1, 47_524, 65_534]
 
 
-def test_a_depth_2_word_needs_the_low_48_bits_of_key_2_and_cannot_be_torn():
-    """A depth-2 word is written and read whole; a word for another key 2 (any of the 48
-    bits it holds different), or with the field of another count, is another entry."""
+def test_a_depth_2_entry_needs_all_of_key_2_and_a_torn_one_is_a_miss():
+    """A depth-2 entry is its check word (key 2 ^ field * MIX) and its 16-bit field in
+    another word of the line: another key 2 (any bit) is a miss, and so is a check word
+    or a field that another writer left (a line written by two threads at once)."""
     tt = _split_table()
     key, check = np.uint64(0xAAAA_0000_0000_0001), np.uint64(0x5555_1234_5678_9ABC)
     store(tt, key, check, 2, 321)
-    for bit in (0, 17, 47):
+    for bit in (0, 17, 47, 48, 63):
         assert probe(tt, key, check ^ np.uint64(1 << bit), 2) == -1
-    empty = _split_table()
-    assert probe(empty, key, np.uint64(0), 2) == -1  # an empty word is no entry of a key 2 whose low bits are 0
-    assert probe(empty, key, np.uint64(1 << 48), 2) == -1
+    lines = _small_lines(tt)
+    line = int(np.flatnonzero(lines[:, SMALL_WAYS])[0])
+    torn = tt.copy()
+    _small_lines(torn)[line, SMALL_WAYS] += np.uint64(1)  # the field of another count
+    assert probe(torn, key, check, 2) == -1
+    torn = tt.copy()
+    _small_lines(torn)[line, 0] = check ^ np.uint64((999 + 1) * int(_MIX) % (1 << 64))  # the check word of another count
+    assert probe(torn, key, check, 2) == -1
+    assert probe(_split_table(), key, np.uint64(0), 2) == -1  # an empty line holds nothing, not even key 2 = 0
 
 
-def test_the_depth_2_section_keeps_the_newest_entries_of_a_bucket():
-    """Keys with the same upper 32 bits share a bucket: the ninth new one pushes out the
-    oldest, whatever the counts; storing one again neither moves nor doubles it."""
+def test_the_depth_2_section_keeps_the_newest_entries_of_a_line():
+    """Keys with the same upper 32 bits share a line: a new one pushes out the oldest,
+    whatever the counts; storing one again neither moves nor doubles it."""
     tt = _split_table()
-    keys = [np.uint64(0x7777_0000_0000_0000 | (i + 1)) for i in range(SMALL_WAYS + 1)]
-    counts = [5000, 40, 30_000, 7000, 300, 2, 9, 12_000, 55]
+    keys = [np.uint64(0x7777_0000_0000_0000 | (i + 1)) for i in range(SMALL_WAYS + 2)]
+    counts = [5000, 40, 30_000, 7000, 300, 2, 9, 12_000][: SMALL_WAYS + 2]
     for key, count in zip(keys[:SMALL_WAYS], counts[:SMALL_WAYS]):
         store(tt, key, key, 2, count)
     assert [probe(tt, k, k, 2) for k in keys[:SMALL_WAYS]] == counts[:SMALL_WAYS]
-    store(tt, keys[0], keys[0], 2, counts[0])  # again: still one word
-    assert int(np.count_nonzero(tt)) == SMALL_WAYS
+    store(tt, keys[0], keys[0], 2, counts[0])  # again: still one entry
+    assert _small_entries(tt) == SMALL_WAYS
     store(tt, keys[SMALL_WAYS], keys[SMALL_WAYS], 2, counts[SMALL_WAYS])
     assert probe(tt, keys[0], keys[0], 2) == -1  # the oldest went
-    assert [probe(tt, k, k, 2) for k in keys[1:]] == counts[1:]
+    assert [probe(tt, k, k, 2) for k in keys[1 : SMALL_WAYS + 1]] == counts[1 : SMALL_WAYS + 1]
+    store(tt, keys[SMALL_WAYS + 1], keys[SMALL_WAYS + 1], 2, counts[SMALL_WAYS + 1])
+    assert probe(tt, keys[1], keys[1], 2) == -1 and _small_entries(tt) == SMALL_WAYS
+    assert [probe(tt, k, k, 2) for k in keys[2:]] == counts[2:]
 
 
 def test_the_walk_reads_the_depth_2_section():
-    """A table filled by a walk, then only its depth-2 words' counts made one too high:
+    """A table filled by a walk, then only its depth-2 entries' counts made one too high:
     the walk counts more (it reads them); with their checks changed too, exactly."""
     table = allocate(1)
     board = Board(FENS[1])
     assert board.perft(4, table=table) == DEPTH_4[1]
-    small = slice(len(table) // DEEP_PART, None)
-    assert table[small].any()
+    assert _small_entries(table) > 0
     marked = table.copy()
     marked[: len(table) // DEEP_PART] = 0
-    held = marked != 0
-    marked[held] += np.uint64(1)
+    _small_rewrite(marked, 1, 0)
     assert board.perft(4, table=marked.copy()) > DEPTH_4[1]
-    marked[held] ^= np.uint64(1) << _FIELD
+    _small_rewrite(marked, 0, 1 << 40)
     assert board.perft(4, table=marked) == DEPTH_4[1]
 
 
