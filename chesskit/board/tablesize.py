@@ -2,15 +2,15 @@
 
 A perft of depth d stores about one entry per distinct position two or more plies above
 the leaves; from the start position there are 72 thousand of them at depth 6, 0.8 million
-at depth 7, 9.4 million at depth 8 and 96 million at depth 9 (8 bytes each two plies above
-the leaves, 16 bytes above them: ``core/tt.py``), and the
+at depth 7, 9.4 million at depth 8 and 96 million at depth 9 (10 bytes each two plies
+above the leaves, 16 bytes above them: ``core/tt.py``), and the
 table pays for each page it touches (zeroing, and on a virtual machine often the host
 backing it), so the size grows with the depth: ×4 per ply from 1 MiB at depth 4 and
 below to 256 MiB at depth 8, then ×8 per ply (the distinct positions grow about tenfold a
 ply there): 2 GiB at depth 9, which ran faster than 1 GiB and no slower than 4 GiB
 (docs/benchmarks.md has the measurements behind it). It never takes more than a quarter of
 the memory available, from depth 10 on half of it (startpos 10 has 988 million positions
-two plies above the leaves, 8 GB of entries: on a 24 GiB machine 8 GiB instead of 4)
+two plies above the leaves: on a 24 GiB machine 8 GiB holds 61% of them, 4 GiB 31%)
 (``MemAvailable`` in /proc/meminfo, else the free physical pages, and never more than a
 container's memory limit leaves: ``cgroup_room_mb``), and at most 1 GiB where
 none of them can be read; under an address-space limit (``ulimit -v``) never more than half of
@@ -37,7 +37,7 @@ GROWTH = 4
 DEEP_FROM = 8
 DEEP_GROWTH = 8
 # at most this share of the available memory, and from depth HALF_FROM on this one (the
-# positions two plies above the leaves of startpos 10 fill 8 GiB: docs/benchmarks.md)
+# positions two plies above the leaves of startpos 10 would fill 10 GiB: docs/benchmarks.md)
 MEMORY_SHARE = 4
 HALF_FROM = 10
 DEEP_MEMORY_SHARE = 2
