@@ -5,11 +5,14 @@ ten times the next depth's at startpos 10) and one for the deeper nodes.
 A position is stored by two 64-bit words: ``key``, which picks its bucket, and
 ``check``, which its entry is checked against. The perft walk passes two independent
 Zobrist keys (``state.py``): key 1 picks the bucket and key 2 is the check. A walk with
-one key passes it as both (the variant walk, ``vwalk.py``). Either way an entry holds all
-64 bits of the check, and a probe compares it with every entry of one bucket, each the
-entry of a position whose key put it there: a wrong position passes with a chance of
+one key passes it as both (the variant walk, ``vwalk.py``). An entry holds all 64 bits of
+the check, and a probe compares it with every entry of one bucket, each the entry of a
+position whose key 1 put it there. With two keys a wrong position passes with a chance of
 (the bucket's entries) / 2^64 per probe, whatever the number of buckets (about 1e-9 over
-the few 10^9 probes of startpos 10: docs/benchmarks.md).
+the few 10^9 probes of startpos 10: docs/benchmarks.md). With one key as both, the bits
+that picked the bucket (24 to 26 of them in a 4 GiB table) are the same for every entry
+compared, so only the other 64 - b protect: (entries) / 2^(64 - b) per probe, the variant
+walk's known limit.
 
 **Deep section** (the first ``1 / DEEP_PART`` of the words, every depth but 2; the whole
 table, every depth, when it has fewer than ``SPLIT_FROM`` words): entry i is two words,
