@@ -98,11 +98,10 @@ class Board:
         key = 0
         for square, code in enumerate(squares):
             if code:
-                words[code] |= 1 << square
+                bit = 1 << square
+                words[code] |= bit
+                words[7 + (code & 8)] |= bit  # occ_of(colour): bb[7] white, bb[15] black
                 key ^= piece_keys[code * 64 + square]
-        for colour in (P.WHITE, P.BLACK):  # occ_of(colour): bb[7] and bb[15]
-            for code in range(8 * colour + 1, 8 * colour + 7):
-                words[7 + 8 * colour] |= words[code]
         words[P.OCC] = words[7] | words[15]
         rights = [int(sq) for sq in setup.castling]
         for square in rights:
