@@ -9,11 +9,11 @@ backing it), so the size grows with the depth: ×4 per ply from 1 MiB at depth 4
 below to 256 MiB at depth 8, then ×8 per ply (the distinct positions grow about tenfold a
 ply there): 2 GiB at depth 9, which ran faster than 1 GiB and no slower than 4 GiB
 (docs/benchmarks.md has the measurements behind it). It never takes more than a quarter of
-the memory available, from depth 10 on half of it (startpos 10 has 988 million positions
-two plies above the leaves: on a 24 GiB machine 8 GiB holds 61% of them, 4 GiB 31%)
-(``MemAvailable`` in /proc/meminfo, else the free physical pages, and never more than a
-container's memory limit leaves: ``cgroup_room_mb``), and at most 1 GiB where
-none of them can be read; under an address-space limit (``ulimit -v``) never more than half of
+the memory available (``MemAvailable`` in /proc/meminfo, else the free physical pages, and
+never more than a container's memory limit leaves: ``cgroup_room_mb``), from depth 10 on
+half of it (startpos 10 has 988 million positions two plies above the leaves: on a 24 GiB
+machine 8 GiB holds 61% of them, 4 GiB 31%), and at most 1 GiB where none of them can be
+read; under an address-space limit (``ulimit -v``) never more than half of
 the room the limit leaves. The default is the user's choice of nobody: ``fitting_mb``
 shrinks it, silently, to what can be allocated.
 
