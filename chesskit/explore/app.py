@@ -16,6 +16,7 @@ import contextvars
 import threading
 from typing import Callable
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
@@ -40,6 +41,11 @@ PALETTE = {
 }
 # how a row's status is marked in the table
 MARK_STYLES = {"differs": ("differs", "bold yellow"), "missing": ("missing", "bold green"), "extra": ("extra", "bold red")}
+
+
+def _width(cell: str | Text) -> int:
+    """A table cell's width on screen, in terminal cells."""
+    return cell.cell_len if isinstance(cell, Text) else cell_len(cell)
 
 
 class BoardView(Widget):
@@ -207,25 +213,36 @@ class ExplorerApp(App):
         keep = self._reselect or self.selected()
         table.clear(columns=True)
         engine = self.ex.has_engine
-        table.add_columns("move", "SAN", "chesskit", *(["engine", ""] if engine else []))
+        labels = ["move", "SAN", "chesskit", *(["engine", ""] if engine else [])]
         summary = self.query_one("#summary", Static)
+        rows = [] if divide is None else [(row.move, self._cells(row, divide, engine)) for row in divide.rows()]
+        # each column as wide as its widest cell, given here: left to Textual, the widths are
+        # measured only when the table's message queue runs empty, and lines drawn before
+        # that stay cached at the headers' widths (every 'a7a8q' shown as 'a7a8', for good)
+        for i, label in enumerate(labels):
+            table.add_column(label, width=max([len(label), *(_width(cells[i]) for _, cells in rows)]))
         if divide is None:
             summary.update(Text("counting…", style="dim"))
             self._reselect = keep  # the same move once the count is in (a new depth, say)
             return
         self._reselect = None
-        for row in divide.rows():
-            cells = [row.move, row.san, Text(count(row.ours), justify="right")]
-            if engine:
-                theirs = count(row.theirs) if divide.by_move else ""
-                word, style = MARK_STYLES.get(row.status, ("", ""))
-                cells += [Text(theirs, justify="right", style=style), Text(word, style=style)]
-                if row.marked:
-                    cells[0] = Text(row.move, style=style)
-            table.add_row(*cells, key=row.move)
+        for move, cells in rows:
+            table.add_row(*cells, key=move)
         if keep in divide.ours or (divide.theirs and keep in divide.theirs):
             table.move_cursor(row=table.get_row_index(keep))
         summary.update(self._summary(divide))
+
+    @staticmethod
+    def _cells(row, divide: Divide, engine: bool) -> list[str | Text]:
+        """A divide row's cells: move, SAN, chesskit's count, and the engine's with its mark."""
+        cells: list[str | Text] = [row.move, row.san, Text(count(row.ours), justify="right")]
+        if engine:
+            theirs = count(row.theirs) if divide.by_move else ""
+            word, style = MARK_STYLES.get(row.status, ("", ""))
+            cells += [Text(theirs, justify="right", style=style), Text(word, style=style)]
+            if row.marked:
+                cells[0] = Text(row.move, style=style)
+        return cells
 
     def _summary(self, divide: Divide) -> Text:
         text = Text(f"{len(divide.ours)} moves · chesskit {divide.total}")

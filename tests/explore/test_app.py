@@ -205,6 +205,23 @@ def test_an_engine_crash_shows_an_error_panel_and_the_explorer_goes_on():
     run(ex, script)
 
 
+def test_the_table_is_drawn_at_its_cells_widths_even_before_textual_measures_them():
+    # CI, twice in four runs: the screen drew the freshly filled table before the table's
+    # idle-time measuring, Textual kept those lines cached, and every 'a7a8q' stayed 'a7a8'
+    ex = make(fen=QUEENS, depth=1)
+
+    async def script(pilot, app):
+        table = app.query_one(DataTable)
+        app._fill_table(ex.cached())
+        for y in range(table.size.height):
+            table.render_line(y)  # drawn now, before the table's queue has run empty
+        await idle(pilot, app)
+        assert row_of(app, "a7a8q").split() == ["a7a8q", "a8=Q+", "1"]
+        assert row_of(app, "a1a2").split() == ["a1a2", "Qaa2", "1"]
+
+    run(ex, script)
+
+
 def test_escape_cancels_a_count_and_stops_the_engine(tmp_path, monkeypatch):
     pids = tmp_path / "pids"
     monkeypatch.setenv("CHESSKIT_HANG_PIDFILE", str(pids))
