@@ -48,10 +48,37 @@ def _width(cell: str | Text) -> int:
     return cell.cell_len if isinstance(cell, Text) else cell_len(cell)
 
 
+# the widest the divide table needs (move, SAN, two counts, the mark, with their padding),
+# and the rows the screen keeps above and below the board (title, breadcrumb, FEN, keys)
+TABLE_WIDTH = 48
+OTHER_ROWS = 4
+LARGEST_SQUARE = 3
+
+
+def board_scale(width: int, height: int) -> int:
+    """How many lines high a square is drawn on a ``width`` x ``height`` screen (1 to
+    ``LARGEST_SQUARE``): as large as leaves the divide table its width beside the board
+    and the board its height, so that an 80x24 terminal still shows every column."""
+    across = (width - board_width(1) + 16 - 2 - TABLE_WIDTH) // 16
+    down = (height - OTHER_ROWS - 1) // 8
+    return max(1, min(LARGEST_SQUARE, across, down))
+
+
+def board_width(scale: int) -> int:
+    """The board's width in cells: the rank digit and a space, eight squares 2h+1 wide,
+    and one cell to spare (``BoardView.render`` reads h back from it)."""
+    return 2 + 8 * (2 * scale + 1) + 1
+
+
 class BoardView(Widget):
     """The board, as large as the widget allows (cells 2h+1 wide, h high)."""
 
     DEFAULT_CSS = "BoardView { width: 59; height: 25; }"
+
+    def fit(self, scale: int) -> None:
+        """Size the board for squares ``scale`` lines high."""
+        self.styles.width = board_width(scale)
+        self.styles.height = 8 * scale + 1
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -163,8 +190,17 @@ class ExplorerApp(App):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fit_board()
         self.query_one(DataTable).focus()
         self.show_node()
+
+    def on_resize(self) -> None:
+        self._fit_board()
+
+    def _fit_board(self) -> None:
+        scale = board_scale(self.size.width, self.size.height)
+        self.query_one(BoardView).fit(scale)
+        self.query_one("#left").styles.width = board_width(scale) + 2  # its padding
 
     # ------------------------------------------------------------ drawing
 

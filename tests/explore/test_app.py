@@ -16,7 +16,7 @@ from textual.widgets import DataTable
 
 from chesskit.board.board import Board
 from chesskit.compare.engines import open_engine
-from chesskit.explore.app import ExplorerApp
+from chesskit.explore.app import ExplorerApp, board_scale, board_width
 from chesskit.explore.state import Explorer
 from helpers import ENGINES, KIWIPETE, gone, pc_divide
 
@@ -106,12 +106,12 @@ def make(fen=KIWIPETE, depth=2, **opts) -> Explorer:
     return Explorer(board, depth, board.fen(), factory, state_pushes=0)
 
 
-def run(explorer: Explorer, script, settle: bool = True) -> ExplorerApp:
+def run(explorer: Explorer, script, settle: bool = True, size=SIZE) -> ExplorerApp:
     """Run ``script(pilot, app)`` on the app, once the first count is done (``settle``)."""
     app = ExplorerApp(explorer)
 
     async def main():
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             if settle:
                 await idle(pilot, app)
             await script(pilot, app)
@@ -220,6 +220,31 @@ def test_the_table_is_drawn_at_its_cells_widths_even_before_textual_measures_the
         assert row_of(app, "a1a2").split() == ["a1a2", "Qaa2", "1"]
 
     run(ex, script)
+
+
+def test_an_80_by_24_terminal_shows_the_whole_board_and_every_column_of_the_table():
+    # the board was drawn 59 x 25 whatever the terminal: at 80 x 24 its first rank and the
+    # table's counts were off the screen
+    ex = make(python=f"{ENGINES / 'bug_no_ep.py'}:Adapter")
+
+    async def script(pilot, app):
+        expected = pc_divide(KIWIPETE, 2)
+        await until(pilot, lambda: len(row_of(app, "a2a4").split()) >= 5)
+        assert row_of(app, "a2a4").split() == ["a2a4", "a4", str(expected["a2a4"]), str(expected["a2a4"] - 1), "differs"]
+        lines = screen(app)
+        assert all(len(line) <= 80 for line in lines) and len(lines) <= 24
+        assert any(re.match(r"1\s+♖", line) for line in lines)  # the first rank, with its rook on a1
+        assert any(re.match(r"\s+a\s+b\s+c\s+d\s+e\s+f\s+g\s+h\b", line) for line in lines)
+
+    run(ex, script, size=(80, 24))
+
+
+@pytest.mark.parametrize("size, scale", [((80, 24), 1), ((100, 30), 2), ((120, 40), 3), ((160, 64), 3), ((200, 20), 1), ((40, 10), 1)])
+def test_the_board_is_as_large_as_leaves_the_table_its_width(size, scale):
+    assert board_scale(*size) == scale
+    if scale > 1:  # one size larger would squeeze the table or not fit the height
+        width, height = size
+        assert width - board_width(scale + 1) - 2 < 48 or 8 * (scale + 1) + 1 > height - 4 or scale == 3
 
 
 def test_escape_cancels_a_count_and_stops_the_engine(tmp_path, monkeypatch):
