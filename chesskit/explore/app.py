@@ -70,6 +70,15 @@ def board_width(scale: int) -> int:
     return 2 + 8 * (2 * scale + 1) + 1
 
 
+class DivideTable(DataTable):
+    """The divide: a DataTable that keeps its cursor's row in view when it is made shorter
+    (the counters or a finding shown above or below it on a small terminal)."""
+
+    def on_resize(self) -> None:
+        if self.row_count:
+            self.call_after_refresh(lambda: self.move_cursor(row=self.cursor_row, scroll=True))
+
+
 class BoardView(Widget):
     """The board, as large as the widget allows (cells 2h+1 wide, h high)."""
 
@@ -182,7 +191,7 @@ class ExplorerApp(App):
                     yield ProgressBar(id="progress", show_eta=False)
                 yield Static(id="error")
                 yield Static(id="finding")
-                table = DataTable(id="divide", cursor_type="row", zebra_stripes=True)
+                table = DivideTable(id="divide", cursor_type="row", zebra_stripes=True)
                 yield table
                 yield Static(id="summary")
                 yield Static(id="counters")

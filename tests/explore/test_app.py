@@ -235,6 +235,16 @@ def test_an_80_by_24_terminal_shows_the_whole_board_and_every_column_of_the_tabl
         assert all(len(line) <= 80 for line in lines) and len(lines) <= 24
         assert any(re.match(r"1\s+♖", line) for line in lines)  # the first rank, with its rook on a1
         assert any(re.match(r"\s+a\s+b\s+c\s+d\s+e\s+f\s+g\s+h\b", line) for line in lines)
+        # the finding and then the counters above and below the table leave it two rows:
+        # the selected (missing) move's row stays in view
+        await pilot.press("a")
+        await idle(pilot, app)
+        assert row_of(app, "b4a3").split()[-2:] == ["-", "missing"]
+        await pilot.press("s")
+        await idle(pilot, app)
+        assert shows(app, "b4a3 at depth 1", "en passant 1")
+        await until(pilot, lambda: row_of(app, "b4a3"))
+        assert row_of(app, "b4a3").split()[-2:] == ["-", "missing"]
 
     run(ex, script, size=(80, 24))
 
