@@ -1,5 +1,6 @@
 """How a piece is drawn as text, one owner for every board a terminal shows (``show`` and
-``compare`` in ``chesskit.cli.boardview``, the explorer in ``chesskit.explore.app``).
+``compare`` in ``chesskit.cli.boardview``, the explorer in ``chesskit.explore.app``): the
+figurines, and the placement field read square by square.
 
 Pure data, in the base layer: no import, and not hashed into the compile cache's name
 (as ``chesskit.vocab`` is), so an edit here recompiles nothing.
@@ -10,3 +11,12 @@ from __future__ import annotations
 # Outlined figurines for White, solid for Black, both drawn in black: readable on light
 # and dark squares alike, in any colour mode. Keyed by FEN letter.
 FIGURINES = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
+
+
+def ranks(fen: str) -> list[str]:
+    """The 8 ranks of the placement field, rank 8 first, as 8 characters each ('.' empty);
+    a crazyhouse FEN's pockets and promoted marks (``[Qn]``, ``~``) are left out."""
+    rows = []
+    for row in fen.split()[0].split("[")[0].replace("~", "").split("/")[:8]:
+        rows.append("".join("." * int(c) if c.isdigit() else c for c in row))
+    return rows

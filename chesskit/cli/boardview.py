@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chesskit.glyphs import FIGURINES
+from chesskit.glyphs import FIGURINES, ranks
 from chesskit.vocab import FILE_NAMES as FILES
 
 # (light, dark) square backgrounds by colour depth
@@ -14,15 +14,6 @@ SQUARES = {"rich": ("#f0d9b5", "#b58863"), "basic": ("white", "yellow")}
 def colour_depth(con) -> str:
     """``"rich"`` on a console with 256 colours or more, else ``"basic"``."""
     return "rich" if con.color_system in ("truecolor", "256") else "basic"
-
-
-def ranks(fen: str) -> list[str]:
-    """The 8 ranks of the placement field, rank 8 first, as 8 characters each ('.' empty);
-    a crazyhouse FEN's pockets and promoted marks (``[Qn]``, ``~``) are left out."""
-    rows = []
-    for row in fen.split()[0].split("[")[0].replace("~", "").split("/")[:8]:
-        rows.append("".join("." * int(c) if c.isdigit() else c for c in row))
-    return rows
 
 
 def plain_lines(fen: str) -> list[str]:

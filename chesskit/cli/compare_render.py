@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from chesskit.compare.classify import FIELD_LABELS
 from chesskit.compare.descent import shown_value
-from chesskit.cli.boardview import FILES, SQUARES, colour_depth, ranks, rich_board
+from chesskit.cli.boardview import FILES, SQUARES, colour_depth, rich_board
+from chesskit.glyphs import ranks
 
 # square highlights (truecolor, basic): chesskit-only moves, engine-only moves, both
 MISSING = ("#7fc97f", "green")

@@ -135,7 +135,8 @@ def _run_repl(explorer, chess960: bool, strict: bool, variant: str = "chess") ->
 def _describe(board) -> list[str]:
     """The ``board`` command: show's plain drawing and state lines."""
     from chesskit.cli.boardview import plain_lines
-    from chesskit.cli.show_cmd import _state_lines, describe
+    from chesskit.board.describe import describe
+    from chesskit.cli.show_cmd import _state_lines
 
     info = describe(board, None)
     return [*plain_lines(info["fen"]), "", *(f"{name}: {value}" for name, value in _state_lines(info))]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from chesskit.board.describe import describe, game_status
 from chesskit.cli import output
 from chesskit.cli.html_out import check_writable, write_file
 from chesskit.cli.boardview import SQUARES, colour_depth, plain_lines, rich_board
@@ -50,69 +51,9 @@ def show(
         _render_plain(info)
 
 
-def describe(board, ident: str | None) -> dict:
-    """The state shown by ``show``, taken from the FEN so it matches ``fen`` exactly."""
-    fen = board.fen()
-    variant = getattr(board, "variant", "chess")
-    if variant != "chess":
-        return _describe_variant(board, ident, variant)
-    placement, turn, castling, ep, halfmove, fullmove = fen.split()
-    return {
-        "fen": fen,
-        "id": ident,
-        "turn": "white" if turn == "w" else "black",
-        "castling": castling,
-        "ep": None if ep == "-" else ep,
-        "halfmove": int(halfmove),
-        "fullmove": int(fullmove),
-        "chess960": bool(board.chess960),
-        "check": bool(board.is_check()),
-        "legal_moves": sorted(board.legal_moves()),
-        "notes": board.notes,
-    }
-
-
-def _describe_variant(board, ident: str | None, variant: str) -> dict:
-    """``describe`` of a variant's position: its fields read from the FEN in its dialect,
-    plus ``variant``, crazyhouse's ``pockets`` and three-check's ``checks_given``."""
-    from chesskit.board.fen import parse_fen
-    from chesskit.board.fen_variants import format_pockets
-    from chesskit.vocab import square_name
-
-    fen = board.fen()
-    setup = parse_fen(fen, board.chess960, variant=variant)
-    fields = fen.split()
-    info = {
-        "fen": fen,
-        "id": ident,
-        "variant": variant,
-        "turn": "white" if setup.turn == 0 else "black",
-        "castling": fields[2],
-        "ep": None if setup.ep is None else square_name(setup.ep),
-        "halfmove": setup.halfmove,
-        "fullmove": setup.fullmove,
-        "chess960": bool(board.chess960),
-        "check": bool(board.is_check()),
-        "legal_moves": sorted(board.legal_moves()),
-        "notes": board.notes,
-    }
-    if setup.pockets is not None:
-        info["pockets"] = format_pockets(setup.pockets)[1:-1]
-    if setup.checks is not None:
-        info["checks_given"] = {"white": setup.checks[0], "black": setup.checks[1]}
-    return info
-
-
 def _state_lines(info: dict) -> list[tuple[str, str]]:
     moves = info["legal_moves"]
-    status = ""
-    if not moves:
-        if "variant" in info:
-            status = " (no legal moves: the game is over)"
-        else:
-            status = " (checkmate)" if info["check"] else " (stalemate)"
-    elif info["check"]:
-        status = " (in check)"
+    status = game_status(info)
     extra = []
     if "variant" in info:
         extra.append(("variant", info["variant"]))

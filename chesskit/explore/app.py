@@ -25,10 +25,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Label, ProgressBar, Static
 
+from chesskit.board.describe import describe, game_status
 from chesskit.errors import ChesskitError
 from chesskit.explore.state import Cancelled, Divide, Explorer, extra_is_move
 from chesskit.explore.text import breadcrumb, count, finding_lines
-from chesskit.glyphs import FIGURINES
+from chesskit.glyphs import FIGURINES, ranks
 from chesskit.vocab import FILE_NAMES, parse_square
 
 # (light, dark) square colours: plain, the last move, the selected move by its row's status
@@ -106,11 +107,8 @@ class BoardView(Widget):
     def render(self) -> Text:
         height = max(1, min((self.size.height - 1) // 8, (self.size.width - 3) // 16))
         width = 2 * height + 1
-        rows = []
-        for row in self.fen.split()[0].split("/"):
-            rows.append("".join("." * int(c) if c.isdigit() else c for c in row))
         text = Text()
-        for rank_index, row in enumerate(rows):
+        for rank_index, row in enumerate(ranks(self.fen)):
             rank = 8 - rank_index
             for line in range(height):
                 text.append(f"{rank} " if line == height // 2 else "  ", style="dim")
@@ -230,22 +228,21 @@ class ExplorerApp(App):
             self._count_counters()
 
     def _state_text(self) -> Text:
-        board = self.ex.board()
-        _, turn, castling, ep, half, full = board.fen().split()
-        legal = board.legal_moves()
-        status = ""
-        if board.is_check():
-            status = " (in check)" if legal else " (checkmate)"
-        elif not legal:
-            status = " (stalemate)"
+        info = describe(self.ex.board())
+        rows = [("variant", info["variant"])] if "variant" in info else []
+        if "pockets" in info:
+            rows.append(("pockets", info["pockets"] or "-"))
+        if "checks_given" in info:
+            rows.append(("checks given", f"white {info['checks_given']['white']}, black {info['checks_given']['black']}"))
+        rows += [
+            ("side to move", info["turn"] + game_status(info)),
+            ("castling", info["castling"]),
+            ("en passant", info["ep"] or "-"),
+            ("clocks", f"halfmove {info['halfmove']}, fullmove {info['fullmove']}"),
+            ("chess960", "yes" if info["chess960"] else "no"),
+        ]
         text = Text()
-        for name, value in (
-            ("side to move", ("white" if turn == "w" else "black") + status),
-            ("castling", castling),
-            ("en passant", ep),
-            ("clocks", f"halfmove {half}, fullmove {full}"),
-            ("chess960", "yes" if board.chess960 else "no"),
-        ):
+        for name, value in rows:
             text.append(f"{name}: ", style="dim")
             text.append(value + "\n")
         for note in self.ex.notes:

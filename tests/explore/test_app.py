@@ -257,6 +257,33 @@ def test_the_board_is_as_large_as_leaves_the_table_its_width(size, scale):
         assert width - board_width(scale + 1) - 2 < 48 or 8 * (scale + 1) + 1 > height - 4 or scale == 3
 
 
+@pytest.mark.parametrize("variant, fen, lines", [
+    # a three-check FEN has seven fields: the explorer ended with a traceback on any of them
+    ("3check", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+2 0 2",
+     ["variant: 3check", "checks given: white 2, black 1", "side to move: white"]),
+    # a crazyhouse FEN's pockets and promoted mark: the pockets shown, the board not shifted
+    ("crazyhouse", "r2qk2r/ppp2ppp/2n2n2/8/8/2N2N2/PPP2PPP/R1BQ~K2R[BNPbnp] w KQkq - 0 9",
+     ["variant: crazyhouse", "pockets: BNPbnp", "side to move: white"]),
+    # a variant's game ends without mate: no legal moves is said as such, not as stalemate
+    ("antichess", "8/8/8/7p/7P/8/8/8 b - - 0 1", ["side to move: black (no legal moves: the game is over)"]),
+])
+def test_a_variant_position_shows_its_state_and_board(variant, fen, lines):
+    from chesskit.cli.options import load_board
+
+    board, _ = load_board(fen, "", False, False, variant)
+    ex = Explorer(board, 1, fen, None, state_pushes=0)
+
+    async def script(pilot, app):
+        shown = screen(app)
+        for line in lines:
+            assert any(row.startswith(line) for row in shown), f"{line!r} not shown:\n" + "\n".join(shown)
+        if variant == "crazyhouse":  # R1BQ~K2R: the king on e1, nothing pushed along by the mark
+            first = next(row for row in shown if row.startswith("1 "))
+            assert first[: board_width(3)].split() == ["1", "♖", "♗", "♕", "♔", "♖"]
+
+    run(ex, script)
+
+
 def test_escape_cancels_a_count_and_stops_the_engine(tmp_path, monkeypatch):
     pids = tmp_path / "pids"
     monkeypatch.setenv("CHESSKIT_HANG_PIDFILE", str(pids))

@@ -1,0 +1,68 @@
+"""A position's state as ``show`` prints it and the explorer's state panel shows it, read
+from its FEN (so it matches what ``fen`` prints): side to move, castling, en passant, the
+clocks, check, the legal moves, and a variant's pockets and check counters."""
+
+from __future__ import annotations
+
+
+def describe(board, ident: str | None = None) -> dict:
+    """The state shown by ``show``, taken from the FEN so it matches ``fen`` exactly."""
+    fen = board.fen()
+    variant = getattr(board, "variant", "chess")
+    if variant != "chess":
+        return _describe_variant(board, ident, variant)
+    placement, turn, castling, ep, halfmove, fullmove = fen.split()
+    return {
+        "fen": fen,
+        "id": ident,
+        "turn": "white" if turn == "w" else "black",
+        "castling": castling,
+        "ep": None if ep == "-" else ep,
+        "halfmove": int(halfmove),
+        "fullmove": int(fullmove),
+        "chess960": bool(board.chess960),
+        "check": bool(board.is_check()),
+        "legal_moves": sorted(board.legal_moves()),
+        "notes": board.notes,
+    }
+
+
+def _describe_variant(board, ident: str | None, variant: str) -> dict:
+    """``describe`` of a variant's position: its fields read from the FEN in its dialect,
+    plus ``variant``, crazyhouse's ``pockets`` and three-check's ``checks_given``."""
+    from chesskit.board.fen import parse_fen
+    from chesskit.board.fen_variants import format_pockets
+    from chesskit.vocab import square_name
+
+    fen = board.fen()
+    setup = parse_fen(fen, board.chess960, variant=variant)
+    fields = fen.split()
+    info = {
+        "fen": fen,
+        "id": ident,
+        "variant": variant,
+        "turn": "white" if setup.turn == 0 else "black",
+        "castling": fields[2],
+        "ep": None if setup.ep is None else square_name(setup.ep),
+        "halfmove": setup.halfmove,
+        "fullmove": setup.fullmove,
+        "chess960": bool(board.chess960),
+        "check": bool(board.is_check()),
+        "legal_moves": sorted(board.legal_moves()),
+        "notes": board.notes,
+    }
+    if setup.pockets is not None:
+        info["pockets"] = format_pockets(setup.pockets)[1:-1]
+    if setup.checks is not None:
+        info["checks_given"] = {"white": setup.checks[0], "black": setup.checks[1]}
+    return info
+
+
+def game_status(info: dict) -> str:
+    """What to add to the side to move of ``describe``'s ``info``: in check, checkmate,
+    stalemate, or (a variant, whose game ends otherwise too) no legal moves."""
+    if not info["legal_moves"]:
+        if "variant" in info:
+            return " (no legal moves: the game is over)"
+        return " (checkmate)" if info["check"] else " (stalemate)"
+    return " (in check)" if info["check"] else ""
