@@ -153,14 +153,15 @@ class ExplorerApp(App):
     """
     BINDINGS = [
         Binding("backspace", "up", "up"),
-        Binding("a", "auto", "find the bug"),
+        Binding("a", "auto", "find bug"),
         Binding("d", "ask('depth')", "depth"),
-        Binding("plus,equals_sign", "depth(1)", "+1"),
-        Binding("minus", "depth(-1)", "-1"),
+        # +/- are d's shortcuts: left out of the footer, so that every other key fits 80 columns
+        Binding("plus,equals_sign", "depth(1)", "+1", show=False),
+        Binding("minus", "depth(-1)", "-1", show=False),
         Binding("f", "copy_fen", "copy FEN"),
         Binding("m", "ask('move')", "move"),
         Binding("s", "toggle_counters", "counters"),
-        Binding("g", "recount", "count again"),
+        Binding("g", "recount", "recount"),
         Binding("escape", "cancel", "cancel"),
         Binding("q", "quit", "quit"),
     ]
@@ -194,7 +195,7 @@ class ExplorerApp(App):
                 yield Static(id="summary")
                 yield Static(id="counters")
         yield Input(id="ask")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._fit_board()

@@ -233,6 +233,7 @@ def test_an_80_by_24_terminal_shows_the_whole_board_and_every_column_of_the_tabl
         assert row_of(app, "a2a4").split() == ["a2a4", "a4", str(expected["a2a4"]), str(expected["a2a4"] - 1), "differs"]
         lines = screen(app)
         assert all(len(line) <= 80 for line in lines) and len(lines) <= 24
+        assert lines[-1].split()[-6:] == ["g", "recount", "esc", "cancel", "q", "quit"]  # every key in the footer
         assert any(re.match(r"1\s+♖", line) for line in lines)  # the first rank, with its rook on a1
         assert any(re.match(r"\s+a\s+b\s+c\s+d\s+e\s+f\s+g\s+h\b", line) for line in lines)
         # the finding and then the counters above and below the table leave it two rows:
