@@ -18,7 +18,7 @@ from typing import Callable
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -202,11 +202,14 @@ class ExplorerApp(App):
         self.query_one(DataTable).focus()
         self.show_node()
 
-    def on_resize(self) -> None:
-        self._fit_board()
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_board(event.size)
 
-    def _fit_board(self) -> None:
-        scale = board_scale(self.size.width, self.size.height)
+    def _fit_board(self, size=None) -> None:
+        """Size the board for the screen (``size``: the new one, which a resize event
+        carries before ``self.size`` has it)."""
+        width, height = size or self.size
+        scale = board_scale(width, height)
         self.query_one(BoardView).fit(scale)
         self.query_one("#left").styles.width = board_width(scale) + 2  # its padding
 

@@ -16,7 +16,7 @@ from textual.widgets import DataTable
 
 from chesskit.board.board import Board
 from chesskit.compare.engines import open_engine
-from chesskit.explore.app import ExplorerApp, board_scale, board_width
+from chesskit.explore.app import BoardView, ExplorerApp, board_scale, board_width
 from chesskit.explore.state import Explorer
 from helpers import ENGINES, KIWIPETE, gone, pc_divide
 
@@ -248,6 +248,24 @@ def test_an_80_by_24_terminal_shows_the_whole_board_and_every_column_of_the_tabl
         assert row_of(app, "b4a3").split()[-2:] == ["-", "missing"]
 
     run(ex, script, size=(80, 24))
+
+
+def test_a_terminal_resized_to_80_by_24_redraws_the_board_to_fit():
+    ex = make(depth=1)
+
+    async def script(pilot, app):
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.3)
+        await idle(pilot, app)
+        lines = screen(app)
+        assert any(re.match(r"1\s+♖", line) for line in lines), "\n".join(lines)
+        assert row_of(app, "a1b1").split() == ["a1b1", "Rb1", "1"]
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause(0.3)
+        await idle(pilot, app)
+        assert app.query_one(BoardView).size == (board_width(3), 25)
+
+    run(ex, script)
 
 
 @pytest.mark.parametrize("size, scale", [((80, 24), 1), ((100, 30), 2), ((120, 40), 3), ((160, 64), 3), ((200, 20), 1), ((40, 10), 1)])
