@@ -60,14 +60,14 @@ def board_scale(width: int, height: int) -> int:
     """How many lines high a square is drawn on a ``width`` x ``height`` screen (1 to
     ``LARGEST_SQUARE``): as large as leaves the divide table its width beside the board
     and the board its height, so that an 80x24 terminal still shows every column."""
-    across = (width - board_width(1) + 16 - 2 - TABLE_WIDTH) // 16
+    across = (width - TABLE_WIDTH - 2 - board_width(0)) // 16  # the left panel: the board and 2 of padding
     down = (height - OTHER_ROWS - 1) // 8
     return max(1, min(LARGEST_SQUARE, across, down))
 
 
 def board_width(scale: int) -> int:
     """The board's width in cells: the rank digit and a space, eight squares 2h+1 wide,
-    and one cell to spare (``BoardView.render`` reads h back from it)."""
+    and one cell to spare (``BoardView.render`` reads h back from it): 16h + 11."""
     return 2 + 8 * (2 * scale + 1) + 1
 
 
@@ -85,17 +85,17 @@ class BoardView(Widget):
 
     DEFAULT_CSS = "BoardView { width: 59; height: 25; }"
 
-    def fit(self, scale: int) -> None:
-        """Size the board for squares ``scale`` lines high."""
-        self.styles.width = board_width(scale)
-        self.styles.height = 8 * scale + 1
-
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.fen = "8/8/8/8/8/8/8/8 w - - 0 1"
         self.last: set[str] = set()
         self.marked: set[str] = set()
         self.mark = "selected"
+
+    def fit(self, scale: int) -> None:
+        """Size the board for squares ``scale`` lines high."""
+        self.styles.width = board_width(scale)
+        self.styles.height = 8 * scale + 1
 
     def show(self, fen: str, last: str | None, selected: str | None, status: str | None) -> None:
         self.fen = fen
