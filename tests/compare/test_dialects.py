@@ -73,6 +73,9 @@ def test_total_lines(line, depth, total):
         ("exd6 e.p. 1", ("exd6", 1)),
         ("e8=Q+: 2", ("e8=Q", 2)),
         ("Ng1-f3 - 20", ("Ng1-f3", 20)),
+        ("a2a3: 2,186", ("a2a3", 2186)),  # grouped in thousands, as totals may be
+        ("Nf3 1,234,567", ("Nf3", 1234567)),
+        ("e2e4: 2,18", None),
         ("Depth 3", None),
         ("info depth 1 nodes 0", None),
         ("Unknown command: perft 1", None),
@@ -115,6 +118,15 @@ def test_reader_keeps_divide_and_total():
         reader.feed(line)
     answer = reader.answer
     assert answer.moves == {"g1f3": 20, "e2e4": 20} and answer.total == 40 and answer.san
+
+
+def test_counts_grouped_in_thousands_are_read_in_divide_lines_as_in_totals():
+    # an engine printing `a2a3: 2,186` and `Nodes searched: 97,862`: the total was read and
+    # the divide lines skipped, so compare stopped with "a total-only engine" (wrong advice)
+    after = ["e2e4", "e7e5"]
+    with open_engine(engine=f"{FAKE} --command go-perft --total stockfish --thousands", timeout=30) as engine:
+        assert engine.divide(STARTPOS, 3, after) == pc_divide(STARTPOS, 3, after)
+    assert max(pc_divide(STARTPOS, 3, after).values()) >= 1000  # commas were printed
 
 
 def test_dialect_names_round_trip():

@@ -116,8 +116,10 @@ def parse_dialect(name: str) -> Dialect | None:
 
 # -- reading answers -------------------------------------------------------------
 
-# at most 19 digits (a 64-bit count): a number of thousands of digits is no count
-_NUMBER = r"(\d{1,3}(?:,\d{3}){1,6}|\d{1,19})"
+# at most 19 digits (a 64-bit count): a number of thousands of digits is no count; totals
+# and divide lines alike may group the digits in thousands (`Nodes searched: 97,862`, `a2a3: 2,186`)
+_DIGITS = r"\d{1,3}(?:,\d{3}){1,6}|\d{1,19}"
+_NUMBER = rf"({_DIGITS})"
 _TOTALS = [
     re.compile(p, re.IGNORECASE)
     for p in (
@@ -139,8 +141,8 @@ _TOTALS = [
 # `[move N :] MOVE [:|-|=] COUNT [nodes] [RUNNING]`; the move token is checked separately;
 # RUNNING is a running total (Sjaak II: `Ra8-a2   17   38`), checked by the reader
 _DIVIDE = re.compile(
-    r"(?:move\s*:?\s*\d+\s*[:.]?\s*|\d+[.)]\s*)?(?P<move>[A-Za-z0-9=+#\-.@]+?(?:\s*e\.p\.)?)\s*(?:[:=\-]|\s)\s*(?P<count>\d{1,19})"
-    r"(?:\s+(?:leaf\s+)?(?:nodes?|leaves))?(?:\s+(?P<running>\d{1,19}))?",
+    r"(?:move\s*:?\s*\d+\s*[:.]?\s*|\d+[.)]\s*)?(?P<move>[A-Za-z0-9=+#\-.@]+?(?:\s*e\.p\.)?)\s*(?:[:=\-]|\s)\s*"
+    rf"(?P<count>{_DIGITS})(?:\s+(?:leaf\s+)?(?:nodes?|leaves))?(?:\s+(?P<running>{_DIGITS}))?",
     re.IGNORECASE,
 )
 _SAN = re.compile(
@@ -199,7 +201,7 @@ def parse_divide_row(line: str) -> tuple[str, int, int | None] | None:
     if token is None:
         return None
     running = m.group("running")
-    return token, int(m.group("count")), None if running is None else int(running)
+    return token, _number(m.group("count")), None if running is None else _number(running)
 
 
 class MoveNames:
