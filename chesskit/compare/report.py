@@ -35,8 +35,8 @@ class Step:
         return {
             "path": list(self.path),
             "depth": self.depth,
-            "ours": dict(self.ours),
-            "theirs": dict(self.theirs),
+            "ours": dict(sorted(self.ours.items())),  # by move, as every divide chesskit prints
+            "theirs": dict(sorted(self.theirs.items())),
             **({} if self.theirs_total is None else {"theirs_total": self.theirs_total}),
         }
 

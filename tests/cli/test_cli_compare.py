@@ -40,6 +40,9 @@ def test_json_schema_on_disagreement(cli):
     for step in report["steps"]:
         assert set(step) == {"path", "depth", "ours", "theirs"}
         assert all(isinstance(m, str) and isinstance(n, int) for m, n in step["ours"].items())
+        # sorted by move, as divide's "moves" (they were in generation order: chesskit's and
+        # the engine's differed, and so did the HTML report's tables drawn from them)
+        assert list(step["ours"]) == sorted(step["ours"]) and list(step["theirs"]) == sorted(step["theirs"])
     # the steps are real divides, chesskit's side equal to python-chess's (21690 at the root
     # at depth 3, as Stockfish counts too), and 707 after f7f5 at depth 2
     first, second = report["steps"]
