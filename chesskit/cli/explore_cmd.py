@@ -14,6 +14,7 @@ import click
 from chesskit.cli.engine_options import EngineOptions, engine_options
 from chesskit.cli.options import (
     chess960_option,
+    json_option,
     load_board,
     moves_option,
     parse_count,
@@ -47,6 +48,7 @@ DEFAULT_DEPTH = "3"
     help="Line mode: perftree's commands (fen, moves, depth, go, diff, child, parent) read from "
     "stdin; used anyway when stdin or stdout is not a terminal.",
 )
+@json_option
 def explore(
     position: str,
     depth: str,
@@ -57,6 +59,7 @@ def explore(
     strict: bool,
     state_pushes: str,
     repl: bool,
+    as_json: bool,
 ) -> None:
     """Walk POSITION's divide tree by hand, with an engine's counts beside chesskit's.
 
@@ -67,7 +70,11 @@ def explore(
     the CPW counters, Esc cancels a count (g counts again), q quits. Without an engine it walks
     chesskit's own tree. Type 'help' in --repl mode for its commands.
 
-    Exit codes: 0 ok, 2 bad input, 3 the engine failed (--repl: the last failed command's code).
+    --json prints the first view as one object instead (the divide at POSITION with the
+    engine's counts beside chesskit's) and exits: 1 when they differ, 3 when the engine failed.
+
+    Exit codes: 0 ok, 1 the counts differ (--json), 2 bad input, 3 the engine failed (--repl:
+    the last failed command's code).
     """
     from chesskit.board.threads import usable_cores
     from chesskit.explore.state import Explorer
@@ -80,7 +87,9 @@ def explore(
         open_engine = _engine_factory(engine_opts, variant)
     explorer = Explorer(board, depth_n, _engine_fen(position, board), open_engine, usable_cores(), pushes)
     try:
-        if repl or not _full_screen():
+        if as_json:
+            code = _emit_first_view(explorer)
+        elif repl or not _full_screen():
             code = _run_repl(explorer, chess960, strict, variant)
         else:
             from chesskit.explore.app import run_app
@@ -89,6 +98,35 @@ def explore(
     finally:
         explorer.close()
     _exit(code)
+
+
+def _emit_first_view(explorer) -> int:
+    """``--json``: the divide at the start node as one object; the exit code (0 the counts
+    agree or there is no engine, 1 they differ, 3 the engine failed)."""
+    from chesskit.cli import output
+
+    divide = explorer.divide()
+    output.emit_json(
+        {
+            "fen": divide.fen,
+            "depth": explorer.depth,
+            "engine": explorer.engine_name if explorer.has_engine else None,
+            "moves": [
+                {"move": row.move, "san": row.san, "chesskit": row.ours, "engine": row.theirs, "status": row.status}
+                for row in divide.rows()
+            ],
+            "total": divide.total,
+            "engine_total": divide.engine_total,
+            "agree": divide.agree,
+            "missing": divide.missing(),
+            "extra": divide.extra(),
+            "engine_error": divide.engine_error,
+            "notes": list(explorer.notes),
+        }
+    )
+    if divide.engine_error is not None:
+        return 3
+    return 1 if divide.agree is False else 0
 
 
 def _engine_factory(engine_opts: EngineOptions, variant: str = "chess"):

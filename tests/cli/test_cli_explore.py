@@ -117,3 +117,38 @@ def test_other_commands_never_load_textual():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), timeout=120)
     assert done.returncode == 0, done.stderr
     assert "explore" in done.stdout
+
+
+def test_json_is_the_first_view_with_the_engines_counts_and_its_exit_code(cli):
+    import json
+
+    result = cli("explore", "kiwipete", "2", "--json", "--python", NO_EP)
+    assert result.exit_code == 1, result.stderr  # the counts differ
+    data = json.loads(result.stdout)
+    expected = pc_divide(KIWIPETE, 2)
+    assert data["fen"] == KIWIPETE and data["depth"] == 2 and data["engine"] == NO_EP
+    assert {row["move"]: row["chesskit"] for row in data["moves"]} == expected
+    assert [row["move"] for row in data["moves"]] == sorted(expected)
+    marked = [row for row in data["moves"] if row["status"] != "same"]
+    assert marked == [{"move": "a2a4", "san": "a4", "chesskit": expected["a2a4"], "engine": expected["a2a4"] - 1, "status": "differs"}]
+    assert (data["total"], data["engine_total"], data["agree"]) == (sum(expected.values()), sum(expected.values()) - 1, False)
+    assert data["missing"] == data["extra"] == [] and data["engine_error"] is None and data["notes"] == []
+
+
+def test_json_without_an_engine_is_chesskits_divide_and_exit_0(cli):
+    import json
+
+    result = cli("explore", "startpos", "3", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert {row["move"]: row["chesskit"] for row in data["moves"]} == pc_divide(STARTPOS, 3)
+    assert data["engine"] is None and data["agree"] is None and all(row["engine"] is None for row in data["moves"])
+
+
+def test_json_with_an_engine_that_fails_keeps_chesskits_counts_and_exits_3(cli):
+    import json
+
+    result = cli("explore", "startpos", "1", "--json", "--engine-cmd", f'{sys.executable} -c "import sys; sys.exit(1)" "{{fen}}" {{depth}}')
+    assert result.exit_code == 3, result.stderr
+    data = json.loads(result.stdout)
+    assert "exited with code 1" in data["engine_error"] and data["total"] == 20 and data["agree"] is None
