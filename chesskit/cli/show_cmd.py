@@ -41,7 +41,8 @@ def show(
         from chesskit.report.svg import board_svg
 
         last = board.move_stack[-1] if board.move_stack else None
-        write_file(svg_path, board_svg(board.fen(), last_move=last, chess960=board.chess960) + "\n", "--svg")
+        svg = board_svg(board.fen(), last_move=last, chess960=board.chess960, variant=getattr(board, "variant", "chess"))
+        write_file(svg_path, svg + "\n", "--svg")
     info = describe(board, ident)
     if as_json:
         output.emit_json(info)

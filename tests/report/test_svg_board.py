@@ -126,3 +126,23 @@ def test_a_variant_board_the_standard_rules_refuse_is_drawn(variant, fen):
     root = parse(board_svg(fen, variant=variant))
     assert len(pieces(root)) == sum(c.isalpha() for c in fen.split()[0])
     assert not [t for t in root.iterfind("svg:text", NS) if t.get("class") == "pockets"]
+
+
+@pytest.mark.parametrize(
+    "variant, fen, pocket",
+    [
+        ("crazyhouse", HOUSE, "pockets: white QN, black np"),
+        ("horde", "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1", None),
+        ("3check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1", None),
+    ],
+)
+def test_show_svg_draws_a_variant_position(cli, tmp_path, variant, fen, pocket):
+    # show --svg read the FEN as standard chess: a crazyhouse or three-check FEN, or horde's
+    # kingless white, was 'invalid FEN' and exit 2, although show itself drew the position
+    out = tmp_path / "board.svg"
+    result = cli("show", fen, "--variant", variant, "--svg", str(out))
+    assert result.exit_code == 0, result.stderr
+    root = parse(out.read_text())
+    board = chess.variant.find_variant(variant)(fen)
+    assert pieces(root) == {chess.square_name(sq): p.symbol() for sq, p in board.piece_map().items()}
+    assert [t.text for t in root.iterfind("svg:text", NS) if t.get("class") == "pockets"] == ([pocket] if pocket else [])
