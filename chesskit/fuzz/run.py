@@ -158,6 +158,9 @@ def fuzz(
         except EngineError as err:  # on a depth compared, or in the descent of a difference
             at = found if found is not None else len(compared) + 1
             run.crashes.append(Crash(run.positions, generated, EngineFailure.of(err, at)))
+            if run.crashes[-1].failure.not_started:  # a fault of its command (missing, not
+                run.stopped_by = "engine-error"  # executable): every other position fails the same
+                break
             restart(engine)
             if fail_fast:
                 run.stopped_by = "engine-error"
@@ -181,8 +184,9 @@ def _adder(run: FuzzRun, compared: list[int]) -> Callable[[int], None]:
 def crashed(failure: EngineFailure) -> bool:
     """Whether the engine failed at once (a crash, an exit, an exception, an answer it
     cannot give), so that smaller positions can be tried quickly: not a hang, which costs
-    a timeout per try (the back ends' words: ``did not answer/finish ... within N s``)."""
-    return not failure.timed_out and _HANG.search(failure.reason) is None
+    a timeout per try (the back ends' words: ``did not answer/finish ... within N s``), nor
+    an engine that could not be started, which fails whatever the position."""
+    return not failure.timed_out and not failure.not_started and _HANG.search(failure.reason) is None
 
 
 _HANG = re.compile(r"did not (answer|finish) .* within [0-9.e+]+ s")

@@ -188,6 +188,23 @@ def test_engine_failing_on_a_position_fails_that_position_only(cli):
     assert f"  shrunk ({crash['shrink_tried']} candidates tried): {crash['shrunk_fen']}" in plain.stdout
 
 
+@pytest.mark.parametrize("kind", ["missing", "not executable", "no interpreter line"])
+def test_a_script_that_cannot_be_started_stops_the_run_at_once(cli, tmp_path, kind):
+    # --script is first run on the first position: it went on failing every generated
+    # position until --time ran out (600 s in the README's example), then shrank the first
+    script = tmp_path / "perftree.sh"
+    if kind != "missing":
+        script.write_text("print('no #! line')\n")
+        script.chmod(0o755 if kind == "no interpreter line" else 0o644)
+    result, report = fuzz_json(cli, "--script", str(script), "--seed", "1", "--positions", "500")
+    assert result.exit_code == 3 and result.stderr.count("\n") == 1
+    assert report["positions"] == 1 and report["fen"] is None
+    [crash] = report["engine_errors"]
+    assert crash["shrunk_fen"] is None and crash["shrink_tried"] == 0
+    why = {"missing": "was not found", "not executable": "is not executable", "no interpreter line": "could not be started"}
+    assert why[kind] in crash["reason"] and why[kind] in result.stderr
+
+
 def test_save_appends_a_suite_line_that_catches_the_bug(cli, tmp_path):
     suite = tmp_path / "mine.epd"
     suite.write_text("# my suite\n4k3/8/8/8/8/8/8/4K3 w - - id \"kings\"; D1 5;")  # no final newline
