@@ -35,7 +35,7 @@ from chesskit.compare.engines.base import UCI_MOVE
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
 from chesskit.compare.totals import descend_totals
-from chesskit.errors import EngineError
+from chesskit.errors import EngineError, EngineNotStarted
 
 
 class Divider(Protocol):
@@ -96,8 +96,9 @@ def located(
 ) -> EngineError:
     """``err`` saying at which node (``(moves, depth)``) of the descent the engine failed:
     ``...; it failed at depth 2 after e2e4 e7e5 (fen ...)``. Unchanged when the node is
-    not known (it failed outside a question of the descent) or ``err`` already says it."""
-    if node is None or err.path is not None:
+    not known (it failed outside a question of the descent) or ``err`` already says it, or
+    when the engine could not be started at all (no node is at fault)."""
+    if node is None or err.path is not None or isinstance(err, EngineNotStarted):
         return err
     from chesskit.board.board import Board
 

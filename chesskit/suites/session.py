@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from chesskit.errors import ChesskitError, EngineCheckFailed, EngineError, EngineNotStarted, InputError, MismatchError
+from chesskit.errors import ChesskitError, EngineError, EngineNotStarted, InputError, MismatchError
 from chesskit.suites import result as result_of
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError, SuiteRecord
@@ -107,8 +107,8 @@ class Outcome:
         """The exception that sums the run up: the engine's failure (exit 3: it could not be
         started, or failed on some positions), a mismatch (exit 1, naming the lines not run
         too), lines not run (exit 2), or None."""
-        if self.engine_error is not None:
-            return _engine_error(self.engine_error, self.broken, self.skip_chess960)
+        if self.engine_error is not None:  # it could not be started: whatever the position, no Chess960 hint
+            return self.engine_error
         failed, not_run = self.failed, ""
         if self.errors:
             not_run = f"{plural(self.not_run, 'line')} could not be run (first: {self.errors[0]})"
@@ -246,18 +246,19 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
         outcome.broken = planned.tasks[0] if planned.tasks else None
         outcome.engine_error = err
         if jobs:
-            first = jobs[0]
-            failure = EngineFailure.of(err, None)
-            broken = result_of.failed(first[0].record, [], first[0], first[1:], failure, 0.0)
-            seen.done.append(broken)  # not shown as a position's line: the run ends on it
-            outcome.positions.append(broken)
+            _cannot_start(outcome, seen, jobs[0], err)
     with timer:
         if outcome.engine_error is not None:
             pass
         elif engine is None:
             _count(jobs, seen, stats, threads, hash_mb, progress, gpu, ahead)
         else:
-            _ask_engine(jobs, seen, engine, position_timeout)
+            try:
+                _ask_engine(jobs, seen, engine, position_timeout)
+            except EngineNotStarted as err:  # a --script starts at its first question, not before the run
+                outcome.broken = jobs[len(seen.done)][0]
+                outcome.engine_error = err
+                _cannot_start(outcome, seen, jobs[len(seen.done)], err)
     for job in jobs[len(seen.done):]:
         why = "--fail-fast stopped the run" if outcome.engine_error is None else "the engine could not be started"
         outcome.positions.append(result_of.not_run(job[0].record, job, why))
@@ -293,6 +294,15 @@ class _Positions:
         return not (self.fail_fast and position.status in (MISMATCH, ENGINE_ERROR))
 
 
+def _cannot_start(outcome: Outcome, seen: _Positions, job, err: EngineError) -> None:
+    """The engine could not be started: ``job``'s position failed on it, and the run ends
+    there (the positions after it are not run)."""
+    failure = EngineFailure.of(err, None)
+    broken = result_of.failed(job[0].record, [], job[0], job[1:], failure, 0.0)
+    seen.done.append(broken)  # not shown as a position's line: the run ends on it
+    outcome.positions.append(broken)
+
+
 def _count(jobs, seen: _Positions, stats, threads, hash_mb, progress, gpu=None, ahead=None) -> None:
     """The counts made by chesskit (``run``), gathered position by position."""
     group: list[SuiteResult] = []
@@ -322,6 +332,8 @@ def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None) 
                 for result in run_engine(job, Clocked(engine, position_timeout)):
                     made.append(result)
                     seen.count(result)
+            except EngineNotStarted:  # its command's fault: every position would fail the same
+                raise
             except EngineError as err:
                 in_descent = bool(made) and made[-1].engine_error is not None
                 failed_task = made[-1].task if in_descent else job[len(made)]
@@ -335,14 +347,6 @@ def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None) 
             position = result_of.failed(record, made, failed_task, rest, failure, timer.elapsed_s)
         if not seen.close(position):
             return
-
-
-def _engine_error(err: EngineError, broken: Task | None, skip_chess960: bool) -> EngineError:
-    # an engine that could not be started at all, or failed the check of its start (on
-    # Kiwipete), failed whatever the position: no Chess960 hint
-    if broken is not None and broken.record.chess960 and not skip_chess960 and not isinstance(err, (EngineNotStarted, EngineCheckFailed)):
-        return EngineError(f"{err} (at Chess960 position {broken.record.label}; --skip-chess960 leaves those out)")
-    return err
 
 
 def _chess960_hint(record, skip_chess960: bool) -> str:

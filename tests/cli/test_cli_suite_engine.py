@@ -165,6 +165,38 @@ def test_engine_failure_exit_3_and_an_error_testcase(cli, tmp_path):
     assert later.find("skipped").get("message") == "not run: the engine could not be started"
 
 
+@pytest.mark.parametrize("kind", ["missing", "not executable"])
+def test_a_script_that_cannot_be_started_ends_the_run_with_one_line(cli, tmp_path, kind):
+    # a --script is started at its first question, not before the run: each position failed
+    # on it in turn ('ERROR ... was not found' once per position, 341 for the bundled
+    # suites), where --engine ends the run with one line, as docs/usage.md says
+    suite = epd(tmp_path, [("quiet", QUIET, 2), ("before-ep", BEFORE_EP, 1), ("kiwipete", KIWIPETE, 1)])
+    script = tmp_path / "perftree.sh"
+    if kind == "not executable":
+        script.write_text("#!/bin/sh\n")
+        script.chmod(0o644)
+    out = tmp_path / "junit.xml"
+    result = cli("suite", str(suite), "--script", str(script), "--junit", str(out))
+    why = "was not found" if kind == "missing" else "is not executable"
+    line = one_line(result, 3, why)
+    assert "failed on" not in line and "ERROR" not in result.stdout
+    cases = junit_cases(out)  # the first count the engine's error, every other one not run
+    assert [c.get("name") for c in cases] == ["quiet D1", "quiet D2", "before-ep D1", "kiwipete D1"]
+    assert why in cases[0].find("error").get("message")
+    assert [c.find("skipped").get("message") for c in cases[2:]] == ["not run: the engine could not be started"] * 2
+    assert not cli("suite", str(suite), "--script", str(script), "--json").stdout
+
+
+def test_an_engine_that_fails_as_it_starts_gets_no_chess960_hint(cli, tmp_path):
+    # the first position being a Chess960 one, the error said '(at Chess960 position ...;
+    # --skip-chess960 leaves those out)' although the engine exited at 'uci', before any position
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    suite = tmp_path / "c960.epd"
+    suite.write_text(f'{" ".join(fen.split()[:4])} id "c960-one"; D1 {pc_perft(chess.Board(fen, chess960=True), 1)};\n')
+    line = one_line(cli("suite", str(suite), "--engine", str(ENGINES / "fail_exit.py")), 3, "exited with code 1 after 'uci'")
+    assert "Chess960" not in line and "--skip-chess960" not in line
+
+
 def test_junit_without_an_engine(cli, tmp_path):
     suite = epd(tmp_path, [("quiet", QUIET, 2)], wrong={"quiet": 3})
     out = tmp_path / "junit.xml"
