@@ -65,9 +65,8 @@ def stockfish_divide(moves: dict[str, int]) -> str:
     Stockfish prints the moves in its own generation order; chesskit sorts them by UCI
     string so the output is stable. Like Stockfish, the text ends with an empty line.
     """
-    lines = [f"{move}: {count}" for move, count in sorted(moves.items())]
-    total = sum(moves.values())
-    return "\n".join(lines) + f"\n\nNodes searched: {total}\n\n"
+    lines = "".join(f"{move}: {count}\n" for move, count in sorted(moves.items()))
+    return f"{lines}\nNodes searched: {sum(moves.values())}\n\n"  # no move: one empty line, as Stockfish
 
 
 # --------------------------------------------------------------------------- progress

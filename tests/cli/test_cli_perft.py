@@ -141,6 +141,8 @@ def stockfish_divide(stockfish: str, position_cmd: str, depth: int, chess960: bo
 
 def sorted_move_lines(text: str) -> str:
     """Stockfish's text with its move lines in UCI order: chesskit's only difference."""
+    if text.startswith("\n"):  # no legal move: no line to sort
+        return text
     block, rest = text.split("\n\n", 1)
     return "\n".join(sorted(block.split("\n"))) + "\n\n" + rest
 
@@ -156,6 +158,8 @@ def sorted_move_lines(text: str) -> str:
         (["startpos", "--moves", "e2e4 d7d5 e4e5 f7f5"],
          "position startpos moves e2e4 d7d5 e4e5 f7f5", 2, False),
         ([CHESS960], f"position fen {CHESS960}", 2, True),
+        # checkmated: no move line, and one empty line before the total (chesskit printed two)
+        (["startpos", "--moves", "f2f3 e7e5 g2g4 d8h4"], "position startpos moves f2f3 e7e5 g2g4 d8h4", 2, False),
     ],
 )
 def test_divide_matches_stockfish(cli, stockfish_path, args, position_cmd, depth, chess960):
