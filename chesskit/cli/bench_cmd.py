@@ -7,6 +7,8 @@ import click
 from chesskit.cli import output
 from chesskit.cli.engine_options import parse_timeout
 from chesskit.cli.options import json_option, variant_option, variant_rules
+from chesskit.errors import InputError
+from chesskit.variants import find
 
 
 @click.command()
@@ -63,6 +65,11 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
     limit = None if timeout is None else parse_timeout(timeout)
     check_request(hash_mb)  # more than the memory available is refused (exit 2)
     rules = variant_rules(variant)
+    named, chess960 = find(variant)
+    if chess960:  # the shared --variant help offers 960 forms, and bench has no --chess960 flag
+        give = "no --variant" if named.name == "chess" else f"--variant {named.name}"
+        raise InputError(f"bench --variant {variant}: bench counts the variant's start position, "
+                         f"which has no Chess960 form; give {give}")
     workload = variant_workload(variant) if rules else WORKLOAD
     with output.progress(len(workload), "bench") as advance:
         rows = run_bench(

@@ -69,6 +69,13 @@ def test_standard_only_options_refuse_a_variant(cli, args, words):
     one_line(cli(*args, "--variant", "atomic"), 2, *words)
 
 
+@pytest.mark.parametrize("variant, give", [("atomic960", "--variant atomic"), ("chess960", "no --variant")])
+def test_bench_refuses_a_960_form_naming_what_to_give(cli, variant, give):
+    # it said "give Chess960 as its own flag here", and bench has no such flag
+    line = one_line(cli("bench", "--depth-offset", "-5", "--variant", variant), 2, give)
+    assert "own flag" not in line
+
+
 def test_api_takes_variant():
     assert chesskit.perft("startpos", 2, variant="standard") == 400
     with pytest.raises(InputError, match="unknown variant 'shogi'"):
