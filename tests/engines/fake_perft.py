@@ -73,6 +73,8 @@ def answer(args, adapter, fen: str, moves: list[str], depth: int, chess960: bool
         adapter.push(move)
     result = pchelper.divide(adapter, depth)
     total = sum(result.values())
+    if args.null_move:  # a generator that lists the null move as a move: `0000: 1`, counted in the total
+        result, total = {**result, "0000": 1}, total + 1
     if args.thousands:  # counts grouped in thousands, `a2a3: 2,186` and `Nodes searched: 97,862`
         result, total = {move: f"{count:,}" for move, count in result.items()}, f"{total:,}"
     lines = [] if args.prompt else [f"Perft to depth {depth}"]
@@ -108,6 +110,7 @@ def main() -> None:
     parser.add_argument("--depth-echo", action="store_true")
     parser.add_argument("--slow", type=float, default=0.0)
     parser.add_argument("--thousands", action="store_true")
+    parser.add_argument("--null-move", action="store_true")
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
 

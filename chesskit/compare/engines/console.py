@@ -243,7 +243,7 @@ class PerftEngine(UciEngine):
         if answer.total is not None and sum(answer.moves.values()) != answer.total:
             raise self.error(
                 f"answered {where} with divide lines summing to {sum(answer.moves.values())} "
-                f"but a total of {answer.total}"
+                f"but a total of {answer.total}{_unread_rows(answer)}"
             )
         return answer
 
@@ -409,6 +409,15 @@ class PerftEngine(UciEngine):
 
 def _grace(timeout: float | None) -> float:
     return PROBE_GRACE if timeout is None else min(PROBE_GRACE, timeout)
+
+
+def _unread_rows(answer: Answer) -> str:
+    """The lines shaped like divide lines whose move could not be read, when their counts
+    make up the difference between the divide lines and the total (a null move `0000`)."""
+    rows = answer.unread_rows
+    if not rows or sum(n for _, n in rows) != answer.total - sum(answer.moves.values()):
+        return ""
+    return f"; the difference is {', '.join(repr(text) for text, _ in rows)}, not a move chesskit can read"
 
 
 def _skipped(answer: Answer) -> str:

@@ -328,6 +328,9 @@ class Answer:
     late: bool = False  # divide lines came after `readyok`: the engine prints from a thread
     last: str | None = None  # the last line that was neither
     countish: str | None = None  # the last such line that looks as if it held the count
+    # lines shaped like a divide line whose move chesskit cannot read (`0000: 1`, a null
+    # move), with their counts: what a total may count beyond the divide lines
+    unread_rows: list[tuple[str, int]] = field(default_factory=list)
 
     def unread(self) -> str | None:
         """The line to quote for an answer chesskit could not read: the one that should
@@ -335,6 +338,9 @@ class Answer:
         return self.countish or self.last
 
     def note_skipped(self, text: str) -> None:
+        row = _ROW_SHAPED.fullmatch(text)
+        if row is not None and len(self.unread_rows) < 20:
+            self.unread_rows.append((text, _number(row.group(1))))
         if len(self.skipped) < 5:
             self.skipped.append(text)
         self.last = text
@@ -351,6 +357,8 @@ class Answer:
         return self.total is not None and (not self.moves or sum(self.moves.values()) == self.total)
 
 
+# a token and a count, as a divide line is (`0000: 1`), whatever the token
+_ROW_SHAPED = re.compile(rf"\S+\s*[:=\-]?\s*({_DIGITS})")
 # a line that may hold a count chesskit cannot read: `Raw nodes for depth 2: 400` behind a prompt
 _COUNTISH = re.compile(r"nodes|perft|total|count|leaf|leaves|moves\s*=", re.IGNORECASE)
 # a bare count ("8902"): the total of some engines, the depth or a timing in others
