@@ -14,18 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import TEST_INSTALL, lifetime_helper as _lifetime_helper, missing as _missing, subprocess_env
-
-STOCKFISH_FALLBACK = "/usr/games/stockfish"  # Debian's package installs it off PATH
-
-
-def find_stockfish() -> str | None:
-    found = shutil.which("stockfish")
-    if found:
-        return found
-    if os.access(STOCKFISH_FALLBACK, os.X_OK):
-        return STOCKFISH_FALLBACK
-    return None
+from helpers import TEST_INSTALL, find_stockfish, lifetime_helper as _lifetime_helper, missing as _missing, subprocess_env
 
 
 def pytest_configure(config):

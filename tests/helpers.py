@@ -9,6 +9,7 @@ import importlib
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +31,19 @@ FAKE_UCI = f"{sys.executable} {ENGINES / 'fake_uci.py'}"  # the --engine command
 
 
 # ------------------------------------------------------------------ what a test needs
+
+
+STOCKFISH_FALLBACK = "/usr/games/stockfish"  # Debian's package installs it off PATH
+
+
+def find_stockfish() -> str | None:
+    """Stockfish's path: on PATH, else where Debian's package puts it; None without one."""
+    found = shutil.which("stockfish")
+    if found:
+        return found
+    if os.access(STOCKFISH_FALLBACK, os.X_OK):
+        return STOCKFISH_FALLBACK
+    return None
 
 
 def in_ci() -> bool:

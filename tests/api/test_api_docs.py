@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import find_stockfish
-from helpers import REPO, missing
+from helpers import REPO, find_stockfish, missing
 
 MODULES = [
     "chesskit",
