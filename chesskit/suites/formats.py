@@ -68,8 +68,8 @@ MAX_ERRORS_KEPT = 1000
 _CHUNK = 64 * 1024
 _BOM = "\ufeff"
 _ASCII_NUMBER = re.compile(r"[0-9]+")
-_DEPTH_OP = re.compile(r"D([0-9]+)")
-_STAT_OP = re.compile(r"S([0-9]+)")
+_DEPTH_OP = re.compile(r"D([-+]?[0-9]+)")  # a sign read too: D-1 is a bad depth, not some other opcode
+_STAT_OP = re.compile(r"S([-+]?[0-9]+)")
 # a tag: letters, digits and ``-_.+``, not starting with a punctuation mark (``960-castling``)
 TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 MAX_TAG_CHARS = 64

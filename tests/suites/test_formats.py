@@ -204,6 +204,10 @@ def test_python_chess_style_960_file(tmp_path):
         ("D1 ²;", "expected count '²' is not a non-negative integer"),
         ("D1 ２０;", "expected count '２０' is not a non-negative integer"),  # fullwidth digits
         ("D1 -20;", "is not a non-negative integer"),
+        # a signed depth is a bad depth, not an opcode of another meaning (it was ignored)
+        ("D1 20; D-1 3;", "D-1: depth '-1' is not an integer from 0 to 100"),
+        ("D1 20; D+2 400;", "D+2: depth '+2' is not an integer from 0 to 100"),
+        ("D1 20; S-1 \"checks=0\";", "S-1: depth '-1' is not an integer from 0 to 100"),
         ("perft 1;", "expected 'perft DEPTH COUNT'"),
         ("id \"a\"; id \"b\"; D1 20;", "EPD operation 'id' appears twice"),
         ("D1 20; bm e4; bm d4;", "EPD operation 'bm' appears twice"),  # kept before: issue 25 item 3
