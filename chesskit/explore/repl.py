@@ -27,6 +27,7 @@ from typing import Callable, TextIO
 from chesskit.errors import ChesskitError, InputError
 from chesskit.explore.state import Explorer
 from chesskit.explore.text import breadcrumb, divide_lines, finding_lines
+from chesskit.vocab import MAX_DEPTH
 
 PROMPT = "explore> "
 
@@ -116,7 +117,7 @@ class Repl:
             try:
                 value = int(rest)
             except ValueError:
-                raise InputError(f"bad depth {rest!r}: an integer from 1 up") from None
+                raise InputError(f"bad depth {rest!r}: an integer from 1 to {MAX_DEPTH}") from None
             self.ex.set_depth(value)
         self.say(str(self.ex.depth))
 
