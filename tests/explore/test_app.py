@@ -11,6 +11,7 @@ import time
 import xml.etree.ElementTree as ET
 
 import chess
+import chess.variant
 import pytest
 from textual.widgets import DataTable
 
@@ -18,6 +19,7 @@ from chesskit.board.board import Board
 from chesskit.compare.engines import open_engine
 from chesskit.explore.app import BoardView, ExplorerApp, board_scale, board_width
 from chesskit.explore.state import Explorer
+from chesskit.glyphs import FIGURINES
 from helpers import ENGINES, KIWIPETE, gone, pc_divide
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
@@ -299,6 +301,38 @@ def test_a_variant_position_shows_its_state_and_board(variant, fen, lines):
         if variant == "crazyhouse":  # R1BQ~K2R: the king on e1, nothing pushed along by the mark
             first = next(row for row in shown if row.startswith("1 "))
             assert first[: board_width(3)].split() == ["1", "♖", "♗", "♕", "♔", "♖"]
+
+    run(ex, script)
+
+
+def drawn_pieces(lines: list[str]) -> dict[str, str]:
+    """The board on the screen as {square: FEN letter}: each file's column is where its
+    letter stands under the board, each rank's line the one that starts with its digit."""
+    letters = {glyph: letter for letter, glyph in FIGURINES.items()}
+    width = board_width(3) + 1  # the board's columns (the left panel's padding first): the table is beyond
+    files = next(line[:width] for line in lines if line[:width].split() == list("abcdefgh"))
+    columns = {ch: i for i, ch in enumerate(files) if ch in "abcdefgh"}
+    pieces = {}
+    for line in lines:
+        if line[:2] in {f"{r} " for r in "12345678"}:
+            for f, col in columns.items():
+                if col < min(len(line), width) and line[col] in letters:
+                    pieces[f"{f}{line[0]}"] = letters[line[col]]
+    return pieces
+
+
+@pytest.mark.parametrize("variant, fen", [
+    ("atomic", None), ("kingofthehill", None), ("3check", None), ("antichess", None), ("horde", None),
+    ("racingkings", None), ("crazyhouse", "r1b1k2r/ppp2ppp/2n5/8/8/2N5/PPP2PPP/R1BQ~K2R[BNPbnpq] w KQkq - 0 9"),
+])
+def test_the_drawn_board_is_python_chess_variant_board(variant, fen):
+    board = Board(fen, variant=variant)
+    ex = Explorer(board, 1, board.fen(), None, state_pushes=0)
+    reference = chess.variant.find_variant(variant)(board.fen())
+
+    async def script(pilot, app):
+        expected = {chess.square_name(sq): piece.symbol() for sq, piece in reference.piece_map().items()}
+        assert drawn_pieces(screen(app)) == expected
 
     run(ex, script)
 
