@@ -66,8 +66,7 @@ class Outcome:
     seconds: float = 0.0
     # every result, those of positions that could not be counted too (one per task)
     counted: list[SuiteResult] = field(default_factory=list)
-    # the engine could not be started: on which task, and why (nothing was counted)
-    broken: Task | None = None
+    # the engine could not be started: why (nothing was counted)
     engine_error: EngineError | None = None
     dialect: dict | None = None
     skip_chess960: bool = False
@@ -243,10 +242,7 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
         if engine is not None and start is not None:
             outcome.dialect = start(engine)
     except EngineError as err:
-        outcome.broken = planned.tasks[0] if planned.tasks else None
-        outcome.engine_error = err
-        if jobs:
-            _cannot_start(outcome, seen, jobs[0], err)
+        _cannot_start(outcome, seen, jobs, err)
     with timer:
         if outcome.engine_error is not None:
             pass
@@ -256,9 +252,7 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
             try:
                 _ask_engine(jobs, seen, engine, position_timeout)
             except EngineNotStarted as err:  # a --script starts at its first question, not before the run
-                outcome.broken = jobs[len(seen.done)][0]
-                outcome.engine_error = err
-                _cannot_start(outcome, seen, jobs[len(seen.done)], err)
+                _cannot_start(outcome, seen, jobs, err)
     for job in jobs[len(seen.done):]:
         why = "--fail-fast stopped the run" if outcome.engine_error is None else "the engine could not be started"
         outcome.positions.append(result_of.not_run(job[0].record, job, why))
@@ -294,9 +288,13 @@ class _Positions:
         return not (self.fail_fast and position.status in (MISMATCH, ENGINE_ERROR))
 
 
-def _cannot_start(outcome: Outcome, seen: _Positions, job, err: EngineError) -> None:
-    """The engine could not be started: ``job``'s position failed on it, and the run ends
-    there (the positions after it are not run)."""
+def _cannot_start(outcome: Outcome, seen: _Positions, jobs, err: EngineError) -> None:
+    """The engine could not be started: the next position of ``jobs`` failed on it, and
+    the run ends there (the positions after it are not run)."""
+    outcome.engine_error = err
+    if len(seen.done) == len(jobs):
+        return
+    job = jobs[len(seen.done)]
     failure = EngineFailure.of(err, None)
     broken = result_of.failed(job[0].record, [], job[0], job[1:], failure, 0.0)
     seen.done.append(broken)  # not shown as a position's line: the run ends on it
