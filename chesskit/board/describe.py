@@ -1,6 +1,6 @@
 """A position's state as ``show`` prints it and the explorer's state panel shows it, read
 from its FEN (so it matches what ``fen`` prints): side to move, castling, en passant, the
-clocks, check, the legal moves, and a variant's pockets and check counters."""
+clocks, check, the legal moves, and a variant's pockets and check counters (``variant_lines``)."""
 
 from __future__ import annotations
 
@@ -66,3 +66,14 @@ def game_status(info: dict) -> str:
             return " (no legal moves: the game is over)"
         return " (checkmate)" if info["check"] else " (stalemate)"
     return " (in check)" if info["check"] else ""
+
+
+def variant_lines(info: dict) -> list[tuple[str, str]]:
+    """The (name, value) lines a variant adds to the state of ``describe``'s ``info``: its
+    name, crazyhouse's pockets, three-check's checks given (none for standard chess)."""
+    lines = [("variant", info["variant"])] if "variant" in info else []
+    if "pockets" in info:
+        lines.append(("pockets", info["pockets"] or "-"))
+    if "checks_given" in info:
+        lines.append(("checks given", f"white {info['checks_given']['white']}, black {info['checks_given']['black']}"))
+    return lines

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from chesskit.board.describe import describe, game_status
+from chesskit.board.describe import describe, game_status, variant_lines
 from chesskit.cli import output
 from chesskit.cli.html_out import check_writable, write_file
 from chesskit.cli.boardview import SQUARES, colour_depth, plain_lines, rich_board
@@ -54,18 +54,10 @@ def show(
 
 def _state_lines(info: dict) -> list[tuple[str, str]]:
     moves = info["legal_moves"]
-    status = game_status(info)
-    extra = []
-    if "variant" in info:
-        extra.append(("variant", info["variant"]))
-    if "pockets" in info:
-        extra.append(("pockets", info["pockets"] or "-"))
-    if "checks_given" in info:
-        extra.append(("checks given", f"white {info['checks_given']['white']}, black {info['checks_given']['black']}"))
     return [
         ("fen", info["fen"]),
-        *extra,
-        ("side to move", info["turn"] + status),
+        *variant_lines(info),
+        ("side to move", info["turn"] + game_status(info)),
         ("castling", info["castling"]),
         ("en passant", info["ep"] or "-"),
         ("halfmove clock", str(info["halfmove"])),

@@ -25,7 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Label, ProgressBar, Static
 
-from chesskit.board.describe import describe, game_status
+from chesskit.board.describe import describe, game_status, variant_lines
 from chesskit.errors import ChesskitError
 from chesskit.explore.state import Cancelled, Divide, Explorer, extra_is_move
 from chesskit.explore.text import breadcrumb, count, finding_lines
@@ -83,8 +83,6 @@ class DivideTable(DataTable):
 class BoardView(Widget):
     """The board, as large as the widget allows (cells 2h+1 wide, h high)."""
 
-    DEFAULT_CSS = "BoardView { width: 59; height: 25; }"
-
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.fen = "8/8/8/8/8/8/8/8 w - - 0 1"
@@ -139,7 +137,7 @@ class ExplorerApp(App):
     #top { height: 1; background: $primary; color: $text; padding: 0 1; }
     #crumbs { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
     #fen { height: auto; padding: 0 1; text-style: bold; }
-    #left { width: 61; padding: 0 1; }
+    #left { padding: 0 1; }  /* its width, and the board's size: _fit_board, by the screen's */
     #state { height: auto; margin-top: 1; }
     #right { padding: 0 1; }
     #divide { height: 1fr; }
@@ -233,12 +231,8 @@ class ExplorerApp(App):
 
     def _state_text(self) -> Text:
         info = describe(self.ex.board())
-        rows = [("variant", info["variant"])] if "variant" in info else []
-        if "pockets" in info:
-            rows.append(("pockets", info["pockets"] or "-"))
-        if "checks_given" in info:
-            rows.append(("checks given", f"white {info['checks_given']['white']}, black {info['checks_given']['black']}"))
-        rows += [
+        rows = [
+            *variant_lines(info),
             ("side to move", info["turn"] + game_status(info)),
             ("castling", info["castling"]),
             ("en passant", info["ep"] or "-"),
@@ -266,7 +260,7 @@ class ExplorerApp(App):
         # measured only when the table's message queue runs empty, and lines drawn before
         # that stay cached at the headers' widths (every 'a7a8q' shown as 'a7a8', for good)
         for i, label in enumerate(labels):
-            table.add_column(label, width=max([len(label), *(_width(cells[i]) for _, cells in rows)]))
+            table.add_column(label, width=max([_width(label), *(_width(cells[i]) for _, cells in rows)]))
         if divide is None:
             summary.update(Text("counting…", style="dim"))
             self._reselect = keep  # the same move once the count is in (a new depth, say)
