@@ -10,17 +10,22 @@ _LINE = 64
 # offers them: far cheaper to fill (on a 2-core VM 4 KiB pages filled at 0.4 GiB/s, huge
 # pages several times faster: docs/benchmarks.md) and fewer TLB misses to probe it
 _HUGE_FROM = 8 << 20
+# from _HUGE_FROM on the size is a whole number of these (a huge page), not a power of two
+_HUGE_PAGE = 2 << 20
 
 
 def allocate(megabytes: float) -> np.ndarray:
-    """A zeroed table of at most ``megabytes`` MiB (rounded down to a power of two entries),
-    aligned to a cache line (a bucket of ``tt.WAYS`` entries). Raises MemoryError when the
-    system cannot map it."""
-    entries = int(megabytes * 1024 * 1024) // 16
-    if entries < 1:
+    """A zeroed table of at most ``megabytes`` MiB, aligned to a cache line (a bucket of
+    ``tt.WAYS`` entries): from 8 MiB on a whole number of 2 MiB (``tt.py`` splits any
+    such size), below it a power of two entries. Raises MemoryError when the system
+    cannot map it."""
+    nbytes = int(megabytes * 1024 * 1024)
+    if nbytes >= _HUGE_FROM:
+        nbytes -= nbytes % _HUGE_PAGE
+    elif nbytes >= 16:
+        nbytes = 16 << ((nbytes // 16).bit_length() - 1)
+    else:
         return np.zeros(0, dtype=np.uint64)
-    n = 1 << (entries.bit_length() - 1)
-    nbytes = 16 * n
     if nbytes >= _HUGE_FROM and hasattr(mmap, "MAP_ANONYMOUS"):  # not on Windows: np.zeros below
         try:
             # an anonymous map is zero-filled on first touch, page by page, and page aligned

@@ -1,6 +1,7 @@
-"""The perft transposition table: a uint64 array of 2 * N words (N a power of two) in two
-sections, one for the nodes two plies above the leaves (depth 2: the most numerous by far,
-ten times the next depth's at startpos 10) and one for the deeper nodes.
+"""The perft transposition table: a uint64 array (a power of two words, or from 8 MiB on
+any whole number of 2 MiB pages: ``hashtable.allocate``) in two sections, one for the
+nodes two plies above the leaves (depth 2: the most numerous by far, ten times the next
+depth's at startpos 10) and one for the deeper nodes.
 
 A position is stored by two 64-bit words: ``key``, which picks its bucket, and
 ``check``, which its entry is checked against. The perft walk passes two independent
@@ -14,8 +15,9 @@ that picked the bucket (24 to 26 of them in a 4 GiB table) are the same for ever
 compared, so only the other 64 - b protect: (entries) / 2^(64 - b) per probe, the variant
 walk's known limit.
 
-**Deep section** (the first ``1 / DEEP_PART`` of the words, every depth but 2; the whole
-table, every depth, when it has fewer than ``SPLIT_FROM`` words): entry i is two words,
+**Deep section** (the first words, every depth but 2: the largest power of two within
+``1 / DEEP_PART`` of the table, so that a mask picks its buckets; the whole table, every
+depth, when it has fewer than ``SPLIT_FROM`` words): entry i is two words,
 ``check ^ data`` and ``data = count << 6 | depth``. A probe accepts an entry only when
 ``word ^ data`` equals ``check`` and the depth matches, so a slot shared by two positions
 (or by the same position at another depth) is never mistaken for a hit. Storing the
@@ -35,8 +37,7 @@ holds ``SMALL_WAYS`` (6) entries: words 0-5 their checks, words 6 and 7 their fi
 word and a field that two threads left from two stores no longer pass (Hyatt's rule
 again). A count over 65,534 (a variant's, an odd position's) is not stored. Six entries
 of 10 bytes a line where the deep section has four of 16. Lines are picked by key 1's
-upper 32 bits (``(key >> 32) * lines >> 32``: three quarters of a power of two is not
-one). A line keeps its newest entries: a new one goes first and the oldest leaves (as
+upper 32 bits (``(key >> 32) * lines >> 32``: the section's lines are any number). A line keeps its newest entries: a new one goes first and the oldest leaves (as
 many hits as keeping the largest counts at startpos 9 with 512 MiB, more with a table
 far too small: docs/benchmarks.md).
 
@@ -57,7 +58,7 @@ WAYS = 4
 SMALL_WAYS = 6
 # the depth held by the depth-2 section
 SMALL_DEPTH = 2
-# the deep section is this share of a split table (a power of two: the table's words are)
+# the deep section is at most this share of a split table (the largest power of two within it)
 DEEP_PART = 4
 # tables of fewer words are one deep section (a tiny table keeps every depth exact)
 SPLIT_FROM = 1024
@@ -75,8 +76,20 @@ _ZERO = np.uint64(0)
 
 @njit(cache=True)
 def _deep_words(words):
-    """The deep section's words (all of them in a table too small to split)."""
-    return words if words < SPLIT_FROM else words // DEEP_PART
+    """The deep section's words: all of them in a table too small to split, else the
+    largest power of two within ``1 / DEEP_PART`` of the table (its buckets are picked by
+    a mask; a table of any number of lines has one)."""
+    if words < SPLIT_FROM:
+        return words
+    part = words // DEEP_PART
+    # the highest set bit of part, alone: every bit below it set, then the top one kept
+    part |= part >> 1
+    part |= part >> 2
+    part |= part >> 4
+    part |= part >> 8
+    part |= part >> 16
+    part |= part >> 32
+    return part - (part >> 1)
 
 
 @njit(cache=True)
@@ -92,7 +105,7 @@ def _bucket(words, key):
 def _small_bucket(words, key):
     """The first word of ``key``'s line in the depth-2 section of a split table of
     ``words`` words."""
-    start = words // DEEP_PART
+    start = _deep_words(words)
     lines = np.uint64((words - start) // _LINE)
     return start + _LINE * np.int64(((key >> _HALF) * lines) >> _HALF)
 

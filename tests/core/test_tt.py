@@ -8,16 +8,57 @@ import pytest
 from chesskit.board.board import Board
 from chesskit.board.tablesize import default_table_mb, memory_available_mb
 from chesskit.core import position as P
-from chesskit.core.tt import _MIX, DEEP_PART, SMALL_WAYS, SPLIT_FROM, WAYS, allocate, probe, store
+from chesskit.core.tt import (
+    _MIX,
+    DEEP_PART,
+    SMALL_WAYS,
+    SPLIT_FROM,
+    WAYS,
+    _deep_words,
+    _small_bucket,
+    allocate,
+    probe,
+    store,
+)
 from chesskit.suites.runner import load_suites
 from helpers import sf_divide
 
 
-def test_allocate_rounds_to_power_of_two_entries():
+def test_allocate_rounds_small_tables_to_power_of_two_entries_and_large_ones_to_huge_pages():
     tt = allocate(1)  # 1 MiB: 65536 entries of 16 bytes
     assert tt.dtype == np.uint64 and tt.shape == (2 * 65536,)
     assert allocate(0).shape == (0,)
     assert allocate(0.0001).shape == (2 * 4,)  # 6 entries' worth rounds down to 4
+    assert allocate(7.9).shape == (4 << 20 >> 3,)  # under 8 MiB: a power of two, 4 MiB
+    assert allocate(10).shape == (10 << 20 >> 3,)  # from 8 MiB: whole 2 MiB pages, 10 MiB
+    assert allocate(13.5).shape == (12 << 20 >> 3,)
+
+
+@pytest.mark.parametrize("words", [SPLIT_FROM, 4 * SPLIT_FROM, 5 * SPLIT_FROM, 7 * SPLIT_FROM + 8, 10 << 17])
+def test_a_table_of_any_number_of_lines_is_split_into_a_power_of_two_and_the_rest(words):
+    """The deep section is the largest power of two within a quarter of the table (its
+    buckets are picked by a mask), the depth-2 section every line after it, the first
+    and the last line reached, no word outside the table."""
+    deep = _deep_words(words)
+    assert deep & (deep - 1) == 0 and deep <= words // DEEP_PART < 2 * deep
+    lines = (words - deep) // 8
+    firsts = {_small_bucket(words, np.uint64(k)) for k in (0, 1 << 32, (1 << 64) - 1, 0x8000_0000_0000_0000)}
+    assert min(firsts) == deep and max(firsts) == deep + 8 * (lines - 1)
+    tt = np.zeros(words, dtype=np.uint64)
+    for i in range(200):  # keys spread over the whole range, upper bits too
+        key = np.uint64((i * 0x9E37_79B9_7F4A_7C15 + 12345) % (1 << 64))
+        store(tt, key, key, 2, i)
+        store(tt, key, key, 3, i + 1000)
+        assert probe(tt, key, key, 2) == i and probe(tt, key, key, 3) == i + 1000
+
+
+@pytest.mark.parametrize("hash_mb", [10, 14])
+def test_a_table_not_a_power_of_two_gives_the_published_counts(hash_mb):
+    table = allocate(hash_mb)
+    assert len(table) & (len(table) - 1) != 0  # 10 and 14 MiB are not powers of two
+    assert Board(FENS[0]).perft(6, table=table) == 119_060_324  # chessprogramming.org, Perft Results
+    assert Board(FENS[1]).perft(5, table=table) == 193_690_690
+    assert _small_entries(table) > 0 and table[: _deep_words(len(table))].any()
 
 
 def test_tables_are_aligned_to_cache_lines_and_zeroed():
@@ -57,7 +98,7 @@ def test_a_position_sharing_the_bucket_key_is_told_apart_by_the_check_key():
 
 def _small_lines(table):
     """The depth-2 section's lines (8 words: six checks, then six 16-bit fields, count + 1)."""
-    return table[len(table) // DEEP_PART :].reshape(-1, 8)
+    return table[_deep_words(len(table)) :].reshape(-1, 8)
 
 
 def _small_fields(lines):
@@ -87,7 +128,7 @@ def _rewrite(table, change_count, change_check):
     """A copy of ``table`` whose every stored count and check (key 2 for the walk) are
     changed (a deep entry is check ^ data, data = count << 6 | depth)."""
     marked = table.copy()
-    deep = marked[: len(marked) // DEEP_PART] if len(marked) >= SPLIT_FROM else marked
+    deep = marked[: _deep_words(len(marked))]
     words, data = deep[0::2], deep[1::2]
     stored = data != 0
     checks = words[stored] ^ data[stored]
@@ -192,7 +233,7 @@ def test_the_walk_reads_the_depth_2_section():
     assert board.perft(4, table=table) == DEPTH_4[1]
     assert _small_entries(table) > 0
     marked = table.copy()
-    marked[: len(table) // DEEP_PART] = 0
+    marked[: _deep_words(len(table))] = 0
     _small_rewrite(marked, 1, 0)
     assert board.perft(4, table=marked.copy()) > DEPTH_4[1]
     _small_rewrite(marked, 0, 1 << 40)
