@@ -82,6 +82,8 @@ def _deep_words(words):
     if words < SPLIT_FROM:
         return words
     part = words // DEEP_PART
+    if part & (part - 1) == 0:
+        return part  # a power of two already (every table but a --hash of other sizes)
     # the highest set bit of part, alone: every bit below it set, then the top one kept
     part |= part >> 1
     part |= part >> 2
