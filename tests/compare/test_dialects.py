@@ -18,6 +18,7 @@ from chesskit.compare.engines import OneShotEngine, PerftEngine, open_engine
 from chesskit.compare.engines.dialects import (
     AnswerReader,
     MoveNames,
+    bad_count,
     dialect_names,
     parse_dialect,
     parse_divide_entry,
@@ -135,6 +136,46 @@ def test_a_listed_null_move_is_named_as_the_difference_to_the_total():
     with pytest.raises(EngineError, match=r"summing to 48 but a total of 49; the difference is '0000: 1', not a move"):
         with open_engine(engine=f"{FAKE} --command go-perft --total stockfish --null-move", timeout=30) as engine:
             engine.divide(KIWIPETE, 1, [])
+
+
+@pytest.mark.parametrize(
+    "line, why",
+    [
+        ("Nodes searched: -1104895168", "a negative count"),  # an int32 past 2^31 - 1
+        ("e2e4: -5", "a negative count"),
+        ("Perft(3) = -8902", "a negative count"),
+        ("-112", "a negative count"),
+        ("Nodes searched: 99999999999999999999999", "a count of 23 digits"),
+        ("e2e4: 12345678901234567890", "a count of 20 digits"),
+        ("e2e4 - 20", None),  # perftree's dash, a count of 20
+        ("info depth 1 score cp -20", None),
+        ("Time: -0.5", None),
+        ("time -5 ms", None),
+        ("Nodes searched: 9999999999999999999", None),  # 19 digits: a count
+        ("hello", None),
+    ],
+)
+def test_bad_counts_are_told_from_other_lines(line, why):
+    found = bad_count(line)
+    assert (found is None) if why is None else found.startswith(why)
+
+
+def test_a_wrapped_counter_fails_at_once_naming_its_line():
+    # an 8-bit counter wraps at startpos 2 as an int32 does at perft 7: `Nodes searched: -112`
+    # was skipped as no total, so chesskit waited for one until --timeout and then said the
+    # engine "did not answer"
+    with pytest.raises(EngineError, match=r"printed a negative count \(a signed counter that wrapped\?\) in answer to "
+                       r"'go perft 2': 'Nodes searched: -112'$"):
+        with open_engine(engine=f"{FAKE} --command go-perft --total stockfish --overflow 8", timeout=60) as engine:
+            engine.divide(STARTPOS, 2, [])
+
+
+def test_an_answer_that_never_ends_is_quoted_when_it_times_out():
+    # `Computing... done` and then silence: the timeout's error said only "did not answer"
+    with pytest.raises(EngineError, match=r"did not answer 'go perft 2' within 3 s; it printed 'Computing\.\.\. done', "
+                       r"not a line chesskit can read$"):
+        with open_engine(engine=f"{FAKE} --command go-perft --total stockfish --garbage-from 2", timeout=3) as engine:
+            finishes(lambda: engine.divide(STARTPOS, 2, []))
 
 
 def test_dialect_names_round_trip():

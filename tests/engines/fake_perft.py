@@ -21,6 +21,9 @@
                             command, and no header line before its answers
     --total-first           print the total line before the divide lines
     --depth-echo            print the depth as a bare number before the answer
+    --overflow BITS         counts kept in signed BITS-bit integers, which wrap: `--overflow 8`
+                            prints startpos 2 as `Nodes searched: -112` (an int32 at perft 7)
+    --garbage-from DEPTH    from DEPTH on, answer `Computing... done` and nothing more (no count)
     --slow SECONDS          think this long before each perft answer (a banner line first;
                             with --threaded, after `readyok`)
 
@@ -68,6 +71,8 @@ def name_of(board: chess.Board, uci: str, san: bool) -> str:
 
 
 def answer(args, adapter, fen: str, moves: list[str], depth: int, chess960: bool) -> list[str]:
+    if args.garbage_from and depth >= args.garbage_from:
+        return ["Computing... done"]
     adapter.set_fen(fen, chess960=chess960)
     for move in moves:
         adapter.push(move)
@@ -75,6 +80,9 @@ def answer(args, adapter, fen: str, moves: list[str], depth: int, chess960: bool
     total = sum(result.values())
     if args.null_move:  # a generator that lists the null move as a move: `0000: 1`, counted in the total
         result, total = {**result, "0000": 1}, total + 1
+    if args.overflow:  # a signed counter of that many bits, wrapped (an int32 past 2^31 - 1)
+        half = 1 << (args.overflow - 1)
+        result, total = {move: (count + half) % (2 * half) - half for move, count in result.items()}, (total + half) % (2 * half) - half
     if args.thousands:  # counts grouped in thousands, `a2a3: 2,186` and `Nodes searched: 97,862`
         result, total = {move: f"{count:,}" for move, count in result.items()}, f"{total:,}"
     lines = [] if args.prompt else [f"Perft to depth {depth}"]
@@ -111,6 +119,8 @@ def main() -> None:
     parser.add_argument("--slow", type=float, default=0.0)
     parser.add_argument("--thousands", action="store_true")
     parser.add_argument("--null-move", action="store_true")
+    parser.add_argument("--overflow", type=int)
+    parser.add_argument("--garbage-from", type=int)
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
 

@@ -23,7 +23,7 @@ import re
 import time
 
 from chesskit.compare.engines.base import check_depth, fairy_fen, node_board, one_line, position_label  # noqa: F401 (node_board re-exported)
-from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect
+from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect, bad_count
 from chesskit.compare.engines import detect, xboard
 from chesskit.compare.engines.uci import UciEngine
 from chesskit.errors import InputError
@@ -316,7 +316,10 @@ class PerftEngine(UciEngine):
                         raise self.error(f"did not stop the search it started on {command!r}")
                     break
             else:
-                line = self._readline(deadline)
+                line = self._poll(deadline)
+                if line is None:  # --timeout passed
+                    self._kill()
+                    raise self.error(f"did not answer {command!r} within {self.timeout:g} s{_printed(answer)}")
             text = line.strip()
             if text == ready_reply and not ready:
                 ready = True
@@ -330,6 +333,10 @@ class PerftEngine(UciEngine):
                     self._send("stop")
                 continue
             kind = reader.feed(line)
+            why = bad_count(text) if kind == "skip" else None
+            if why is not None:  # the answer, but not a count chesskit can take
+                self._kill()
+                raise self.error(f"printed {why} in answer to {command!r}: {one_line(line)!r}")
             if kind == "skip" and _REFUSED.search(text):
                 refused = True  # `Unknown command: perft 1`
             elif kind == "divide" and ready and not self._console:
@@ -418,6 +425,13 @@ def _unread_rows(answer: Answer) -> str:
     if not rows or sum(n for _, n in rows) != answer.total - sum(answer.moves.values()):
         return ""
     return f"; the difference is {', '.join(repr(text) for text, _ in rows)}, not a move chesskit can read"
+
+
+def _printed(answer: Answer) -> str:
+    """For an answer that timed out: the line it printed that chesskit could not read, if any."""
+    if answer.unread():
+        return f"; it printed {one_line(answer.unread())!r}, not a line chesskit can read"
+    return ""
 
 
 def _skipped(answer: Answer) -> str:

@@ -178,6 +178,31 @@ def read_total(line: str) -> tuple[int, int | None] | None:
     return None
 
 
+# a minus sign before a number (`-1104895168`), and a run of more digits than a count may hold
+_MINUS = re.compile(r"(?<![\w-])-(?=\d)")
+_LONG_NUMBER = re.compile(r"\d{20,}")
+
+
+def bad_count(line: str) -> str | None:
+    """What is wrong with the count of a line that would be a total or a divide line but for
+    it: ``'a negative count'`` (``Nodes searched: -1104895168``, a 32-bit counter that
+    wrapped), ``'a count of 23 digits'``; None for any other line. Such a line is the
+    engine's answer, so it fails at once instead of being skipped until --timeout."""
+    text = line.strip()
+    fixed = _MINUS.sub("", text)
+    if fixed != text:
+        why = "a negative count (a signed counter that wrapped?)"
+    else:
+        long = _LONG_NUMBER.search(text)
+        if long is None:
+            return None
+        why = f"a count of {len(long.group())} digits (at most 19 are read)"
+        fixed = _LONG_NUMBER.sub("1", text)
+    if read_total(fixed) is None and parse_divide_row(fixed) is None:
+        return None
+    return why
+
+
 def move_token(text: str) -> str | None:
     """`text` without check marks when it is shaped like a move (UCI, SAN or long algebraic)."""
     token = _SUFFIX.sub("", text.strip())
