@@ -258,11 +258,19 @@ def pytest_runtest_makereport(item, call):
     """An engine failure or a bad line of a generated test reads as chesskit's one line, not a traceback."""
     report = yield
     if isinstance(item, (PerftItem, BadLineItem)) and call.excinfo is not None:
-        from chesskit.errors import ChesskitError
+        from chesskit.errors import ChesskitError, EngineNotStarted
 
         if isinstance(call.excinfo.value, ChesskitError):
-            report.longrepr = f"chesskit: {call.excinfo.value}"
+            # as `chesskit suite` says it: an engine that fails at a Chess960 position (once
+            # started: a missing program fails everywhere) may not play Chess960
+            started = not isinstance(call.excinfo.value, EngineNotStarted)
+            hint = "; --chesskit-skip-chess960 leaves the Chess960 positions out" if started and _chess960(item) else ""
+            report.longrepr = f"chesskit: {call.excinfo.value}{hint}"
     return report
+
+
+def _chess960(item) -> bool:
+    return isinstance(item, PerftItem) and item.case.chess960
 
 
 @pytest.fixture(scope="session")

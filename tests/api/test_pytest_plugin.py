@@ -86,6 +86,23 @@ def test_a_crash_is_that_tests_error_and_the_next_test_starts_the_engine_again(p
     assert "Traceback" not in result.stdout.str()
 
 
+def test_an_engine_failing_at_a_chess960_position_is_told_how_to_leave_them_out(project, pytester):
+    # `chesskit suite` ends such a run with "--skip-chess960 leaves the Chess960 positions out";
+    # the plugin's errors (76 of them for the bundled suites) said only that it cannot play Chess960
+    pytester.path.joinpath("suite.epd").write_text(
+        SUITE.splitlines()[0] + "\n" + 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21 ;id "c960"\n'
+    )
+    result = project(f"--chesskit-engine={sys.executable} {ENGINES / 'fake_uci.py'} --no-960", "--chesskit-suite=suite.epd")
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(
+        ["chesskit: engine * cannot play Chess960 (it does not offer the UCI_Chess960 option); "
+         "--chesskit-skip-chess960 leaves the Chess960 positions out"]
+    )
+    missing = project(f"--chesskit-script={pytester.path / 'no_such_engine'}", "--chesskit-suite=suite.epd")
+    missing.assert_outcomes(errors=3)
+    assert "skip-chess960" not in missing.stdout.str()  # not started: no position's fault
+
+
 @pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
 def test_a_hanging_engine_is_an_error_and_pytest_ends(project, tmp_path, monkeypatch):
     pidfile = tmp_path / "pids"
