@@ -178,6 +178,15 @@ def test_an_answer_that_never_ends_is_quoted_when_it_times_out():
             finishes(lambda: engine.divide(STARTPOS, 2, []))
 
 
+def test_an_engine_that_answered_a_probe_is_not_waited_for_until_the_timeout():
+    # Ethereal: `go perft 1` starts a search, `perft 1` prints `20`, `divide 1` gets no reply;
+    # detection waited the whole --timeout (30 s) for that silence at every start
+    engine = open_engine(engine=f"{FAKE} --command perft --total-only --total bare --ethereal", timeout=1000)
+    with engine:
+        assert finishes(lambda: engine.dialect_info().name, timeout=120) == "uci-perft-total"
+        assert engine.perft(KIWIPETE, 2, []) == 2039
+
+
 def test_dialect_names_round_trip():
     for name in dialect_names():
         assert parse_dialect(name).name == name

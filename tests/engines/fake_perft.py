@@ -24,6 +24,8 @@
     --overflow BITS         counts kept in signed BITS-bit integers, which wrap: `--overflow 8`
                             prints startpos 2 as `Nodes searched: -112` (an int32 at perft 7)
     --garbage-from DEPTH    from DEPTH on, answer `Computing... done` and nothing more (no count)
+    --ethereal              as Ethereal: `go perft 1` starts a search (info, bestmove), and a
+                            command it does not know gets no reply at all
     --slow SECONDS          think this long before each perft answer (a banner line first;
                             with --threaded, after `readyok`)
 
@@ -121,6 +123,7 @@ def main() -> None:
     parser.add_argument("--null-move", action="store_true")
     parser.add_argument("--overflow", type=int)
     parser.add_argument("--garbage-from", type=int)
+    parser.add_argument("--ethereal", action="store_true")
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
 
@@ -177,7 +180,10 @@ def main() -> None:
                     out(text)
         elif command == "quit":
             break
-        elif command != "ucinewgame":
+        elif command == "go" and args.ethereal:
+            out("info depth 1 seldepth 1 multipv 1 score cp 83 time 0 nodes 6 pv g1f3")
+            out("bestmove g1f3")
+        elif command != "ucinewgame" and not args.ethereal:
             out(f"Unknown command: {line.strip()}")
 
 

@@ -54,6 +54,7 @@ class PerftEngine(UciEngine):
         self._ping = 0
         self._waiting_uciok = False
         self._position_checked = False  # once for the engine, not again when it is restarted
+        self._probe_answered = False  # a detection probe got an answer: the engine is awake
         if dialect is not None and dialect.loop != "uci" and self.options:
             raise InputError(f"--engine-option needs a UCI engine; a {dialect.loop} dialect has no options")
 
@@ -202,6 +203,7 @@ class PerftEngine(UciEngine):
         answer, search = self.ask(verb, 1, lambda: node_board(detect.START, [], False), probe=True)
         if verb.startswith("go ") and answer.empty and not search:
             self._send("stop")
+        self._probe_answered = self._probe_answered or search or not answer.empty
         return answer, search
 
     # -- asking ---------------------------------------------------------------
@@ -291,8 +293,11 @@ class PerftEngine(UciEngine):
         began = False  # the engine said something in answer (a count, a total, a refusal)
 
         def wait_more() -> float:
-            if probe and not began and deadline is not None:
-                return deadline  # a slow engine's first line gets the whole --timeout
+            if probe and not began and deadline is not None and not self._probe_answered:
+                # a slow engine's first line gets the whole --timeout; once it has answered a
+                # probe (Ethereal: a search for `go perft 1`, `20` for `perft 1`), silence after
+                # readyok is no answer (its `divide 1`: it waited 30 s at every start)
+                return deadline
             return time.monotonic() + _grace(self.timeout)
         while True:
             if ready and not searching:
