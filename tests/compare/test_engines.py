@@ -371,6 +371,34 @@ def test_uci_unknown_option_stops_the_engine():
         uci("fake_uci.py", options={"Threads": "4"}).divide(STARTPOS, 1, [])
 
 
+@pytest.mark.parametrize(
+    "option, expected",
+    [
+        ("Hash=abc", r"option 'Hash' \(spin\) takes an integer from 1 to 1024, not 'abc'$"),
+        ("Hash=4096", r"option 'Hash' \(spin\) takes an integer from 1 to 1024, not '4096'$"),
+        ("UCI_Chess960=yes", r"option 'UCI_Chess960' \(check\) takes true or false, not 'yes'$"),
+    ],
+)
+def test_uci_option_value_the_engine_declared_no_room_for(option, expected):
+    # sent as given, `Threads=abc` made Stockfish abort ("killed by signal SIGABRT ... 'what(): stof'")
+    # and an out-of-range spin is dropped by it without a word
+    with pytest.raises(EngineError, match=r"^engine '.*fake_uci.py' " + expected):
+        uci("fake_uci.py", options=dict([option.split("=")])).divide(STARTPOS, 1, [])
+
+
+def test_uci_option_declarations_are_read_with_their_bounds_and_choices():
+    from chesskit.compare.engines.uci import _parse_option
+
+    spin = _parse_option("option name Skill Level type spin default 20 min 0 max 20")
+    assert (spin.name, spin.type, spin.low, spin.high) == ("Skill Level", "spin", 0, 20)
+    assert spin.refuses("20") is None and spin.refuses("21") and spin.refuses("x")
+    combo = _parse_option("option name Analysis Contempt type combo default Both var Off var White var Black var Both")
+    assert combo.choices == ("Off", "White", "Black", "Both")
+    assert combo.refuses("white") is None and combo.refuses("Green") == "takes one of Off, White, Black, Both"
+    assert _parse_option("option name Ponder type check default false").refuses("TRUE") is None
+    assert _parse_option("option name SyzygyPath type string default <empty>").refuses("") is None
+
+
 # -- Python adapters that fail -----------------------------------------------------
 
 

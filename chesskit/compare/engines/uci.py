@@ -64,6 +64,27 @@ class UciOption:
     name: str
     type: str
     choices: tuple[str, ...] = ()  # a combo's `var` values
+    low: int | None = None  # a spin's `min` and `max`
+    high: int | None = None
+
+    def refuses(self, value: str) -> str | None:
+        """Why ``value`` is no value of this option as the engine declared it (a spin takes
+        an integer within min..max, a check true or false, a combo one of its vars); None
+        when it is one. A bad value is caught here: Stockfish aborts on `Threads=abc`."""
+        text = str(value).strip()
+        if self.type == "spin":
+            bounds = f" from {self.low} to {self.high}" if self.low is not None and self.high is not None else ""
+            try:
+                number = int(text)
+            except ValueError:
+                return f"takes an integer{bounds}"
+            if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
+                return f"takes an integer{bounds}"
+        elif self.type == "check" and text.lower() not in ("true", "false"):
+            return "takes true or false"
+        elif self.type == "combo" and self.choices and text.lower() not in (c.lower() for c in self.choices):
+            return f"takes one of {', '.join(self.choices)}"
+        return None
 
 
 class UciEngine(Engine):
@@ -189,6 +210,9 @@ class UciEngine(Engine):
         if option is None:
             offered = ", ".join(sorted(opt.name for opt in self.uci_options.values())) or "none"
             raise self.error(f"has no option {name!r} (it offers: {offered})")
+        refused = option.refuses(value) if option.type != "button" else None
+        if refused is not None:
+            raise self.error(f"option {option.name!r} ({option.type}) {refused}, not {str(value)!r}")
         if option.type == "button":
             self._send(f"setoption name {option.name}")
         else:
@@ -346,4 +370,13 @@ def _parse_option(text: str) -> UciOption | None:
     name = " ".join(tokens[2:at])
     kind = tokens[at + 1] if at + 1 < len(tokens) else ""
     choices = tuple(tokens[i + 1] for i in range(at, len(tokens) - 1) if tokens[i] == "var")
-    return UciOption(name, kind, choices) if name else None
+    bounds = {tokens[i]: tokens[i + 1] for i in range(at, len(tokens) - 1) if tokens[i] in ("min", "max")}
+    low, high = (_integer(bounds.get(key)) for key in ("min", "max"))
+    return UciOption(name, kind, choices, low, high) if name else None
+
+
+def _integer(text: str | None) -> int | None:
+    try:
+        return None if text is None else int(text)
+    except ValueError:
+        return None
