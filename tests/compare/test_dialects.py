@@ -285,6 +285,18 @@ def test_console_cannot_play_chess960():
             engine.divide(C960_CASTLE, 1, [], chess960=True)
 
 
+def test_a_chess960_position_without_castling_rights_is_asked_as_standard_chess():
+    # no castle can come in its tree, so the games are one: a console (or xboard engine, or
+    # UCI engine without UCI_Chess960) failed on it with "cannot play Chess960" (fuzz: Sjeng
+    # failed a third of the generated positions, its Chess960 placements without rights)
+    no_rights = "rk2r3/8/8/8/8/8/8/RK2R3 w - - 0 1"
+    with open_engine(engine=f"{FAKE} --loop console", timeout=30) as engine:
+        assert engine.divide(no_rights, 2, ["b1c1"], chess960=True) == pc_divide(no_rights, 2, ["b1c1"])
+        assert engine.perft(no_rights, 2, [], chess960=True) == sum(pc_divide(no_rights, 2).values())
+        with pytest.raises(EngineError, match=r"cannot play Chess960"):
+            engine.divide(C960_CASTLE, 1, [], chess960=True)
+
+
 def test_console_that_hangs_is_killed(tmp_path, monkeypatch):
     pidfile = tmp_path / "pids"
     monkeypatch.setenv("CHESSKIT_HANG_PIDFILE", str(pidfile))

@@ -68,6 +68,9 @@ class Engine(ABC):
         own = cls.__dict__.get("divide")
         if own is not None and not getattr(own, "reads_castling", False):
             cls.divide = _reading_castling(own)
+        own = cls.__dict__.get("perft")
+        if own is not None and not getattr(own, "reads_castling", False):
+            cls.perft = _standard_without_rights(own)
 
     @abstractmethod
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
@@ -139,11 +142,37 @@ class Engine(ABC):
         return stdout
 
 
+def castles_in_960(fen: str, chess960: bool) -> bool:
+    """Whether a question about ``fen`` (and the moves played from it) must be asked in
+    Chess960: only when it is a Chess960 position whose castling field grants a right. With
+    none, no castle can come in its tree, and the two games are the same: an engine that
+    cannot play Chess960 (an xboard or console dialect, a UCI engine without UCI_Chess960)
+    is asked it as standard chess, not failed (fuzz's Chess960 placements without rights,
+    a third of its positions, were each an engine error for Sjeng)."""
+    if not chess960:
+        return False
+    fields = fen.split()
+    return len(fields) < 3 or fields[2] != "-"
+
+
+def _standard_without_rights(perft):
+    """``perft`` asked in standard chess where Chess960 makes no difference (``castles_in_960``)."""
+
+    @functools.wraps(perft)
+    def wrapped(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> int:
+        return perft(self, fen, depth, moves, castles_in_960(fen, chess960))
+
+    wrapped.reads_castling = True
+    return wrapped
+
+
 def _reading_castling(divide):
-    """``divide`` with its answer passed through ``castling.read_castling``."""
+    """``divide`` with its answer passed through ``castling.read_castling``, asked in
+    standard chess where Chess960 makes no difference (``castles_in_960``)."""
 
     @functools.wraps(divide)
     def wrapped(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
+        chess960 = castles_in_960(fen, chess960)
         result = divide(self, fen, depth, moves, chess960)
         result, spelled = read_castling(result, lambda: node_board(fen, moves, chess960, self.variant), chess960)
         if spelled:
