@@ -367,6 +367,7 @@ class _Batches:
         self.in_process = False  # where the batch gathered so far goes
         self.pool: ThreadPoolExecutor | None = None
         self.workers = None  # a procs.Workers
+        self.no_workers = False  # they could not be started
         self.closed = False
 
     def add(self, job: list[Task], alone: bool = False) -> list[tuple[Future, list[list[Task]]]]:
@@ -386,11 +387,14 @@ class _Batches:
         if not self.jobs or self.closed:
             return []
         jobs, self.jobs, self.weight = self.jobs, [], 0
-        if self.in_process:
-            if self.workers is None:
-                from chesskit.suites.procs import Workers
+        if self.in_process and self.workers is None and not self.no_workers:
+            from chesskit.suites.procs import Workers
 
+            try:
                 self.workers = Workers(self.threads, _counted_packed)
+            except OSError:  # no process to be had (a limit on processes, memory): threads count it all
+                self.no_workers = True
+        if self.in_process and not self.no_workers:
             future = self.workers.submit(_packed(jobs), then=lambda answers: _unpacked(jobs, answers))
         else:
             if self.pool is None:

@@ -214,3 +214,14 @@ def test_workers_end_with_a_killed_parent(tmp_path):
     proc.kill()  # no cleanup at all: the kernel ends the workers (PR_SET_PDEATHSIG)
     proc.communicate()
     assert _none_left(workers)
+
+
+def test_workers_that_cannot_be_started_leave_the_counts_to_threads(tmp_path, monkeypatch):
+    def refused(*args, **kwargs):
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(procs.os, "fork", refused)
+    paths = [SUITES[0], _mixed_suite(tmp_path)]
+    one = execute(prepare(paths, max_depth=3, max_nodes=10**15), threads=1, hash_mb=0)
+    two = execute(prepare(paths, max_depth=3, max_nodes=10**15), threads=2, hash_mb=0)
+    assert _summary(two) == _summary(one)
