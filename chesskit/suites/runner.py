@@ -247,6 +247,10 @@ SPLIT_NODES = 20_000_000
 # results) for each few hundred microseconds of counting.
 BATCH_NODES = 2_000_000
 BATCH_POSITIONS = 64
+# A worker process's batch: a hand-off costs a pickle, a socket's round trip and a
+# wake-up, so larger (random.perft D1-D4, 1,700 batches of 2 M nodes against 530 of
+# 8 M: 0.15-0.2 CPU s less in the parent, which reads the files meanwhile)
+PROCESS_BATCH_NODES = 8_000_000
 # The shallowest count given the shared table. Below it the table can only cost: no
 # position repeats within a tree's first two plies, and the walk neither stores nor looks
 # up a node one ply above the leaves, so a count to depth 4 never finds an entry (and
@@ -274,9 +278,11 @@ def run(
     leaf counters are checked too. A position that cannot be counted (its board cannot be
     set up, or an S<n> opcode does not parse) gives results with ``error`` set.
 
-    ``threads`` > 1 counts several positions at once, one per thread (the compiled walk
-    releases the GIL), and splits a count expected above ``SPLIT_NODES`` over all of them;
-    the counts are the same as with one thread. ``hash_mb`` sizes one transposition table
+    ``threads`` > 1 counts several positions at once: standard chess positions whose
+    counts need no table on that many worker processes (``procs``: the Python around
+    each small count runs in parallel too), the others on that many threads (the compiled
+    walk releases the GIL); a count expected above ``SPLIT_NODES`` is split over all the
+    threads. The counts are the same as with one thread. ``hash_mb`` sizes one transposition table
     shared by every count (one for standard chess, one for Chess960). ``progress(task,
     fraction)`` is called as a count above ``SPLIT_NODES`` advances (the fraction of it
     done); it costs the walk a little, so pass it only when something is drawn. ``gpu``
@@ -308,17 +314,9 @@ def run(
 
 
 def _run_threads(jobs, stats, threads, tables, progress, ahead) -> Iterator[SuiteResult]:
-    """``run`` on ``threads`` threads (see there)."""
-    pool = _pool(threads) if ahead is None else ahead.pool
-    window: deque[Future] = deque()
-    batch: list[list[Task]] = []  # whole positions of small counts, not yet submitted
-    weight = 0
-
-    def submit_batch() -> None:
-        nonlocal batch, weight
-        if batch:
-            window.append(pool.submit(_counted, batch, stats, tables))
-            batch, weight = [], 0
+    """``run`` on ``threads`` threads or worker processes (see there)."""
+    batches = _Batches(threads, tables, stats) if ahead is None else ahead.batches
+    window: deque = deque()  # futures (or ``Ahead``'s shares of one) whose results are due in order
 
     try:
         for job in jobs:
@@ -328,65 +326,163 @@ def _run_threads(jobs, stats, threads, tables, progress, ahead) -> Iterator[Suit
             small, big = job[:cut], job[cut:]
             started = ahead.take(job) if ahead is not None and not big else None
             if started is not None:  # counted while the files were read: in its place in the order
-                submit_batch()
+                window.extend(future for future, _ in batches.flush())
                 window.append(started)
             elif not big:
-                batch.append(small)
-                weight += sum(task.expected for task in small)
-                if weight >= BATCH_NODES or len(batch) >= BATCH_POSITIONS:
-                    submit_batch()
+                window.extend(future for future, _ in batches.add(small))
             if not big:
                 while len(window) > _AHEAD_PER_THREAD * threads:
                     yield from window.popleft().result()
                 continue
-            submit_batch()
+            window.extend(future for future, _ in batches.flush())
             if small:
-                window.append(pool.submit(_counted, [small], stats, tables))
+                window.extend(future for future, _ in batches.add(small, alone=True))
             done: list[SuiteResult] = []
             while window:  # what is queued first, then the big counts over every thread
                 done = window.popleft().result()
                 yield from done
             diverged = bool(small) and any(r.mismatch for r in done)
             yield from _run_job(big, stats, tables, threads, diverged, progress)
-        submit_batch()
+        window.extend(future for future, _ in batches.flush())
         while window:
             yield from window.popleft().result()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        batches.close(wait=True)
         if ahead is not None:
             ahead.close()
 
 
-def _pool(threads: int) -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=threads, thread_name_prefix="chesskit-suite")
+class _Batches:
+    """Whole positions of small counts, gathered into batches (``BATCH_NODES`` or
+    ``PROCESS_BATCH_NODES``, ``BATCH_POSITIONS``) and handed out: to worker processes
+    (``procs``, one GIL each) for standard chess positions whose counts need no table,
+    to a pool of threads for the rest (variants, ``--stats``, counts that share the
+    table). Both are made on first use and closed by ``close``. ``add`` and ``flush``
+    return what they submitted: (future of the batch's results in order, its positions)."""
+
+    def __init__(self, threads: int, tables: "_Tables", stats: bool):
+        self.threads, self.tables, self.stats = threads, tables, stats
+        self.jobs: list[list[Task]] = []
+        self.weight = 0
+        self.in_process = False  # where the batch gathered so far goes
+        self.pool: ThreadPoolExecutor | None = None
+        self.workers = None  # a procs.Workers
+        self.no_workers = False  # they could not be started
+        self.closed = False
+
+    def add(self, job: list[Task], alone: bool = False) -> list[tuple[Future, list[list[Task]]]]:
+        """Gather ``job`` (``alone``: as a batch of its own, submitted now)."""
+        in_process = self._in_process(job)
+        submitted = self.flush() if alone or (self.jobs and in_process != self.in_process) else []
+        self.jobs.append(job)
+        self.in_process = in_process
+        self.weight += sum(task.expected for task in job)
+        full = PROCESS_BATCH_NODES if in_process else BATCH_NODES
+        if alone or self.weight >= full or len(self.jobs) >= BATCH_POSITIONS:
+            submitted += self.flush()
+        return submitted
+
+    def flush(self) -> list[tuple[Future, list[list[Task]]]]:
+        """Submit the batch gathered so far."""
+        if not self.jobs or self.closed:
+            return []
+        jobs, self.jobs, self.weight = self.jobs, [], 0
+        if self.in_process and self.workers is None and not self.no_workers:
+            from chesskit.suites.procs import Workers
+
+            try:
+                self.workers = Workers(self.threads, _counted_packed)
+            except OSError:  # no process to be had (a limit on processes, memory): threads count it all
+                self.no_workers = True
+        if self.in_process and not self.no_workers:
+            future = self.workers.submit(_packed(jobs), then=lambda answers: _unpacked(jobs, answers))
+        else:
+            if self.pool is None:
+                self.pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="chesskit-suite")
+            future = self.pool.submit(_counted, jobs, self.stats, self.tables)
+        return [(future, jobs)]
+
+    def _in_process(self, job: list[Task]) -> bool:
+        from chesskit.suites import procs
+
+        return (
+            PROCESSES
+            and procs.AVAILABLE
+            and not self.stats
+            and job[0].record.variant == "chess"
+            and (self.tables.hash_mb == 0 or all(task.depth < TABLE_FROM_DEPTH for task in job))
+        )
+
+    def close(self, wait: bool) -> None:
+        """No more batches: what has not started is cancelled (the workers are ended)."""
+        self.closed = True
+        self.jobs = []
+        if self.workers is not None:
+            self.workers.close()
+        if self.pool is not None:
+            self.pool.shutdown(wait=wait, cancel_futures=True)
+
+
+# Standard chess positions of small counts go to worker processes (``_Batches``); False:
+# threads for all (a test's comparison)
+PROCESSES = True
+
+
+def _packed(jobs: list[list[Task]]) -> list[tuple]:
+    """A batch as a worker process gets it: for each position what its board is made of
+    (``SuiteRecord.board``) and its (depth, expected) counts; plain tuples pickle in a
+    tenth of the time the Tasks and records take."""
+    return [
+        (r.fen, r.chess960, r.variant, r.notes, r.setup, [(t.depth, t.expected) for t in job])
+        for job in jobs
+        for r in (job[0].record,)
+    ]
+
+
+def _counted_packed(packed: list[tuple]) -> list[tuple]:
+    """``_counted`` in a worker process, of a batch that ``_packed`` packed: each result
+    as (nodes, seconds, divide, error), in order (``_unpacked``); no table, no ``--stats``."""
+    jobs = []
+    for fen, chess960, variant, notes, setup, counts in packed:
+        record = SuiteRecord("", fen, {}, {}, _NOWHERE, 0, chess960, notes=notes, variant=variant, setup=setup)
+        jobs.append([Task(record, depth, expected) for depth, expected in counts])
+    return [(r.nodes, r.seconds, r.divide, r.error) for r in _counted(jobs, False, _Tables(0))]
+
+
+_NOWHERE = Path()
+
+
+def _unpacked(jobs: list[list[Task]], answers: list[tuple]) -> list[SuiteResult]:
+    """The SuiteResults of ``jobs``' tasks from a worker's ``_counted_packed``."""
+    tasks = [task for job in jobs for task in job]
+    return [SuiteResult(task, n, s, divide=d, error=e) for task, (n, s, d, e) in zip(tasks, answers, strict=True)]
 
 
 class Ahead:
-    """Counts started while the suite files are still read, so that the threads count
+    """Counts started while the suite files are still read, so that the workers count
     while the main thread reads (``prepare``'s reading is most of a big suite's serial
     part). Speculative: ``offer`` (``load_entries``'s ``seen``) hands each record's small
-    counts within the limits to the pool, in batches like ``run``'s; ``run`` then ``take``s
-    a position's results only where its planned tasks are exactly those (the same line,
-    position and (depth, expected) counts: ``--tags``, ``--skip-chess960`` and the estimate
-    may plan otherwise), re-labelled with the planned tasks (``load_entries`` may rename a
-    record), and counts the others itself. At most ``_AHEAD_PER_THREAD`` batches per thread
-    wait: beyond that a record is left to ``run``, so a file of a million lines never
-    queues a million counts. For chesskit's CPU walk with ``threads`` > 1 and no
-    ``--stats``; ``close`` (``run`` does, at its end) cancels what has not started."""
+    counts within the limits to the workers, in ``run``'s batches (``_Batches``); ``run``
+    then ``take``s a position's results only where its planned tasks are exactly those
+    (the same line, position and (depth, expected) counts: ``--tags``, ``--skip-chess960``
+    and the estimate may plan otherwise), re-labelled with the planned tasks
+    (``load_entries`` may rename a record), and counts the others itself. At most
+    ``_AHEAD_PER_THREAD`` batches per thread wait: beyond that a record is left to
+    ``run``, so a file of a million lines never queues a million counts. For chesskit's
+    CPU walk with ``threads`` > 1 and no ``--stats``; ``close`` (``run`` does, at its end)
+    cancels what has not started."""
 
     def __init__(self, threads: int, hash_mb: float, max_depth: int | None, max_nodes: int | None):
         self.threads, self.max_depth, self.max_nodes = threads, max_depth, max_nodes
         self.tables = _Tables(hash_mb)
-        self.pool = _pool(threads)
-        self.batch: list[list[Task]] = []
-        self.weight = 0
+        self.batches = _Batches(threads, self.tables, False)
         self.pending: deque[Future] = deque()
         # (file, line) -> (the record's tasks, their batch's future, where they start in it)
         self.started: dict[tuple[Path, int], tuple[list[Task], Future, int]] = {}
         self.closed = False
 
     def offer(self, record: SuiteRecord) -> None:
-        """Start ``record``'s counts if they are all small and the pool has room."""
+        """Start ``record``'s counts if they are all small and the workers have room."""
         if self.closed:
             return
         from chesskit.suites.estimate import beyond_doubt
@@ -395,34 +491,33 @@ class Ahead:
         # never a count that the estimate might refuse (an understated one could run for hours)
         if not tasks or any(task.expected > SPLIT_NODES or not beyond_doubt(task, self.max_nodes) for task in tasks):
             return
-        while self.pending and self.pending[0].done():
-            self.pending.popleft()
-        if len(self.pending) >= _AHEAD_PER_THREAD * self.threads:
-            return
-        if not self.started and not self.batch:
+        if len(self.pending) >= _AHEAD_PER_THREAD * self.threads:  # asking costs a system call: only when full
+            while self.pending and self.pending[0].done():
+                self.pending.popleft()
+            if len(self.pending) >= _AHEAD_PER_THREAD * self.threads:
+                return
+        if not self.started and not self.batches.jobs:
             from chesskit.board.board import Board
 
-            Board().perft(1)  # the walk loaded here (once a count is due), before a thread of the pool wants it
-        self.batch.append(tasks)
-        self.weight += sum(task.expected for task in tasks)
-        if self.weight >= BATCH_NODES or len(self.batch) >= BATCH_POSITIONS:
-            self.submit()
+            Board().perft(1)  # the walk loaded here (once a count is due), before a worker wants it
+        self._started(self.batches.add(tasks))
 
     def submit(self) -> None:
-        """Hand the batch gathered so far to the pool."""
-        if not self.batch or self.closed:
-            return
-        future = self.pool.submit(_counted, self.batch, False, self.tables)
-        at = 0
-        for tasks in self.batch:
-            record = tasks[0].record
-            self.started[(record.path, record.lineno)] = (tasks, future, at)
-            at += len(tasks)
-        self.pending.append(future)
-        self.batch, self.weight = [], 0
+        """Hand the batch gathered so far to the workers."""
+        if not self.closed:
+            self._started(self.batches.flush())
 
-    def take(self, job: list[Task]) -> Future | None:
-        """A future of ``job``'s results if they were started with the same tasks, else None."""
+    def _started(self, submitted: list[tuple[Future, list[list[Task]]]]) -> None:
+        for future, jobs in submitted:
+            at = 0
+            for tasks in jobs:
+                record = tasks[0].record
+                self.started[(record.path, record.lineno)] = (tasks, future, at)
+                at += len(tasks)
+            self.pending.append(future)
+
+    def take(self, job: list[Task]) -> "_Share | None":
+        """``job``'s share of a started batch if it was started with the same tasks, else None."""
         record = job[0].record
         found = self.started.pop((record.path, record.lineno), None)
         if found is None:
@@ -433,26 +528,26 @@ class Ahead:
             return None
         if [(t.depth, t.expected) for t in tasks] != [(t.depth, t.expected) for t in job]:
             return None
-        mine: Future = Future()
-
-        def relabel(done: Future) -> None:
-            try:
-                results = done.result()[at : at + len(job)]
-            except BaseException as err:  # noqa: BLE001 -- the batch's failure is this job's
-                mine.set_exception(err)
-                return
-            for result, task in zip(results, job):
-                result.task = task
-            mine.set_result(results)
-
-        future.add_done_callback(relabel)
-        return mine
+        return _Share(future, at, job)
 
     def close(self) -> None:
         """No more counts: what has not started is cancelled."""
         self.closed = True
-        self.batch = []
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.batches.close(wait=False)
+
+
+class _Share:
+    """One position's results within a batch's future (``Ahead.take``): ``result()`` gives
+    them re-labelled with the planned tasks."""
+
+    def __init__(self, future: Future, at: int, job: list[Task]):
+        self.future, self.at, self.job = future, at, job
+
+    def result(self) -> list[SuiteResult]:
+        results = self.future.result()[self.at : self.at + len(self.job)]
+        for result, task in zip(results, self.job):
+            result.task = task
+        return results
 
 
 def by_position(tasks: Iterable[Task]) -> list[list[Task]]:

@@ -120,7 +120,7 @@ def test_the_pool_is_closed_when_prepare_fails(tmp_path, monkeypatch):
     ahead = Ahead(2, 0, None, 10**6)
     with pytest.raises(KeyboardInterrupt):
         prepare([suite], ahead=ahead)
-    assert ahead.closed and ahead.pool._shutdown
+    assert ahead.closed and ahead.batches.closed
 
 
 def test_the_cli_on_two_threads_prints_what_one_thread_prints(cli, tmp_path):
