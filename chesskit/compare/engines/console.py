@@ -321,10 +321,7 @@ class PerftEngine(UciEngine):
                         raise self.error(f"did not stop the search it started on {command!r}")
                     break
             else:
-                line = self._poll(deadline)
-                if line is None:  # --timeout passed
-                    self._kill()
-                    raise self.error(f"did not answer {command!r} within {self.timeout:g} s{_printed(answer)}")
+                line = self._answer_line(command, answer, deadline)
             text = line.strip()
             if text == ready_reply and not ready:
                 ready = True
@@ -338,10 +335,8 @@ class PerftEngine(UciEngine):
                     self._send("stop")
                 continue
             kind = reader.feed(line)
-            why = bad_count(text) if kind == "skip" else None
-            if why is not None:  # the answer, but not a count chesskit can take
-                self._kill()
-                raise self.error(f"printed {why} in answer to {command!r}: {one_line(line)!r}")
+            if kind == "skip":
+                self._refuse_bad_count(command, line)
             if kind == "skip" and _REFUSED.search(text):
                 refused = True  # `Unknown command: perft 1`
             elif kind == "divide" and ready and not self._console:
@@ -350,6 +345,22 @@ class PerftEngine(UciEngine):
             if quiet is not None:  # a probe waits as long as the engine keeps talking
                 quiet = wait_more()
         return reader.finish(), search
+
+    def _answer_line(self, command: str, answer: Answer, deadline: float | None) -> str:
+        """The next line of the answer to ``command``; --timeout passing is an EngineError
+        that quotes what the engine printed and chesskit could not read, if anything."""
+        line = self._poll(deadline)
+        if line is None:
+            self._kill()
+            raise self.error(f"did not answer {command!r} within {self.timeout:g} s{_printed(answer)}")
+        return line
+
+    def _refuse_bad_count(self, command: str, line: str) -> None:
+        """A skipped line that is the answer but for its count (negative, too long) fails at once."""
+        why = bad_count(line)
+        if why is not None:
+            self._kill()
+            raise self.error(f"printed {why} in answer to {command!r}: {one_line(line)!r}")
 
     def _complete(self, answer: Answer, board_factory, legal: set[str]) -> bool:
         """Whether the answer is whole: a total its divide lines sum to, or (no total
