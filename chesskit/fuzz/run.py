@@ -24,6 +24,7 @@ from typing import Callable
 from chesskit.board.board import Board
 from chesskit.board.fen import parse_fen
 from chesskit.compare.descent import Report, descend
+from chesskit.compare.engines.base import CANNOT_PLAY_960
 from chesskit.errors import EngineError
 from chesskit.fuzz.deadline import Deadline, OutOfTime
 from chesskit.fuzz.shrink import Shrunk, differs, shrink
@@ -90,6 +91,8 @@ class FuzzRun:
     # "positions", "time", "finding", "interrupted" (while shrinking) or "engine-error" (fail_fast)
     stopped_by: str = "positions"
     crashes: list[Crash] = field(default_factory=list)  # the positions the engine failed on
+    # the position after which only standard ones were tried: the engine cannot play Chess960
+    chess960_dropped_at: int | None = None
 
     @property
     def agree(self) -> bool:
@@ -161,6 +164,11 @@ def fuzz(
             if run.crashes[-1].failure.not_started:  # a fault of its command (missing, not
                 run.stopped_by = "engine-error"  # executable): every other position fails the same
                 break
+            if chess960 is None and variant == "chess" and generated.chess960 and CANNOT_PLAY_960 in str(err):
+                # every other Chess960 position with castling rights would fail the same way:
+                # the rest of the run tries standard positions (the failure still counts)
+                stream.chess960 = False
+                run.chess960_dropped_at = run.positions
             restart(engine)
             if fail_fast:
                 run.stopped_by = "engine-error"
@@ -185,8 +193,14 @@ def crashed(failure: EngineFailure) -> bool:
     """Whether the engine failed at once (a crash, an exit, an exception, an answer it
     cannot give), so that smaller positions can be tried quickly: not a hang, which costs
     a timeout per try (the back ends' words: ``did not answer/finish ... within N s``), nor
-    an engine that could not be started, which fails whatever the position."""
-    return not failure.timed_out and not failure.not_started and _HANG.search(failure.reason) is None
+    an engine that could not be started, which fails whatever the position, nor one that
+    cannot play Chess960, which any Chess960 position with castling rights shows as well."""
+    return (
+        not failure.timed_out
+        and not failure.not_started
+        and _HANG.search(failure.reason) is None
+        and CANNOT_PLAY_960 not in failure.reason
+    )
 
 
 _HANG = re.compile(r"did not (answer|finish) .* within [0-9.e+]+ s")
@@ -256,6 +270,8 @@ def crash_error(run: FuzzRun, chess960: bool | None = None) -> EngineError:
     reason, fen = first.failure.reason, first.start.fen
     about_960 = first.start.chess960 and chess960 is None and "960" in reason
     hint = "; --no-chess960 leaves Chess960 positions out" if about_960 else ""
+    if run.chess960_dropped_at is not None:
+        hint = f"; only standard positions were tried after position {run.chess960_dropped_at}{hint}"
     where = "" if fen in reason else f": {fen}"
     many = f"the engine failed on {len(run.crashes)} of {run.positions} positions; first: " if len(run.crashes) > 1 else ""
     if first.shrunk is not None and first.shrunk.fen != fen:
@@ -294,6 +310,7 @@ def run_json(run: FuzzRun) -> dict:
             "shrink_tried": finding.shrunk.tried if finding else 0,
             "shrink_error": finding.shrunk.error if finding else None,
             "engine_errors": [crash.to_json() for crash in run.crashes],
+            "chess960_dropped_at": run.chess960_dropped_at,
         }
     )
     return data

@@ -281,10 +281,20 @@ def test_terminal_output_draws_the_report(cli, monkeypatch):
 
 
 def test_engine_without_chess960_is_told_about_no_chess960(cli):
+    """The first Chess960 position it cannot play fails (exit 3, with the hint); the rest of
+    the run tries standard positions only, instead of failing every Chess960 one with
+    castling rights (Sjaak II: 608 of 5,581 positions)."""
     engine = f"{PY} {ENGINES / 'fake_uci.py'} --no-960"
     result = cli("fuzz", "--engine", engine, "--seed", "1", "--positions", "60")
     assert result.exit_code == 3
     assert "--no-chess960 leaves Chess960 positions out" in result.stderr and result.stderr.count("\n") == 1
+    assert "only standard positions were tried after position" in result.stderr
+    result, report = fuzz_json(cli, "--engine", engine, "--seed", "1", "--positions", "60")
+    assert result.exit_code == 3
+    errors = report["engine_errors"]
+    assert len(errors) == 1 and errors[0]["chess960"] is True and "cannot play Chess960" in errors[0]["reason"]
+    assert report["chess960_dropped_at"] == errors[0]["position"] and report["positions"] == 60
+    assert errors[0]["shrunk_fen"] is None  # not a crash: nothing to shrink
     result = cli("fuzz", "--engine", engine, "--seed", "1", "--positions", "60", "--no-chess960")
     assert result.exit_code == 0, result.stderr
 

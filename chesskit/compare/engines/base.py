@@ -142,6 +142,11 @@ class Engine(ABC):
         return stdout
 
 
+# how every back end begins the error of an engine that cannot play Chess960 (fuzz then
+# leaves the Chess960 positions out of the rest of its run)
+CANNOT_PLAY_960 = "cannot play Chess960"
+
+
 def castles_in_960(fen: str, chess960: bool) -> bool:
     """Whether a question about ``fen`` (and the moves played from it) must be asked in
     Chess960: only when it is a Chess960 position whose castling field grants a right. With

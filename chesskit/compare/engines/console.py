@@ -22,7 +22,7 @@ import queue
 import re
 import time
 
-from chesskit.compare.engines.base import check_depth, fairy_fen, node_board, one_line, position_label  # noqa: F401 (node_board re-exported)
+from chesskit.compare.engines.base import CANNOT_PLAY_960, check_depth, fairy_fen, node_board, one_line, position_label  # noqa: F401 (node_board re-exported)
 from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect, bad_count
 from chesskit.compare.engines import detect, xboard
 from chesskit.compare.engines.uci import UciEngine
@@ -252,14 +252,14 @@ class PerftEngine(UciEngine):
     def set_position(self, fen: str, moves: list[str], chess960: bool, raw: bool = False) -> None:
         if self._xboard is not None:
             if chess960:
-                raise self.error("cannot play Chess960 (chesskit sets no Chess960 variant in an xboard dialect)")
+                raise self.error(f"{CANNOT_PLAY_960} (chesskit sets no Chess960 variant in an xboard dialect)")
             for command in xboard.position_commands(self, self._xboard, fen, moves, lambda: node_board(fen, moves, False)):
                 self._send(command)
             self._sync_xboard(position_label(fen, moves))
             return
         if chess960 != self._chess960:
             if self._console:
-                raise self.error("cannot play Chess960 (a console dialect has no UCI_Chess960 option)")
+                raise self.error(f"{CANNOT_PLAY_960} (a console dialect has no UCI_Chess960 option)")
             self._set_chess960(chess960)
         sent = fen if raw else fairy_fen(fen, self.variant, chess960)
         self._send(f"position fen {sent}" + (f" moves {' '.join(moves)}" if moves else ""))

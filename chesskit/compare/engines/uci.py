@@ -31,6 +31,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from chesskit.compare.engines.base import (
+    CANNOT_PLAY_960,
     COUNT,
     Engine,
     add_divide_entry,
@@ -223,7 +224,7 @@ class UciEngine(Engine):
     def _set_chess960(self, chess960: bool) -> None:
         if "uci_chess960" not in self.uci_options:
             if chess960:
-                raise self.error("cannot play Chess960 (it does not offer the UCI_Chess960 option)")
+                raise self.error(f"{CANNOT_PLAY_960} (it does not offer the UCI_Chess960 option)")
         else:
             self._send(f"setoption name UCI_Chess960 value {'true' if chess960 else 'false'}")
             self._send("ucinewgame")
