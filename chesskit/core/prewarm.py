@@ -65,10 +65,10 @@ def helpers():
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
     return [  # (tests/core/test_prewarm.py checks the order)
         (position.compute_key2, (u64s, i64s, i64s)),
+        (tt._deep_words, (i64,)),  # _small_bucket calls it: met first
         (tt._small_bucket, (i64, u64)),
         (tt._field, (u64s, i64, i64)),
         (tt._small_slot, (u64s, i64, u64)),
-        (tt._deep_words, (i64,)),
         (tt._bucket, (i64, u64)),
         (tt.probe, (u64s, u64, u64, i64)),
         (from_sq, (i64,)),
