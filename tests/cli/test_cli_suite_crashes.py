@@ -17,7 +17,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from helpers import BEFORE_EP, ENGINES, KIWIPETE, one_line, pc_perft
+from helpers import BEFORE_EP, ENGINES, KIWIPETE, gone, one_line, pc_perft
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
@@ -47,24 +47,16 @@ def cases(path: Path) -> dict[str, ET.Element]:
     return {c.get("name"): c for c in ET.parse(path).getroot().iter("testcase")}
 
 
-def gone(pidfile: Path) -> None:
+def assert_gone(pidfile: Path) -> None:
     """Every process fail_on.py noted (a hung engine, a child holding its output) is dead."""
     pids = [int(p) for p in pidfile.read_text().split()]
     assert pids
     deadline = time.monotonic() + 30  # ends at once when they are gone; a busy machine reaps slowly
     alive = pids
     while alive and time.monotonic() < deadline:
-        alive = [pid for pid in pids if _running(pid)]
+        alive = [pid for pid in pids if not gone(pid)]
         time.sleep(0.05)
     assert not alive, f"left running: {alive}"
-
-
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 @pytest.mark.parametrize(
@@ -104,7 +96,7 @@ def test_a_failing_position_in_the_middle_of_a_suite(cli, tmp_path, monkeypatch,
     assert junit["kiwipete D3"].find("skipped").get("message") == "not run: the engine failed on D2 of this position"
     assert all(not list(junit[name]) for name in NAMES if not name.startswith("kiwipete D")or name == "kiwipete D1")
     if fault in ("hang", "fork"):
-        gone(pidfile)
+        assert_gone(pidfile)
 
 
 def test_plain_text_names_the_error_and_counts_the_positions(cli, tmp_path):
@@ -142,7 +134,7 @@ def test_position_timeout_bounds_a_whole_position(cli, tmp_path, monkeypatch):
     [error] = json.loads(result.stdout)["engine_errors"]
     assert error["engine_error"]["timed_out"] is True
     assert f"did not finish the position within --position-timeout {TIMEOUT} s" in error["reason"]
-    gone(tmp_path / "pids")
+    assert_gone(tmp_path / "pids")
 
 
 def test_fail_fast_stops_at_the_first_engine_error(cli, tmp_path):

@@ -20,7 +20,7 @@ from chesskit.suites.procs import WorkerLost, Workers
 from chesskit.suites.runner import Ahead
 from chesskit.suites.session import execute, prepare
 
-from helpers import REPO, subprocess_env
+from helpers import REPO, gone, subprocess_env
 
 pytestmark = pytest.mark.skipif(not procs.AVAILABLE, reason="worker processes are forked on Linux only")
 
@@ -50,15 +50,6 @@ def forks(monkeypatch):
     return made
 
 
-def _alive(pid: int) -> bool:
-    """True while ``pid`` exists and has not ended (a zombie has ended)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 def _mixed_suite(tmp_path):
     """standard.epd's lines with a wrong count (a divide), a bad line, a line whose board
     cannot be set up, and an id standard.epd uses too."""
@@ -80,7 +71,7 @@ def test_a_suite_on_processes_gives_what_one_thread_gives(tmp_path, forks, ahead
     assert forks, "no worker process was made"
     assert _summary(two) == _summary(one)
     assert any(r.divide for r in two.counted) and two.failed and two.errors
-    assert not any(_alive(pid) for pid in forks)  # ended and reaped
+    assert not any(not gone(pid) for pid in forks)  # ended and reaped
 
 
 def test_processes_and_threads_give_the_same_outcome_with_a_table(tmp_path, forks, monkeypatch):
@@ -134,7 +125,7 @@ def test_workers_answer_in_order_and_raise_what_a_payload_raised():
             lost.result()
     finally:
         workers.close()
-    assert not any(_alive(w.pid) for w in workers.workers)
+    assert not any(not gone(w.pid) for w in workers.workers)
 
 
 def test_closing_cancels_what_is_unanswered_and_ends_the_workers():
@@ -142,7 +133,7 @@ def test_closing_cancels_what_is_unanswered_and_ends_the_workers():
     waiting = [workers.submit(30) for _ in range(4)]
     workers.close()
     assert all(f.cancelled() for f in waiting)
-    assert not any(_alive(w.pid) for w in workers.workers)
+    assert not any(not gone(w.pid) for w in workers.workers)
 
 
 def test_ahead_closed_ends_its_workers(tmp_path, forks):
@@ -152,7 +143,7 @@ def test_ahead_closed_ends_its_workers(tmp_path, forks):
     prepare([suite], ahead=ahead, max_nodes=10**15)
     assert forks and ahead.started
     ahead.close()
-    assert ahead.batches.closed and not any(_alive(pid) for pid in forks)
+    assert ahead.batches.closed and not any(not gone(pid) for pid in forks)
 
 
 # ------------------------------------------------------------------ whole processes
@@ -190,9 +181,9 @@ def _start_counting(tmp_path):
 
 def _none_left(pids: list[int]) -> bool:
     deadline = time.monotonic() + 30  # a hang, not a slow machine
-    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+    while any(not gone(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.02)
-    return not any(_alive(pid) for pid in pids)
+    return not any(not gone(pid) for pid in pids)
 
 
 def test_ctrl_c_ends_the_run_and_its_workers(tmp_path):
