@@ -37,11 +37,12 @@ holds ``SMALL_WAYS`` (6) entries: words 0-5 their checks, words 6 and 7 their fi
 word and a field that two threads left from two stores no longer pass (Hyatt's rule
 again). A count over 65,534 (a variant's, an odd position's) is not stored. Six entries
 of 10 bytes a line where the deep section has four of 16. Lines are picked by key 1's
-upper 32 bits (``(key >> 32) * lines >> 32``: the section's lines are any number). A line keeps its newest entries: a new one goes first and the oldest leaves (as
-many hits as keeping the largest counts at startpos 9 with 512 MiB, more with a table
-far too small: docs/benchmarks.md).
+upper 32 bits (``(key >> 32) * lines >> 32``: the section's lines are any number). A
+line keeps its newest entries: a new one goes first and the oldest leaves (as many hits
+as keeping the largest counts at startpos 9 with 512 MiB, more with a table far too
+small: docs/benchmarks.md).
 
-An empty array (``N = 0``) disables the table.
+An empty array disables the table.
 
 ``fetch`` asks for the bucket of a key at a depth ahead of its probe (``prefetch.py``):
 the walk fetches the buckets of all a node's children before it probes the first.

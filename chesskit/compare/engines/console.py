@@ -445,9 +445,7 @@ def _unread_rows(answer: Answer) -> str:
 
 def _printed(answer: Answer) -> str:
     """For an answer that timed out: the line it printed that chesskit could not read, if any."""
-    if answer.unread():
-        return f"; it printed {one_line(answer.unread())!r}, not a line chesskit can read"
-    return ""
+    return f"{_skipped(answer)}, not a line chesskit can read" if answer.unread() else ""
 
 
 def _skipped(answer: Answer) -> str:
