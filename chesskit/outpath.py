@@ -1,13 +1,19 @@
 """Files chesskit writes: checked before any work, replaced atomically.
 
-``check_output(path, option, inputs)`` refuses, with exit 2 and before a long run starts,
-an output path that is a directory, a FIFO (opening it would block until a reader comes),
-a device or socket, a file in a missing folder or one that cannot be written, and a path
-that names one of the run's input files (the same file by device and inode, whatever the
+``check_output(path, option, inputs, append=False)`` refuses, with exit 2 and before a long
+run starts, an output path that is a directory, a FIFO (opening it would block until a
+reader comes), a device or socket, a file in a missing folder or one that cannot be
+written, and a path that names one of the run's input files (the same file by device and inode, whatever the
 spelling or link), which writing would destroy. This is the one owner of the rule "an
 output may not be an input": every option that writes a file calls it with every file
 the run reads — the suite files, and the engine's own files (its program, script or
-adapter: ``chesskit.compare.engines.files.input_files``).
+adapter: ``chesskit.compare.engines.files.input_files``).  "Cannot be written" is found out
+for real, the way the write will do it, not asked of ``os.access`` (which says yes to root
+for ``/proc`` and to anyone for a read-only mount it does not look at): a file replaced
+atomically needs a new file in its folder, so one is created there under the temporary
+name ``write_atomic`` uses and removed; a file appended to (``append=True``: ``fuzz --save``,
+``--checkpoint``) is opened for writing when it exists (nothing written), else created and
+removed.
 
 ``write_atomic(path, text)`` writes to a temporary file in the same folder, fsyncs it,
 and renames it over ``path``: a crash or a full disk leaves the old file whole, never a
@@ -31,9 +37,12 @@ def _refuse(option: str, path: str, why: str) -> InputError:
     return InputError(f"cannot write {option} {path}: {why}")
 
 
-def check_output(path: str | os.PathLike, option: str, inputs: Iterable[str | os.PathLike] = ()) -> None:
+def check_output(
+    path: str | os.PathLike, option: str, inputs: Iterable[str | os.PathLike] = (), append: bool = False
+) -> None:
     """Raise InputError (exit 2) unless ``path`` can be written as a regular file that is
-    none of ``inputs``. Nothing is created or opened."""
+    none of ``inputs`` (replaced by ``write_atomic``, or appended to with ``append``). What
+    the check creates it removes; an existing file is opened, never changed."""
     text = os.fspath(path)
     if not str(text).strip():
         raise InputError(f"{option} needs a file name")
@@ -42,7 +51,7 @@ def check_output(path: str | os.PathLike, option: str, inputs: Iterable[str | os
     except FileNotFoundError:
         st = None
     except OSError as err:
-        raise _refuse(option, text, (err.strerror or str(err)).lower()) from None
+        raise _refuse(option, text, _why(err)) from None
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
             raise _refuse(option, text, "it is a directory")
@@ -60,8 +69,41 @@ def check_output(path: str | os.PathLike, option: str, inputs: Iterable[str | os
     folder = os.path.dirname(os.path.abspath(text))
     if not os.path.isdir(folder):
         raise _refuse(option, text, f"no such folder {folder}")
-    if not os.access(folder, os.W_OK | os.X_OK) or (st is not None and not os.access(text, os.W_OK)):
-        raise _refuse(option, text, "permission denied")
+    _try_writing(text, option, folder, exists=st is not None, append=append)
+
+
+def _why(err: OSError) -> str:
+    return (err.strerror or str(err)).lower()
+
+
+def _try_writing(text: str, option: str, folder: str, exists: bool, append: bool) -> None:
+    """Open ``text`` for writing if it exists (nothing written, its times unchanged), and
+    create and remove the file the write will create: ``write_atomic``'s temporary file in
+    ``folder``, or ``text`` itself for an append to a missing file."""
+    if exists:
+        try:
+            os.close(os.open(text, os.O_WRONLY | os.O_APPEND | os.O_NOCTTY | os.O_NONBLOCK))
+        except OSError as err:
+            raise _refuse(option, text, _why(err)) from None
+        if append:
+            return
+    try:
+        if append:
+            os.close(os.open(text, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            os.unlink(text)
+        else:
+            fd, temp = _temporary(folder, text)
+            os.close(fd)
+            os.unlink(temp)
+    except FileExistsError:  # made by someone else meanwhile: the write will meet it, not this check
+        return
+    except OSError as err:
+        raise _refuse(option, text, f"cannot create a file in {folder}: {_why(err)}") from None
+
+
+def _temporary(folder: str, target: str) -> tuple[int, str]:
+    """A new temporary file beside ``target`` (the name ``write_atomic`` writes before its rename)."""
+    return tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder)
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "utf-8", mode: int | None = None) -> None:
@@ -72,7 +114,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "ut
     target = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(target))
     payload = data.encode(encoding) if isinstance(data, str) else data
-    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder)
+    fd, temp = _temporary(folder, target)
     try:
         if mode is None:
             try:

@@ -99,7 +99,7 @@ def _check_arguments(board, depth, scheduler, workers, checkpoint, split_depth) 
     """The checked ``depth``, ``workers`` and ``split_depth`` of a run (InputError when one
     is wrong); a checkpoint of the same position and depth gives the split it was made with."""
     if checkpoint is not None:  # a FIFO would block, a directory or device cannot hold it
-        check_output(checkpoint, "--checkpoint")
+        check_output(checkpoint, "--checkpoint", append=True)
     depth = _check_int("depth", depth, 0)
     if scheduler is not None and workers is not None:
         raise InputError(BOTH_WAYS)

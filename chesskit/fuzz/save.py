@@ -32,7 +32,7 @@ def check_save_path(path: str, inputs=()) -> None:
     """Fail at once (exit 2), not after the run, when ``--save FILE`` cannot be appended to
     or is one of ``inputs`` (the engine's own files; the shared check of every file chesskit
     writes: ``chesskit.outpath``)."""
-    check_output(path, "--save", inputs)
+    check_output(path, "--save", inputs, append=True)
 
 
 def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH, variant: str = "chess") -> str:
