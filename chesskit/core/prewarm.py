@@ -102,9 +102,10 @@ def helpers():
 def main() -> None:
     import chesskit.core  # noqa: F401 (names numba's cache folder before numba loads)
 
-    from . import inlinecopy
+    from . import inlinecopy, livemap
 
     inlinecopy.install()
+    livemap.install()
 
     for function, argtypes in helpers():
         try:
