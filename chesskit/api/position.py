@@ -12,7 +12,7 @@ from typing import Union
 
 from chesskit import variants
 from chesskit.errors import InputError
-from chesskit.suites.positions import is_chess960_id, resolve_position
+from chesskit.suites.positions import is_chess960_id, move_words, resolve_position
 from chesskit.vocab import MAX_DEPTH
 
 # moves as a space- (or comma-) separated string, or a sequence of UCI strings
@@ -22,7 +22,7 @@ Moves = Union[str, Sequence[str]]
 def move_list(moves: Moves) -> list[str]:
     """``"e2e4 e7e5"``, ``"e2e4,e7e5"`` or ``["e2e4", "e7e5"]`` -> ``["e2e4", "e7e5"]``."""
     if isinstance(moves, str):
-        return moves.replace(",", " ").split()
+        return move_words(moves)
     if not isinstance(moves, Sequence):
         raise InputError(f"moves must be a string or a sequence of UCI strings, got {moves!r}")
     found = []

@@ -17,7 +17,7 @@ moves_option = click.option(
     "--moves",
     metavar='"UCI ..."',
     default="",
-    help='Space-separated UCI moves to play first, e.g. --moves "e2e4 e7e5".',
+    help='UCI moves to play first, separated by spaces or commas: --moves "e2e4 e7e5" or "e2e4,e7e5".',
 )
 chess960_option = click.option(
     "--chess960",

@@ -27,6 +27,7 @@ from typing import Callable, TextIO
 from chesskit.errors import ChesskitError, InputError
 from chesskit.explore.state import Explorer
 from chesskit.explore.text import breadcrumb, divide_lines, finding_lines
+from chesskit.suites.positions import move_words
 from chesskit.vocab import MAX_DEPTH
 
 PROMPT = "explore> "
@@ -109,7 +110,7 @@ class Repl:
 
     def moves(self, rest: str) -> None:
         if rest:
-            self.ex.set_path(rest.replace(",", " ").split())
+            self.ex.set_path(move_words(rest))
         self.say(" ".join(self.ex.path))
 
     def depth(self, rest: str) -> None:

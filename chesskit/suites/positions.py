@@ -1,4 +1,5 @@
-"""Resolving a POSITION argument: ``startpos``, a FEN, or an id from the suite files.
+"""Resolving a POSITION argument: ``startpos``, a FEN, or an id from the suite files; and
+the moves played from it (``move_words``: ``--moves`` and explore's ``moves``).
 
 The suite files are the ``*.epd`` files of the positions folder: ``positions/`` in a
 source checkout, ``chesskit/_positions`` inside an installed wheel (pyproject
@@ -20,6 +21,13 @@ from chesskit.geometry import START_FEN
 from chesskit.suites.formats import display_path, read_lines, scan_id  # noqa: F401  (display_path, scan_id: re-exported)
 
 STARTING_FEN = START_FEN
+
+
+def move_words(text: str) -> list[str]:
+    """The moves of a ``--moves`` string (and of explore's ``moves`` command), separated by
+    spaces or commas: ``"e2e4 e7e5"``, ``"e2e4,e7e5"`` and ``"e2e4, e7e5"`` are the same
+    two moves (a move never holds a comma, so the comma cannot be misread)."""
+    return text.replace(",", " ").split()
 
 
 class SuiteLine(NamedTuple):
