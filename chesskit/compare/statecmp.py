@@ -134,10 +134,27 @@ def _normalise_their_ep(board: Board, ours_fen: list[str], theirs: str) -> int |
     return sq if legal_ep_square(other) == sq else None
 
 
-def diff_state(board: Board, their_fen: str) -> tuple[str, object, object] | None:
+def _fullmove_field(fen: str) -> int | None:
+    """The fullmove number of ``fen`` (its last clock: 3check's ``3+3`` is no clock), or None."""
+    clocks = [field for field in fen.split()[4:] if field.isdigit()]
+    return int(clocks[-1]) if clocks else None
+
+
+def kept_fullmove_zero(position_fen: str, their_fen: str) -> int:
+    """1 when ``position_fen`` was typed with fullmove number 0 (FEN counts from 1; chesskit
+    reads a 0 as 1, as Stockfish and python-chess do) and the engine, just set to it, kept
+    the 0: its numbers then run one behind ours, its reading of the field, not a bug;
+    else 0 (an engine that read 1 is held to ours)."""
+    return int(_fullmove_field(position_fen) == 0 and _fullmove_field(their_fen) == 0)
+
+
+def diff_state(board: Board, their_fen: str, fullmove_shift: int = 0) -> tuple[str, object, object] | None:
     """``(field, ours, theirs)`` for the first field where ``their_fen`` differs from ``board``.
 
-    Raises ValueError when ``their_fen`` has fewer than 4 fields.
+    ``fullmove_shift``: how far the engine's fullmove numbers run behind ours (1 for an
+    engine that kept a typed 0: ``kept_fullmove_zero``); ``ours`` is then shifted too, the
+    number the engine should have written. Raises ValueError when
+    ``their_fen`` has fewer than 4 fields.
     """
     ours = board.fen().split()
     theirs = their_fen.split()
@@ -172,6 +189,8 @@ def diff_state(board: Board, their_fen: str) -> tuple[str, object, object] | Non
         if variant != "chess" and get_variant(variant).pockets:
             clocks.pop(0)  # the oracles' clocks part at the first drop
         for name, our_text, their_text in clocks:
+            if name == "fullmove" and fullmove_shift:
+                our_text = str(int(our_text) - fullmove_shift)  # what the engine should say, counting from 0
             if their_text != our_text:
                 value = int(their_text) if their_text.isdigit() else their_text
                 return (name, int(our_text), value)
@@ -283,6 +302,7 @@ class StateChecker:
         self.prefix = list(prefix)
         self.chess960 = bool(chess960)
         self.budget = budget
+        self.fullmove_shift = 0  # set at each set_fen: kept_fullmove_zero
         self.pushes = 0  # pushes compared so far, sweep and descent together
         self._left: int | None = None  # pushes the running sweep may still make
 
@@ -368,8 +388,10 @@ class StateChecker:
 
     def _compare(self, board: Board, path: list[str], op: str, move: str | None) -> StateMismatch | None:
         text = self.engine.fen()
+        if op == "set_fen":
+            self.fullmove_shift = kept_fullmove_zero(self.position_fen, text)
         try:
-            diff = diff_state(board, text)
+            diff = diff_state(board, text, self.fullmove_shift)
         except ValueError as err:
             raise self.engine.error(f"fen() returned {err}") from None
         if diff is None:
