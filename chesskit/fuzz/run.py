@@ -268,7 +268,7 @@ def crash_error(run: FuzzRun, chess960: bool | None = None) -> EngineError:
     the first one's seed, position, FEN and reason."""
     first = run.crashes[0]
     reason, fen = first.failure.reason, first.start.fen
-    about_960 = first.start.chess960 and chess960 is None and "960" in reason
+    about_960 = first.start.chess960 and chess960 is None and CANNOT_PLAY_960 in reason
     hint = "; --no-chess960 leaves Chess960 positions out" if about_960 else ""
     if run.chess960_dropped_at is not None:
         hint = f"; only standard positions were tried after position {run.chess960_dropped_at}{hint}"
