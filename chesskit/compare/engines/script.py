@@ -10,6 +10,11 @@ script prints::
                      a blank line
     400              the total
 
+A count is ASCII digits (at most 19), or digits grouped in threes by one separator, a
+comma, an underscore or a space (`1,234,567`, `1_234_567`, `1 234 567`); digits with a
+separator that do not group that way (`1,23,456`, `1,234 567`, `1,5`) are refused with
+the line quoted, never read as some number.
+
 For a Chess960 position the FEN's castling field is given in Shredder-FEN (the
 castling rooks' files, `HAha`), so the script can tell Chess960 from standard chess
 without a flag (X-FEN's `KQkq` reads the same in both).
@@ -26,12 +31,13 @@ import re
 from chesskit.board.fen import parse_fen
 from chesskit.compare.engines.base import (
     COUNT,
+    UCI_MOVE,
     Engine,
     add_divide_entry,
     check_depth,
     node_board,
+    normalise_move,
     one_line,
-    parse_divide_line,
 )
 from chesskit.compare.engines.dialects import MoveNames, move_token
 from chesskit.compare.engines.proc import MAX_LINE, too_long_line
@@ -66,10 +72,10 @@ class ScriptEngine(Engine):
             text = line.strip()
             if not text:
                 continue
-            if total is None and re.fullmatch(COUNT, text):
-                total = int(text)
+            if total is None and _count(text, self, call, line) is not None:
+                total = _count(text, self, call, line)
                 continue
-            entry = None if total is not None else parse_divide_line(text) or _named_line(text, names)
+            entry = None if total is not None else _divide_row(text, names, self, call, line)
             if entry is None:
                 raise self.error(f"printed a line chesskit cannot parse for {call}: {one_line(line)!r}")
             add_divide_entry(self, result, *entry)
@@ -80,17 +86,43 @@ class ScriptEngine(Engine):
         return result
 
 
-# `MOVE COUNT` or `MOVE: COUNT`, whatever the move's notation (checked by move_token)
-_LINE = re.compile(r"(\S+?)(?::\s*|\s+)(" + COUNT + ")")
+# `MOVE COUNT` or `MOVE: COUNT`, whatever the move's notation (checked by move_token) and
+# however the count's digits are grouped (checked by _count)
+_LINE = re.compile(r"(\S+?)(?::\s*|\s+)([0-9][0-9,_ ]*)")
+# digits grouped in threes by one separator: `1,234,567`, `1_234_567`, `1 234 567`
+_GROUPED = re.compile(r"[0-9]{1,3}(?P<sep>[,_ ])[0-9]{3}(?:(?P=sep)[0-9]{3})*")
+_SEPARATED = re.compile(r"[0-9]+(?:[,_ ]+[0-9]+)+")  # digits and separators, however grouped
+GROUPING = "digits, or digits grouped in threes by one of ',', '_' or a space: 1,234,567"
 
 
-def _named_line(text: str, names: MoveNames | None) -> tuple[str, int] | None:
-    """``('g1f3', 20)`` for ``Nf3 20`` (a move in SAN or long algebraic); None otherwise."""
-    m = _LINE.fullmatch(text)
-    token = move_token(m.group(1)) if m is not None and names is not None else None
-    if token is None:
+def _count(text: str, engine: Engine, call: str, line: str) -> int | None:
+    """The count ``text`` is (plain or grouped digits), None when it is no count at all; a
+    count whose separators group it some other way, or of more than 19 digits, is refused."""
+    if re.fullmatch(COUNT, text):
+        return int(text)
+    if not _SEPARATED.fullmatch(text):
         return None
-    return names.to_uci(token), int(m.group(2))
+    digits = re.sub(r"[,_ ]", "", text)
+    if _GROUPED.fullmatch(text) and re.fullmatch(COUNT, digits):
+        return int(digits)
+    raise engine.error(f"printed a count chesskit cannot read for {call}: {one_line(line)!r} (a count is {GROUPING})")
+
+
+def _divide_row(text: str, names: MoveNames | None, engine: Engine, call: str, line: str) -> tuple[str, int] | None:
+    """``('e2e4', 20)`` for ``e2e4 20`` or ``e2e4: 1,234``; ``('g1f3', 20)`` for ``Nf3 20`` (a
+    move in SAN or long algebraic); None when the line is no divide line."""
+    m = _LINE.fullmatch(text)
+    if m is None:
+        return None
+    if UCI_MOVE.fullmatch(m.group(1)):
+        move = normalise_move(m.group(1))
+    else:
+        token = move_token(m.group(1)) if names is not None else None
+        if token is None:
+            return None
+        move = names.to_uci(token)
+    count = _count(m.group(2).strip(), engine, call, line)
+    return None if count is None else (move, count)
 
 
 def shredder_fen(fen: str, variant: str = "chess") -> str:
