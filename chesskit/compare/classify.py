@@ -205,6 +205,22 @@ def classify_moves(board, missing: list[str], extra: list[str]) -> list[MoveNote
     return [note(uci, "missing") for uci in missing] + [note(uci, "extra") for uci in extra]
 
 
+def listing_note(row: str) -> MoveNote | None:
+    """The note of a divide row that is no move of its own: a null move (``0000``) or a
+    move listed a second time (``e2e4 (listed twice)``, ``base.add_divide_entry``); None
+    for any other row."""
+    from chesskit.compare.engines.base import NULL_MOVE, TWICE
+
+    if row == NULL_MOVE:
+        hint = "a null move: the engine's move generation yields a move that moves no piece (UCI 0000)"
+        return MoveNote(row, "extra", ["null move"], hint)
+    if row.endswith(TWICE):
+        move = row[: -len(TWICE)]
+        hint = f"the engine generates {move} twice here (its move list holds it twice, and perft counts both)"
+        return MoveNote(row, "extra", ["listed twice"], hint)
+    return None
+
+
 def _kinds(move: _Move, setup, in_check: bool, pinned: dict[int, int]) -> list[str]:
     kinds = []
     if move.castle_rook is not None:

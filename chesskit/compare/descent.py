@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
-from chesskit.compare.classify import classify_moves
+from chesskit.compare.classify import classify_moves, listing_note
 from chesskit.compare.engines.base import UCI_MOVE
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
@@ -147,8 +147,10 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
             report.path, report.fen = here, board.fen()
             report.missing = [m for m in ours if m not in theirs]
             report.extra = sorted(m for m in theirs if m not in ours)
-            # an extra move in SAN that no legal move matches stays as the engine wrote it
+            # an extra move in SAN that no legal move matches stays as the engine wrote it;
+            # a null move or a move listed twice is noted as such
             report.notes = classify_moves(board, report.missing, [m for m in report.extra if UCI_MOVE.fullmatch(m)])
+            report.notes += [note for note in map(listing_note, report.extra) if note is not None]
             return report
         if d == 1:
             odd = {m: n for m, n in theirs.items() if n != 1}

@@ -138,7 +138,7 @@ class Report:
             if self.missing:
                 parts.append(f"misses {' '.join(self.missing)}")
             if self.extra:
-                parts.append(f"generates illegal {' '.join(self.extra)}")
+                parts += _extra_words(self.extra)
             if self.inferred:
                 parts[-1] += " (inferred from its totals)"
             if self.unnamed_missing:
@@ -154,6 +154,16 @@ class Report:
             f"{self.engine} state differs{after} at {where}: {state.field} "
             f"ours {shown_value(state.ours)}, theirs {shown_value(state.theirs)}"
         )
+
+
+def _extra_words(extra: list[str]) -> list[str]:
+    """``generates illegal e1e2``, ``generates e2e4 twice``, ``generates a null move (0000)``."""
+    from chesskit.compare.engines.base import NULL_MOVE, TWICE
+
+    illegal = [m for m in extra if m != NULL_MOVE and not m.endswith(TWICE)]
+    words = [f"generates illegal {' '.join(illegal)}"] if illegal else []
+    words += [f"generates {m[: -len(TWICE)]} twice" for m in extra if m.endswith(TWICE)]
+    return words + (["generates a null move (0000)"] if NULL_MOVE in extra else [])
 
 
 def _moves(n: int, kind: str = "") -> str:

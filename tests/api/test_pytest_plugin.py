@@ -68,6 +68,16 @@ def test_a_buggy_engine_fails_with_compares_descent(project):
     assert "Traceback" not in text
 
 
+@pytest.mark.parametrize("kind", ["twice", "null"])
+def test_a_move_listed_twice_or_a_null_move_fails_the_test_with_the_finding(project, pytester, kind):
+    """A bug of the engine's move generation, not an error of the test (it was an error, exit 3)."""
+    pytester.path.joinpath("suite.epd").write_text('4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D2 25 ;id "kings"\n')
+    result = project(f"--chesskit-python={ENGINES / 'bad_divide.py'}:{kind.capitalize()}", "--chesskit-suite=suite.epd")
+    result.assert_outcomes(failed=1)
+    hint = "the engine generates e1f2 twice here" if kind == "twice" else "a null move: the engine's move generation"
+    assert hint in result.stdout.str() and "Traceback" not in result.stdout.str()
+
+
 @pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
 def test_a_script_and_a_uci_engine_are_checked_too(project):
     script = project(f"--chesskit-script={ENGINES / 'bug_no_ep.py'}", "--chesskit-suite=suite.epd", "-k", "ep")

@@ -43,8 +43,13 @@ UCI_MOVE = re.compile(_MOVE)
 # thousands of digits or a superscript digit is a line chesskit cannot parse (exit 3).
 COUNT = r"[0-9]{1,19}"
 
-# `e2e4: 20` (Stockfish) or `e2e4 20` (perftree).
-_DIVIDE_LINE = re.compile("(" + _MOVE + r")(?::\s*|\s+)(" + COUNT + ")")
+# UCI's null move: an engine that lists it in a divide generates a move that moves nothing
+NULL_MOVE = "0000"
+# the key of a move's second divide line (``e2e4 (listed twice)``): the engine generates it twice
+TWICE = " (listed twice)"
+
+# `e2e4: 20` (Stockfish) or `e2e4 20` (perftree); `0000: 1`, a null move, is read too.
+_DIVIDE_LINE = re.compile("(" + _MOVE + "|" + NULL_MOVE + r")(?::\s*|\s+)(" + COUNT + ")")
 
 
 class Engine(ABC):
@@ -213,11 +218,13 @@ def parse_divide_line(line: str) -> tuple[str, int] | None:
     return normalise_move(m.group(1)), int(m.group(2))
 
 
-def add_divide_entry(engine: Engine, result: dict[str, int], move: str, count: int) -> None:
-    """Store one divide line, refusing a move listed twice (the dict could not hold both)."""
-    if move in result:
-        raise engine.error(f"listed move {move!r} twice in one divide")
-    result[move] = count
+def add_divide_entry(result: dict[str, int], move: str, count: int) -> None:
+    """Store one divide line. A move listed again is kept under ``move + TWICE`` (counts
+    summed there), so the divide still sums to the engine's total, and compare's descent
+    reports it as a move the engine generates twice at that node: a bug of its move
+    generation (exit 1), as a null move (``0000``, kept as it is) is, not a failure to run."""
+    key = move + TWICE if move in result else move
+    result[key] = result.get(key, 0) + count
 
 
 def one_line(text: str, limit: int = 200) -> str:

@@ -216,8 +216,6 @@ class PerftEngine(UciEngine):
         where = f"{command!r} on {position_label(fen, moves)!r}"
         if search:
             raise self.error(f"started a search on {where} instead of counting")
-        if answer.twice is not None:
-            raise self.error(f"listed move {answer.twice!r} twice in one divide for {where}")
         if dialect.total_only:
             if answer.total is None:
                 raise self.error(f"printed no total for {where}{_skipped(answer)}")

@@ -20,7 +20,7 @@ engine did start (``--bisect`` judges the commit rather than skipping it).
 
 from __future__ import annotations
 
-from chesskit.compare.engines.base import one_line
+from chesskit.compare.engines.base import NULL_MOVE, TWICE, one_line
 from chesskit.compare.engines.dialects import Answer, Dialect
 from chesskit.errors import EngineCheckFailed, EngineError
 from chesskit.geometry import START_FEN as START
@@ -85,7 +85,10 @@ def _probe_loop(engine, loop: str, heard: list[str]) -> tuple[tuple[Dialect, boo
 
 
 def _is_start_divide(answer: Answer) -> bool:
-    counted = [n for n in answer.moves.values() if n]  # a move listed with 0 is no move (Sjaak II)
+    """The start position's 20 moves, 1 each; a move listed with 0 is no move (Sjaak II), and
+    a null move or a move listed twice is a bug of its move generation that compare reports
+    (``base.add_divide_entry``), not another way of answering."""
+    counted = [n for m, n in answer.moves.items() if n and m != NULL_MOVE and not m.endswith(TWICE)]
     return len(counted) == START_MOVES and set(counted) == {1}
 
 

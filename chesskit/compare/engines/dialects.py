@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from chesskit.compare.engines.base import UCI_MOVE, normalise_move
+from chesskit.compare.engines.base import NULL_MOVE, UCI_MOVE, add_divide_entry, normalise_move
 from chesskit.geometry import between, direction, distance, file_of, rank_of
 from chesskit.vocab import BISHOP, KING, KNIGHT, PAWN, PIECE_LETTERS, ROOK, WHITE, parse_square, square_name
 
@@ -206,7 +206,7 @@ def bad_count(line: str) -> str | None:
 def move_token(text: str) -> str | None:
     """`text` without check marks when it is shaped like a move (UCI, SAN or long algebraic)."""
     token = _SUFFIX.sub("", text.strip())
-    if UCI_MOVE.fullmatch(token) or _CASTLE.fullmatch(token) or _SAN.fullmatch(token):
+    if token == NULL_MOVE or UCI_MOVE.fullmatch(token) or _CASTLE.fullmatch(token) or _SAN.fullmatch(token):
         return token
     return None
 
@@ -241,7 +241,7 @@ class MoveNames:
     def to_uci(self, token: str) -> str:
         """UCI for `token`.  An illegal move (a buggy engine's) is matched by geometry
         alone when exactly one piece could make it; failing that it is kept as written."""
-        if UCI_MOVE.fullmatch(token):
+        if UCI_MOVE.fullmatch(token) or token == NULL_MOVE:
             return normalise_move(token)
         self.san_seen = True
         found = self._match(token)
@@ -347,7 +347,6 @@ class Answer:
     moves: dict[str, int] = field(default_factory=dict)
     total: int | None = None
     san: bool = False
-    twice: str | None = None  # a move listed twice
     skipped: list[str] = field(default_factory=list)  # lines that were neither (for messages)
     bare: int | None = None  # a bare number not (yet) taken as the total (see AnswerReader)
     late: bool = False  # divide lines came after `readyok`: the engine prints from a thread
@@ -440,7 +439,6 @@ class AnswerReader:
                 # the total of another depth (Rustic and Sjaak II count every depth up to
                 # the one asked): the divide lines before it were that depth's
                 answer.moves.clear()
-                answer.twice = None
                 return "skip"
             total = None if found is None else found[0]
             if total is not None:
@@ -461,7 +459,5 @@ class AnswerReader:
         move = self.names.to_uci(token) if self.names is not None else token.lower()
         if self.names is not None and self.names.san_seen:
             answer.san = True
-        if move in answer.moves and answer.twice is None:
-            answer.twice = move
-        answer.moves[move] = count
+        add_divide_entry(answer.moves, move, count)
         return "divide"

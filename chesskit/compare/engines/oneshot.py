@@ -94,8 +94,6 @@ class OneShotEngine(Engine):
         for line in stdout.splitlines():
             reader.feed(line)
         answer = reader.finish()
-        if answer.twice is not None:
-            raise self.error(f"listed move {answer.twice!r} twice in one divide for {call}")
         if answer.empty:
             shown = f"; it printed {one_line(answer.unread())!r}" if answer.unread() else "; it printed nothing"
             raise self.error(f"printed no divide and no total for {call}{shown}")

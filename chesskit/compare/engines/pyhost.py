@@ -32,7 +32,7 @@ import os
 import re
 import sys
 
-from chesskit.compare.engines.base import normalise_move, one_line
+from chesskit.compare.engines.base import NULL_MOVE, add_divide_entry, normalise_move, one_line
 
 REQUIRED = ("set_fen", "legal_moves", "push", "pop")
 # No chess position has more than 218 legal moves: a longer list is the adapter's bug
@@ -106,7 +106,7 @@ class Host:
             raise Failure(f"legal_moves() returned more than {MAX_LIST} moves (a position has at most 218)")
         plain = []
         for move in moves:
-            if not isinstance(move, str) or not self.uci.fullmatch(move):
+            if not isinstance(move, str) or not (self.uci.fullmatch(move) or move == NULL_MOVE):
                 shown = call(repr, "legal_moves() (the repr() of what it returned)", move)
                 raise Failure(f"legal_moves() returned {one_line(shown)}, which is not a UCI move string")
             plain.append(normalise_move(str.lower(move)))  # a plain str, whatever its class
@@ -131,14 +131,12 @@ class Host:
         for move in moves:
             self.push(move)
         result: dict[str, int] = {}
-        for move in self.legal_moves():
-            if move in result:
-                raise Failure(f"listed move {move!r} twice in one divide")
+        for move in self.legal_moves():  # a move listed twice or 0000: kept, see add_divide_entry
             if depth == 1:
-                result[move] = 1
+                add_divide_entry(result, move, 1)
                 continue
             self.push(move)
-            result[move] = self._perft(depth - 1)
+            add_divide_entry(result, move, self._perft(depth - 1))
             self.pop()
         return result
 

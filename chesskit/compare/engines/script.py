@@ -31,6 +31,7 @@ import re
 from chesskit.board.fen import parse_fen
 from chesskit.compare.engines.base import (
     COUNT,
+    NULL_MOVE,
     UCI_MOVE,
     Engine,
     add_divide_entry,
@@ -72,13 +73,13 @@ class ScriptEngine(Engine):
             text = line.strip()
             if not text:
                 continue
-            if total is None and _count(text, self, call, line) is not None:
+            if total is None and not _NULL_ROW.match(text) and _count(text, self, call, line) is not None:
                 total = _count(text, self, call, line)
                 continue
             entry = None if total is not None else _divide_row(text, names, self, call, line)
             if entry is None:
                 raise self.error(f"printed a line chesskit cannot parse for {call}: {one_line(line)!r}")
-            add_divide_entry(self, result, *entry)
+            add_divide_entry(result, *entry)
         if total is None:
             raise self.error(f"printed no total line for {call} (expected moves, a blank line, then the total)")
         if sum(result.values()) != total:
@@ -89,6 +90,7 @@ class ScriptEngine(Engine):
 # `MOVE COUNT` or `MOVE: COUNT`, whatever the move's notation (checked by move_token) and
 # however the count's digits are grouped (checked by _count)
 _LINE = re.compile(r"(\S+?)(?::\s*|\s+)([0-9][0-9,_ ]*)")
+_NULL_ROW = re.compile(NULL_MOVE + r"(?::|\s)")  # `0000 6`: a divide line (a null move), not a total
 # digits grouped in threes by one separator: `1,234,567`, `1_234_567`, `1 234 567`
 _GROUPED = re.compile(r"[0-9]{1,3}(?P<sep>[,_ ])[0-9]{3}(?:(?P=sep)[0-9]{3})*")
 _SEPARATED = re.compile(r"[0-9]+(?:[,_ ]+[0-9]+)+")  # digits and separators, however grouped
@@ -114,7 +116,7 @@ def _divide_row(text: str, names: MoveNames | None, engine: Engine, call: str, l
     m = _LINE.fullmatch(text)
     if m is None:
         return None
-    if UCI_MOVE.fullmatch(m.group(1)):
+    if UCI_MOVE.fullmatch(m.group(1)) or m.group(1) == NULL_MOVE:
         move = normalise_move(m.group(1))
     else:
         token = move_token(m.group(1)) if names is not None else None

@@ -253,7 +253,7 @@ class UciEngine(Engine):
             if entry is None:
                 self._kill()
                 raise self.error(f"printed a line chesskit cannot parse after {go!r}: {one_line(line)!r}")
-            add_divide_entry(self, result, *entry)
+            add_divide_entry(result, *entry)
         if sum(result.values()) != total:
             raise self.error(
                 f"answered {go!r} with divide lines summing to {sum(result.values())} "
