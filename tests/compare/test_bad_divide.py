@@ -51,6 +51,20 @@ def test_compare_reports_the_move_and_the_node(cli, kind, form):
     assert f"hint: {note['hint']}" in text.stdout
 
 
+@pytest.mark.parametrize("form", ["script", "python", "uci"])
+def test_the_descent_names_the_node_below_a_clean_root(cli, kind, form, monkeypatch):
+    """Only black's move lists are wrong: the root's divide has the right moves and wrong
+    counts, and the descent goes down the first differing move to the node that shows it."""
+    monkeypatch.setenv("BAD_DIVIDE_BLACK", "1")
+    result = cli("compare", KINGS, "2", *engine_args(form, kind), "--json")
+    assert result.exit_code == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["steps"][0]["path"] == [] and len(report["path"]) == 1
+    extra = {"twice": "e8f8 (listed twice)", "null": "0000"}[kind]  # python-chess lists e8f8 first
+    assert report["extra"] == [extra] and report["fen"].split()[1] == "b"
+    assert report["steps"][1]["theirs"][extra] == 1
+
+
 def test_suite_with_the_engine_is_a_mismatch_with_the_finding(cli, kind, tmp_path):
     suite = tmp_path / "kings.epd"
     suite.write_text(f'{KINGS} ;D1 5 ;D2 25 ;id "kings"\n')

@@ -8,7 +8,8 @@
 One file in every form: a Python adapter (``bad_divide.py:Twice``, ``:Null``), a perftree
 script (``bad_divide.py DEPTH FEN MOVES``) and a UCI engine answering ``go perft`` as
 Stockfish does (``bad_divide.py --uci``); the two take the kind from $BAD_DIVIDE (``twice``
-or ``null``, default ``twice``).
+or ``null``, default ``twice``). With $BAD_DIVIDE_BLACK set, only positions with black to
+move have the bug (the root's own divide is then clean when white is to move).
 """
 
 import os
@@ -20,16 +21,20 @@ import engine_stdin
 import pchelper
 
 
+def _buggy(board) -> bool:
+    return not os.environ.get("BAD_DIVIDE_BLACK") or board.turn == chess.BLACK
+
+
 class Twice(pchelper.Adapter):
     def legal_moves(self):
         moves = super().legal_moves()
-        return moves[:1] + moves
+        return moves[:1] + moves if _buggy(self.board) else moves
 
 
 class Null(pchelper.Adapter):
     def legal_moves(self):
         moves = super().legal_moves()
-        return moves + ["0000"] if moves else moves
+        return moves + ["0000"] if moves and _buggy(self.board) else moves
 
 
 def perft(adapter, depth: int) -> int:
