@@ -164,10 +164,11 @@ def build(variant: int = 0):
     (unless the folder is read-only) and return it. Where the object cannot be saved or an
     intact one would not load, numba caches the function instead, so that later runs do
     not compile it again."""
-    from . import inlinecopy, livemap, prewarm
+    from . import inlinecopy, livemap, prewarm, ssablocks
 
     inlinecopy.install()  # numba's inliner, faster (the same code)
     livemap.install()  # numba's live-variable analysis, faster (the same answer)
+    ssablocks.install()  # numba's SSA reconstruction, faster (the same IR)
     cache = not SAVES or variant in _unloadable or CACHE is None
     # (an unloadable object: helpers cached; a variant's walk: no helpers compiled ahead)
     child = None if variant in _unloadable or variant else prewarm.start()

@@ -102,10 +102,11 @@ def helpers():
 def main() -> None:
     import chesskit.core  # noqa: F401 (names numba's cache folder before numba loads)
 
-    from . import inlinecopy, livemap
+    from . import inlinecopy, livemap, ssablocks
 
     inlinecopy.install()
     livemap.install()
+    ssablocks.install()
 
     for function, argtypes in helpers():
         try:
