@@ -8,13 +8,13 @@ without making the move (the perft walk probes its table with it first).
 
 What a move does is written once, in the small rules below (``landing``, ``ep_victim``,
 ``ep_after_push``, ``move_terms``, ``castling_terms``, ``turn_terms``, ``rights_after``;
-the en-passant rule itself is ``state.py``'s, shared with ``Board``): ``make``, the
-last-ply copy-make ``make_for_count``, ``child_key`` and ``unmake`` each call them
-rather than spelling the rule out, so the key a table is probed with cannot drift from
-the key ``make`` gives. Each is inlined (``inline="always"``) and computes what the callers
-computed when each spelled it out: the perft walk's machine code is the same instructions
-as before but for where make computes a quiet move's two key terms (``tools/walk_asm.py``;
-docs/benchmarks.md, 2026-11-25).
+the en-passant rule itself is ``state.py``'s, shared with ``Board``): ``make`` (also the
+variant walk's copy-make, with no history), the last-ply copy-make ``make_for_count``,
+``child_key`` and ``unmake`` each call them rather than spelling the rule out, so the key
+a table is probed with cannot drift from the key ``make`` gives. Each is inlined
+(``inline="always"``) and computes what the callers computed when each spelled it out: the
+perft walk's machine code is the same instructions as before but for where make computes a
+quiet move's two key terms (``tools/walk_asm.py``; docs/benchmarks.md, 2026-11-25).
 """
 
 import numpy as np
@@ -215,16 +215,24 @@ def child_keys(T, bb, board, st, key2, move):
 
 @njit(inline="always", cache=True)
 def make(T, bb, board, st, hist, hkeys, move):
+    """Make ``move`` in place and push what ``unmake`` restores onto ``hist``/``hkeys`` at
+    ``st[PLY]``; returns the piece it takes (0: none). With ``hist`` and ``hkeys`` None it
+    keeps no history and leaves ``st[PLY]`` alone: the variant walk's copy-make
+    (``vmake.apply_move``), numba pruning the history's branches there. One function for
+    both rather than a history-free helper that ``make`` wraps: the helper cost the
+    standard walk's compile a nested inlining (0.1-0.25 s of its 5 s) and moved its
+    registers (docs/benchmarks.md, 2026-11-27 late afternoon)."""
     ply = st[PLY]
     us = st[STM]
     them = us ^ 1
     frm = from_sq(move)
     to = to_sq(move)
-    hist[ply, H_MOVE] = move
-    hist[ply, H_EP] = st[EP]
-    hist[ply, H_HALF] = st[HALF]
-    hkeys[ply, H_CASTLE] = bb[CASTLE]
-    hkeys[ply, H_KEY] = bb[KEY]
+    if hist is not None:
+        hist[ply, H_MOVE] = move
+        hist[ply, H_EP] = st[EP]
+        hist[ply, H_HALF] = st[HALF]
+        hkeys[ply, H_CASTLE] = bb[CASTLE]
+        hkeys[ply, H_KEY] = bb[KEY]
 
     key = turn_terms(bb[KEY], st[EP], 0)
     if st[EP] != NO_SQ:
@@ -271,11 +279,14 @@ def make(T, bb, board, st, hist, hkeys, move):
             key ^= z_castle(rights ^ new)
             bb[CASTLE] = new
 
-    hist[ply, H_CAPTURED] = captured
+    if hist is not None:
+        hist[ply, H_CAPTURED] = captured
     st[FULL] += us
     st[STM] = them
-    st[PLY] = ply + 1
+    if hist is not None:
+        st[PLY] = ply + 1
     bb[KEY] = key
+    return captured
 
 
 @njit(inline="always", cache=True)

@@ -1,13 +1,13 @@
 """Making a move in a variant position: in place on a copy (the variant walk is copy-make).
 
 ``apply_move`` is a standard move (castling, en passant, promotion, to a king too, the
-castling rooks, the clocks and the key), built from ``makemove``'s small rules so that the
-variant walk cannot drift from standard chess; ``MAKE[vid]`` is it plus what the variant
-adds (3check: a check given is counted, and keyed; atomic: the explosion; crazyhouse: drops,
-pockets and promoted flags). ``gives_check`` tells whether a move
-checks the enemy king, from the bitboards alone (the last ply's copies have no square
-array): racing kings forbids such moves, 3check counts them. Nothing here is compiled
-into the standard walk.
+castling rooks, the clocks and the key): the standard walk's ``makemove.make`` with no
+history kept, so that the variant walk cannot drift from standard chess;
+``MAKE[vid]`` is it plus what the variant adds (3check: a check given is counted, and
+keyed; atomic: the explosion; crazyhouse: drops, pockets and promoted flags).
+``gives_check`` tells whether a move checks the enemy king, from the bitboards alone (the
+last ply's copies have no square array): racing kings forbids such moves, 3check counts
+them. Nothing here is compiled into the standard walk.
 """
 
 import numpy as np
@@ -15,10 +15,10 @@ from numba import njit
 
 from .attacks import K_ATT, N_ATT, P_ATT, bishop_attacks, rook_attacks
 from .bitboard import ONE, ZERO, lsb
-from .makemove import castling_terms, ep_after_push, ep_victim, landing, move_terms, put_piece, remove_piece, rights_after, turn_terms
-from .move import CASTLING, DOUBLE, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
+from .makemove import ep_victim, make
+from .move import CASTLING, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
 from .movegen import attackers_to
-from .position import BISHOP, CASTLE, EP, FULL, HALF, KEY, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, Z_EP, z_castle, z_piece
+from .position import BISHOP, KEY, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM
 from . import vatomic, vhouse
 from .move import DROP
 from .vstate import ANTICHESS, ATOMIC, CHECKS, CRAZYHOUSE, HORDE, KINGOFTHEHILL, RACINGKINGS, THREECHECK, Z_CHECKS
@@ -26,56 +26,9 @@ from .vstate import ANTICHESS, ATOMIC, CHECKS, CRAZYHOUSE, HORDE, KINGOFTHEHILL,
 
 @njit(inline="always", cache=True)
 def apply_move(T, bb, board, st, move):
-    """Make ``move`` on (bb, board, st) in place: the standard move, no history kept."""
-    us = st[STM] & 1
-    frm = from_sq(move)
-    to = to_sq(move)
-    key = turn_terms(bb[KEY], st[EP], 0)
-    st[EP] = NO_SQ
-    pc = board[frm]
-    captured = 0
-    if move & CASTLING:
-        rook = board[to]
-        kto, rto = castle_squares(frm, to)
-        remove_piece(bb, board, frm, pc)
-        remove_piece(bb, board, to, rook)
-        put_piece(bb, board, kto, pc)
-        put_piece(bb, board, rto, rook)
-        key ^= castling_terms(pc, rook, frm, to, kto, rto, 0)
-        st[HALF] += 1
-    else:
-        if move & EN_PASSANT:
-            capsq = ep_victim(to, us)
-            captured = board[capsq]
-            remove_piece(bb, board, capsq, captured)
-            key ^= z_piece(captured, capsq)
-        elif board[to] != 0:
-            captured = board[to]
-            remove_piece(bb, board, to, captured)
-            key ^= z_piece(captured, to)
-        remove_piece(bb, board, frm, pc)
-        placed = landing(pc, move, us)
-        key = move_terms(key, pc, frm, placed, to, 0)
-        put_piece(bb, board, to, placed)
-        if (pc & 7) == PAWN or captured != 0:
-            st[HALF] = 0
-        else:
-            st[HALF] += 1
-        if move & DOUBLE:
-            ep = ep_after_push(T, bb, frm, to, us)
-            if ep != NO_SQ:
-                st[EP] = ep
-                key ^= Z_EP[ep & 7]
-    rights = bb[CASTLE]
-    if rights:
-        new = rights_after(rights, pc, frm, to, us)
-        if new != rights:
-            key ^= z_castle(rights ^ new)
-            bb[CASTLE] = new
-    st[FULL] += us
-    st[STM] = us ^ 1
-    bb[KEY] = key
-    return captured
+    """Make ``move`` on (bb, board, st) in place: the standard move, no history kept
+    (``makemove.make`` with no history)."""
+    return make(T, bb, board, st, None, None, move)
 
 
 @njit(inline="always", cache=True)
