@@ -190,9 +190,14 @@ def _emit_split(out, n, frm, targets, opp, count_only):
     return _emit(out, n, frm, targets & ~opp, _NIL)
 
 
-@njit(cache=True)
-def _emit_pawns(out, n, targets, delta, flags, promo_rank):
-    """Pawn moves to ``targets`` from ``to - delta``; four promotions on the last rank."""
+# what a pawn promotes to, in the order the moves are listed (antichess adds a king: ``vgen``)
+PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
+
+
+@njit(inline="always", cache=True)
+def _emit_pawns_as(out, n, targets, delta, flags, promo_rank, pieces):
+    """Pawn moves to ``targets`` from ``to - delta``; on ``promo_rank`` one promotion to
+    each of ``pieces`` (a constant tuple)."""
     plain = targets & ~promo_rank
     while plain:
         to = lsb(plain)
@@ -203,10 +208,16 @@ def _emit_pawns(out, n, targets, delta, flags, promo_rank):
     while promos:
         to = lsb(promos)
         promos &= promos - ONE
-        for p in (QUEEN, ROOK, BISHOP, KNIGHT):
+        for p in pieces:
             out[n] = encode(to - delta, to, p, flags)
             n += 1
     return n
+
+
+@njit(cache=True)
+def _emit_pawns(out, n, targets, delta, flags, promo_rank):
+    """Pawn moves to ``targets`` from ``to - delta``; four promotions on the last rank."""
+    return _emit_pawns_as(out, n, targets, delta, flags, promo_rank, PROMOTIONS)
 
 
 @njit(inline="always", cache=True)

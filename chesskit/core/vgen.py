@@ -26,7 +26,7 @@ from numba import njit
 from .attacks import CASTLE_SPAN, K_ATT, N_ATT, bishop_attacks, line, rook_attacks
 from .bitboard import NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, encode, from_sq, to_sq
-from .movegen import _emit, _generate, attacked_by, king_lines
+from .movegen import PROMOTIONS, _emit, _emit_pawns_as, _generate, attacked_by, king_lines
 from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
 from .tables import P_ATT
 from . import vatomic, vhouse
@@ -40,25 +40,16 @@ _EN_PASSANT = np.int64(CAPTURE | EN_PASSANT)
 _CASTLING = np.int64(CASTLING)
 
 
+_WITH_KING = PROMOTIONS + (KING,)
+
+
 @njit(cache=True)
 def _emit_pawns(out, n, targets, delta, flags, promo_rank, king_too):
-    """Pawn moves to ``targets`` from ``to - delta``; promotions on ``promo_rank`` (to a
-    king too where ``king_too``)."""
-    plain = targets & ~promo_rank
-    while plain:
-        to = lsb(plain)
-        plain &= plain - ONE
-        out[n] = encode(to - delta, to, _NIL, flags)
-        n += 1
-    promos = targets & promo_rank
-    while promos:
-        to = lsb(promos)
-        promos &= promos - ONE
-        for p in (QUEEN, ROOK, BISHOP, KNIGHT, KING):
-            if p != KING or king_too:
-                out[n] = encode(to - delta, to, p, flags)
-                n += 1
-    return n
+    """Pawn moves to ``targets`` from ``to - delta`` (``movegen._emit_pawns_as``);
+    promotions on ``promo_rank``, to a king too where ``king_too``."""
+    if king_too:
+        return _emit_pawns_as(out, n, targets, delta, flags, promo_rank, _WITH_KING)
+    return _emit_pawns_as(out, n, targets, delta, flags, promo_rank, PROMOTIONS)
 
 
 @njit(inline="always", cache=True)
