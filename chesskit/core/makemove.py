@@ -219,9 +219,9 @@ def make(T, bb, board, st, hist, hkeys, move):
     ``st[PLY]``; returns the piece it takes (0: none). With ``hist`` and ``hkeys`` None it
     keeps no history and leaves ``st[PLY]`` alone: the variant walk's copy-make
     (``vmake.apply_move``), numba pruning the history's branches there. One function for
-    both rather than a history-free helper that ``make`` wraps: the helper cost the
-    standard walk's compile a nested inlining (0.1-0.25 s of its 5 s) and moved its
-    registers (docs/benchmarks.md, 2026-11-27 late afternoon)."""
+    both rather than a history-free helper that ``make`` wraps: with the helper the
+    standard walk's registers were allocated differently, with this its instructions are
+    the same (docs/benchmarks.md, 2026-11-27 late afternoon, dup31)."""
     ply = st[PLY]
     us = st[STM]
     them = us ^ 1
