@@ -164,11 +164,9 @@ def build(variant: int = 0):
     (unless the folder is read-only) and return it. Where the object cannot be saved or an
     intact one would not load, numba caches the function instead, so that later runs do
     not compile it again."""
-    from . import inlinecopy, livemap, prewarm, ssablocks
+    from . import fastcompile, prewarm
 
-    inlinecopy.install()  # numba's inliner, faster (the same code)
-    livemap.install()  # numba's live-variable analysis, faster (the same answer)
-    ssablocks.install()  # numba's SSA reconstruction, faster (the same IR)
+    fastcompile.install()  # numba's own passes, faster (the same code)
     cache = not SAVES or variant in _unloadable or CACHE is None
     # (an unloadable object: helpers cached; a variant's walk: no helpers compiled ahead)
     child = None if variant in _unloadable or variant else prewarm.start()

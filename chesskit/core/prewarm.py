@@ -102,11 +102,9 @@ def helpers():
 def main() -> None:
     import chesskit.core  # noqa: F401 (names numba's cache folder before numba loads)
 
-    from . import inlinecopy, livemap, ssablocks
+    from . import fastcompile
 
-    inlinecopy.install()
-    livemap.install()
-    ssablocks.install()
+    fastcompile.install()
 
     for function, argtypes in helpers():
         try:
