@@ -9,8 +9,8 @@ only copy the block. The walk has about a hundred such variables in about three 
 blocks: its reconstruction took 0.4-0.6 s of a first run's compile (docs/benchmarks.md,
 2026-11-27).
 
-``install()`` notes, when a reconstruction starts, the names each block mentions (every
-variable of every statement), and hands numba's rewrite only the blocks that mention the
+``install()`` notes, at a reconstruction's first rewrite (none when no variable needs
+fixing), the names each block mentions (every variable of every statement), and hands numba's rewrite only the blocks that mention the
 variable being fixed; the others are copied as numba would (a new block, the same
 statements). A fix renames and adds only names of its own variable, so what the other
 blocks mention stays true for the variables after it. The IR is the same: the walk's LLVM
@@ -29,7 +29,7 @@ import functools
 import inspect
 
 _original = None  # numba's own (``_run_ssa``, ``_run_block_rewrite``) once wrapped
-_mentions: list[dict] = []  # per reconstruction under way: block label -> the names it mentions
+_mentions: list[dict | None] = []  # per reconstruction under way: block label -> the names it mentions (None until its first rewrite)
 
 
 def install() -> bool:
@@ -50,7 +50,7 @@ def install() -> bool:
 
     @functools.wraps(run_ssa)
     def run_ssa_noting_names(blocks):
-        _mentions.append({label: {var.name for stmt in block.body for var in stmt.list_vars()} for label, block in blocks.items()})
+        _mentions.append(None)
         try:
             return run_ssa(blocks)
         finally:
@@ -59,8 +59,12 @@ def install() -> bool:
     @functools.wraps(rewrite)
     def rewrite_naming_blocks(blocks, states, handler):
         varname = states.get("varname")
-        mentions = _mentions[-1] if _mentions else None
-        if varname is None or mentions is None or mentions.keys() != blocks.keys():
+        if varname is None or not _mentions:
+            return rewrite(blocks, states, handler)
+        if _mentions[-1] is None:  # the first rewrite: the function's blocks as the reconstruction was given them
+            _mentions[-1] = {label: {var.name for stmt in block.body for var in stmt.list_vars()} for label, block in blocks.items()}
+        mentions = _mentions[-1]
+        if mentions.keys() != blocks.keys():
             return rewrite(blocks, states, handler)
         rewritten = rewrite({label: block for label, block in blocks.items() if varname in mentions[label]}, states, handler)
         out = {}
