@@ -96,6 +96,29 @@ def subprocess_env(pythonpath: str | None = None) -> dict[str, str]:
     return env
 
 
+_COMPILED_IR = """
+import importlib, sys
+from numba import njit
+if sys.argv[1]:
+    assert importlib.import_module(sys.argv[1]).install()
+space = {}
+exec(sys.argv[3], space)
+f = njit(space[sys.argv[2]])
+f.compile("int64(int64[::1], int64)")
+sys.stdout.write(f.inspect_llvm(f.signatures[0]))
+"""
+
+
+def compiled_ir(source: str, function: str, patch: str = "") -> str:
+    """The LLVM IR numba compiles ``function`` of ``source`` to (``int64(int64[::1], int64)``),
+    in a fresh process, with ``patch``'s ``install()`` (a module of ``chesskit.core`` that
+    changes numba's compiler) or without it: the same IR both ways is the patch's promise."""
+    return subprocess.run(
+        [sys.executable, "-c", _COMPILED_IR, patch, function, source],
+        env=subprocess_env(), capture_output=True, text=True, timeout=300, check=True,
+    ).stdout
+
+
 def gone(pid: int) -> bool:
     """True once ``pid`` has exited (a zombie left to init counts as exited)."""
     try:

@@ -4,16 +4,13 @@ compiled code as it was."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from numba import njit
 from numba.core import inline_closurecall
 
 from chesskit.core import inlinecopy
-from helpers import subprocess_env
+from helpers import compiled_ir
 
 
 FUNCTIONS = """
@@ -67,31 +64,8 @@ def test_the_blocks_of_an_inlined_callee_share_one_copy_of_its_scope(monkeypatch
         assert distinct == 1  # numba's own copy: one scope per block
 
 
-SAME = """
-import sys
-from chesskit.core import inlinecopy
-if sys.argv[1] == "1":
-    inlinecopy.install()
-space = {}
-exec(sys.argv[2], space)
-f = space["njit"](space["caller"])
-f.compile("int64(int64[::1], int64)")
-sys.stdout.write(f.inspect_llvm(f.signatures[0]))
-"""
-
-
 @pytest.mark.slow  # two processes that import numba
 def test_the_compiled_code_is_the_same():
-    out = [
-        subprocess.run(
-            [sys.executable, "-c", SAME, flag, FUNCTIONS],
-            env=subprocess_env(),
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=True,
-        ).stdout
-        for flag in ("0", "1")
-    ]
-    assert "define" in out[0]
-    assert out[0] == out[1]
+    without = compiled_ir(FUNCTIONS, "caller")
+    assert "define" in without
+    assert compiled_ir(FUNCTIONS, "caller", "chesskit.core.inlinecopy") == without

@@ -4,14 +4,11 @@ it was."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 from numba.core import analysis, compiler, ir_utils
 
 from chesskit.core import livemap
-from helpers import subprocess_env
+from helpers import compiled_ir
 
 FUNCTIONS = """
 def nested(a, n):  # loops in loops, a break, a variable live around the back edges
@@ -86,34 +83,10 @@ def test_a_changed_rule_would_show():
     assert wrong != theirs
 
 
-SAME = """
-import sys
-from numba import njit
-from chesskit.core import livemap
-if sys.argv[1] == "1":
-    assert livemap.install()
-space = {}
-exec(sys.argv[2], space)
-f = njit(space["caller"])
-f.compile("int64(int64[::1], int64)")
-sys.stdout.write(f.inspect_llvm(f.signatures[0]))
-"""
-
-
 @pytest.mark.slow  # two processes that import numba
 def test_the_compiled_code_is_the_same():
     source = FUNCTIONS.replace("def nested", "@njit\ndef nested").replace("def branches", "@njit\ndef branches")
     source = "from numba import njit\n" + source
-    out = [
-        subprocess.run(
-            [sys.executable, "-c", SAME, flag, source],
-            env=subprocess_env(),
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=True,
-        ).stdout
-        for flag in ("0", "1")
-    ]
-    assert "define" in out[0]
-    assert out[0] == out[1]
+    without = compiled_ir(source, "caller")
+    assert "define" in without
+    assert compiled_ir(source, "caller", "chesskit.core.livemap") == without

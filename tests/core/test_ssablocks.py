@@ -5,14 +5,11 @@ leaves the compiled code as it was."""
 from __future__ import annotations
 
 import copy
-import subprocess
-import sys
-
 import pytest
 from numba.core import compiler, ssa
 
 from chesskit.core import ssablocks
-from helpers import subprocess_env
+from helpers import compiled_ir
 
 FUNCTIONS = """
 def nested(a, n):  # variables assigned on several paths, loops in loops, a break
@@ -91,32 +88,8 @@ def test_skipping_a_block_that_uses_the_variable_would_show():
     assert _dump(targets_only(copy.deepcopy(func_ir).blocks)) != theirs
 
 
-SAME = """
-import sys
-from numba import njit
-from chesskit.core import ssablocks
-if sys.argv[1] == "1":
-    assert ssablocks.install()
-space = {}
-exec(sys.argv[2], space)
-f = njit(space["nested"])
-f.compile("int64(int64[::1], int64)")
-sys.stdout.write(f.inspect_llvm(f.signatures[0]))
-"""
-
-
 @pytest.mark.slow  # two processes that import numba
 def test_the_compiled_code_is_the_same():
-    out = [
-        subprocess.run(
-            [sys.executable, "-c", SAME, flag, FUNCTIONS],
-            env=subprocess_env(),
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=True,
-        ).stdout
-        for flag in ("0", "1")
-    ]
-    assert "define" in out[0]
-    assert out[0] == out[1]
+    without = compiled_ir(FUNCTIONS, "nested")
+    assert "define" in without
+    assert compiled_ir(FUNCTIONS, "nested", "chesskit.core.ssablocks") == without
