@@ -37,23 +37,12 @@ class Null(pchelper.Adapter):
         return moves + ["0000"] if moves and _buggy(self.board) else moves
 
 
-def perft(adapter, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for move in adapter.legal_moves():
-        adapter.push(move)
-        total += perft(adapter, depth - 1)
-        adapter.pop()
-    return total
-
-
 def divide_rows(adapter, depth: int) -> list[tuple[str, int]]:
     """The divide as the engine prints it: every generated move, duplicates kept."""
     rows = []
     for move in adapter.legal_moves():
         adapter.push(move)
-        rows.append((move, perft(adapter, depth - 1)))
+        rows.append((move, pchelper.perft(adapter, depth - 1)))
         adapter.pop()
     return rows
 

@@ -6,6 +6,7 @@ that keeps the 0 it was given (many parse the field with atoi and store it) writ
 fullmove number one less than theirs: a reading of an out-of-range field, not a move bug.
 """
 
+import bug_fullmove_not_restored
 import pchelper
 
 
@@ -21,13 +22,8 @@ class Adapter(pchelper.Adapter):
         return " ".join(fields)
 
 
-class NotRestored(Adapter):
+class NotRestored(Adapter, bug_fullmove_not_restored.Adapter):
     """The same, with bug_fullmove_not_restored's pop: that bug is still found."""
-
-    def pop(self):
-        number = self.board.fullmove_number
-        self.board.pop()
-        self.board.fullmove_number = number
 
 
 if __name__ == "__main__":
