@@ -4,9 +4,9 @@ A deep perft's table is far larger than the processor's caches, so a probe usual
 for memory (and on a virtual machine for a nested page walk too): measured at 130-300 ns
 per probe of a 1 GiB table on the 2-core VM of docs/benchmarks.md. The walk knows the
 keys of a node's children before it makes any of their moves (``makemove.child_key``),
-so it asks for all their buckets at once and the loads overlap each other and the work
-in between. ``prefetch(a, i)`` is LLVM's ``llvm.prefetch`` of ``a[i]``'s address: a hint
-only, it never faults and changes no value.
+so it asks for their buckets a few children ahead of their probes, and the loads overlap
+each other and the work in between. ``prefetch(a, i)`` is LLVM's ``llvm.prefetch`` of
+``a[i]``'s address: a hint only, it never faults and changes no value.
 
 With ``NUMBA_DISABLE_JIT=1`` it is a plain function that does nothing.
 """

@@ -45,7 +45,7 @@ small: docs/benchmarks.md).
 An empty array disables the table.
 
 ``fetch`` asks for the bucket of a key at a depth ahead of its probe (``prefetch.py``):
-the walk fetches the buckets of all a node's children before it probes the first.
+the walk fetches a child's bucket ``perft.AHEAD`` children before it probes it.
 """
 
 import numpy as np
