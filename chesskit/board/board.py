@@ -16,6 +16,7 @@ from chesskit.core import state as P
 from chesskit.core.api import table
 from chesskit.core.tables import tables
 from chesskit.errors import IllegalMoveError, InputError
+from chesskit.geometry import attackers
 from chesskit.board.fen import MAX_CLOCK
 from chesskit.vocab import (
     PIECE_LETTERS,
@@ -189,10 +190,13 @@ class Board:
         return int(self._bb[piece_code(color, P.KING)]).bit_length() - 1
 
     def is_check(self) -> bool:
+        """Whether the side to move is in check: standard chess's answer is read from the
+        squares in plain Python (``geometry.attackers``), so that ``show`` or a SAN list
+        does not load numba's compiler (~1.5 s) for one question."""
         if self.variant != "chess":
             return vload.is_check(self)
-        _, movegen = _core()
-        return bool(movegen.checkers_of(table(), self._bb, self._st))
+        board = self._board.tolist()
+        return bool(attackers(board, board.index(piece_code(self.turn, P.KING)), 1 - self.turn))
 
     # ------------------------------------------------------------ moves
 
