@@ -344,12 +344,13 @@ class Board:
                 raise InputError(f"a hash table of {hash_mb} MiB does not fit in this machine's memory") from None
         return _threads.run(self, depth, tt, threads, progress, by_move)
 
-    @staticmethod
-    def warm_up(threads: int = 1) -> None:
-        """Load (or, the first time, compile) everything a perft with ``threads`` uses,
-        so that timings that follow measure only the counting: the core's walk, which
-        perft, divide and the thread pool's tasks all run."""
+    def warm_up(self, threads: int = 1) -> None:
+        """Load (or, the first time, compile) everything a perft of this board with
+        ``threads`` uses, so that timings that follow measure only the counting: the core's
+        walk, which perft, divide and the thread pool's tasks all run, and a variant's own."""
         Board().perft(1)
+        if self.variant != "chess":
+            vload.warm_up(self)
 
     @staticmethod
     def _check_threads(threads: int) -> int:
