@@ -92,7 +92,7 @@ def main() -> None:
 
     from chesskit.board.board import Board
 
-    Board.warm_up()  # the compiled core is loaded before any timing
+    Board().warm_up()  # the compiled core is loaded before any timing
     rows = []
     if args.stockfish:
         rows.append(measure("stockfish (UCI)", lambda: open_engine(engine=args.stockfish), args.positions, args.seed, args.repeat))

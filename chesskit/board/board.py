@@ -16,6 +16,7 @@ from chesskit.core import state as P
 from chesskit.core.api import table
 from chesskit.core.tables import tables
 from chesskit.errors import IllegalMoveError, InputError
+from chesskit.geometry import attackers
 from chesskit.board.fen import MAX_CLOCK
 from chesskit.vocab import (
     PIECE_LETTERS,
@@ -189,10 +190,13 @@ class Board:
         return int(self._bb[piece_code(color, P.KING)]).bit_length() - 1
 
     def is_check(self) -> bool:
+        """Whether the side to move is in check: standard chess's answer is read from the
+        squares in plain Python (``geometry.attackers``), so that ``show`` or a SAN list
+        does not load numba's compiler (~1.5 s) for one question."""
         if self.variant != "chess":
             return vload.is_check(self)
-        _, movegen = _core()
-        return bool(movegen.checkers_of(table(), self._bb, self._st))
+        board = self._board.tolist()
+        return bool(attackers(board, board.index(piece_code(self.turn, P.KING)), 1 - self.turn))
 
     # ------------------------------------------------------------ moves
 
@@ -340,12 +344,13 @@ class Board:
                 raise InputError(f"a hash table of {hash_mb} MiB does not fit in this machine's memory") from None
         return _threads.run(self, depth, tt, threads, progress, by_move)
 
-    @staticmethod
-    def warm_up(threads: int = 1) -> None:
-        """Load (or, the first time, compile) everything a perft with ``threads`` uses,
-        so that timings that follow measure only the counting: the core's walk, which
-        perft, divide and the thread pool's tasks all run."""
+    def warm_up(self, threads: int = 1) -> None:
+        """Load (or, the first time, compile) everything a perft of this board with
+        ``threads`` uses, so that timings that follow measure only the counting: the core's
+        walk, which perft, divide and the thread pool's tasks all run, and a variant's own."""
         Board().perft(1)
+        if self.variant != "chess":
+            vload.warm_up(self)
 
     @staticmethod
     def _check_threads(threads: int) -> int:

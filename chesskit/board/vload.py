@@ -9,6 +9,8 @@ Plain numpy, except ``push`` (the variant's walk makes the move) and ``is_check`
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from chesskit.board.fen import Setup, parse_fen
@@ -69,6 +71,17 @@ def describe(board, setup: Setup) -> None:
         setup.pockets = tuple(tuple(int(st[V.POCKET + c * 8 + p]) if 0 < p < 6 else 0 for p in range(7)) for c in (0, 1))
         promoted = int(board._bb[V.PROMOTED])
         setup.promoted = [sq for sq in range(64) if promoted >> sq & 1]
+
+
+def warm_up(board) -> None:
+    """Load the walk of ``board``'s variant, or, the first time, compile it (seconds),
+    saying so on stderr as the standard walk's first compile does."""
+    from chesskit.core import native
+
+    rules = V.RULES[board._vid]
+    if native.SAVES and native.CACHE is not None and not native.is_saved(rules):
+        print(f"chesskit: compiling the {board.variant} move generator, first run only", file=sys.stderr, flush=True)
+    native.walk(rules)
 
 
 def push(board, move: int) -> None:

@@ -18,7 +18,7 @@ from chesskit.cli.options import (
 from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
 from chesskit.cli.regression_view import engine_call
 from chesskit.cli.suite_engine import check_writable, write_junit
-from chesskit.cli.suite_render import Stream, json_data, mismatch_lines, notes, render_plain, render_terminal
+from chesskit.cli.suite_render import JsonResults, Stream, json_text, mismatch_lines, notes, render_plain, render_terminal
 from chesskit.cli.run_options import bisect_option, fail_fast_option, position_timeout_option, start_failed, starting
 from chesskit.errors import EngineError, InputError
 from chesskit.suites.guard import parse_position_timeout
@@ -130,7 +130,7 @@ def suite(
         deepest = max((task.depth for task in planned.tasks), default=1)
         gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
         try:
-            outcome = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu, ahead)
+            outcome, encoded = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu, ahead)
         finally:
             if eng is not None:
                 eng.close()
@@ -141,7 +141,7 @@ def suite(
         raise start_failed(outcome.verdict(), bisect)
     notes(outcome, verbose)
     note_dialect(outcome.dialect, as_json, eng)
-    _render(outcome, as_json, engine_call(engine_opts) if engine_opts.given else None)
+    _render(outcome, as_json, engine_call(engine_opts) if engine_opts.given else None, encoded)
     verdict = outcome.verdict()
     if verdict is not None:
         raise verdict
@@ -182,8 +182,11 @@ def _ahead(engine: bool, stats: bool, device, threads: int | None, hash_mb: int 
 
 
 def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None, as_json: bool, how: Run, gpu=None, ahead=None):
-    """``session.execute`` with the progress bar, and on a pipe each line as it is known."""
+    """``session.execute`` with the progress bar, and on a pipe each line as it is known;
+    the outcome, and with --json and chesskit's own counts the JSON's results encoded as
+    they came (``JsonResults``: not left to the end, when the workers are done)."""
     stream = None if as_json or output.stdout_is_terminal() else Stream(planned.errors, planned.tasks)
+    encoded = JsonResults() if as_json and eng is None else None
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
     total = sum(task.expected + 1 for task in planned.tasks)
     with output.progress(total, "suite", counted=False) as advance:
@@ -196,6 +199,8 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
 
         def counted(result) -> None:
             advance(result.task.expected + 1 - credited.pop(id(result.task), 0.0))
+            if encoded is not None:
+                encoded.add(result)
 
         def position(result) -> None:
             for task in [*([result.failed_task] if result.failed_task else []), *result.not_run]:
@@ -220,12 +225,12 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
         )
     if stream is not None and outcome.engine_error is None:
         stream.finish()
-    return outcome
+    return outcome, encoded
 
 
-def _render(outcome, as_json: bool, call: str | None) -> None:
+def _render(outcome, as_json: bool, call: str | None, encoded: JsonResults | None = None) -> None:
     if as_json:
-        output.emit_json(json_data(outcome, call))
+        click.echo(json_text(outcome, call, encoded))  # one line, as output.emit_json prints
     elif output.stdout_is_terminal():
         render_terminal(outcome, call)
     else:

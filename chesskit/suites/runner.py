@@ -259,6 +259,11 @@ TABLE_FROM_DEPTH = 5
 _NO_TABLE = np.zeros(0, dtype=np.uint64)
 # How many batches may be queued ahead of the one whose results are due next.
 _AHEAD_PER_THREAD = 4
+# How many ``Ahead`` may have started and not finished: more, so that the workers still
+# have work (about 0.3 s of it with PROCESS_BATCH_NODES) while the parent goes from
+# reading the files to running them (planning, estimating, setting up the run: 0.1-0.2 s
+# in which, with 4 per thread, they ran dry)
+_STARTED_PER_THREAD = 32
 
 
 def run(
@@ -316,7 +321,7 @@ def run(
 def _run_threads(jobs, stats, threads, tables, progress, ahead) -> Iterator[SuiteResult]:
     """``run`` on ``threads`` threads or worker processes (see there)."""
     batches = _Batches(threads, tables, stats) if ahead is None else ahead.batches
-    window: deque = deque()  # futures (or ``Ahead``'s shares of one) whose results are due in order
+    window = _Window(_AHEAD_PER_THREAD * threads)
 
     try:
         for job in jobs:
@@ -326,30 +331,68 @@ def _run_threads(jobs, stats, threads, tables, progress, ahead) -> Iterator[Suit
             small, big = job[:cut], job[cut:]
             started = ahead.take(job) if ahead is not None and not big else None
             if started is not None:  # counted while the files were read: in its place in the order
-                window.extend(future for future, _ in batches.flush())
-                window.append(started)
+                window.add(batches.flush())
+                window.add_share(started)
             elif not big:
-                window.extend(future for future, _ in batches.add(small))
+                window.add(batches.add(small))
             if not big:
-                while len(window) > _AHEAD_PER_THREAD * threads:
-                    yield from window.popleft().result()
+                yield from window.due()
                 continue
-            window.extend(future for future, _ in batches.flush())
+            window.add(batches.flush())
             if small:
-                window.extend(future for future, _ in batches.add(small, alone=True))
+                window.add(batches.add(small, alone=True))
             done: list[SuiteResult] = []
             while window:  # what is queued first, then the big counts over every thread
-                done = window.popleft().result()
+                done = window.next()
                 yield from done
             diverged = bool(small) and any(r.mismatch for r in done)
             yield from _run_job(big, stats, tables, threads, diverged, progress)
-        window.extend(future for future, _ in batches.flush())
+        window.add(batches.flush())
         while window:
-            yield from window.popleft().result()
+            yield from window.next()
     finally:
         batches.close(wait=True)
         if ahead is not None:
             ahead.close()
+
+
+class _Window:
+    """The results due next, in order: the futures of the batches ``run`` submitted and
+    ``Ahead``'s shares of batches started earlier. At most ``room`` of the batches submitted
+    here wait (a file of a million lines never queues a million counts); the shares do not
+    count, as they give the workers nothing more to do: counted with them, a stretch of
+    positions started ahead left the workers with a batch or two queued while the parent
+    waited for the oldest (random.perft: a worker found its queue empty 45-54 times)."""
+
+    def __init__(self, room: int):
+        self.room = room
+        self.items: deque = deque()  # futures and shares, in order
+        self.queued = 0  # the futures among them
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def add(self, submitted: list[tuple[Future, list[list[Task]]]]) -> None:
+        self.items.extend(future for future, _ in submitted)
+        self.queued += len(submitted)
+
+    def add_share(self, share: "_Share") -> None:
+        self.items.append(share)
+
+    def next(self) -> list[SuiteResult]:
+        """The first item's results (waiting for them)."""
+        item = self.items.popleft()
+        if not isinstance(item, _Share):
+            self.queued -= 1
+        return item.result()
+
+    def due(self) -> Iterator[SuiteResult]:
+        """The results that must be taken now: those up to the batch that makes more than
+        ``room`` wait. Not sooner: the workers' queues are filled first (taking the results
+        of a stretch of positions started ahead, before reaching the next position to
+        submit, left the workers without work for 0.1-0.2 s after the files were read)."""
+        while self.items and self.queued > self.room:
+            yield from self.next()
 
 
 class _Batches:
@@ -467,7 +510,7 @@ class Ahead:
     (the same line, position and (depth, expected) counts: ``--tags``, ``--skip-chess960``
     and the estimate may plan otherwise), re-labelled with the planned tasks
     (``load_entries`` may rename a record), and counts the others itself. At most
-    ``_AHEAD_PER_THREAD`` batches per thread wait: beyond that a record is left to
+    ``_STARTED_PER_THREAD`` batches per thread wait: beyond that a record is left to
     ``run``, so a file of a million lines never queues a million counts. For chesskit's
     CPU walk with ``threads`` > 1 and no ``--stats``; ``close`` (``run`` does, at its end)
     cancels what has not started."""
@@ -491,10 +534,10 @@ class Ahead:
         # never a count that the estimate might refuse (an understated one could run for hours)
         if not tasks or any(task.expected > SPLIT_NODES or not beyond_doubt(task, self.max_nodes) for task in tasks):
             return
-        if len(self.pending) >= _AHEAD_PER_THREAD * self.threads:  # asking costs a system call: only when full
+        if len(self.pending) >= _STARTED_PER_THREAD * self.threads:  # asking costs a system call: only when full
             while self.pending and self.pending[0].done():
                 self.pending.popleft()
-            if len(self.pending) >= _AHEAD_PER_THREAD * self.threads:
+            if len(self.pending) >= _STARTED_PER_THREAD * self.threads:
                 return
         if not self.started and not self.batches.jobs:
             from chesskit.board.board import Board

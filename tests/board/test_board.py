@@ -136,3 +136,57 @@ def test_a_walk_in_parts_counts_like_the_plain_walk():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), timeout=120)
     assert done.returncode == 0 and done.stdout == "ok\n", done.stderr[-2000:]
+
+
+_CHECKS = [
+    "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",  # a queen on a diagonal
+    "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1",  # a pawn
+    "4k3/8/8/8/8/3n4/8/4K3 w - - 0 1",  # a knight
+    "4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1",  # a double check
+    "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",  # the pawn that just moved gives it, with an ep square
+    "4k3/8/8/8/8/8/4R3/4K3 b - - 0 1",  # black in check along a file
+    "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1",  # a queen touching the king
+    "4k3/4r3/8/8/4B3/8/8/4K3 w - - 0 1",  # a blocked rook: no check
+]
+
+
+@pytest.mark.parametrize("pc_board", STANDARD + CHESS960 + [chess.Board(f) for f in _CHECKS], ids=lambda b: b.fen())
+def test_is_check_matches_python_chess(pc_board):
+    assert _ours(pc_board).is_check() == pc_board.is_check()
+
+
+def test_is_check_loads_no_numba():
+    # `chesskit show` asks whether the side to move is in check: that took a compiled
+    # function loaded through numba's dispatcher (~1.5-2.5 s of a 3 s command), where the
+    # legal moves come from the walk's machine code with no numba loaded at all
+    import subprocess
+    import sys
+
+    from helpers import subprocess_env
+
+    code = (
+        "import sys\n"
+        "from chesskit.board.board import Board\n"
+        f"board = Board({_CHECKS[0]!r})\n"
+        "assert board.legal_moves() == [] and board.is_check()\n"
+        "print(sorted(m for m in sys.modules if m == 'numba' or m.startswith('numba.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), timeout=120)
+    assert done.returncode == 0 and done.stdout == "[]\n", (done.stdout[-500:], done.stderr[-2000:])
+
+
+def test_warm_up_loads_a_variants_walk_and_says_when_it_compiles(monkeypatch, capsys):
+    # `chesskit perft startpos 3 --variant horde` on a fresh cache compiled horde's walk
+    # inside the timed run ("Time: 00:00:09.48", "Nodes/second: 134") and said nothing of it;
+    # the variant's walk is stubbed here (compiling it takes seconds: the variant tests do)
+    from chesskit.core import native
+    from chesskit.core.vstate import RULES
+
+    board = Board(variant="kingofthehill")
+    real, loaded = native.walk, []
+    monkeypatch.setattr(native, "walk", lambda variant=0: loaded.append(variant) or (real() if variant == 0 else None))
+    monkeypatch.setattr(native, "is_saved", lambda variant=0: False)
+    board.warm_up()
+    assert RULES[board._vid] in loaded
+    if native.SAVES and native.CACHE is not None:
+        assert "chesskit: compiling the kingofthehill move generator, first run only" in capsys.readouterr().err
