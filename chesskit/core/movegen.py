@@ -34,8 +34,9 @@ pays numba's reference counting of its array arguments). The rare steps, en pass
 pinned pawns, stay calls, compiled once for both modes.
 
 First-run compile time (docs/benchmarks.md): each inlined copy of ``_generate`` is typed
-and lowered again, so perft's walk has one call site per mode; and each distinct literal
-argument makes numba compile a helper once more, so helpers get int64 flags (``_NIL``,
+and lowered again, so perft's walk inlines only the counting mode, at one call site, and
+calls ``generate`` for its move lists (compiled meanwhile by ``prewarm``'s child); and each
+distinct literal argument makes numba compile a helper once more, so helpers get int64 flags (``_NIL``,
 ``_CAPTURE``, ...) and the rare steps a plain bool mode.
 
 Indices: numba checks every signed array index for a negative value (Python's

@@ -55,7 +55,12 @@ def stop(child) -> None:
 
 
 def helpers():
-    """(function, argument types) of the walk's helpers, in the order its typing finishes them."""
+    """(function, argument types) of the walk's helpers: first ``generate`` (the move list,
+    the longest to compile: its helpers with it, about 2.5 s, and the walk's typing meets it
+    about 3 s in, so begun later the walk's process compiles it too; first, a first run took
+    6.8-7.2 s, in the walk's order 7.3-7.6: docs/benchmarks.md), then the others in the order
+    its typing finishes them (the small ones the walk meets before ``generate`` it compiles
+    itself while the child is on ``generate``)."""
     from numba import types
 
     from . import attacks, makemove, movegen, position, tt
@@ -64,6 +69,7 @@ def helpers():
     u64, i64, boolean = types.uint64, types.int64, types.boolean
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
     return [  # (tests/core/test_prewarm.py checks the order)
+        (movegen.generate, (u64s, u64s, i64s, i64s, i64s)),
         (position.compute_key2, (u64s, i64s, i64s)),
         (tt._deep_words, (i64,)),  # _small_bucket calls it: met first
         (tt._small_bucket, (i64, u64)),
