@@ -89,6 +89,13 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
         timeout = parse_timeout(config.getoption("chesskit_timeout"))
     except InputError as err:
         raise pytest.UsageError(f"--chesskit-timeout: {err}") from None
+    if "python" in named:
+        from chesskit.compare.engines.pyadapter import check_spec
+
+        try:
+            check_spec(named["python"], "--chesskit-python")
+        except InputError as err:
+            raise pytest.UsageError(f"chesskit: {err}") from None
     return {
         **named,
         "dialect": config.getoption("chesskit_dialect"),

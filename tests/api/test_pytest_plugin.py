@@ -207,3 +207,9 @@ def test_the_entry_point_is_declared():
     if _plugin_registered():  # the installed metadata says the same
         (found,) = [ep for ep in importlib.metadata.entry_points(group="pytest11") if ep.name == "chesskit"]
         assert found.value == "chesskit.pytest_plugin"
+
+
+def test_a_python_adapter_without_its_attribute_is_a_usage_error(project):
+    result = project(f"--chesskit-python={ENGINES / 'eng_correct.py'}", "--chesskit-suite=suite.epd")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: chesskit: --chesskit-python '*eng_correct.py' must be MODULE:ATTR*"])

@@ -220,3 +220,14 @@ def test_a_hash_table_larger_than_memory_is_bad_input(cli, monkeypatch):
     # but the allocation fails
     monkeypatch.setattr(tt, "allocate", allocate_at_most(8, "Unable to allocate 16.0 MiB for an array"))
     one_line(cli("perft", "startpos", "5", "--hash", "16"), 2, "hash table of 16 MiB does not fit")
+
+
+@pytest.mark.parametrize(
+    "spec, example",
+    [("tests/engines/eng_correct.py", "tests/engines/eng_correct.py:Adapter"), ("x.py:", "x.py:Adapter"), (":A", "myengine.py:A")],
+)
+@pytest.mark.parametrize("command", [["compare", "kiwipete", "1"], ["compare", "kiwipete", "1", "--bisect"], ["fuzz"], ["suite"]])
+def test_a_python_adapter_without_its_attribute_is_bad_input(cli, command, spec, example):
+    # `--python file.py` (the ':Adapter' left out) said "engine 'file.py' must be MODULE:ATTR"
+    # with exit 3, an engine failure (125 with --bisect: git bisect skipped every commit)
+    one_line(cli(*command, "--python", spec), 2, f"--python {spec!r} must be MODULE:ATTR", f"such as {example!r}")
