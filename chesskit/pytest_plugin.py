@@ -90,10 +90,10 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
     except InputError as err:
         raise pytest.UsageError(f"--chesskit-timeout: {err}") from None
     if "python" in named:
-        from chesskit.compare.engines.pyadapter import check_spec
+        from chesskit.cli.engine_options import check_python_spec
 
         try:
-            check_spec(named["python"], "--chesskit-python")
+            check_python_spec(named["python"], "--chesskit-python")
         except InputError as err:
             raise pytest.UsageError(f"chesskit: {err}") from None
     return {
