@@ -29,12 +29,15 @@ class FenError(InputError):
 class IllegalMoveError(InputError):
     """A move that is not legal in the position; lists the legal ones."""
 
-    def __init__(self, move: str, fen: str, legal: list[str]):
+    def __init__(self, move: str, fen: str, legal: list[str], uci: bool = True):
+        """``uci=False``: ``move`` is not written as a UCI move at all (``Nf3``, ``O-O``),
+        which the message says, with the form moves take."""
         self.move = move
         self.fen = fen
         self.legal = legal
         shown = " ".join(sorted(legal)) if legal else "(none)"
-        super().__init__(f"illegal move {move!r} in {fen}; legal moves: {shown}")
+        why = "" if uci else ": not a UCI move (from square and to square, such as g1f3; a promotion adds its piece: e7e8q)"
+        super().__init__(f"illegal move {move!r} in {fen}{why}; legal moves: {shown}")
 
 
 class EngineError(ChesskitError):

@@ -8,7 +8,7 @@ adds one test per position and depth of the suites (default: the bundled positio
 named ``FILE::ID[D<depth>]``. A test fails with compare's descent to the node where the
 engine goes wrong; an engine that crashes, hangs (``--chesskit-timeout`` per answer) or
 prints what cannot be read makes that test an error, and the next test starts the engine
-afresh. A line of a suite that cannot be run is an error of its own. The fixture
+afresh; one that cannot be started at all stops the session at its first test. A line of a suite that cannot be run is an error of its own. The fixture
 ``chesskit_engine`` gives a test the engine (a ``chesskit.Engine``). Each pytest-xdist
 worker starts its own engine.
 
@@ -89,6 +89,13 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
         timeout = parse_timeout(config.getoption("chesskit_timeout"))
     except InputError as err:
         raise pytest.UsageError(f"--chesskit-timeout: {err}") from None
+    if "python" in named:
+        from chesskit.cli.engine_options import check_python_spec
+
+        try:
+            check_python_spec(named["python"], "--chesskit-python")
+        except InputError as err:
+            raise pytest.UsageError(f"chesskit: {err}") from None
     return {
         **named,
         "dialect": config.getoption("chesskit_dialect"),
@@ -103,12 +110,14 @@ class _Run:
     def __init__(self, kwargs: dict):
         self.kwargs = kwargs
         self.engine = None
+        self.started = False  # whether the engine ever started in this process
 
     def open(self):
         from chesskit.api.engine import Engine
 
         if self.engine is None:
             self.engine = Engine(**self.kwargs)
+            self.started = True
         return self.engine
 
     def discard(self) -> None:
@@ -192,12 +201,17 @@ class PerftItem(pytest.Item):
 
     def setup(self) -> None:
         from chesskit.api.suite import check_case
-        from chesskit.errors import EngineError
+        from chesskit.errors import EngineError, EngineNotStarted
 
         run = self.config.stash[_STATE]
         try:
             self.result = check_case(run.open(), self.case)
-        except EngineError:
+        except EngineError as err:
+            if isinstance(err, EngineNotStarted) or not run.started:
+                # its command's fault (not found, not executable, an adapter that does not
+                # load): every test would fail the same, so the session stops, as `chesskit
+                # suite` ends its run
+                self.session.shouldstop = f"chesskit: {err}"
             run.discard()
             raise
         except BaseException:  # Ctrl-C, or anything unforeseen: no engine left half-way

@@ -26,6 +26,7 @@ from chesskit.vocab import (
     from_sq,
     is_castling,
     is_drop,
+    parse_square,
     piece_code,
     promotion,
     square_name,
@@ -51,6 +52,18 @@ def _core():
     from chesskit.core import makemove, movegen
 
     return makemove, movegen
+
+
+def _uci_shaped(move: str) -> bool:
+    """Whether ``move`` is written as a UCI move (``e2e4``, ``e7e8q``, a drop ``N@e4``),
+    legal or not."""
+    try:
+        if move[1:2] == "@":
+            return len(move) == 4 and parse_square(move[2:]) >= 0
+        promotion = move[4:] in ("", "q", "r", "b", "n", "k")  # k: antichess
+        return len(move) in (4, 5) and promotion and parse_square(move[:2]) >= 0 and parse_square(move[2:4]) >= 0
+    except InputError:
+        return False
 
 
 class Board:
@@ -244,7 +257,7 @@ class Board:
                 king_to = castle_squares(frm, to)[0]
                 if uci in (square_name(frm) + square_name(to), square_name(frm) + square_name(king_to)):
                     return move
-        raise IllegalMoveError(uci, self.fen(), self.legal_moves())
+        raise IllegalMoveError(uci, self.fen(), self.legal_moves(), uci=_uci_shaped(uci))
 
     def _reserve(self, plies: int, exact: bool = False) -> None:
         """Grow the history stack so ``plies`` more moves fit, after checking that they

@@ -128,6 +128,14 @@ def engine_options(command):
     return fn
 
 
+def check_python_spec(spec: str, option: str = "--python") -> None:
+    """A ``--python`` value that names no callable is bad input (``pyadapter.check_spec``);
+    the pytest plugin checks ``--chesskit-python`` with it before any test."""
+    from chesskit.compare.engines.pyadapter import check_spec
+
+    check_spec(spec, option)
+
+
 def parse_timeout(text: str) -> float:
     from chesskit.compare.engines.base import MAX_TIMEOUT
 

@@ -286,7 +286,7 @@ def run_json(run: FuzzRun) -> dict:
         data = finding.report.to_json()
     else:
         data = Report("", False, run.depth, "").to_json()
-        data["fen"] = None
+        data["fen"] = data["engine_fen"] = data["chesskit_fen"] = None  # no node, no position: null, not ""
     # compare's key for why a position cannot arise: fuzz only generates reachable ones
     data["position_notes"] = (
         list(parse_fen(finding.report.position_fen, finding.report.chess960, variant=finding.report.variant).notes)

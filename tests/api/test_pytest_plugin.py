@@ -109,8 +109,20 @@ def test_an_engine_failing_at_a_chess960_position_is_told_how_to_leave_them_out(
          "--chesskit-skip-chess960 leaves the Chess960 positions out"]
     )
     missing = project(f"--chesskit-script={pytester.path / 'no_such_engine'}", "--chesskit-suite=suite.epd")
-    missing.assert_outcomes(errors=3)
+    missing.assert_outcomes(errors=1)  # not started: the session stops (test below)
     assert "skip-chess960" not in missing.stdout.str()  # not started: no position's fault
+
+
+@pytest.mark.parametrize("option", ["--chesskit-engine", "--chesskit-script", "--chesskit-python"])
+def test_an_engine_that_cannot_start_stops_the_session_at_its_first_test(project, pytester, option):
+    # a misspelt --chesskit-engine ran every count of the bundled suites, each an error saying
+    # the same "was not found" (1,558 of them, in six minutes); `chesskit suite` ends its run
+    engine = f"{ENGINES / 'fail_import.py'}:Adapter" if option == "--chesskit-python" else str(pytester.path / "nope")
+    result = project(f"{option}={engine}", "--chesskit-suite=suite.epd")
+    result.assert_outcomes(errors=1)
+    why = "could not be imported: ImportError" if option == "--chesskit-python" else "was not found"
+    result.stdout.fnmatch_lines([f"*Interrupted: chesskit: engine * {why}*"])
+    assert "Traceback" not in result.stdout.str()
 
 
 @pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
@@ -195,3 +207,9 @@ def test_the_entry_point_is_declared():
     if _plugin_registered():  # the installed metadata says the same
         (found,) = [ep for ep in importlib.metadata.entry_points(group="pytest11") if ep.name == "chesskit"]
         assert found.value == "chesskit.pytest_plugin"
+
+
+def test_a_python_adapter_without_its_attribute_is_a_usage_error(project):
+    result = project(f"--chesskit-python={ENGINES / 'eng_correct.py'}", "--chesskit-suite=suite.epd")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: chesskit: --chesskit-python '*eng_correct.py' must be MODULE:ATTR*"])

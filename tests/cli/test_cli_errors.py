@@ -27,7 +27,11 @@ BAD_INPUTS = [
     (["divide", "kiwipeet", "1"], ["unknown position 'kiwipeet'", "did you mean 'kiwipete'"]),
     (["perft", "startpos", "2", "--moves", "e2e4 e2e4"], ["illegal move 'e2e4'", "legal moves: a7a5"]),
     (["divide", "startpos", "1", "--moves", "e1g1"], ["illegal move 'e1g1'", "g1f3"]),
-    (["show", "startpos", "--moves", "zz99"], ["illegal move 'zz99'"]),
+    (["show", "startpos", "--moves", "zz99"], ["illegal move 'zz99'", "not a UCI move"]),
+    # SAN, a legal move all the same: the line said only "illegal move 'Nf3'"
+    (["perft", "startpos", "1", "--moves", "Nf3"], ["illegal move 'Nf3'", ": not a UCI move (from square and to square, such as g1f3"]),
+    (["divide", "kiwipete", "1", "--moves", "O-O"], ["illegal move 'O-O'", "not a UCI move"]),
+    (["perft", "startpos", "1", "--moves", "g1f3x"], ["illegal move 'g1f3x'", "not a UCI move"]),
     (["perft", "startpos", "x"], ["bad depth 'x'", ">= 0"]),
     (["perft", "startpos", "-1"], ["bad depth '-1'", ">= 0"]),
     (["perft", "startpos", "2.5"], ["bad depth '2.5'"]),
@@ -220,3 +224,19 @@ def test_a_hash_table_larger_than_memory_is_bad_input(cli, monkeypatch):
     # but the allocation fails
     monkeypatch.setattr(tt, "allocate", allocate_at_most(8, "Unable to allocate 16.0 MiB for an array"))
     one_line(cli("perft", "startpos", "5", "--hash", "16"), 2, "hash table of 16 MiB does not fit")
+
+
+def test_an_illegal_uci_move_is_not_called_a_notation_error(cli):
+    line = one_line(cli("perft", "startpos", "1", "--moves", "e2e5"), 2, "illegal move 'e2e5'")
+    assert "not a UCI move" not in line
+
+
+@pytest.mark.parametrize(
+    "spec, example",
+    [("tests/engines/eng_correct.py", "tests/engines/eng_correct.py:Adapter"), ("x.py:", "x.py:Adapter"), (":A", "myengine.py:A")],
+)
+@pytest.mark.parametrize("command", [["compare", "kiwipete", "1"], ["compare", "kiwipete", "1", "--bisect"], ["fuzz"], ["suite"]])
+def test_a_python_adapter_without_its_attribute_is_bad_input(cli, command, spec, example):
+    # `--python file.py` (the ':Adapter' left out) said "engine 'file.py' must be MODULE:ATTR"
+    # with exit 3, an engine failure (125 with --bisect: git bisect skipped every commit)
+    one_line(cli(*command, "--python", spec), 2, f"--python {spec!r} must be MODULE:ATTR", f"such as {example!r}")

@@ -422,7 +422,7 @@ def test_adapter_that_cannot_load(spec, expected):
 def test_adapter_module_that_does_not_exist():
     with pytest.raises(EngineError, match=r"^engine 'no_such_module:X' could not be imported: ModuleNotFoundError"):
         PythonEngine("no_such_module:X")
-    with pytest.raises(EngineError, match="must be MODULE:ATTR"):
+    with pytest.raises(InputError, match="must be MODULE:ATTR"):
         PythonEngine("no_colon")
 
 

@@ -139,6 +139,8 @@ def test_correct_engine_exits_0_saying_how_much_agreed(cli):
     result, report = fuzz_json(cli, "--python", f"{ENGINES / 'eng_correct.py'}:Adapter", "--seed", "2", "--positions", "150", "--depth", "1")
     assert result.exit_code == 0 and report["agree"] is True and report["positions"] == 150
     assert report["nodes"] > 150 and report["start_fen"] is None and report["shrunk"] is False and report["seed"] == 2
+    # no node and no position: every FEN key null (engine_fen and chesskit_fen were "")
+    assert all(report[key] is None for key in ("fen", "engine_fen", "chesskit_fen", "position_fen", "first_fen"))
 
 
 def test_time_bound_stops_the_run(cli):

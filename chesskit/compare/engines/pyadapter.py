@@ -45,7 +45,7 @@ from chesskit.compare.engines.proc import (
     spawn,
     too_much_output,
 )
-from chesskit.errors import EngineError
+from chesskit.errors import EngineError, InputError
 
 # The folder that holds the chesskit package: the child imports pyhost from there.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -53,6 +53,18 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.
 # whatever --timeout says: a small --timeout is meant for the calls, not for the start.
 LOAD_TIMEOUT = 30.0
 _HOST = "import sys; sys.path.insert(0, sys.argv[1]); from chesskit.compare.engines.pyhost import serve; serve()"
+
+
+def check_spec(spec: str, option: str = "--python") -> None:
+    """Refuse (InputError, exit 2: the option is wrong, not the engine) a ``--python``
+    value that does not name a callable, with the form it takes."""
+    where, sep, attr = spec.rpartition(":")
+    if not sep or not where or not attr:
+        example = f"{where or 'myengine.py'}:{attr or 'Adapter'}" if sep else f"{spec or 'myengine.py'}:Adapter"
+        raise InputError(
+            f"{option} {spec!r} must be MODULE:ATTR or path/to/file.py:ATTR, the callable that makes "
+            f"the adapter (such as {example!r})"
+        )
 
 
 class PythonEngine(Engine):
@@ -66,9 +78,7 @@ class PythonEngine(Engine):
         self._buffer = bytearray()
         self._stderr_tail: deque[str] = deque(maxlen=10)
         self._stderr_thread: threading.Thread | None = None
-        where, sep, attr = spec.rpartition(":")
-        if not sep or not where or not attr:
-            raise self.error("must be MODULE:ATTR or path/to/file.py:ATTR")
+        check_spec(spec)
         try:
             info = self._start()
         except BaseException:
