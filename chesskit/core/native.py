@@ -170,6 +170,7 @@ def build(variant: int = 0):
     cache = not SAVES or variant in _unloadable or CACHE is None
     # (an unloadable object: helpers cached; a variant's walk: no helpers compiled ahead)
     child = None if variant in _unloadable or variant else prewarm.start()
+    undo = prewarm.awaiting(child)
     try:
         if variant:
             from . import vwalk
@@ -180,6 +181,7 @@ def build(variant: int = 0):
 
             entry = perft.c_entry(cache=cache)
     finally:
+        undo()
         prewarm.stop(child)
     if cache:
         return _prototype(variant)(entry.address)

@@ -17,6 +17,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+
+# how long the walk's process waits, at most, for the child's ``generate`` before it compiles
+# it itself (it compiles in about 1 s on a quiet machine, and the child is usually done
+# within a few tenths of a second of the walk's needing it)
+WAIT_S = 1.5
+POLL_S = 0.02
 
 
 def start():
@@ -39,6 +46,47 @@ def start():
         )
     except OSError:
         return None
+
+
+def awaiting(child, dispatcher=None, wait_s: float = WAIT_S):
+    """Make the walk's process wait for the child's compile of ``dispatcher`` (the first of
+    ``helpers()``: ``movegen.generate``) instead of compiling it too: its first compile in
+    this process first waits, at most ``wait_s`` seconds and only while the child runs, for
+    numba's cache to hold it. Returns the function that undoes this. A child that is late,
+    stuck or gone only costs the wait; the compile that follows is numba's own."""
+    if child is None:
+        return lambda: None
+    if dispatcher is None:
+        dispatcher = helpers()[0][0]
+    original = dispatcher.compile  # the bound method; the class's comes back on undo
+
+    def compile(sig):
+        deadline = time.monotonic() + wait_s
+        while child.poll() is None and time.monotonic() < deadline:
+            if _cached(dispatcher, sig):
+                break
+            time.sleep(POLL_S)
+        return original(sig)
+
+    dispatcher.compile = compile
+
+    def undo():
+        dispatcher.__dict__.pop("compile", None)
+
+    return undo
+
+
+def _cached(dispatcher, sig) -> bool:
+    """Whether ``dispatcher`` has ``sig`` compiled already, here or in numba's cache."""
+    from numba.core import sigutils
+
+    args, _ = sigutils.normalize_signature(sig)
+    if tuple(args) in dispatcher.overloads:
+        return True
+    try:
+        return dispatcher._cache.load_overload(sig, dispatcher.targetctx) is not None
+    except Exception:  # noqa: BLE001 - an index being written: not there yet
+        return False
 
 
 def stop(child) -> None:
