@@ -179,8 +179,7 @@ class Explorer:
         legal = board.legal_moves()
         move = find_move(board, text, legal)
         if move is None:
-            shown = " ".join(sorted(legal)) or "none"
-            raise InputError(f"{text.strip()!r} is not a legal move in {board.fen()} (legal: {shown})")
+            raise _not_legal(text, board, legal)
         return move
 
     def child(self, text: str) -> str:
@@ -203,9 +202,10 @@ class Explorer:
         board = self.root.copy()
         path = []
         for text in moves:
-            move = find_move(board, text)
+            legal = board.legal_moves()
+            move = find_move(board, text, legal)
             if move is None:
-                raise InputError(f"{text!r} is not a legal move in {board.fen()}")
+                raise _not_legal(text, board, legal)
             board.push(move)
             path.append(move)
         self.path, self._depths = path, [self.depth] * len(path)
@@ -399,3 +399,9 @@ def _check(cancel: threading.Event | None) -> None:
 def extra_is_move(move: str) -> bool:
     """Whether an engine's extra move is shaped like UCI (so its squares can be shown)."""
     return bool(UCI_MOVE.fullmatch(move))
+
+
+def _not_legal(text: str, board, legal: list[str]) -> InputError:
+    """``child`` and ``moves`` name a move that is not legal here: the same line, with the legal ones."""
+    shown = " ".join(sorted(legal)) or "none"
+    return InputError(f"{text.strip()!r} is not a legal move in {board.fen()} (legal: {shown})")

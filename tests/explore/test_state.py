@@ -60,7 +60,8 @@ def test_set_path_set_depth_and_set_root():
     ex.set_path(["a2a4", "b4a3"])
     assert ex.fen() == "r3k2r/p1ppqpb1/bn2pnp1/3PN3/4P3/p1N2Q1p/1PPBBPPP/R3K2R w KQkq - 0 2"
     assert ex.path == ["a2a4", "b4a3"] and ex.depth == 2
-    with pytest.raises(InputError):
+    # the REPL's `moves` lists the legal moves as `child` does (it named the move and the FEN only)
+    with pytest.raises(InputError, match=r"^'a2a4' is not a legal move in .* \(legal: a6b5 .* b4a3 .* h8h7\)$"):
         ex.set_path(["a2a4", "a2a4"])
     assert ex.path == ["a2a4", "b4a3"]  # unchanged by a bad path
     with pytest.raises(InputError):
