@@ -289,8 +289,9 @@ class Board:
         if self.variant != "chess":
             vload.push(self, move)
         else:
-            makemove, _ = _core()
-            makemove.make_move(table(), self._bb, self._board, self._st, self._hist, self._hkeys, move)
+            from chesskit.core import entry  # the walk makes it: no other compiled function to load
+
+            entry.play(table(), self._state(), move)
         self._stack.append(move)
         try:
             self._check_clocks(move=uci.strip())

@@ -83,6 +83,13 @@ def count(T, state, depth: int, tt, prefix=()) -> int:
     return _walk(T, state, prefix, depth, tt)[0]
 
 
+def play(T, state, move: int) -> None:
+    """Make the packed legal ``move`` on the position in ``state`` in place, history
+    included, as ``makemove.make`` does: the walk makes it (depth -1), so a board's moves
+    load no compiled function but the walk (numba's import alone costs half a second)."""
+    _walk(T, state, (move,), -1, _NO_TABLE)
+
+
 def legal(T, state, prefix=()) -> np.ndarray:
     """The packed legal moves after the moves of ``prefix``, in generation order."""
     n, moves = _walk(T, state, prefix, 0, _NO_TABLE)

@@ -54,7 +54,8 @@ def c_entry(cache=False):
 
     After making the moves of ``prefix``: perft(``depth``) for depth >= 1, or with depth
     0 the number of legal moves, written to ``moves[len(prefix)]``. Every move made is
-    taken back before it returns. ``moves`` has ``len(prefix) + depth + 1`` rows.
+    taken back before it returns, except with depth -1: then the prefix's moves are made
+    and left made (``entry.play``, a board's move without loading numba). ``moves`` has ``len(prefix) + depth + 1`` rows.
 
     The core's one entry point for perft, move lists and the thread pool's tasks (one
     function to compile on a first run instead of four). The prefix moves are levels of
@@ -85,6 +86,8 @@ def c_entry(cache=False):
         entering = True
         while level >= 0:
             if entering:
+                if level == forced and depth < 0:
+                    return 0  # depth -1 (``entry.play``): the prefix's moves stay made
                 # a new node, ``plies - level`` plies above the leaves: its moves
                 entering = False
                 index[level] = 0

@@ -25,6 +25,8 @@ import json, sys
 from chesskit.board.board import Board
 b = Board()
 out = {"perft3": b.perft(3), "threaded4": b.perft(4, threads=2), "e2e4": b.divide(4)["e2e4"]}
+b.push_moves("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1")  # the walk makes a board's moves too
+out["pushed"] = b.fen()
 out["numba"] = "numba" in sys.modules
 print(json.dumps(out))
 """
@@ -34,6 +36,13 @@ def _expected() -> tuple[int, int, int]:
     board = chess.Board(STARTPOS)
     board.push_uci("e2e4")
     return 8902, 197281, pc_perft(board, 3)
+
+
+def _pushed() -> str:
+    board = chess.Board(STARTPOS)
+    for uci in "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1".split():
+        board.push_uci(uci)
+    return board.fen()
 
 
 def _probe(env: dict[str, str]) -> dict:
@@ -65,6 +74,7 @@ def test_a_warm_perft_runs_the_saved_walk_without_numba(cache_copy):
     _, env = cache_copy
     out = _probe(env)
     assert (out["perft3"], out["threaded4"], out["e2e4"]) == _expected()
+    assert out["pushed"] == _pushed()
     assert out["numba"] is False
 
 
