@@ -25,7 +25,6 @@ Pure logic over ``Case`` records; the caller decides the texts.
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +54,8 @@ def _xml_text(text: str) -> str:
 
 
 def to_element(cases: list[Case], name: str = "chesskit suite") -> ET.Element:
+    import xml.etree.ElementTree as ET  # here: a suite run without --junit never loads it
+
     root = ET.Element("testsuites", name=name)
     suites: dict[str, ET.Element] = {}
     for case in cases:
@@ -89,6 +90,8 @@ def to_element(cases: list[Case], name: str = "chesskit suite") -> ET.Element:
 
 
 def to_xml(cases: list[Case], name: str = "chesskit suite") -> str:
+    import xml.etree.ElementTree as ET
+
     root = to_element(cases, name)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

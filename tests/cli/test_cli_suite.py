@@ -147,3 +147,43 @@ def test_summary_counts_in_the_singular(cli, tmp_path):
     result = cli("suite", str(tmp_path / "s.epd"), "--max-depth", "1")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[-1].startswith("1 count of 1 position checked in ")
+
+
+_LOADED_AFTER_SUITE = """
+import sys
+from chesskit.cli.main import main
+try:
+    main(["suite", *sys.argv[1:]])
+except SystemExit as end:
+    print("exit", end.code)
+print(" ".join(m for m in ("chesskit.compare.engines", "chesskit.compare.regression", "xml.etree.ElementTree") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("extra", [["--threads", "1"], []])
+def test_a_run_of_chesskits_own_counts_loads_no_engine_code(good, extra):
+    """What every ``suite`` process starts with is kept to what its run needs: compare's
+    engines (and the regression lines, which name an engine) and the XML of --junit load
+    only where a run has an engine, a mismatch or --junit (about 0.03 s of each start)."""
+    import subprocess
+    import sys
+
+    from helpers import subprocess_env
+
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED_AFTER_SUITE, str(good), "--json", *extra],
+        capture_output=True, text=True, env=subprocess_env(), timeout=300,
+    )
+    lines = done.stdout.splitlines()
+    assert json.loads(lines[0])["results"] and lines[1] == "exit 0", done.stderr
+    assert lines[2:] == [""], f"loaded: {lines[2:]}"
+
+
+def test_a_mismatch_still_gives_its_regression_and_junit_its_xml(cli, wrong, tmp_path):
+    """The deferred imports above still load where they are needed."""
+    junit = tmp_path / "out.xml"
+    result = cli("suite", str(wrong), "--json", "--junit", str(junit))
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert [r["regression"]["depth"] for r in data["results"] if r.get("regression")] == [2, 3]
+    assert "<failure" in junit.read_text()
