@@ -47,13 +47,6 @@ def _zobrist_ints() -> tuple:
     return _ZOBRIST_INTS
 
 
-def _core():
-    """The compiled functions, imported on first use (importing numba costs ~0.3 s)."""
-    from chesskit.core import makemove, movegen
-
-    return makemove, movegen
-
-
 def _uci_shaped(move: str) -> bool:
     """Whether ``move`` is written as a UCI move (``e2e4``, ``e7e8q``, a drop ``N@e4``),
     legal or not."""
@@ -132,6 +125,8 @@ class Board:
         self.chess960 = setup.chess960
         self.notes = list(setup.notes)  # why the loaded position cannot arise in a game
         self._stack: list[int] = []
+        # the arrays (bb, board, st) before each move of ``_stack``: ``pop`` puts them back
+        self._saved: list[tuple] = []
         if setup.variant != "chess":
             vload.load(self, setup, setup.variant)
 
@@ -178,9 +173,9 @@ class Board:
         other.chess960 = self.chess960
         other.notes = list(self.notes)
         other._stack = list(self._stack)
+        other._saved = [tuple(a.copy() for a in saved) for saved in self._saved]
         if self.variant != "chess":
             other.variant, other._vid = self.variant, self._vid
-            other._vstack = [tuple(a.copy() for a in saved) for saved in self._vstack]
         return other
 
     @property
@@ -291,7 +286,9 @@ class Board:
         else:
             from chesskit.core import entry  # the walk makes it: no other compiled function to load
 
+            saved = (self._bb.copy(), self._board.copy(), self._st.copy())
             entry.play(table(), self._state(), move)
+            self._saved.append(saved)
         self._stack.append(move)
         try:
             self._check_clocks(move=uci.strip())
@@ -304,14 +301,17 @@ class Board:
             self.push(uci)
 
     def pop(self) -> str:
+        """Take back the last move: the arrays it changed are put back as they were before
+        it (no compiled function to load, in every variant; the history rows past the ply
+        are left, as the core's ``unmake`` leaves them)."""
         if not self._stack:
             raise InputError("no move to take back")
         move = self._stack.pop()
+        saved = self._saved.pop()
         if self.variant != "chess":
-            self._bb, self._board, self._st = self._vstack.pop()
-            return self.uci(move)
-        makemove, _ = _core()
-        makemove.unmake_move(self._bb, self._board, self._st, self._hist, self._hkeys)
+            self._bb, self._board, self._st = saved  # a variant's push made new arrays
+        else:
+            self._bb[:], self._board[:], self._st[:] = saved  # in place: the walk's arguments keep their addresses
         return self.uci(move)
 
     # ------------------------------------------------------------ perft
