@@ -19,7 +19,9 @@ from chesskit.errors import IllegalMoveError, InputError
 from chesskit.geometry import attackers
 from chesskit.board.fen import MAX_CLOCK
 from chesskit.vocab import (
+    FILE_NAMES,
     PIECE_LETTERS,
+    RANK_NAMES,
     PROMOTION_LETTERS,
     castle_squares,
     drop_piece,
@@ -241,9 +243,14 @@ class Board:
         return [self.uci(int(m)) for m in self._legal_packed()]
 
     def _find(self, uci: str) -> int:
+        moves = self._legal_packed()
         if uci[1:2] == "@":  # a drop's piece letter in either case
             uci = uci[0].upper() + uci[1:]
-        for move in self._legal_packed():
+        elif len(uci) >= 2 and uci[0] in FILE_NAMES and uci[1] in RANK_NAMES:
+            # only a move from the square it names can be it: the others need no UCI
+            # string made (a push's lookup was most of its time, Kiwipete's 48 strings)
+            moves = moves[from_sq(moves) == parse_square(uci[:2])]
+        for move in moves:
             move = int(move)
             if self.uci(move) == uci:
                 return move
