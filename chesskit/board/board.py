@@ -19,7 +19,9 @@ from chesskit.errors import IllegalMoveError, InputError
 from chesskit.geometry import attackers
 from chesskit.board.fen import MAX_CLOCK
 from chesskit.vocab import (
+    FILE_NAMES,
     PIECE_LETTERS,
+    RANK_NAMES,
     PROMOTION_LETTERS,
     castle_squares,
     drop_piece,
@@ -45,13 +47,6 @@ def _zobrist_ints() -> tuple:
     if _ZOBRIST_INTS is None:
         _ZOBRIST_INTS = (P.Z_PIECE.tolist(), P.Z_CASTLE.tolist(), int(P.Z_SIDE), P.Z_EP.tolist())
     return _ZOBRIST_INTS
-
-
-def _core():
-    """The compiled functions, imported on first use (importing numba costs ~0.3 s)."""
-    from chesskit.core import makemove, movegen
-
-    return makemove, movegen
 
 
 def _uci_shaped(move: str) -> bool:
@@ -132,6 +127,8 @@ class Board:
         self.chess960 = setup.chess960
         self.notes = list(setup.notes)  # why the loaded position cannot arise in a game
         self._stack: list[int] = []
+        # the arrays (bb, board, st) before each move of ``_stack``: ``pop`` puts them back
+        self._saved: list[tuple] = []
         if setup.variant != "chess":
             vload.load(self, setup, setup.variant)
 
@@ -178,9 +175,9 @@ class Board:
         other.chess960 = self.chess960
         other.notes = list(self.notes)
         other._stack = list(self._stack)
+        other._saved = [tuple(a.copy() for a in saved) for saved in self._saved]
         if self.variant != "chess":
             other.variant, other._vid = self.variant, self._vid
-            other._vstack = [tuple(a.copy() for a in saved) for saved in self._vstack]
         return other
 
     @property
@@ -246,9 +243,14 @@ class Board:
         return [self.uci(int(m)) for m in self._legal_packed()]
 
     def _find(self, uci: str) -> int:
+        moves = self._legal_packed()
         if uci[1:2] == "@":  # a drop's piece letter in either case
             uci = uci[0].upper() + uci[1:]
-        for move in self._legal_packed():
+        elif len(uci) >= 2 and uci[0] in FILE_NAMES and uci[1] in RANK_NAMES:
+            # only a move from the square it names can be it: the others need no UCI
+            # string made (a push's lookup was most of its time, Kiwipete's 48 strings)
+            moves = moves[from_sq(moves) == parse_square(uci[:2])]
+        for move in moves:
             move = int(move)
             if self.uci(move) == uci:
                 return move
@@ -291,7 +293,9 @@ class Board:
         else:
             from chesskit.core import entry  # the walk makes it: no other compiled function to load
 
+            saved = (self._bb.copy(), self._board.copy(), self._st.copy())
             entry.play(table(), self._state(), move)
+            self._saved.append(saved)
         self._stack.append(move)
         try:
             self._check_clocks(move=uci.strip())
@@ -304,14 +308,17 @@ class Board:
             self.push(uci)
 
     def pop(self) -> str:
+        """Take back the last move: the arrays it changed are put back as they were before
+        it (no compiled function to load, in every variant; the history rows past the ply
+        are left, as the core's ``unmake`` leaves them)."""
         if not self._stack:
             raise InputError("no move to take back")
         move = self._stack.pop()
+        saved = self._saved.pop()
         if self.variant != "chess":
-            self._bb, self._board, self._st = self._vstack.pop()
-            return self.uci(move)
-        makemove, _ = _core()
-        makemove.unmake_move(self._bb, self._board, self._st, self._hist, self._hkeys)
+            self._bb, self._board, self._st = saved  # a variant's push made new arrays
+        else:
+            self._bb[:], self._board[:], self._st[:] = saved  # in place: the walk's arguments keep their addresses
         return self.uci(move)
 
     # ------------------------------------------------------------ perft

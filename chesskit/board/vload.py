@@ -58,7 +58,6 @@ def load(board, setup: Setup, name: str) -> None:
     bb[P.KEY] ^= V.Z_VARIANT[vid] ^ V.extras_key(st, promoted)
     board._bb, board._board, board._st = bb, b, st
     board.variant, board._vid = name, vid
-    board._vstack = []
 
 
 def describe(board, setup: Setup) -> None:
@@ -89,7 +88,7 @@ def push(board, move: int) -> None:
     from chesskit.core import ventry
 
     state = (board._bb, board._board, board._st)
-    board._vstack.append(state)
+    board._saved.append(state)
     board._bb, board._board, board._st = ventry.play(board._vid, table(), state, move)
 
 

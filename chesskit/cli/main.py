@@ -62,6 +62,13 @@ class ChesskitGroup(click.Group):
         except BrokenPipeError:
             # caught here, before click's own handler exits 1 (our "mismatch" code)
             raise boundary.OutputClosed() from None
+        except click.UsageError as err:
+            # click's parser raises some (an option with no value) without the command's
+            # context: give them one, so the line says which command's --help to read
+            name = ctx.invoked_subcommand
+            if err.ctx is None and name:
+                err.ctx = click.Context(self.get_command(ctx, name), info_name=name, parent=ctx)
+            raise
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:

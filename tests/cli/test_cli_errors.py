@@ -40,6 +40,8 @@ BAD_INPUTS = [
     (["perft", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "w", "KQkq", "-", "0", "1", "3"],
      ["unexpected extra argument", "quote it"]),
     (["perft", "startpos", "1", "--jsn"], ["No such option", "--json"]),
+    # click raises this one with no context: the line said nothing of --help
+    (["perft", "startpos", "3", "--hash"], ["Option '--hash' requires an argument", "(see 'chesskit perft --help')"]),
     (["frobnicate"], ["No such command 'frobnicate'"]),
     (["suite", "--max-nodes", "lots"], ["bad --max-nodes 'lots'"]),
     (["suite", "--max-depth", "-2"], ["bad --max-depth"]),

@@ -27,6 +27,8 @@ b = Board()
 out = {"perft3": b.perft(3), "threaded4": b.perft(4, threads=2), "e2e4": b.divide(4)["e2e4"]}
 b.push_moves("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1")  # the walk makes a board's moves too
 out["pushed"] = b.fen()
+out["popped"] = [b.pop() for _ in range(3)]  # a board takes moves back without numba too
+out["after_pop"] = [b.fen(), b.perft(3)]
 out["numba"] = "numba" in sys.modules
 print(json.dumps(out))
 """
@@ -38,11 +40,11 @@ def _expected() -> tuple[int, int, int]:
     return 8902, 197281, pc_perft(board, 3)
 
 
-def _pushed() -> str:
+def _pushed(moves: str = "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1") -> chess.Board:
     board = chess.Board(STARTPOS)
-    for uci in "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1".split():
+    for uci in moves.split():
         board.push_uci(uci)
-    return board.fen()
+    return board
 
 
 def _probe(env: dict[str, str]) -> dict:
@@ -74,7 +76,10 @@ def test_a_warm_perft_runs_the_saved_walk_without_numba(cache_copy):
     _, env = cache_copy
     out = _probe(env)
     assert (out["perft3"], out["threaded4"], out["e2e4"]) == _expected()
-    assert out["pushed"] == _pushed()
+    assert out["pushed"] == _pushed().fen()
+    assert out["popped"] == ["e1g1", "g8f6", "f1c4"]
+    four = _pushed("e2e4 e7e5 g1f3 b8c6")
+    assert out["after_pop"] == [four.fen(), pc_perft(four, 3)]
     assert out["numba"] is False
 
 
