@@ -182,7 +182,10 @@ def load_entries(
             records[index] = replace(r, name=f"{display_path(r.path) if same_name else r.path.name}:{r.id}")
     if not records and not errors:
         shown = ", ".join(display_path(Path(p)) for p in paths or [positions_dir()])
-        raise InputError(f"no suite positions found in {shown}")
+        if not files:  # only folders given, and none holds a suite file
+            names = " or ".join(f"*{suffix}" for suffix in SUITE_SUFFIXES)
+            raise InputError(f"no suite files ({names}) in {shown}")
+        raise InputError(f"no suite positions found in {shown}: no line is a position")
     return Loaded(records, errors)
 
 

@@ -143,8 +143,17 @@ def test_missing_path(tmp_path):
 
 
 def test_empty_folder(tmp_path):
-    with pytest.raises(InputError, match="no suite positions found"):
+    (tmp_path / "notes.txt").write_text("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n")  # not a suite file's name
+    with pytest.raises(InputError, match=r"^no suite files \(\*\.epd or \*\.perft\) in "):
         load_suites([tmp_path])
+
+
+def test_suite_file_without_positions(tmp_path):
+    (tmp_path / "a.epd").write_text("# a comment only\n\n")
+    with pytest.raises(InputError, match=r"^no suite positions found in .*a\.epd: no line is a position$"):
+        load_suites([tmp_path / "a.epd"])
+    with pytest.raises(InputError, match=r"^no suite positions found in "):
+        load_suites([tmp_path])  # the folder has a suite file: it is read, and holds nothing
 
 
 def test_undecodable_file(tmp_path):
