@@ -4,6 +4,7 @@ has ended."""
 
 from __future__ import annotations
 
+import pytest
 from numba import types
 
 from chesskit.core import prewarm
@@ -91,3 +92,23 @@ def test_compiled_already_needs_no_look():
     prewarm.awaiting(Child(), d, wait_s=30)
     d.compile(SIG)
     assert d._cache.looks == 0
+
+
+def test_build_starts_the_child_before_this_process_sets_numba_up(monkeypatch):
+    """The child imports numba while this process does (a first run's child is done with
+    ``generate`` that much sooner), and is stopped whatever the build does."""
+    from chesskit.core import fastcompile, native
+
+    events = []
+    monkeypatch.setattr(prewarm, "start", lambda: events.append("start") or "child")
+    monkeypatch.setattr(prewarm, "awaiting", lambda child: lambda: events.append("undo"))
+    monkeypatch.setattr(prewarm, "stop", lambda child: events.append(("stop", child)))
+
+    def install():
+        events.append("install")
+        raise RuntimeError("numba's passes could not be set up")
+
+    monkeypatch.setattr(fastcompile, "install", install)
+    with pytest.raises(RuntimeError):
+        native.build(0)
+    assert events == ["start", "install", ("stop", "child")]
