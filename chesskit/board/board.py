@@ -19,9 +19,7 @@ from chesskit.errors import IllegalMoveError, InputError
 from chesskit.geometry import attackers
 from chesskit.board.fen import MAX_CLOCK
 from chesskit.vocab import (
-    FILE_NAMES,
     PIECE_LETTERS,
-    RANK_NAMES,
     PROMOTION_LETTERS,
     castle_squares,
     drop_piece,
@@ -246,10 +244,13 @@ class Board:
         moves = self._legal_packed()
         if uci[1:2] == "@":  # a drop's piece letter in either case
             uci = uci[0].upper() + uci[1:]
-        elif len(uci) >= 2 and uci[0] in FILE_NAMES and uci[1] in RANK_NAMES:
+        else:
             # only a move from the square it names can be it: the others need no UCI
             # string made (a push's lookup was most of its time, Kiwipete's 48 strings)
-            moves = moves[from_sq(moves) == parse_square(uci[:2])]
+            try:
+                moves = moves[from_sq(moves) == parse_square(uci[:2])]
+            except InputError:
+                pass  # no square first: no move matches, and the error below lists them all
         for move in moves:
             move = int(move)
             if self.uci(move) == uci:
