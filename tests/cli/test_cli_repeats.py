@@ -49,3 +49,11 @@ def test_help_is_still_help(cli):
     result = cli("fuzz", "--chess960", "--no-chess960", "--help")
     assert result.exit_code == 0
     assert "Only Chess960 positions" in result.stdout
+
+
+@pytest.mark.parametrize("variant", ["chess960", "atomic960"])
+def test_fuzz_a_960_form_with_no_chess960_is_bad_input(cli, variant):
+    # the 960 form won silently: Chess960 positions only, --no-chess960 ignored
+    result = cli(*FUZZ_ONE, "--variant", variant, "--no-chess960")
+    one_line(result, 2, f"--variant {variant} and --no-chess960 contradict each other")
+    assert result.stdout == ""
