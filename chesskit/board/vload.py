@@ -76,10 +76,11 @@ def warm_up(board) -> None:
     """Load the walk of ``board``'s variant, or, the first time, compile it (seconds),
     saying so on stderr as the standard walk's first compile does."""
     from chesskit.core import native
+    from chesskit.core.api import first_run_only
 
     rules = V.RULES[board._vid]
     if native.SAVES and native.CACHE is not None and not native.is_saved(rules):
-        print(f"chesskit: compiling the {board.variant} move generator, first run only", file=sys.stderr, flush=True)
+        print(f"chesskit: compiling the {board.variant} move generator, {first_run_only(native.CACHE)}", file=sys.stderr, flush=True)
     native.walk(rules)
 
 

@@ -7,7 +7,7 @@ The first run of a fresh install takes seconds, so we say so on stderr then.
 
 import sys
 
-from . import NUMBA_CACHE
+from . import NUMBA_CACHE, cachedir
 
 _T = None
 
@@ -18,12 +18,17 @@ def _cache_is_warm() -> bool:
     return is_saved() or (NUMBA_CACHE is not None and NUMBA_CACHE.is_dir() and any(NUMBA_CACHE.rglob("*.nbi")))
 
 
+def first_run_only(folder) -> str:
+    """How often a compile is paid: once, when ``folder`` keeps the code for the next run."""
+    return "first run only" if cachedir.kept(folder) else "every run (no compile cache is kept)"
+
+
 def table():
     """The attack table, built on first use; announces the one-time compile."""
     global _T
     if _T is None:
         if not _cache_is_warm():
-            print("chesskit: compiling move generator, first run only", file=sys.stderr, flush=True)
+            print(f"chesskit: compiling move generator, {first_run_only(NUMBA_CACHE)}", file=sys.stderr, flush=True)
         from .tables import tables
 
         _T = tables()

@@ -92,6 +92,9 @@ def base() -> Path:
     return Path(os.path.abspath(chosen))
 
 
+_PRIVATE: set[Path] = set()  # the folders ``_private`` made: gone when the process exits
+
+
 def _private(name: str) -> Path | None:
     """A fresh folder of this process's own, removed when it exits (None: no temporary
     folder can be made; the run then saves nothing)."""
@@ -102,7 +105,14 @@ def _private(name: str) -> Path | None:
         cachefs.make_folder(folder)
     except OSError:
         return None
+    _PRIVATE.add(folder)
     return folder
+
+
+def kept(folder: Path | None) -> bool:
+    """Whether what is saved in ``folder`` (one that ``choose`` returned) is there for the
+    next run: not when it is this process's private folder, or none."""
+    return folder is not None and folder not in _PRIVATE
 
 
 def choose(name: str) -> tuple[Path | None, Path | None]:
@@ -114,7 +124,10 @@ def choose(name: str) -> tuple[Path | None, Path | None]:
         keyed = base() / name
     try:
         cachefs.make_folder(keyed)
-    except OSError:  # a read-only place: nothing to read there, nothing can be saved
+    except OSError as error:  # a read-only place, or a file in the way: nothing can be saved
+        why = error.strerror or type(error).__name__
+        cachefs.warn(f"cannot use the compile cache {keyed}: {why}; every run compiles the move "
+                     "generator (seconds): set CHESSKIT_CACHE_DIR to a folder you can write")
         private = _private(name)
         return private, private
     why = cachefs.distrust(keyed)

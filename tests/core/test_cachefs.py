@@ -260,3 +260,15 @@ def test_a_saved_table_in_doubt_is_built_again(table_folder, damage):
     folder, T = table_folder
     damage(folder, T)
     assert tables._load() is None
+
+
+def test_the_compile_notice_says_every_run_when_no_cache_is_kept(monkeypatch, tmp_path):
+    """A private folder (removed at exit: the chosen one could not be used) keeps nothing
+    for the next run, so the first-run notice must not promise 'first run only'."""
+    from chesskit.core.api import first_run_only
+
+    kept, private = tmp_path / "kept", tmp_path / "private"
+    monkeypatch.setattr(cachedir, "_PRIVATE", {private})
+    assert first_run_only(kept) == "first run only"
+    assert first_run_only(private).startswith("every run")
+    assert first_run_only(None).startswith("every run")
