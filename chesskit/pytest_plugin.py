@@ -18,6 +18,8 @@ by every pytest run where chesskit is installed.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 # the options that name an engine, as chesskit.Engine's keywords
@@ -82,13 +84,22 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
     named = {key: value for key, value in named.items() if value is not None}
     if not named:
         return None
-    from chesskit.cli.engine_options import parse_timeout
+    from chesskit.cli.engine_options import check_engine_choice, parse_timeout
     from chesskit.errors import InputError
 
     try:
         timeout = parse_timeout(config.getoption("chesskit_timeout"))
     except InputError as err:
         raise pytest.UsageError(f"--chesskit-timeout: {err}") from None
+    dialect = config.getoption("chesskit_dialect")
+    options = tuple(config.getoption("chesskit_engine_option"))
+    try:
+        # before any test: two engines were one error per test, each "give exactly one"
+        check_engine_choice(
+            named.get("command"), named.get("script"), named.get("python"), named.get("engine_cmd"), options, dialect
+        )
+    except InputError as err:
+        raise pytest.UsageError(f"chesskit: {_plugin_flags(str(err))}") from None
     if "python" in named:
         from chesskit.cli.engine_options import check_python_spec
 
@@ -98,10 +109,15 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
             raise pytest.UsageError(f"chesskit: {err}") from None
     return {
         **named,
-        "dialect": config.getoption("chesskit_dialect"),
-        "options": tuple(config.getoption("chesskit_engine_option")),
+        "dialect": dialect,
+        "options": options,
         "timeout": timeout,
     }
+
+
+def _plugin_flags(message: str) -> str:
+    """The CLI's flags in ``message`` as this plugin spells them (--engine: --chesskit-engine)."""
+    return re.sub(r"(?<![\w-])--(engine-cmd|engine-option|engine|script|python|dialect)\b", r"--chesskit-\1", message)
 
 
 class _Run:

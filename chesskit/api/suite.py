@@ -13,6 +13,7 @@ The checking itself is ``chesskit.suites.session`` (what ``chesskit suite`` runs
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any, Union
 
 from chesskit.api.comparison import STATE_PUSHES, CompareResult
 from chesskit.api.engine import Engine, dialect_of
+from chesskit.errors import InputError
 from chesskit.suites.result import PositionResult  # noqa: F401 (what iterating a SuiteResult gives)
 
 # what ``chesskit suite --max-nodes`` defaults to (chesskit.suites.runner.DEFAULT_MAX_NODES)
@@ -222,7 +224,7 @@ def run_suite(
     compare's descent.
 
     Every count up to ``max_nodes`` (and ``max_depth``) is checked; ``tags`` keeps only
-    the positions with one of them; ``stats`` also checks the ``S<n>`` leaf counters
+    the positions with one of them (a list, or one string as ``--tags`` takes it: "ep,castling"); ``stats`` also checks the ``S<n>`` leaf counters
     (chesskit only). An engine that crashes, hangs (its ``timeout`` per answer,
     ``position_timeout`` per position) or prints what cannot be read is that position's
     result, and the run goes on with the engine started again; ``fail_fast`` stops at the
@@ -238,7 +240,10 @@ def run_suite(
     refuse_stats_with_engine(engine is not None, stats)
     name, _ = variant_rules(variant, None)
     rules = {} if name == "chess" else {"variant": variant}
-    planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, tuple(tags), **rules)
+    max_depth = None if max_depth is None else _limit(max_depth, "max_depth")
+    max_nodes = None if max_nodes is None else _limit(max_nodes, "max_nodes")
+    _check_position_timeout(position_timeout)
+    planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, _tags(tags), **rules)
     opened = Engine(engine, variant=name) if isinstance(engine, str) else engine
     try:
         outcome = execute(
@@ -256,3 +261,34 @@ def run_suite(
         if opened is not None and opened is not engine:
             opened.close()
     return SuiteResult(outcome)
+
+
+def _limit(value, name: str) -> int:
+    """``max_depth`` or ``max_nodes`` as an int >= 0 (``1e6`` too); InputError otherwise.
+    A string or a negative number was a TypeError, or 'nothing to run' at '--max-nodes -1'."""
+    whole = isinstance(value, float) and math.isfinite(value) and value.is_integer()
+    if isinstance(value, bool) or not (hasattr(value, "__index__") or whole) or value < 0:
+        raise InputError(f"{name} must be an integer >= 0 (or None: no limit), got {value!r}")
+    return int(value)
+
+
+def _check_position_timeout(seconds) -> None:
+    """A ``position_timeout`` that is not a positive number of seconds (-1 made every position an engine error)."""
+    from chesskit.suites.guard import MAX_POSITION_TIMEOUT
+
+    if seconds is None:
+        return
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_POSITION_TIMEOUT:
+        raise InputError(
+            f"position_timeout must be a positive number of seconds up to {MAX_POSITION_TIMEOUT:g}, got {seconds!r}"
+        )
+
+
+def _tags(tags: Sequence[str] | str) -> tuple[str, ...]:
+    """``tags`` as a tuple; one string is read as ``suite --tags`` reads it ("ep,castling"),
+    not as its letters (``tags="ep"`` looked for the tags 'e' and 'p')."""
+    if isinstance(tags, str):
+        from chesskit.suites.formats import parse_tags
+
+        return parse_tags(tags, "tags")
+    return tuple(tags)

@@ -128,6 +128,14 @@ def engine_options(command):
     return fn
 
 
+def check_engine_choice(engine, script, python, engine_cmd, options=(), dialect=None) -> None:
+    """What ``open_engine`` refuses in the engine flags (two engines, --engine-option or
+    --dialect without --engine), starting nothing: the pytest plugin asks before any test."""
+    from chesskit.compare.engines import check_choice
+
+    check_choice(engine, script, python, engine_cmd, options, dialect)
+
+
 def check_python_spec(spec: str, option: str = "--python") -> None:
     """A ``--python`` value that names no callable is bad input (``pyadapter.check_spec``);
     the pytest plugin checks ``--chesskit-python`` with it before any test."""

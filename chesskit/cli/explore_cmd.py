@@ -23,6 +23,7 @@ from chesskit.cli.options import (
     strict_option,
     variant_option,
 )
+from chesskit.errors import InputError
 
 DEFAULT_DEPTH = "3"
 
@@ -79,6 +80,12 @@ def explore(
     from chesskit.board.threads import usable_cores
     from chesskit.explore.state import Explorer
 
+    if as_json and repl:
+        # --json prints the first view and exits: the REPL would never read a line
+        raise InputError(
+            "--json and --repl contradict each other: --json prints the first view and exits, "
+            "--repl reads commands; give one of them"
+        )
     depth_n = parse_depth(depth, minimum=1, why=" (explore shows a divide)")
     pushes = parse_count(state_pushes, "--state-pushes")
     board, _ = load_board(position, moves, chess960, strict, variant)

@@ -128,6 +128,13 @@ def _fuzz_rules(variant: str, chess960: bool | None) -> tuple[dict[str, str], bo
     from chesskit.variants import find
 
     found, c960 = find(variant)
+    if c960 and chess960 is False:
+        # the 960 form asks for Chess960 positions, --no-chess960 for standard ones: neither
+        # may win silently (the 960 form did)
+        raise InputError(
+            f"--variant {variant} and --no-chess960 contradict each other: {variant} plays Chess960 "
+            "positions only; give one of them"
+        )
     if found.name == "chess":
         return {}, True if c960 else chess960
     return {"variant": found.name}, bool(c960 or chess960)

@@ -22,7 +22,7 @@ import click
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from chesskit import __version__
-from chesskit.cli import boundary, signals
+from chesskit.cli import boundary, repeats, signals
 from chesskit.cli.output import PROG
 from chesskit.errors import InputError
 
@@ -52,6 +52,15 @@ class ChesskitGroup(click.Group):
         if name not in COMMANDS:
             return None
         return getattr(importlib.import_module(COMMANDS[name]), name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:
+            why = repeats.conflict(command, rest, ctx.help_option_names)
+            if why:
+                sub = click.Context(command, info_name=name, parent=ctx)
+                raise click.UsageError(why, ctx=sub)
+        return name, command, rest
 
     def invoke(self, ctx: click.Context):
         try:

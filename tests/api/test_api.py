@@ -252,3 +252,34 @@ def test_no_api_module_is_named_as_a_public_name():
     assert modules and not modules & set(chesskit.api.__all__)
     for name in chesskit.api.__all__:
         assert getattr(chesskit.api, name) is getattr(chesskit, name)
+
+
+def test_run_suite_reads_one_tags_string_as_the_cli_does():
+    # tags="ep" looked for the tags 'e' and 'p' (InputError: no position is tagged so)
+    as_list = [p.record.label for p in chesskit.run_suite(max_nodes=1000, tags=["ep", "castling"])]
+    assert as_list
+    assert [p.record.label for p in chesskit.run_suite(max_nodes=1000, tags="ep,castling")] == as_list
+    assert [p.record.label for p in chesskit.run_suite(max_nodes=1000, tags="ep")] == [
+        p.record.label for p in chesskit.run_suite(max_nodes=1000, tags=["ep"])
+    ]
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"max_nodes": "abc"}, "max_nodes must be an integer >= 0"),  # was a TypeError
+        ({"max_nodes": -1}, "max_nodes must be an integer >= 0"),  # was "nothing to run ... --max-nodes -1"
+        ({"max_depth": -1}, "max_depth must be an integer >= 0"),
+        ({"max_depth": 2.5}, "max_depth must be an integer >= 0"),
+        # -1 made every position an engine error (exit code 3)
+        ({"engine": FAKE_UCI, "position_timeout": -1}, "position_timeout must be a positive number"),
+        ({"engine": FAKE_UCI, "position_timeout": float("nan")}, "position_timeout must be"),
+    ],
+)
+def test_run_suite_refuses_bad_limits(kwargs, words):
+    with pytest.raises(InputError, match=words):
+        chesskit.run_suite(str(REPO / "positions" / "standard.epd"), **kwargs)
+
+
+def test_run_suite_takes_a_float_limit_such_as_1e3():
+    assert chesskit.run_suite(str(REPO / "positions" / "standard.epd"), max_nodes=1e3).tally()["passed"] == 7

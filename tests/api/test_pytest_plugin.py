@@ -213,3 +213,23 @@ def test_a_python_adapter_without_its_attribute_is_a_usage_error(project):
     result = project(f"--chesskit-python={ENGINES / 'eng_correct.py'}", "--chesskit-suite=suite.epd")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: chesskit: --chesskit-python '*eng_correct.py' must be MODULE:ATTR*"])
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        # two engines: every test was an error of its own, "give exactly one of --engine, ..."
+        ([adapter("eng_correct.py"), f"--chesskit-script={ENGINES / 'eng_correct.py'}"],
+         "*give exactly one of --chesskit-engine, --chesskit-script, --chesskit-python, --chesskit-engine-cmd"
+         " (got --chesskit-script and --chesskit-python)*"),
+        ([f"--chesskit-script={ENGINES / 'eng_correct.py'}", "--chesskit-engine-option=Threads=2"],
+         "*--chesskit-engine-option only applies to --chesskit-engine (a UCI engine)*"),
+        ([f"--chesskit-script={ENGINES / 'eng_correct.py'}", "--chesskit-dialect=uci-perft"],
+         "*--chesskit-dialect only applies to --chesskit-engine*"),
+    ],
+)
+def test_engine_options_that_cannot_go_together_are_one_usage_error(project, args, words):
+    result = project(*args, "--chesskit-suite=suite.epd")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: chesskit: {words}"])
+    assert "passed" not in result.stdout.str() and "error" not in result.stdout.str()

@@ -169,6 +169,10 @@ def test_oneshot_through_compare_and_suite(cli, tmp_path):
         (["--engine", "x", "--dialect", "xboard"], "unknown --dialect 'xboard': one of uci-go-perft"),
         (["--script", "x", "--dialect", "uci-perft"], "--dialect only applies to --engine"),
         (["--engine-cmd", "./engine {fen}"], "has no {depth} placeholder"),
+        # a typo reached the engine as typed (exit 3: "printed no divide and no total")
+        (["--engine-cmd", "echo {fen} {depth} {move}"],
+         "has an unknown placeholder {move}: the placeholders are {fen}, {depth}, {moves}, {variant}"),
+        (["--engine-cmd", "echo {FEN} {depth}"], "has an unknown placeholder {FEN}"),
         (["--engine", "x", "--engine-cmd", "y {fen} {depth}"], "got --engine and --engine-cmd"),
     ],
 )

@@ -153,3 +153,10 @@ def test_json_with_an_engine_that_fails_keeps_chesskits_counts_and_exits_3(cli):
     assert result.exit_code == 3, result.stderr
     data = json.loads(result.stdout)
     assert "exited with code 1" in data["engine_error"] and data["total"] == 20 and data["agree"] is None
+
+
+def test_json_with_repl_is_bad_input(cli):
+    # --json printed the first view and exited 0, the REPL's commands never read
+    result = cli("explore", "startpos", "1", "--json", "--repl", input="go\n")
+    one_line(result, 2, "--json and --repl contradict each other", "give one of them")
+    assert result.stdout == ""

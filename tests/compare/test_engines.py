@@ -101,6 +101,19 @@ def test_adapter_loaded_by_module_name(monkeypatch):
     assert engine.divide(STARTPOS, 1, []) == pc_divide(STARTPOS, 1)
 
 
+def test_adapter_file_without_the_py_ending(tmp_path):
+    # a perftree script named `perftree` is an adapter too: it could not be imported at
+    # all ("AttributeError: 'NoneType' object has no attribute 'loader'")
+    adapter = tmp_path / "perftree"
+    adapter.write_text(f"import sys\nsys.path.insert(0, {str(ENGINES)!r})\nfrom pchelper import Adapter\n")
+    engine = open_engine(python=f"{adapter}:Adapter")
+    assert engine.divide(STARTPOS, 1, []) == pc_divide(STARTPOS, 1)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not python at all\n")
+    with pytest.raises(EngineError, match=r"could not be imported: SyntaxError"):
+        open_engine(python=f"{notes}:Adapter")
+
+
 # -- the real Stockfish ----------------------------------------------------------
 
 # conftest's fixture: skipped without Stockfish, a failure in CI (which installs it)

@@ -32,6 +32,7 @@ __all__ = [
     "PythonEngine",
     "ScriptEngine",
     "UciEngine",
+    "check_choice",
     "find_stockfish",
     "open_engine",
     "parse_options",
@@ -62,26 +63,10 @@ def open_engine(
     script and a one-shot command get it as ``$CHESSKIT_VARIANT`` (a template as
     ``{variant}``), a Python adapter as ``set_fen(fen, variant=NAME)``.
     """
-    flags = (("--engine", engine), ("--script", script), ("--python", python), ("--engine-cmd", engine_cmd))
-    chosen = [flag for flag, value in flags if value is not None]
-    if len(chosen) != 1:
-        given = " and ".join(chosen) if chosen else "none"
-        raise InputError(f"give exactly one of --engine, --script, --python, --engine-cmd (got {given})")
-    for flag, value in flags:
-        if value is not None and not (value if isinstance(value, list) else str(value).strip()):
-            raise InputError(f"{flag} is empty: give the engine's {'command' if flag.startswith('--engine') else flag[2:]}")
+    check_one(engine, script, python, engine_cmd)
     if timeout is not None and not (0 < timeout <= MAX_TIMEOUT and math.isfinite(timeout)):
         raise InputError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}, got {timeout:g}")
-    parsed = parse_options(options)
-    if parsed and engine is None:
-        raise InputError("--engine-option only applies to --engine (a UCI engine)")
-    named = None
-    if dialect is not None:
-        if engine is None:
-            raise InputError("--dialect only applies to --engine")
-        named = parse_dialect(dialect)
-        if named is None:
-            raise InputError(f"unknown --dialect {dialect!r}: one of {', '.join(dialect_names())}")
+    parsed, named = _for_engine(engine, options, dialect)
     if engine:
         found: Engine = PerftEngine(engine, parsed, timeout, named)
     elif engine_cmd:
@@ -92,6 +77,49 @@ def open_engine(
         return PythonEngine(python, timeout, variant)
     found.variant = variant
     return found
+
+
+def check_choice(
+    engine: str | list[str] | None,
+    script: str | None,
+    python: str | None,
+    engine_cmd: str | None,
+    options: Iterable[str] | Mapping[str, str] = (),
+    dialect: str | None = None,
+) -> None:
+    """InputError unless exactly one engine is given, not empty, with --engine-option and
+    --dialect only for `engine`: what `open_engine` refuses, starting nothing (the pytest
+    plugin asks it before any test)."""
+    check_one(engine, script, python, engine_cmd)
+    _for_engine(engine, options, dialect)
+
+
+def check_one(engine, script, python, engine_cmd) -> None:
+    """InputError unless exactly one of the four is given, and not empty."""
+    flags = (("--engine", engine), ("--script", script), ("--python", python), ("--engine-cmd", engine_cmd))
+    chosen = [flag for flag, value in flags if value is not None]
+    if len(chosen) != 1:
+        given = " and ".join(chosen) if chosen else "none"
+        raise InputError(f"give exactly one of --engine, --script, --python, --engine-cmd (got {given})")
+    for flag, value in flags:
+        if value is not None and not (value if isinstance(value, list) else str(value).strip()):
+            raise InputError(f"{flag} is empty: give the engine's {'command' if flag.startswith('--engine') else flag[2:]}")
+
+
+def _for_engine(engine, options, dialect):
+    """``(options parsed, the dialect named or None)``; InputError for either one given
+    without `engine`, a malformed option or an unknown dialect."""
+    parsed = parse_options(options)
+    if parsed and engine is None:
+        raise InputError("--engine-option only applies to --engine (a UCI engine)")
+    named = None
+    if dialect is not None:
+        if engine is None:
+            raise InputError("--dialect only applies to --engine")
+        named = parse_dialect(dialect)
+        if named is None:
+            raise InputError(f"unknown --dialect {dialect!r}: one of {', '.join(dialect_names())}")
+    return parsed, named
 
 
 def parse_options(options: Iterable[str] | Mapping[str, str]) -> dict[str, str]:

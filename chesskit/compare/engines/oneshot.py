@@ -17,6 +17,7 @@ is an `EngineError`; its whole process group is killed.
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from chesskit.compare.engines.base import Engine, check_depth, node_board, one_line, position_label
@@ -24,6 +25,7 @@ from chesskit.compare.engines.dialects import AnswerReader, Dialect
 from chesskit.errors import InputError
 
 PLACEHOLDERS = ("{fen}", "{depth}", "{moves}", "{variant}")
+_NAMED = re.compile(r"\{[A-Za-z_]+\}")  # what looks like a placeholder
 
 
 class OneShotEngine(Engine):
@@ -36,6 +38,14 @@ class OneShotEngine(Engine):
             raise InputError(f"bad --engine-cmd {template!r}: {str(err).lower()}") from None
         if not self.words:
             raise InputError("--engine-cmd is empty: give a command line with {fen} and {depth}")
+        for word in self.words:
+            for unknown in _NAMED.findall(word):
+                if unknown not in PLACEHOLDERS:
+                    # a typo ({move}, {FEN}) reached the engine as it was written
+                    raise InputError(
+                        f"--engine-cmd {template!r} has an unknown placeholder {unknown}: "
+                        f"the placeholders are {', '.join(PLACEHOLDERS)}"
+                    )
         for needed in ("{fen}", "{depth}"):
             if not any(needed in word for word in self.words):
                 raise InputError(f"--engine-cmd {template!r} has no {needed} placeholder")

@@ -24,6 +24,7 @@ error answer holds the text that follows ``engine '<name>' `` in the message.
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
 import itertools
@@ -198,7 +199,10 @@ def _import_file(path: str):
     name = os.path.splitext(os.path.basename(path))[0]
     if name in sys.modules:  # a module of that name is loaded already (chesskit's own?)
         name = f"_chesskit_adapter_{name}"
-    module_spec = importlib.util.spec_from_file_location(name, path)
+    # read as Python source whatever its name ends with: a perftree script named
+    # `perftree` is an adapter too (without a loader there is no spec for it)
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    module_spec = importlib.util.spec_from_file_location(name, path, loader=loader)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module
     module_spec.loader.exec_module(module)
