@@ -126,13 +126,18 @@ class _Run:
     def __init__(self, kwargs: dict):
         self.kwargs = kwargs
         self.engine = None
-        self.started = False  # whether the engine ever started in this process
+        self.started = False  # whether the engine ever started (and found its dialect) in this process
 
     def open(self):
         from chesskit.api.engine import Engine
 
         if self.engine is None:
             self.engine = Engine(**self.kwargs)
+            if not self.started:
+                # start it before its first position, as `chesskit suite` does: an engine
+                # that refuses to start (an --engine-option it does not have) fails here and
+                # stops the session, instead of being every test's error
+                self.engine.dialect
             self.started = True
         return self.engine
 

@@ -12,7 +12,7 @@ import tomllib
 
 import pytest
 
-from helpers import EP_FEN, ENGINES, REPO, gone, subprocess_env
+from helpers import EP_FEN, ENGINES, FAKE_UCI, REPO, gone, subprocess_env
 
 pytest_plugins = ["pytester"]
 
@@ -123,6 +123,16 @@ def test_an_engine_that_cannot_start_stops_the_session_at_its_first_test(project
     why = "could not be imported: ImportError" if option == "--chesskit-python" else "was not found"
     result.stdout.fnmatch_lines([f"*Interrupted: chesskit: engine * {why}*"])
     assert "Traceback" not in result.stdout.str()
+
+
+def test_an_engine_refusing_its_options_stops_the_session_at_its_first_test(project):
+    # an --chesskit-engine-option the engine does not have was every test's error (498 of
+    # them for the bundled suites, two minutes); `chesskit suite` ends its run at once
+    result = project(
+        f"--chesskit-engine={FAKE_UCI}", "--chesskit-engine-option=Frobnicate=1", "--chesskit-suite=suite.epd"
+    )
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*Interrupted: chesskit: engine * has no option 'Frobnicate'*"])
 
 
 @pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
