@@ -88,9 +88,9 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
     from chesskit.errors import InputError
 
     try:
-        timeout = parse_timeout(config.getoption("chesskit_timeout"))
+        timeout = parse_timeout(config.getoption("chesskit_timeout"), "--chesskit-timeout")
     except InputError as err:
-        raise pytest.UsageError(f"--chesskit-timeout: {err}") from None
+        raise pytest.UsageError(f"chesskit: {err}") from None
     dialect = config.getoption("chesskit_dialect")
     options = tuple(config.getoption("chesskit_engine_option"))
     try:

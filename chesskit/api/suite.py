@@ -233,7 +233,8 @@ def run_suite(
     does not exist or nothing at all can be run. ``variant`` names the rules of the lines
     and files that name none (an engine command is opened in them).
     """
-    from chesskit.api.counting import default_threads
+    from chesskit.api.counting import default_threads, table_mb
+    from chesskit.board.board import Board
     from chesskit.api.position import variant_rules
     from chesskit.suites.session import execute, prepare, refuse_stats_with_engine
 
@@ -243,6 +244,10 @@ def run_suite(
     max_depth = None if max_depth is None else _limit(max_depth, "max_depth")
     max_nodes = None if max_nodes is None else _limit(max_nodes, "max_nodes")
     _check_position_timeout(position_timeout)
+    if threads is not None:
+        Board._check_threads(threads)  # perft's rule: threads=0 ran as if accepted
+    if hash_mb is not None:
+        table_mb(hash_mb, 0)  # perft's rule: hash_mb=-1 ran as if accepted
     planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, _tags(tags), **rules)
     opened = Engine(engine, variant=name) if isinstance(engine, str) else engine
     try:

@@ -144,7 +144,8 @@ def check_python_spec(spec: str, option: str = "--python") -> None:
     check_spec(spec, option)
 
 
-def parse_timeout(text: str) -> float:
+def parse_timeout(text: str, option: str = "--timeout") -> float:
+    """``--timeout SECONDS`` (``option``: how the caller spells it, --chesskit-timeout)."""
     from chesskit.compare.engines.base import MAX_TIMEOUT
 
     try:
@@ -152,7 +153,7 @@ def parse_timeout(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 < value <= MAX_TIMEOUT:  # also refuses nan and inf
-        raise InputError(f"bad --timeout {text!r}: must be a positive number of seconds up to {MAX_TIMEOUT:g}")
+        raise InputError(f"bad {option} {text!r}: must be a positive number of seconds up to {MAX_TIMEOUT:g}")
     return value
 
 

@@ -274,6 +274,9 @@ def test_run_suite_reads_one_tags_string_as_the_cli_does():
         # -1 made every position an engine error (exit code 3)
         ({"engine": FAKE_UCI, "position_timeout": -1}, "position_timeout must be a positive number"),
         ({"engine": FAKE_UCI, "position_timeout": float("nan")}, "position_timeout must be"),
+        # perft refuses these; run_suite ran with them
+        ({"max_nodes": 100, "threads": 0}, "threads must be an integer >= 1"),
+        ({"max_nodes": 100, "hash_mb": -1}, "hash_mb must be a number of MiB"),
     ],
 )
 def test_run_suite_refuses_bad_limits(kwargs, words):

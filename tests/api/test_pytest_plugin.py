@@ -243,3 +243,11 @@ def test_engine_options_that_cannot_go_together_are_one_usage_error(project, arg
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"ERROR: chesskit: {words}"])
     assert "passed" not in result.stdout.str() and "error" not in result.stdout.str()
+
+
+def test_a_bad_timeout_names_the_plugins_option_once(project):
+    # said "--chesskit-timeout: bad --timeout '0': ...", the CLI's flag inside the plugin's
+    result = project(adapter("eng_correct.py"), "--chesskit-timeout=0", "--chesskit-suite=suite.epd")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: chesskit: bad --chesskit-timeout '0': must be a positive number of seconds*"])
+    assert "--timeout" not in result.stderr.str().replace("--chesskit-timeout", "")

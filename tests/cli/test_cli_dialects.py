@@ -14,7 +14,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from helpers import BEFORE_EP, ENGINES, KIWIPETE, missing, pc_perft
+from helpers import BEFORE_EP, ENGINES, FAKE_UCI, KIWIPETE, missing, pc_perft
 
 PY = sys.executable
 FAKE = f"{PY} {ENGINES / 'fake_perft.py'}"
@@ -195,3 +195,13 @@ def test_failure_in_a_named_dialect_is_one_line(cli):
     assert result.stderr.count("\n") == 1
     # whichever command it was sent when chesskit noticed the exit
     assert re.search(r"exited with code 1 after '(position fen .*|perft [12])'; last output: 'fail_exit: cannot open", result.stderr)
+
+
+def test_a_dialect_the_engine_does_not_speak_is_its_failure_not_a_finding(cli):
+    # a UCI 'go perft' engine named --dialect uci-perft answers "Unknown command: perft 2":
+    # read as an empty divide, it was "DISAGREE: the engine misses" all 20 moves (exit 1)
+    result = cli("compare", "startpos", "2", "--engine", FAKE_UCI, "--dialect", "uci-perft", "--timeout", "10")
+    assert result.exit_code == 3, result.stdout
+    assert result.stdout == ""
+    assert "printed no divide for 'perft 1'" in result.stderr and "it printed 'Unknown command: perft 1'" in result.stderr
+    assert result.stderr.count("\n") == 1

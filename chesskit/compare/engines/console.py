@@ -222,6 +222,11 @@ class PerftEngine(UciEngine):
             return answer
         if not answer.moves and self.expect_total and answer.total is None:
             raise self.error(f"printed no divide for {where}{_skipped(answer)}")
+        if answer.empty and answer.unread() and node_board(fen, moves, chess960, self.variant).legal_moves():
+            # only lines chesskit cannot read ("Unknown command: 'perft 2'", a --dialect the
+            # engine does not speak): not an empty divide, which would report every legal
+            # move missing
+            raise self.error(f"printed no divide for {where}{_skipped(answer)}")
         if answer.total is None and answer.moves and answer.late:
             # no total line, and lines still came after `readyok`: a thread prints the
             # answer, which may not be over when the engine goes quiet; a list cut short
