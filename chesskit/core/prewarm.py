@@ -106,9 +106,13 @@ def helpers():
     """(function, argument types) of the walk's helpers: first ``generate`` (the move list,
     the longest to compile: its helpers with it, about 2.5 s, and the walk's typing meets it
     about 3 s in, so begun later the walk's process compiles it too; first, a first run took
-    6.8-7.2 s, in the walk's order 7.3-7.6: docs/benchmarks.md), then the others in the order
-    its typing finishes them (the small ones the walk meets before ``generate`` it compiles
-    itself while the child is on ``generate``)."""
+    6.8-7.2 s, in the walk's order 7.3-7.6: docs/benchmarks.md); then those its typing meets
+    after ``generate``, the last met first: the walk's process, done waiting for
+    ``generate``, compiles the first of them while the child compiles the last, and finds
+    in the cache those the child finished (listed in the walk's order, the two compiled
+    the same ones side by side); then the others in the order its typing finishes them
+    (the small ones the walk meets before ``generate`` it compiles itself while the child
+    is on ``generate``)."""
     from numba import types
 
     from . import attacks, makemove, movegen, position, tt
@@ -118,6 +122,14 @@ def helpers():
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
     return [  # (tests/core/test_prewarm.py checks the order)
         (movegen.generate, (u64s, u64s, i64s, i64s, i64s)),
+        # met after generate, the last first
+        (tt.store, (u64s, u64, u64, i64, i64)),
+        (position.z_castle, (u64,)),
+        (makemove.put_piece, (u64s, i64s, i64, i64)),
+        (makemove.remove_piece, (u64s, i64s, i64, i64)),
+        (tt.fetch, (u64s, u64, i64)),
+        (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
+        # met before generate, in the walk's order
         (position.compute_key2, (u64s, i64s, i64s)),
         (tt._deep_words, (i64,)),  # _small_bucket calls it: met first
         (tt._small_bucket, (i64, u64)),
@@ -144,12 +156,6 @@ def helpers():
         (movegen._emit_pawns, (i64s, i64, u64, i64, i64, u64)),
         (movegen._pinned_pawn, (i64s, i64, i64, u64, u64, u64, u64, boolean)),
         (movegen._en_passant, (u64s, u64s, i64s, i64, i64, i64, i64, i64, u64, u64, boolean)),
-        (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
-        (tt.fetch, (u64s, u64, i64)),
-        (makemove.remove_piece, (u64s, i64s, i64, i64)),
-        (makemove.put_piece, (u64s, i64s, i64, i64)),
-        (position.z_castle, (u64,)),
-        (tt.store, (u64s, u64, u64, i64, i64)),
     ]
 
 
