@@ -319,7 +319,7 @@ def _parse_turn(text: str) -> int:
         return WHITE
     if text == "b":
         return BLACK
-    raise FenError("side to move", f"side to move {text!r} is neither 'w' nor 'b'")
+    raise FenError("side to move", f"{text!r} is neither 'w' nor 'b'")
 
 
 # The largest clock accepted. The board keeps clocks in 64-bit integers; half of their
@@ -329,10 +329,11 @@ MAX_CLOCK = 2**62
 
 
 def _parse_count(text: str, name: str) -> int:
+    """The clock field ``name`` (its error names it once: ``FenError`` puts it in front)."""
     if not re.fullmatch(r"[0-9]+", text, flags=re.ASCII):
-        raise FenError(name, f"{name} {_shown(text)} is not a non-negative integer")
+        raise FenError(name, f"{_shown(text)} is not a non-negative integer")
     if len(text.lstrip("0")) > len(str(MAX_CLOCK)) or int(text) > MAX_CLOCK:
-        raise FenError(name, f"{name} {_shown(text)} is too large (at most {MAX_CLOCK})")
+        raise FenError(name, f"{_shown(text)} is too large (at most {MAX_CLOCK})")
     return int(text)
 
 

@@ -379,9 +379,9 @@ INVALID = [
     (f"{E1K} w - e9 0 1", "en passant", "'e9' is not '-' or a square name"),
     (f"{E1K} w - x 0 1", "en passant", "'x'"),
     # clocks
-    (f"{E1K} w - - -1 1", "halfmove clock", "halfmove clock '-1' is not a non-negative integer"),
+    (f"{E1K} w - - -1 1", "halfmove clock", "'-1' is not a non-negative integer"),
     (f"{E1K} w - - x 1", "halfmove clock", "'x'"),
-    (f"{E1K} w - - 0 -3", "fullmove number", "fullmove number '-3' is not a non-negative integer"),
+    (f"{E1K} w - - 0 -3", "fullmove number", "'-3' is not a non-negative integer"),
     (f"{E1K} w - - 0 1.5", "fullmove number", "'1.5'"),
     # whole position
     ("8/8/8/3k4/4K3/8/8/8 w - - 0 1", "position", "the kings stand next to each other on e4 and d5"),
@@ -429,6 +429,14 @@ def test_invalid_fen(fen, field, fragment):
     assert err.value.field == field
     assert fragment in err.value.reason
     assert str(err.value) == f"invalid FEN: {field}: {err.value.reason}"
+
+
+@pytest.mark.parametrize("fen, field, fragment", INVALID)
+def test_an_invalid_fen_names_its_field_once(fen, field, fragment):
+    """'halfmove clock: halfmove clock '-1' ...' said the field twice, before the value."""
+    with pytest.raises(FenError) as err:
+        parse_fen(fen)
+    assert not err.value.reason.startswith(f"{field} '"), str(err.value)
 
 
 @pytest.mark.parametrize("fen, field, fragment", NOTED)
