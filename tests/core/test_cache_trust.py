@@ -329,7 +329,7 @@ def test_a_shared_folder_holding_the_cache_is_refused_unless_sticky(tmp_path):
     assert cache == str(base / chesskit.core.CACHE.name) and err == []
 
 
-@pytest.mark.parametrize("where", ["a file", "below a file", "below a read-only folder"])
+@pytest.mark.parametrize("where", ["a file", "below a file", "in /proc"])
 def test_a_cache_folder_that_cannot_be_made_is_said_once(tmp_path, where):
     """CHESSKIT_CACHE_DIR naming a file (or a place no folder can be made) costs every run a
     compile: the run says so, once, and why, instead of compiling in silence each time."""
@@ -340,18 +340,14 @@ def test_a_cache_folder_that_cannot_be_made_is_said_once(tmp_path, where):
         (tmp_path / "file").write_text("not a folder")
         base = tmp_path / "file" / "cache"
     else:
-        if os.geteuid() == 0:
-            pytest.skip("root writes in a read-only folder")
-        ro = tmp_path / "ro"
-        ro.mkdir()
-        os.chmod(ro, 0o500)
-        base = ro / "cache"
+        base = Path("/proc/chesskit-cache")  # no folder can be made there, not even by root
     (cache, numba_dir), err = _decide(_env(base))
     assert cache == numba_dir and not cache.startswith(str(base))
     assert not Path(cache).exists()  # a private folder, removed at exit
     assert len(err) == 1, err
     assert err[0].startswith(f"chesskit: warning: cannot use the compile cache {base}"), err
-    assert "CHESSKIT_CACHE_DIR" in err[0] and ("Not a directory" in err[0] or "ermission" in err[0]), err
+    reason = "No such file or directory" if where == "in /proc" else "Not a directory"
+    assert reason in err[0] and "CHESSKIT_CACHE_DIR" in err[0], err
 
 
 @pytest.mark.slow  # compiles the core from a cold or damaged cache in a child (10-20 s of CPU each)
