@@ -279,11 +279,11 @@ def _limit(value, name: str) -> int:
 
 def _check_position_timeout(seconds) -> None:
     """A ``position_timeout`` that is not a positive number of seconds (-1 made every position an engine error)."""
-    from chesskit.suites.guard import MAX_POSITION_TIMEOUT
+    from chesskit.suites.guard import MAX_POSITION_TIMEOUT, position_timeout_ok
 
     if seconds is None:
         return
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_POSITION_TIMEOUT:
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not position_timeout_ok(seconds):
         raise InputError(
             f"position_timeout must be a positive number of seconds up to {MAX_POSITION_TIMEOUT:g}, got {seconds!r}"
         )

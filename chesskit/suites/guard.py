@@ -61,6 +61,11 @@ class EngineFailure:
         }
 
 
+def position_timeout_ok(seconds: float) -> bool:
+    """Whether ``seconds`` is a position timeout a run takes (the option's and the API's rule)."""
+    return 0 < seconds <= MAX_POSITION_TIMEOUT and math.isfinite(seconds)
+
+
 def parse_position_timeout(text: str | None) -> float | None:
     """``--position-timeout SECONDS`` (None: not given)."""
     if text is None:
@@ -69,7 +74,7 @@ def parse_position_timeout(text: str | None) -> float | None:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not (0 < value <= MAX_POSITION_TIMEOUT and math.isfinite(value)):
+    if not position_timeout_ok(value):
         raise InputError(
             f"bad --position-timeout {text!r}: must be a positive number of seconds up to {MAX_POSITION_TIMEOUT:g}"
         )
