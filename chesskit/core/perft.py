@@ -4,7 +4,8 @@
 The tree walk uses an explicit stack (per level: a move-buffer row, the move count, the
 next index and the running subtotal) instead of recursion: numba cannot cache a
 recursive function, and the loop is faster. The last ply is counted in bulk (popcounts
-of target sets, no moves made). Interior nodes two or more plies above the leaves are
+of target sets, no moves made), and a quiet move that provably leaves the replies as they
+would be if its side passed takes that count, made once for the node (``replies.py``). Interior nodes two or more plies above the leaves are
 looked up in and stored to the transposition table ``tt`` (an empty array disables it):
 a node's children are looked up by keys computed from their moves (``makemove.child_keys``),
 their buckets fetched ahead of their probes (``tt.fetch``: children 0 to ``AHEAD`` at the
@@ -32,7 +33,8 @@ from .bitboard import ZERO
 
 from .makemove import child_keys, make, make_for_count, unmake
 from .movegen import _generate, generate
-from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE, compute_key2
+from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE, STM, compute_key2
+from .replies import null_count, same_replies
 from .tt import fetch, probe, store
 from .walkargs import numba_signature
 
@@ -109,10 +111,17 @@ def c_entry(cache=False):
                     nmoves[level] = n
                     if plies - level == 2:
                         # the node above the last ply: copy-make each of its moves on
-                        # scratch arrays and count the replies in bulk
+                        # scratch arrays and count the replies in bulk, but for the quiet
+                        # moves that leave the replies as they are when this side passes
                         total = 0  # a local, not acc[level]: no store per move
+                        shared = null_count(T, bb, board, st, leaf_bb, leaf_st, scratch)
+                        us = st[STM] & 1
                         for j in range(n):
-                            make_for_count(T, bb, board, st, moves[level, j], leaf_bb, leaf_st)
+                            mv = moves[level, j]
+                            if same_replies(T, bb, board, us, mv, shared):
+                                total += shared[0]
+                                continue
+                            make_for_count(T, bb, board, st, mv, leaf_bb, leaf_st)
                             total += _generate(T, leaf_bb, board, leaf_st, scratch, True)
                         acc[level] = total
                         index[level] = n

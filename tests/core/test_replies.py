@@ -1,0 +1,135 @@
+"""The reply count shared by quiet moves (``core/replies.py``): every move that takes the
+count of T's replies with S passing has exactly that many replies by python-chess, on
+the standard positions, Chess960 and seeded random games; each rule that keeps a move
+from taking it is needed (a position where the move breaks only that rule, and its
+replies differ from the shared count); and the rule takes enough moves to matter."""
+
+from __future__ import annotations
+
+import chess
+import numpy as np
+import pytest
+from numba import njit
+
+from chesskit.board.board import Board
+from chesskit.core.api import table
+from chesskit.core.position import STM
+from chesskit.core.replies import null_count, same_replies
+from helpers import KIWIPETE, STARTPOS, random_boards
+
+
+@njit(cache=True)
+def _shared(T, bb, board, st, moves, nb, nst, scratch, out):
+    """What the walk asks at a node two plies above the leaves: the shared count and,
+    for each move, whether it takes it."""
+    shared = null_count(T, bb, board, st, nb, nst, scratch)
+    us = st[STM] & 1
+    for j in range(moves.shape[0]):
+        out[j] = same_replies(T, bb, board, us, moves[j], shared)
+    return shared[0]
+
+
+def shared_moves(fen: str, chess960: bool = False) -> tuple[int, dict[str, bool]]:
+    """The shared count at ``fen`` (-1 when there is none) and each legal move's answer."""
+    board = Board(fen, chess960=chess960)
+    moves = board._legal_packed()
+    out = np.zeros(len(moves), dtype=np.bool_)
+    bb, squares, st = board._bb, board._board, board._st
+    count = _shared(table(), bb, squares, st, moves, np.zeros_like(bb), st.copy(), np.empty(256, dtype=np.int64), out)
+    return int(count), {board.uci(int(m)): bool(o) for m, o in zip(moves, out)}
+
+
+def replies(fen: str, uci: str, chess960: bool = False) -> int:
+    pc = chess.Board(fen, chess960=chess960)
+    pc.push_uci(uci)
+    return pc.legal_moves.count()
+
+
+def passing(fen: str, chess960: bool = False) -> int:
+    """T's legal moves if S passed, by python-chess."""
+    pc = chess.Board(fen, chess960=chess960)
+    pc.push(chess.Move.null())
+    return pc.legal_moves.count()
+
+
+def _check_every_taken_move(fen: str, chess960: bool = False) -> int:
+    count, answers = shared_moves(fen, chess960)
+    taken = [uci for uci, same in answers.items() if same]
+    if count >= 0:
+        assert count == passing(fen, chess960), fen
+    for uci in taken:
+        assert replies(fen, uci, chess960) == count, (fen, uci)
+    return len(taken)
+
+
+SIX = [
+    STARTPOS,
+    KIWIPETE,
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+]
+
+
+@pytest.mark.parametrize("fen", SIX)
+def test_a_move_that_takes_the_shared_count_has_that_many_replies_after_the_standard_positions_first_moves(fen):
+    taken = _check_every_taken_move(fen)
+    pc = chess.Board(fen)
+    for move in list(pc.legal_moves):  # and one ply deeper, for the other side
+        pc.push(move)
+        taken += _check_every_taken_move(pc.fen())
+        pc.pop()
+    assert taken > 0
+
+
+@pytest.mark.parametrize("chess960", [False, True], ids=["standard", "chess960"])
+def test_a_move_that_takes_the_shared_count_has_that_many_replies_in_random_games(chess960):
+    taken = sum(_check_every_taken_move(pc.fen(), chess960) for pc in random_boards(23, 300, chess960))
+    assert taken > 1000
+
+
+def test_the_start_position_shares_the_count_with_most_of_its_moves():
+    count, answers = shared_moves(STARTPOS)
+    assert count == 20
+    # every move but the knights' that attack nothing of Black's: Black's replies are 20
+    # after each of them; which ones is the rule's (a pawn on the 4th rank is in reach of
+    # nothing of Black's either), so the test asks only that most are taken
+    assert sum(answers.values()) >= 16
+
+
+# A position and a quiet move of the side to move that breaks exactly one rule; the
+# move's replies differ from the count with the side passing, so the rule is needed.
+EACH_RULE = {
+    # the knight blocks the black rook's file
+    "x in reach of a T slider": ("r6k/8/8/1N6/8/8/6K1/8 w - - 0 1", "b5a3"),
+    # the knight stops the black pawn
+    "x on a T pawn's push square": ("7k/8/1p6/8/8/N7/8/4K3 w - - 0 1", "a3b5"),
+    # the bishop leaves the e-file: the black knight is pinned (the king is boxed in, so
+    # no square it may move to sees the bishop)
+    "f on the line of a pin to T's king": ("3bkb2/3pnp2/8/8/4B3/8/8/4RK2 w - - 0 1", "e4b1"),
+    # the bishop's new diagonal reaches g8, the black king's one free square
+    "x on a clear line to a square the king may move to": ("7k/6pp/8/8/8/8/8/1B2K3 w - - 0 1", "b1a2"),
+    # the knight on e7 covers g8
+    "the moved knight attacks a square the king may move to": ("7k/6pp/2N5/8/8/8/8/K7 w - - 0 1", "c6e7"),
+    # the pawn lands beside a black pawn: en passant (the king is boxed in)
+    "a double push that leaves an en-passant square": ("6nk/6pp/8/8/3p4/8/2P5/4K3 w - - 0 1", "c2c4"),
+    # the knight on h6 covers g8, on black's short castling path
+    "the moved knight attacks a castling path": ("4k2r/3ppnnn/8/8/6N1/8/8/K7 w k - 0 1", "g4h6"),
+}
+
+
+@pytest.mark.parametrize("rule", list(EACH_RULE))
+def test_each_rule_keeps_a_move_whose_replies_differ_from_taking_the_shared_count(rule):
+    fen, uci = EACH_RULE[rule]
+    count, answers = shared_moves(fen)
+    assert count == passing(fen)
+    assert replies(fen, uci) != count, "the position does not need the rule"
+    assert answers[uci] is False
+
+
+def test_no_move_takes_a_shared_count_when_the_side_to_move_is_in_check():
+    fen = "4k3/8/8/8/8/8/8/R3K2r w - - 0 1"  # white in check along the first rank
+    count, answers = shared_moves(fen)
+    assert count == -1
+    assert not any(answers.values())
