@@ -29,12 +29,12 @@ thread pool and for ``Board`` (depth 0), and counts.
 
 from numba import carray
 
-from .bitboard import ZERO
+from .bitboard import ALL, ZERO
 
 from .makemove import child_keys, make, make_for_count, unmake
 from .movegen import _generate, generate
 from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE, STM, compute_key2
-from .replies import null_count, same_replies
+from .replies import pass_copy, same_replies, sensitive_squares
 from .tt import fetch, probe, store
 from .walkargs import numba_signature
 
@@ -114,15 +114,25 @@ def c_entry(cache=False):
                         # scratch arrays and count the replies in bulk, but for the quiet
                         # moves that leave the replies as they are when this side passes
                         total = 0  # a local, not acc[level]: no store per move
-                        shared = null_count(T, bb, board, st, leaf_bb, leaf_st, scratch)
                         us = st[STM] & 1
-                        for j in range(n):
-                            mv = moves[level, j]
-                            if same_replies(T, bb, board, us, mv, shared):
-                                total += shared[0]
-                                continue
-                            make_for_count(T, bb, board, st, mv, leaf_bb, leaf_st)
-                            total += _generate(T, leaf_bb, board, leaf_st, scratch, True)
+                        passed = -1  # the replies with this side passing (j = -1), when counted
+                        sensitive, zone = ALL, ZERO
+                        for j in range(-1, n):
+                            if j < 0:
+                                if not pass_copy(T, bb, st, leaf_bb, leaf_st):
+                                    continue
+                            else:
+                                mv = moves[level, j]
+                                if passed >= 0 and same_replies(T, bb, board, us, mv, sensitive, zone):
+                                    total += passed
+                                    continue
+                                make_for_count(T, bb, board, st, mv, leaf_bb, leaf_st)
+                            c = _generate(T, leaf_bb, board, leaf_st, scratch, True)
+                            if j < 0:
+                                passed = c
+                                sensitive, zone = sensitive_squares(T, bb, st)
+                            else:
+                                total += c
                         acc[level] = total
                         index[level] = n
                     elif plies - level < 2:

@@ -115,7 +115,7 @@ def helpers():
     is on ``generate``)."""
     from numba import types
 
-    from . import attacks, makemove, movegen, position, tt
+    from . import attacks, makemove, movegen, position, replies, tt
     from .move import castle_squares, encode, from_sq, promotion, to_sq
 
     u64, i64, boolean = types.uint64, types.int64, types.boolean
@@ -128,6 +128,7 @@ def helpers():
         (makemove.put_piece, (u64s, i64s, i64, i64)),
         (makemove.remove_piece, (u64s, i64s, i64, i64)),
         (tt.fetch, (u64s, u64, i64)),
+        (replies.sensitive_squares, (u64s, u64s, i64s)),
         (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
         # met before generate, in the walk's order
         (position.compute_key2, (u64s, i64s, i64s)),

@@ -3,9 +3,11 @@
 Two plies above the leaves, perft counts the replies of side T after each move of side S
 (to move). Many of S's moves are quiet moves far from T's pieces: after any of them T
 has exactly the moves it would have if S passed (T to move in the same position, no
-en-passant square). That count is made once per node (``null_count``), and each move that
-provably changes nothing for T takes it (``same_replies``) instead of a copy-make and a
-count of its own.
+en-passant square). The walk counts those once per node, on the position that ``pass_copy`` writes, with
+the same count it makes for each move (one inlined copy of the generator's counting mode:
+first-run compile time), and each move that provably changes nothing for T
+(``same_replies``, with the squares of ``sensitive_squares``) takes that count instead of
+a copy-make and a count of its own.
 
 A quiet move of S's piece from ``f`` to ``x`` (no capture, promotion, castling or en
 passant, and not a double push that leaves an en-passant square) changes the board only
@@ -39,12 +41,11 @@ from .attacks import K_ATT, N_ATT, P_ATT, bishop_attacks, rook_attacks
 from .bitboard import NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb
 from .makemove import ep_kept
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, from_sq, to_sq
-from .movegen import _generate, _open_castlings, attackers_to
+from .movegen import _open_castlings, attackers_to
 from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
 from .wordcopy import copy_words
 
 _NOT_QUIET = CAPTURE | CASTLING | EN_PASSANT | (7 << PROMO_SHIFT)
-NONE = (np.int64(-1), ~ZERO, ZERO)  # no count to share: every square sensitive
 
 
 @njit(inline="always", cache=True)
@@ -53,11 +54,25 @@ def _queen_rays(T, sq, occ):
 
 
 @njit(inline="always", cache=True)
-def null_count(T, bb, board, st, nb, nst, scratch):
-    """At a node two plies above the leaves (S to move): T's legal moves if S passed
-    (counted on the copy ``nb``/``nst``), the squares a quiet move of S must not touch
-    to leave them so, and the squares around T's king that S's moving piece must not
-    attack (count, sensitive, zone); ``NONE`` when S is in check."""
+def pass_copy(T, bb, st, nb, nst):
+    """At a node two plies above the leaves (S to move): write onto ``nb``/``nst`` the
+    position with S passing (the same board, T to move, no en-passant square), for the
+    walk's count of T's moves there; False, writing nothing, when S is in check."""
+    us = st[STM] & 1
+    if attackers_to(T, bb, lsb(bb[(us << 3) | KING]), bb[OCC], us ^ 1):
+        return False
+    copy_words(nb, bb, CASTLE)
+    nb[CASTLE] = bb[CASTLE]
+    nst[STM] = us ^ 1
+    nst[EP] = NO_SQ
+    return True
+
+
+@njit(cache=True)  # a call, once per node: compiled by the first run's second core (prewarm)
+def sensitive_squares(T, bb, st):
+    """The squares a quiet move of S (to move) must not touch to leave T's replies as they
+    are when S passes, and the squares around T's king that S's moving piece must not
+    attack (sensitive, zone)."""
     us = st[STM] & 1
     them = us ^ 1
     tb = them << 3
@@ -65,14 +80,6 @@ def null_count(T, bb, board, st, nb, nst, scratch):
     ours = bb[occ_of(us)]
     theirs = bb[occ_of(them)]
     ksq = lsb(bb[tb | KING])
-    if attackers_to(T, bb, lsb(bb[(us << 3) | KING]), occ, them):
-        return NONE
-    # T's moves with S passing: the same board, T to move, no en-passant square
-    copy_words(nb, bb, CASTLE)
-    nb[CASTLE] = bb[CASTLE]
-    nst[STM] = them
-    nst[EP] = NO_SQ
-    count = _generate(T, nb, board, nst, scratch, True)
     # what T's sliders and pawns reach
     reach = ZERO
     pcs = bb[tb | BISHOP] | bb[tb | QUEEN]
@@ -110,24 +117,23 @@ def null_count(T, bb, board, st, nb, nst, scratch):
     while squares:
         sensitive |= _queen_rays(T, lsb(squares), occ_noking)
         squares &= squares - ONE
-    return np.int64(count), sensitive, zone
+    return sensitive, zone
 
 
 @njit(inline="always", cache=True)
-def same_replies(T, bb, board, us, move, shared):
-    """Whether S's ``move`` leaves T's replies as ``null_count`` counted them (``shared``
-    its result)."""
+def same_replies(T, bb, board, us, move, sensitive, zone):
+    """Whether S's ``move`` leaves T's replies as they are when S passes (``sensitive``
+    and ``zone`` from ``sensitive_squares``)."""
     if move & _NOT_QUIET:
         return False
     frm = from_sq(move)
     to = to_sq(move)
     moved = (ONE << np.uint64(frm)) | (ONE << np.uint64(to))
-    if moved & shared[1]:
+    if moved & sensitive:
         return False
     if (move & DOUBLE) and ep_kept(T, bb, (frm + to) >> 1, us):
         return False
     pt = board[frm] & 7
-    zone = shared[2]
     if pt == KNIGHT:
         return ((T[N_ATT + frm] | T[N_ATT + to]) & zone) == ZERO
     if pt == PAWN:

@@ -14,19 +14,23 @@ from numba import njit
 from chesskit.board.board import Board
 from chesskit.core.api import table
 from chesskit.core.position import STM
-from chesskit.core.replies import null_count, same_replies
+from chesskit.core.movegen import count_legal
+from chesskit.core.replies import pass_copy, same_replies, sensitive_squares
 from helpers import KIWIPETE, STARTPOS, random_boards
 
 
 @njit(cache=True)
 def _shared(T, bb, board, st, moves, nb, nst, scratch, out):
-    """What the walk asks at a node two plies above the leaves: the shared count and,
-    for each move, whether it takes it."""
-    shared = null_count(T, bb, board, st, nb, nst, scratch)
+    """What the walk asks at a node two plies above the leaves: the count with the side
+    to move passing (-1 when it is in check) and, for each move, whether it takes it."""
+    if not pass_copy(T, bb, st, nb, nst):
+        return -1
+    passed = count_legal(T, nb, board, nst, scratch)
+    sensitive, zone = sensitive_squares(T, bb, st)
     us = st[STM] & 1
     for j in range(moves.shape[0]):
-        out[j] = same_replies(T, bb, board, us, moves[j], shared)
-    return shared[0]
+        out[j] = same_replies(T, bb, board, us, moves[j], sensitive, zone)
+    return passed
 
 
 def shared_moves(fen: str, chess960: bool = False) -> tuple[int, dict[str, bool]]:
