@@ -116,21 +116,21 @@ def c_entry(cache=False):
                         total = 0  # a local, not acc[level]: no store per move
                         us = st[STM] & 1
                         passed = -1  # the replies with this side passing (j = -1), when counted
-                        sensitive, zone = ALL, ZERO
+                        squares = (ALL, ZERO, ZERO, ZERO)
                         for j in range(-1, n):
                             if j < 0:
                                 if not pass_copy(T, bb, st, leaf_bb, leaf_st):
                                     continue
                             else:
                                 mv = moves[level, j]
-                                if passed >= 0 and same_replies(T, bb, board, us, mv, sensitive, zone):
+                                if passed >= 0 and same_replies(T, bb, board, us, mv, squares):
                                     total += passed
                                     continue
                                 make_for_count(T, bb, board, st, mv, leaf_bb, leaf_st)
                             c = _generate(T, leaf_bb, board, leaf_st, scratch, True)
                             if j < 0:
                                 passed = c
-                                sensitive, zone = sensitive_squares(T, bb, st)
+                                squares = sensitive_squares(T, bb, st)
                             else:
                                 total += c
                         acc[level] = total

@@ -26,10 +26,10 @@ def _shared(T, bb, board, st, moves, nb, nst, scratch, out):
     if not pass_copy(T, bb, st, nb, nst):
         return -1
     passed = count_legal(T, nb, board, nst, scratch)
-    sensitive, zone = sensitive_squares(T, bb, st)
+    squares = sensitive_squares(T, bb, st)
     us = st[STM] & 1
     for j in range(moves.shape[0]):
-        out[j] = same_replies(T, bb, board, us, moves[j], sensitive, zone)
+        out[j] = same_replies(T, bb, board, us, moves[j], squares)
     return passed
 
 
@@ -114,6 +114,8 @@ EACH_RULE = {
     "f on the line of a pin to T's king": ("3bkb2/3pnp2/8/8/4B3/8/8/4RK2 w - - 0 1", "e4b1"),
     # the bishop's new diagonal reaches g8, the black king's one free square
     "x on a clear line to a square the king may move to": ("7k/6pp/8/8/8/8/8/1B2K3 w - - 0 1", "b1a2"),
+    # the rook's new rank reaches g7, a square the black king may move to
+    "a rook arriving on a straight line to a square the king may move to": ("7k/7p/6p1/8/8/8/8/R3K3 w - - 0 1", "a1a7"),
     # the knight on e7 covers g8
     "the moved knight attacks a square the king may move to": ("7k/6pp/2N5/8/8/8/8/K7 w - - 0 1", "c6e7"),
     # the pawn lands beside a black pawn: en passant (the king is boxed in)
