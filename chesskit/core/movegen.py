@@ -115,20 +115,20 @@ def attackers_to(T, bb, sq, occ, by):
     )
 
 
-@njit(cache=True)
-def attacked_by(T, bb, by, occ):
-    """Every square that pieces of colour ``by`` attack, with occupancy ``occ``."""
-    base = by << 3
-    pawns = bb[base | PAWN]
+@njit(inline="always", cache=True)
+def pawn_attacks(pawns, by):
+    """Every square the pawns ``pawns`` of colour ``by`` attack."""
     if by == WHITE:
-        att = ((pawns & NOT_FILE_A) << np.uint64(7)) | ((pawns & NOT_FILE_H) << np.uint64(9))
-    else:
-        att = ((pawns & NOT_FILE_A) >> np.uint64(9)) | ((pawns & NOT_FILE_H) >> np.uint64(7))
-    att |= T[K_ATT + lsb(bb[base | KING])]
-    pcs = bb[base | KNIGHT]
-    while pcs:
-        att |= T[N_ATT + lsb(pcs)]
-        pcs &= pcs - ONE
+        return ((pawns & NOT_FILE_A) << np.uint64(7)) | ((pawns & NOT_FILE_H) << np.uint64(9))
+    return ((pawns & NOT_FILE_A) >> np.uint64(9)) | ((pawns & NOT_FILE_H) >> np.uint64(7))
+
+
+@njit(inline="always", cache=True)
+def slider_attacks(T, bb, by, occ):
+    """Every square that bishops, rooks and queens of colour ``by`` attack, with occupancy
+    ``occ``."""
+    base = by << 3
+    att = ZERO
     pcs = bb[base | BISHOP] | bb[base | QUEEN]
     while pcs:
         att |= bishop_attacks(T, lsb(pcs), occ)
@@ -138,6 +138,18 @@ def attacked_by(T, bb, by, occ):
         att |= rook_attacks(T, lsb(pcs), occ)
         pcs &= pcs - ONE
     return att
+
+
+@njit(cache=True)
+def attacked_by(T, bb, by, occ):
+    """Every square that pieces of colour ``by`` attack, with occupancy ``occ``."""
+    base = by << 3
+    att = pawn_attacks(bb[base | PAWN], by) | T[K_ATT + lsb(bb[base | KING])]
+    pcs = bb[base | KNIGHT]
+    while pcs:
+        att |= T[N_ATT + lsb(pcs)]
+        pcs &= pcs - ONE
+    return att | slider_attacks(T, bb, by, occ)
 
 
 @njit(cache=True)

@@ -41,19 +41,14 @@ import numpy as np
 from numba import njit
 
 from .attacks import K_ATT, N_ATT, P_ATT, between, bishop_attacks, rook_attacks
-from .bitboard import NOT_FILE_A, NOT_FILE_H, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb
+from .bitboard import ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb
 from .makemove import ep_kept
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, from_sq, to_sq
-from .movegen import _open_castlings, attackers_to
+from .movegen import _open_castlings, attackers_to, pawn_attacks, slider_attacks
 from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
 from .wordcopy import copy_words
 
 _NOT_QUIET = CAPTURE | CASTLING | EN_PASSANT | (7 << PROMO_SHIFT)
-
-
-@njit(inline="always", cache=True)
-def _queen_rays(T, sq, occ):
-    return bishop_attacks(T, sq, occ) | rook_attacks(T, sq, occ)
 
 
 @njit(inline="always", cache=True)
@@ -111,24 +106,14 @@ def sensitive_squares(T, bb, st):
     theirs = bb[occ_of(them)]
     ksq = lsb(bb[tb | KING])
     # what T's sliders and pawns reach
-    reach = ZERO
-    pcs = bb[tb | BISHOP] | bb[tb | QUEEN]
-    while pcs:
-        reach |= bishop_attacks(T, lsb(pcs), occ)
-        pcs &= pcs - ONE
-    pcs = bb[tb | ROOK] | bb[tb | QUEEN]
-    while pcs:
-        reach |= rook_attacks(T, lsb(pcs), occ)
-        pcs &= pcs - ONE
     pawns = bb[tb | PAWN]
+    reach = slider_attacks(T, bb, them, occ) | pawn_attacks(pawns, them)
     if them == WHITE:
         push = pawns << np.uint64(8)
         reach |= push | ((push & RANK_3) << np.uint64(8))
-        reach |= ((pawns & NOT_FILE_A) << np.uint64(7)) | ((pawns & NOT_FILE_H) << np.uint64(9))
     else:
         push = pawns >> np.uint64(8)
         reach |= push | ((push & RANK_6) >> np.uint64(8))
-        reach |= ((pawns & NOT_FILE_A) >> np.uint64(9)) | ((pawns & NOT_FILE_H) >> np.uint64(7))
     # the king's squares: its own, those it may move to, its open castlings' paths
     kbit = ONE << np.uint64(ksq)
     zone = kbit | (T[K_ATT + ksq] & ~theirs)
