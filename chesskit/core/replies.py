@@ -3,11 +3,11 @@
 Two plies above the leaves, perft counts the replies of side T after each move of side S
 (to move). Many of S's moves are quiet moves far from T's pieces: after any of them T
 has exactly the moves it would have if S passed (T to move in the same position, no
-en-passant square). The walk counts those once per node, on the position that ``pass_copy`` writes, with
-the same count it makes for each move (one inlined copy of the generator's counting mode:
-first-run compile time), and each move that provably changes nothing for T
-(``same_replies``, with the squares of ``sensitive_squares``) takes that count instead of
-a copy-make and a count of its own.
+en-passant square). The walk counts those once per node, on the position that
+``pass_copy`` writes, with the same count it makes for each move (one inlined copy of the
+generator's counting mode: first-run compile time), and each move that provably changes
+nothing for T (``same_replies``, with the squares of ``sensitive_squares``) takes that
+count instead of a copy-make and a count of its own.
 
 A quiet move of S's piece from ``f`` to ``x`` (no capture, promotion, castling or en
 passant, and not a double push that leaves an en-passant square) changes the board only
