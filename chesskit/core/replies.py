@@ -40,6 +40,8 @@ Both counts are ``movegen._generate``'s: nothing here writes the rules of moves 
 import numpy as np
 from numba import njit
 
+from chesskit.vocab import PROMO_MASK
+
 from .attacks import K_ATT, N_ATT, P_ATT, between, bishop_attacks, rook_attacks
 from .bitboard import ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb
 from .makemove import ep_kept
@@ -48,7 +50,7 @@ from .movegen import _open_castlings, attackers_to, pawn_attacks, slider_attacks
 from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
 from .wordcopy import copy_words
 
-_NOT_QUIET = CAPTURE | CASTLING | EN_PASSANT | (7 << PROMO_SHIFT)
+_NOT_QUIET = CAPTURE | CASTLING | EN_PASSANT | (PROMO_MASK << PROMO_SHIFT)
 
 
 @njit(inline="always", cache=True)
