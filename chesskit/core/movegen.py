@@ -124,16 +124,15 @@ def pawn_attacks(pawns, by):
 
 
 @njit(inline="always", cache=True)
-def slider_attacks(T, bb, by, occ):
-    """Every square that bishops, rooks and queens of colour ``by`` attack, with occupancy
-    ``occ``."""
-    base = by << 3
+def slider_attacks(T, diagonal, straight, occ):
+    """Every square that the sliders on ``diagonal`` (bishops and queens) and ``straight``
+    (rooks and queens) attack, with occupancy ``occ``."""
     att = ZERO
-    pcs = bb[base | BISHOP] | bb[base | QUEEN]
+    pcs = diagonal
     while pcs:
         att |= bishop_attacks(T, lsb(pcs), occ)
         pcs &= pcs - ONE
-    pcs = bb[base | ROOK] | bb[base | QUEEN]
+    pcs = straight
     while pcs:
         att |= rook_attacks(T, lsb(pcs), occ)
         pcs &= pcs - ONE
@@ -149,7 +148,7 @@ def attacked_by(T, bb, by, occ):
     while pcs:
         att |= T[N_ATT + lsb(pcs)]
         pcs &= pcs - ONE
-    return att | slider_attacks(T, bb, by, occ)
+    return att | slider_attacks(T, bb[base | BISHOP] | bb[base | QUEEN], bb[base | ROOK] | bb[base | QUEEN], occ)
 
 
 @njit(cache=True)

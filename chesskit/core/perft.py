@@ -35,7 +35,7 @@ from .bitboard import ALL, ZERO
 from .makemove import child_keys, make, make_for_count, unmake
 from .movegen import _generate, generate
 from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE, STM, compute_key2
-from .replies import pass_copy, same_replies, sensitive_squares
+from .replies import NOT_SHARED, pass_copy, reply_change, sensitive_squares
 from .tt import fetch, probe, store
 from .walkargs import numba_signature
 
@@ -117,16 +117,18 @@ def c_entry(cache=False):
                         total = 0  # a local, not acc[level]: no store per move
                         us = st[STM] & 1
                         passed = -1  # the replies with this side passing (j = -1), when counted
-                        squares = (ALL, ZERO, ZERO, ZERO)
+                        squares = (ALL, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
                         for j in range(-1, n):
                             if j < 0:
                                 if not pass_copy(T, bb, st, leaf_bb, leaf_st):
                                     continue
                             else:
                                 mv = moves[level, j]
-                                if passed >= 0 and same_replies(T, bb, board, us, mv, squares):
-                                    total += passed
-                                    continue
+                                if passed >= 0:
+                                    change = reply_change(T, bb, board, us, mv, squares)
+                                    if change != NOT_SHARED:
+                                        total += passed + change
+                                        continue
                                 make_for_count(T, bb, board, st, mv, leaf_bb, leaf_st)
                             c = _generate(T, leaf_bb, board, leaf_st, scratch, True)
                             if j < 0:

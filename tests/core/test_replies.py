@@ -15,32 +15,34 @@ from chesskit.board.board import Board
 from chesskit.core.api import table
 from chesskit.core.position import STM
 from chesskit.core.movegen import count_legal
-from chesskit.core.replies import pass_copy, same_replies, sensitive_squares
+from chesskit.core.replies import NOT_SHARED, pass_copy, reply_change, sensitive_squares
 from helpers import KIWIPETE, STARTPOS, random_boards
 
 
 @njit(cache=True)
 def _shared(T, bb, board, st, moves, nb, nst, scratch, out):
     """What the walk asks at a node two plies above the leaves: the count with the side
-    to move passing (-1 when it is in check) and, for each move, whether it takes it."""
+    to move passing (-1 when it is in check) and, for each move, what it changes in
+    that count (``NOT_SHARED`` when not known without making the move)."""
     if not pass_copy(T, bb, st, nb, nst):
         return -1
     passed = count_legal(T, nb, board, nst, scratch)
     squares = sensitive_squares(T, bb, st)
     us = st[STM] & 1
     for j in range(moves.shape[0]):
-        out[j] = same_replies(T, bb, board, us, moves[j], squares)
+        out[j] = reply_change(T, bb, board, us, moves[j], squares)
     return passed
 
 
-def shared_moves(fen: str, chess960: bool = False) -> tuple[int, dict[str, bool]]:
-    """The shared count at ``fen`` (-1 when there is none) and each legal move's answer."""
+def shared_moves(fen: str, chess960: bool = False) -> tuple[int, dict[str, int | None]]:
+    """The shared count at ``fen`` (-1 when there is none) and each legal move's answer:
+    the change to the shared count, or None when the move's replies are counted."""
     board = Board(fen, chess960=chess960)
     moves = board._legal_packed()
-    out = np.zeros(len(moves), dtype=np.bool_)
+    out = np.full(len(moves), NOT_SHARED, dtype=np.int64)
     bb, squares, st = board._bb, board._board, board._st
     count = _shared(table(), bb, squares, st, moves, np.zeros_like(bb), st.copy(), np.empty(256, dtype=np.int64), out)
-    return int(count), {board.uci(int(m)): bool(o) for m, o in zip(moves, out)}
+    return int(count), {board.uci(int(m)): (None if o == NOT_SHARED else int(o)) for m, o in zip(moves, out)}
 
 
 def replies(fen: str, uci: str, chess960: bool = False) -> int:
@@ -58,11 +60,11 @@ def passing(fen: str, chess960: bool = False) -> int:
 
 def _check_every_taken_move(fen: str, chess960: bool = False) -> int:
     count, answers = shared_moves(fen, chess960)
-    taken = [uci for uci, same in answers.items() if same]
+    taken = {uci: change for uci, change in answers.items() if change is not None}
     if count >= 0:
         assert count == passing(fen, chess960), fen
-    for uci in taken:
-        assert replies(fen, uci, chess960) == count, (fen, uci)
+    for uci, change in taken.items():
+        assert replies(fen, uci, chess960) == count + change, (fen, uci, change)
     return len(taken)
 
 
@@ -99,16 +101,12 @@ def test_the_start_position_shares_the_count_with_most_of_its_moves():
     # none of White's 20 first moves reaches anything of Black's, so Black has 20 replies
     # after each (the first test checks every move taken against python-chess); the rule
     # takes all 20 today, and the test asks only for most, so a stricter sound rule passes
-    assert sum(answers.values()) >= 16
+    assert sum(change == 0 for change in answers.values()) >= 16
 
 
 # A position and a quiet move of the side to move that breaks exactly one rule; the
 # move's replies differ from the count with the side passing, so the rule is needed.
 EACH_RULE = {
-    # the knight blocks the black rook's file
-    "x in reach of a T slider": ("r6k/8/8/1N6/8/8/6K1/8 w - - 0 1", "b5a3"),
-    # the knight stops the black pawn
-    "x on a T pawn's push square": ("7k/8/1p6/8/8/N7/8/4K3 w - - 0 1", "a3b5"),
     # the bishop leaves the e-file: the black knight is pinned (the king is boxed in, so
     # no square it may move to sees the bishop)
     "f on the line of a pin to T's king": ("3bkb2/3pnp2/8/8/4B3/8/8/4RK2 w - - 0 1", "e4b1"),
@@ -131,7 +129,45 @@ def test_each_rule_keeps_a_move_whose_replies_differ_from_taking_the_shared_coun
     count, answers = shared_moves(fen)
     assert count == passing(fen)
     assert replies(fen, uci) != count, "the position does not need the rule"
-    assert answers[uci] is False
+    assert answers[uci] is None
+
+
+# A quiet move that changes only what T's unpinned sliders and pawns reach: it takes the
+# shared count changed by what they gain and lose, which python-chess confirms.
+CHANGED = {
+    # the knight blocks the black rook's file: a2 and a1 lost
+    "a T slider's ray cut": ("r6k/8/8/1N6/8/8/6K1/8 w - - 0 1", "b5a3", -2),
+    # the knight leaves the black rook's file: b4 to b1 gained, b5 lost to capture is still a move
+    "a T slider's ray opened": ("1r5k/8/8/1N6/8/8/6K1/8 w - - 0 1", "b5d4", 4),
+    # a queen sees both squares: the knight leaves her diagonal and lands on her file
+    "a T queen's two lines": ("7k/8/8/3q4/8/1N6/8/K7 w - - 0 1", "b3d2", 0),
+    # the knight stops the black pawn
+    "a T pawn's push stopped": ("7k/8/1p6/8/8/N7/8/4K3 w - - 0 1", "a3b5", -1),
+    # the rook leaves the square in front of the black pawn for one the pawn takes on
+    "a T pawn's capture made and push freed": ("7k/8/8/1p6/1R6/8/8/4K3 w - - 0 1", "b4c4", 2),
+    # the bishop frees a black pawn on its second rank: the single and the double push
+    "a T pawn's double push freed": ("7k/3p4/3B4/8/8/8/8/4K3 w - - 0 1", "d6a3", 2),
+    # the knight stands in front of a black pawn about to promote: four promotions lost
+    "a T pawn's promotion stopped": ("7k/8/8/8/8/N7/1p6/4K3 w - - 0 1", "a3b1", -4),
+}
+
+
+@pytest.mark.parametrize("case", list(CHANGED))
+def test_a_move_that_changes_only_what_t_reaches_takes_the_shared_count_with_the_change(case):
+    fen, uci, change = CHANGED[case]
+    count, answers = shared_moves(fen)
+    assert count == passing(fen)
+    assert replies(fen, uci) - count == change, "the case is not what it says"
+    assert answers[uci] == change
+
+
+def test_a_pinned_t_slider_s_reach_off_its_pin_line_changes_nothing():
+    # the black rook on e5 is pinned by the white rook on e1: its moves keep to the file,
+    # so the knight on its rank takes none away (counting its rank would make the change -1)
+    fen, uci = "4k3/8/8/4r3/8/N7/8/4RK2 w - - 0 1", "a3b5"
+    count, answers = shared_moves(fen)
+    assert replies(fen, uci) == count
+    assert answers[uci] == 0
 
 
 def test_no_move_takes_a_shared_count_when_the_side_to_move_is_in_check():
