@@ -125,18 +125,20 @@ def pawn_attacks(pawns, by):
 
 @njit(inline="always", cache=True)
 def slider_attacks(T, diagonal, straight, occ):
-    """Every square that the sliders on ``diagonal`` (bishops and queens) and ``straight``
-    (rooks and queens) attack, with occupancy ``occ``."""
-    att = ZERO
+    """Every square that the sliders on ``diagonal`` (bishops and queens) attack along
+    diagonals, and every square those on ``straight`` (rooks and queens) attack along
+    ranks and files, with occupancy ``occ``."""
+    d = ZERO
     pcs = diagonal
     while pcs:
-        att |= bishop_attacks(T, lsb(pcs), occ)
+        d |= bishop_attacks(T, lsb(pcs), occ)
         pcs &= pcs - ONE
+    r = ZERO
     pcs = straight
     while pcs:
-        att |= rook_attacks(T, lsb(pcs), occ)
+        r |= rook_attacks(T, lsb(pcs), occ)
         pcs &= pcs - ONE
-    return att
+    return d, r
 
 
 @njit(cache=True)
@@ -148,7 +150,8 @@ def attacked_by(T, bb, by, occ):
     while pcs:
         att |= T[N_ATT + lsb(pcs)]
         pcs &= pcs - ONE
-    return att | slider_attacks(T, bb[base | BISHOP] | bb[base | QUEEN], bb[base | ROOK] | bb[base | QUEEN], occ)
+    d, r = slider_attacks(T, bb[base | BISHOP] | bb[base | QUEEN], bb[base | ROOK] | bb[base | QUEEN], occ)
+    return att | d | r
 
 
 @njit(cache=True)

@@ -5,7 +5,9 @@ The tree walk uses an explicit stack (per level: a move-buffer row, the move cou
 next index and the running subtotal) instead of recursion: numba cannot cache a
 recursive function, and the loop is faster. The last ply is counted in bulk (popcounts
 of target sets, no moves made), and a quiet move that provably leaves the replies as they
-would be if its side passed takes that count, made once for the node (``replies.py``).
+would be if its side passed, or changes them only by what the other side's sliders and
+pawns gain and lose, takes that count (made once for the node) plus its change
+(``replies.py``).
 Interior nodes two or more plies above the leaves are looked up in and stored to the
 transposition table ``tt`` (an empty array disables it):
 a node's children are looked up by keys computed from their moves (``makemove.child_keys``),

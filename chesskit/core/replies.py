@@ -124,8 +124,7 @@ def sensitive_squares(T, bb, st):
     t_diagonal = (bb[tb | BISHOP] | bb[tb | QUEEN]) & ~pinned
     t_straight = (bb[tb | ROOK] | bb[tb | QUEEN]) & ~pinned
     pawns = bb[tb | PAWN] & ~pinned
-    diagonal_reach = slider_attacks(T, t_diagonal, ZERO, occ)
-    straight_reach = slider_attacks(T, ZERO, t_straight, occ)
+    diagonal_reach, straight_reach = slider_attacks(T, t_diagonal, t_straight, occ)
     pawn_reach = pawn_attacks(pawns, them)
     if them == WHITE:
         push = pawns << np.uint64(8)
@@ -194,8 +193,11 @@ def _gained(T, occ, ours, theirs, us, moved, squares):
     if moved & squares[6]:
         them = us ^ 1
         pawns = squares[9]
-        gained += _pawn_moves(None, 0, them, pawns, ~after, ours ^ moved, ALL, True)
-        gained -= _pawn_moves(None, 0, them, pawns, ~occ, ours, ALL, True)
+        for before in range(2):  # one inlined copy of the rule (first-run compile time)
+            if before:
+                gained -= _pawn_moves(None, 0, them, pawns, ~occ, ours, ALL, True)
+            else:
+                gained += _pawn_moves(None, 0, them, pawns, ~after, ours ^ moved, ALL, True)
     return gained
 
 

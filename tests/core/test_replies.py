@@ -1,8 +1,10 @@
 """The reply count shared by quiet moves (``core/replies.py``): every move that takes the
-count of T's replies with S passing has exactly that many replies by python-chess, on
-the standard positions, Chess960 and seeded random games; each rule that keeps a move
-from taking it is needed (a position where the move breaks only that rule, and its
-replies differ from the shared count); and the rule takes enough moves to matter."""
+count of T's replies with S passing, plus its change, has exactly that many replies by
+python-chess, on the standard positions, Chess960 and seeded random games; each rule that
+keeps a move from taking it is needed (a position where the move breaks only that rule,
+and its replies differ from the shared count); each kind of change (a slider's ray cut
+or opened, a pawn's push, capture, double push or promotion) is counted; and the rule
+takes enough moves to matter."""
 
 from __future__ import annotations
 
