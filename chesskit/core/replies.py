@@ -193,11 +193,11 @@ def _gained(T, occ, ours, theirs, us, moved, squares):
     if moved & squares[6]:
         them = us ^ 1
         pawns = squares[9]
-        for before in range(2):  # one inlined copy of the rule (first-run compile time)
-            if before:
-                gained -= _pawn_moves(None, 0, them, pawns, ~occ, ours, ALL, True)
-            else:
-                gained += _pawn_moves(None, 0, them, pawns, ~after, ours ^ moved, ALL, True)
+        for before in range(2):  # one call site: one inlined copy of the rule (first-run compile time)
+            empty = ~occ if before else ~after
+            opp = ours if before else ours ^ moved
+            count = _pawn_moves(None, 0, them, pawns, empty, opp, ALL, True)
+            gained += -count if before else count
     return gained
 
 
