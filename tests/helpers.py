@@ -87,6 +87,16 @@ def need_program(path: str) -> str:
 # ------------------------------------------------------------------ processes
 
 
+def copy_cache(src: Path, dst: Path, symlinks: bool = True) -> Path:
+    """Copy a cache folder that other test workers may be writing to at the same time.
+
+    numba and chesskit write a cache file as a hidden ``.tmp`` file and rename it into place; one
+    listed by the copy may be gone by the time it is read, so those in-flight files are left out.
+    """
+    shutil.copytree(src, dst, symlinks=symlinks, ignore=shutil.ignore_patterns("*.tmp"))
+    return dst
+
+
 def subprocess_env(pythonpath: str | None = None) -> dict[str, str]:
     """The environment of a process a test starts: the working copy (or ``pythonpath``)
     first on the path, whatever the installed chesskit points at, and no CHESSKIT_DEBUG."""

@@ -142,3 +142,18 @@ class Config:
     def getoption(self, name, default=None):
         assert name == "markexpr"
         return self.markexpr
+
+
+def test_a_cache_copy_leaves_out_files_being_written(tmp_path):
+    """CI run on 045c067 failed here: a copy of the live cache listed numba's in-flight
+    ``.name.nbc.xxxx.tmp`` file, another worker renamed it away, and copytree raised."""
+    from helpers import copy_cache
+
+    live = tmp_path / "live"
+    (live / "core").mkdir(parents=True)
+    (live / "core" / "position.compute_key2-108.py311.1.nbc").write_bytes(b"done")
+    (live / "core" / ".position.compute_key2-108.py311.1.nbc.rucbp6hm.tmp").write_bytes(b"half")
+    (live / "walk-1.o").write_bytes(b"obj")
+    copy = copy_cache(live, tmp_path / "copy")
+    found = sorted(str(p.relative_to(copy)) for p in copy.rglob("*") if p.is_file())
+    assert found == ["core/position.compute_key2-108.py311.1.nbc", "walk-1.o"]

@@ -21,7 +21,7 @@ import pytest
 
 import chesskit.core
 from chesskit.board.board import Board
-from helpers import KIWIPETE, subprocess_env
+from helpers import KIWIPETE, copy_cache, subprocess_env
 
 # startpos 3 and Kiwipete 3, published; whether numba was loaded (the saved walk was not used)
 PROBE = f"""
@@ -70,7 +70,7 @@ def built() -> Path:
 def _copy(built: Path, base: Path, name: str | None = None) -> Path:
     target = base / (name or built.name)
     base.mkdir(mode=0o700, parents=True, exist_ok=True)
-    shutil.copytree(built, target, symlinks=True)
+    copy_cache(built, target)
     return target
 
 
@@ -246,7 +246,7 @@ def _their_folder(shared_tmp: Path, built: Path | None = None) -> Path:
     uid, gid = _second_user()
     staging = shared_tmp / "staging"
     if built is not None:
-        shutil.copytree(built, staging)
+        copy_cache(built, staging, symlinks=False)
         for path in [staging, *staging.rglob("*")]:
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
     theirs = shared_tmp / "theirs"

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -17,7 +16,7 @@ import pytest
 
 from chesskit.board.board import Board
 from chesskit.core import native
-from helpers import STARTPOS, pc_perft, subprocess_env
+from helpers import STARTPOS, copy_cache, pc_perft, subprocess_env
 
 # perft 3 and 4 of the start position (published) and perft 3 after e2e4 (python-chess)
 PROBE = """
@@ -65,7 +64,7 @@ def saved():
 def cache_copy(saved, tmp_path):
     """A copy of this cache folder (numba's cache and the saved walk) and its environment."""
     folder = saved[0].parent
-    shutil.copytree(folder, tmp_path / folder.name)
+    copy_cache(folder, tmp_path / folder.name)
     env = subprocess_env()
     env["CHESSKIT_CACHE_DIR"] = str(tmp_path)
     env.pop("NUMBA_CACHE_DIR", None)
