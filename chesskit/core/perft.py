@@ -32,12 +32,12 @@ thread pool and for ``Board`` (depth 0), and counts.
 
 from numba import carray
 
-from .bitboard import ALL, ZERO
+from .bitboard import ZERO
 
 from .makemove import child_keys, make, make_for_count, unmake
 from .movegen import _generate, generate
 from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE, STM, compute_key2
-from .replies import NOT_SHARED, pass_copy, reply_change, sensitive_squares
+from .replies import NO_SQUARES, NOT_SHARED, pass_copy, reply_change, sensitive_squares
 from .tt import fetch, probe, store
 from .walkargs import numba_signature
 
@@ -119,7 +119,7 @@ def c_entry(cache=False):
                         total = 0  # a local, not acc[level]: no store per move
                         us = st[STM] & 1
                         passed = -1  # the replies with this side passing (j = -1), when counted
-                        squares = (ALL, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
+                        squares = NO_SQUARES
                         for j in range(-1, n):
                             if j < 0:
                                 if not pass_copy(T, bb, st, leaf_bb, leaf_st):

@@ -60,6 +60,20 @@ from .wordcopy import copy_words
 
 _NOT_QUIET = CAPTURE | CASTLING | EN_PASSANT | (PROMO_MASK << PROMO_SHIFT)
 
+# what ``sensitive_squares`` finds at a node, by its place in the tuple it returns
+HARD = 0  # squares a quiet move must not touch: T's king's, its lines of check and pin, castling's
+ZONE = 1  # the king's squares and castling paths: S's moving knight, pawn or king must not attack them
+DIAGONALS = 2  # the diagonal lines to them: S's bishop or queen must not arrive on them
+STRAIGHTS = 3  # the straight lines to them: S's rook or queen must not arrive on them
+DIAGONAL_REACH = 4  # the squares T's unpinned bishops and queens reach
+STRAIGHT_REACH = 5  # the squares T's unpinned rooks and queens reach
+PAWN_REACH = 6  # the squares T's unpinned pawns push to or take on
+T_DIAGONAL = 7  # T's unpinned bishops and queens
+T_STRAIGHT = 8  # T's unpinned rooks and queens
+PAWNS = 9  # T's unpinned pawns
+# the tuple before a node's squares are known (the walk's loop needs its type)
+NO_SQUARES = (ALL, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
+
 
 @njit(inline="always", cache=True)
 def pass_copy(T, bb, st, nb, nst):
@@ -174,25 +188,25 @@ def _gained(T, occ, ours, theirs, us, moved, squares):
     after = occ ^ moved
     free = ~theirs
     gained = 0
-    if moved & squares[4]:
-        pcs = squares[7]
+    if moved & squares[DIAGONAL_REACH]:
+        pcs = squares[T_DIAGONAL]
         while pcs:
             s = lsb(pcs)
             pcs &= pcs - ONE
             att = bishop_attacks(T, s, occ)
             if att & moved:
                 gained += popcount(bishop_attacks(T, s, after) & free) - popcount(att & free)
-    if moved & squares[5]:
-        pcs = squares[8]
+    if moved & squares[STRAIGHT_REACH]:
+        pcs = squares[T_STRAIGHT]
         while pcs:
             s = lsb(pcs)
             pcs &= pcs - ONE
             att = rook_attacks(T, s, occ)
             if att & moved:
                 gained += popcount(rook_attacks(T, s, after) & free) - popcount(att & free)
-    if moved & squares[6]:
+    if moved & squares[PAWN_REACH]:
         them = us ^ 1
-        pawns = squares[9]
+        pawns = squares[PAWNS]
         for before in range(2):  # one call site: one inlined copy of the rule (first-run compile time)
             empty = ~occ if before else ~after
             opp = ours if before else ours ^ moved
@@ -210,12 +224,12 @@ def reply_change(T, bb, board, us, move, squares):
     frm = from_sq(move)
     to = to_sq(move)
     moved = (ONE << np.uint64(frm)) | (ONE << np.uint64(to))
-    if moved & squares[0]:
+    if moved & squares[HARD]:
         return NOT_SHARED
     if (move & DOUBLE) and ep_kept(T, bb, (frm + to) >> 1, us):
         return NOT_SHARED
     pt = board[frm] & 7
-    zone = squares[1]
+    zone = squares[ZONE]
     if pt == KNIGHT:
         quiet = ((T[N_ATT + frm] | T[N_ATT + to]) & zone) == ZERO
     elif pt == PAWN:
@@ -225,9 +239,9 @@ def reply_change(T, bb, board, us, move, squares):
     else:
         there = ONE << np.uint64(to)
         # a bishop or queen that would see the king or one of its squares; a rook or queen
-        quiet = (pt == ROOK or (there & squares[2]) == ZERO) and (pt == BISHOP or (there & squares[3]) == ZERO)
+        quiet = (pt == ROOK or (there & squares[DIAGONALS]) == ZERO) and (pt == BISHOP or (there & squares[STRAIGHTS]) == ZERO)
     if not quiet:
         return NOT_SHARED
-    if moved & (squares[4] | squares[5] | squares[6]):
+    if moved & (squares[DIAGONAL_REACH] | squares[STRAIGHT_REACH] | squares[PAWN_REACH]):
         return _gained(T, bb[OCC], bb[occ_of(us)], bb[occ_of(us ^ 1)], us, moved, squares)
     return 0
