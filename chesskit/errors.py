@@ -37,6 +37,9 @@ class IllegalMoveError(InputError):
         self.legal = legal
         shown = " ".join(sorted(legal)) if legal else "(none)"
         why = "" if uci else ": not a UCI move (from square and to square, such as g1f3; a promotion adds its piece: e7e8q)"
+        promotions = [m for m in sorted(legal) if len(m) == 5 and m[:4] == move.lower()]
+        if uci and promotions:  # a7a8 where a7a8q ... are legal
+            why = f": a promotion names its piece ({', '.join(promotions)})"
         super().__init__(f"illegal move {move!r} in {fen}{why}; legal moves: {shown}")
 
 

@@ -19,9 +19,17 @@ from typing import Any, Callable
 
 from chesskit.api.engine import Engine, dialect_of
 from chesskit.api.position import Moves, check_depth, engine_fens, open_position
+from chesskit.errors import InputError
 
 # the pushes the full-state sweep of a Python adapter with fen() may make (compare --state-pushes)
 STATE_PUSHES = 2000
+
+
+def check_pushes(state_pushes) -> int:
+    """``state_pushes`` as an int >= 0; InputError (exit 2) otherwise (a negative one was accepted)."""
+    if isinstance(state_pushes, bool) or not hasattr(state_pushes, "__index__") or state_pushes < 0:
+        raise InputError(f"state_pushes must be an integer >= 0 (0: only along the descent), got {state_pushes!r}")
+    return int(state_pushes.__index__())
 
 
 @dataclass(frozen=True)
@@ -124,6 +132,7 @@ def compare(
     rules: an engine command is opened in them, an ``Engine`` must have been.
     """
     depth = check_depth(depth, 1)
+    state_pushes = check_pushes(state_pushes)
     board, ident = open_position(position, moves, chess960, strict, variant)
     fen, ours = engine_fens(position, board, engine_fen)
     if isinstance(engine, str):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
-from chesskit.api.comparison import STATE_PUSHES, CompareResult
+from chesskit.api.comparison import STATE_PUSHES, CompareResult, check_pushes
 from chesskit.api.engine import Engine, dialect_of
 from chesskit.errors import InputError
 from chesskit.suites.result import PositionResult  # noqa: F401 (what iterating a SuiteResult gives)
@@ -122,6 +122,7 @@ def check_case(engine: Engine, case: Case, state_pushes: int = STATE_PUSHES) -> 
     where the engine goes wrong. An engine failure raises ``chesskit.errors.EngineError``."""
     from chesskit.suites.runner import run_engine
 
+    state_pushes = check_pushes(state_pushes)
     (result,) = list(run_engine([case.task], engine.backend, state_pushes))
     found = None if result.report is None else CompareResult.from_report(result.report)
     return CaseResult(case, result.nodes, found, result.divide)

@@ -6,7 +6,7 @@ import click
 
 from chesskit.cli import output
 from chesskit.cli.html_out import check_writable, crash_report, html_option, write_compare
-from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect
+from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_options, note_dialect, parse_state_pushes
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -14,7 +14,6 @@ from chesskit.cli.options import (
     load_board,
     moves_option,
     strict_option,
-    parse_count,
     parse_depth,
     position_argument,
     variant_option,
@@ -83,7 +82,7 @@ def compare(
     from chesskit.api.position import engine_fens
 
     depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
-    budget = parse_count(state_pushes, "--state-pushes")
+    budget = parse_state_pushes(engine_opts, state_pushes)
     check_writable(html_path, engine_opts.input_files())
     # the moves are checked by chesskit before any engine sees them: Stockfish
     # silently ignores an illegal move in 'position ... moves'

@@ -188,3 +188,21 @@ def note_dialect(spoken, as_json: bool, eng=None) -> None:
 def castling_spelling(eng) -> str | None:
     """"king-takes-rook" when the engine wrote a standard castle as `e1h1`, else None."""
     return getattr(eng, "castling_spelling", None)
+
+
+def parse_state_pushes(engine_opts: EngineOptions, text: str) -> int:
+    """compare's and explore's --state-pushes as a count. Given with no --python adapter it
+    is bad input (exit 2): it sets that adapter's full-state sweep, and a UCI, xboard or
+    perft-printing engine has no state to compare, so it was silently ignored."""
+    from click.core import ParameterSource
+
+    from chesskit.cli.options import parse_count
+
+    pushes = parse_count(text, "--state-pushes")
+    source = click.get_current_context().get_parameter_source("state_pushes")
+    if source not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP) and engine_opts.python_spec is None:
+        raise InputError(
+            "--state-pushes sets the full-state sweep of a --python adapter with fen(); without one "
+            "it would change nothing (an engine program answers perft only)"
+        )
+    return pushes

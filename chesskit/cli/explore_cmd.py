@@ -11,13 +11,12 @@ import sys
 
 import click
 
-from chesskit.cli.engine_options import EngineOptions, engine_options
+from chesskit.cli.engine_options import EngineOptions, engine_options, parse_state_pushes
 from chesskit.cli.options import (
     chess960_option,
     json_option,
     load_board,
     moves_option,
-    parse_count,
     parse_depth,
     position_argument,
     strict_option,
@@ -87,7 +86,7 @@ def explore(
             "--repl reads commands; give one of them"
         )
     depth_n = parse_depth(depth, minimum=1, why=" (explore shows a divide)")
-    pushes = parse_count(state_pushes, "--state-pushes")
+    pushes = parse_state_pushes(engine_opts, state_pushes)
     board, _ = load_board(position, moves, chess960, strict, variant)
     open_engine = None
     if engine_opts.given:

@@ -80,6 +80,9 @@ def test_stats_are_the_published_counters():
         (lambda: chesskit.perft("startpos", 1, threads=0), InputError, "threads must be an integer >= 1"),
         (lambda: chesskit.perft("startpos", 1, hash_mb=-1), InputError, "hash_mb must be"),
         (lambda: chesskit.perft(None, 1), InputError, "a position is a FEN"),
+        # refused before the engine is opened (-1 was accepted)
+        (lambda: chesskit.compare("no-such-engine", "startpos", 1, state_pushes=-1), InputError, "state_pushes must be"),
+        (lambda: chesskit.compare("no-such-engine", "startpos", 1, state_pushes=True), InputError, "state_pushes must be"),
     ],
 )
 def test_bad_input_is_an_input_error_with_exit_code_2(call, error, text):

@@ -122,6 +122,8 @@ def test_illegal_move_is_refused_before_the_engine_starts(cli, tmp_path, monkeyp
         (["startpos", "2", "--script", NO_EP, "--timeout", "0"], "bad --timeout '0'"),
         (["nonsense-id", "2", "--script", NO_EP], "unknown position 'nonsense-id'"),
         (["8/8/8/8/8/8/8/8 w - - 0 1", "2", "--script", NO_EP], "invalid FEN"),
+        # it sets a --python adapter's full-state sweep: with an engine program it was silently ignored
+        (["startpos", "2", "--engine", FAKE_UCI, "--state-pushes", "10"], "--state-pushes sets the full-state sweep"),
     ],
 )
 def test_bad_input(cli, args, message):

@@ -32,6 +32,9 @@ BAD_INPUTS = [
     (["perft", "startpos", "1", "--moves", "Nf3"], ["illegal move 'Nf3'", ": not a UCI move (from square and to square, such as g1f3"]),
     (["divide", "kiwipete", "1", "--moves", "O-O"], ["illegal move 'O-O'", "not a UCI move"]),
     (["perft", "startpos", "1", "--moves", "g1f3x"], ["illegal move 'g1f3x'", "not a UCI move"]),
+    # a promotion without its piece: the line said only "illegal move 'a7a8'"
+    (["perft", "8/P7/8/8/8/8/8/k6K w - - 0 1", "1", "--moves", "a7a8"],
+     ["illegal move 'a7a8'", ": a promotion names its piece (a7a8b, a7a8n, a7a8q, a7a8r)"]),
     (["perft", "startpos", "x"], ["bad depth 'x'", ">= 0"]),
     (["perft", "startpos", "-1"], ["bad depth '-1'", ">= 0"]),
     (["perft", "startpos", "2.5"], ["bad depth '2.5'"]),

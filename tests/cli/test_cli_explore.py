@@ -97,6 +97,8 @@ def test_a_pipe_gets_the_line_mode_without_asking():
         (["startpos", "0"], ["bad depth '0'"]),
         (["startpos", "2", "--engine", "stockfish", "--script", "x"], ["give exactly one of"]),
         (["startpos", "2", "--state-pushes", "-1"], ["--state-pushes"]),
+        # no --python adapter: it would change nothing (it was silently ignored)
+        (["startpos", "2", "--state-pushes", "5"], ["--state-pushes", "--python adapter"]),
         (["nosuchid"], ["nosuchid"]),
     ],
 )
