@@ -56,6 +56,7 @@ BASE = (
     "chesskit.outpath",
     "chesskit.variants",
     "chesskit.glyphs",
+    "chesskit.typed",
 )
 # what each layer may import (besides itself and the standard library)
 ALLOWED = {

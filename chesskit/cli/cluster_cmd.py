@@ -16,6 +16,7 @@ import click
 from chesskit.cli import output, perft_view
 from chesskit.cluster.errors import BOTH_WAYS
 from chesskit.errors import InputError
+from chesskit.typed import plain_int
 
 _NAMES = ("scheduler", "workers", "checkpoint", "split_depth")
 
@@ -102,10 +103,7 @@ def _positive(name: str, minimum: int):
     def convert(ctx, param, value):
         if value is None:
             return None
-        try:
-            number = int(value)
-        except ValueError:
-            number = None
+        number = plain_int(value)
         if number is None or number < minimum:
             raise InputError(f"bad {name} {value!r}: must be an integer >= {minimum}")
         return number

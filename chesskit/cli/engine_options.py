@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import click
 
 from chesskit.errors import InputError
+from chesskit.typed import plain_float
 
 
 _NAMES = ("engine", "dialect", "engine_cmd", "script", "python_spec", "engine_options", "timeout")
@@ -148,11 +149,8 @@ def parse_timeout(text: str, option: str = "--timeout") -> float:
     """``--timeout SECONDS`` (``option``: how the caller spells it, --chesskit-timeout)."""
     from chesskit.compare.engines.base import MAX_TIMEOUT
 
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= MAX_TIMEOUT:  # also refuses nan and inf
+    value = plain_float(text)
+    if value is None or not 0 < value <= MAX_TIMEOUT:  # also refuses nan and inf
         raise InputError(f"bad {option} {text!r}: must be a positive number of seconds up to {MAX_TIMEOUT:g}")
     return value
 

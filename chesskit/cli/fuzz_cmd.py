@@ -17,6 +17,7 @@ from chesskit.cli.options import json_option, parse_count, parse_depth, variant_
 from chesskit.cli.run_options import fail_fast_option, position_timeout_option
 from chesskit.errors import ChesskitError, EngineError, InputError, MismatchError
 from chesskit.suites.guard import parse_position_timeout
+from chesskit.typed import plain_float, plain_int
 
 DEFAULT_POSITIONS = 1000  # when neither --positions nor --time is given
 MAX_FUZZ_DEPTH = 10
@@ -195,21 +196,15 @@ def _show_and_save(run, save: str | None, as_json: bool, spoken, call: str) -> s
 def _parse_seed(text: str | None) -> int:
     if text is None:
         return random.SystemRandom().randrange(1, 10**9)
-    try:
-        value = int(text.strip())
-    except ValueError:
-        value = -1
-    if value < 0:
+    value = plain_int(text)
+    if value is None or value < 0:
         raise InputError(f"bad --seed {text!r}: must be a non-negative integer")
     return value
 
 
 def _parse_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not (value > 0 and math.isfinite(value)):
+    value = plain_float(text)
+    if value is None or not (value > 0 and math.isfinite(value)):
         raise InputError(f"bad --time {text!r}: must be a positive number of seconds")
     return value
 

@@ -8,6 +8,7 @@ from chesskit.cli import output
 from chesskit.api.counting import default_threads, table_mb  # noqa: F401 (the commands' defaults)
 from chesskit.api.position import move_list, open_position
 from chesskit.errors import InputError
+from chesskit.typed import plain_float, plain_int
 from chesskit.variants import NAMES, find
 from chesskit.vocab import MAX_DEPTH
 
@@ -70,10 +71,7 @@ strict_option = click.option(
 def parse_depth(text: str, minimum: int = 0, why: str = "", name: str = "DEPTH") -> int:
     """A depth as an int >= ``minimum`` (and, for the DEPTH argument, <= MAX_DEPTH);
     InputError (exit 2) otherwise. Options such as --max-depth are limits, not unbounded."""
-    try:
-        depth = int(text.strip())
-    except ValueError:
-        depth = None
+    depth = plain_int(text)
     label = "depth" if name == "DEPTH" else name
     if depth is None or depth < minimum:
         raise InputError(f"bad {label} {text!r}: {name} must be an integer >= {minimum}{why}")
@@ -86,14 +84,10 @@ def parse_depth(text: str, minimum: int = 0, why: str = "", name: str = "DEPTH")
 
 def parse_count(text: str, name: str) -> int:
     """A non-negative count that may be written 1000000, 1_000_000 or 1e6."""
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        try:
-            number = float(text)
-        except ValueError:
-            number = -1.0
-        value = int(number) if number.is_integer() else -1
+    value = plain_int(text, grouped=True)
+    if value is None:
+        number = plain_float(text)
+        value = int(number) if number is not None and number.is_integer() else -1
     if value < 0:
         raise InputError(f"bad {name} {text!r}: must be a non-negative integer such as 1000000 or 1e6")
     return value

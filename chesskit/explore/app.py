@@ -30,6 +30,7 @@ from chesskit.errors import ChesskitError
 from chesskit.explore.state import Cancelled, Divide, Explorer, extra_is_move
 from chesskit.explore.text import breadcrumb, count, finding_lines
 from chesskit.glyphs import FIGURINES, ranks
+from chesskit.typed import plain_int
 from chesskit.vocab import FILE_NAMES, parse_square
 
 # (light, dark) square colours: plain, the last move, the selected move by its row's status
@@ -397,9 +398,8 @@ class ExplorerApp(App):
         if what == "move":
             self.go(lambda: self.ex.child(text))
         else:
-            try:
-                depth = int(text)
-            except ValueError:
+            depth = plain_int(text)
+            if depth is None:
                 self.error(f"bad depth {text!r}: an integer from 1 up")
                 return
             self.go(lambda: self.ex.set_depth(depth))

@@ -28,6 +28,7 @@ from chesskit.errors import ChesskitError, InputError
 from chesskit.explore.state import Explorer
 from chesskit.explore.text import breadcrumb, divide_lines, finding_lines
 from chesskit.suites.positions import move_words
+from chesskit.typed import plain_int
 from chesskit.vocab import MAX_DEPTH
 
 PROMPT = "explore> "
@@ -115,10 +116,9 @@ class Repl:
 
     def depth(self, rest: str) -> None:
         if rest:
-            try:
-                value = int(rest)
-            except ValueError:
-                raise InputError(f"bad depth {rest!r}: an integer from 1 to {MAX_DEPTH}") from None
+            value = plain_int(rest)
+            if value is None:
+                raise InputError(f"bad depth {rest!r}: an integer from 1 to {MAX_DEPTH}")
             self.ex.set_depth(value)
         self.say(str(self.ex.depth))
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from chesskit.errors import EngineError, EngineNotStarted, InputError
+from chesskit.typed import plain_float
 
 # The engine's methods that ask it something (and may start it): each is bounded.
 _ASKS = frozenset({"divide", "perft", "dialect_info", "set_fen", "legal_moves", "push", "pop", "fen"})
@@ -70,11 +71,8 @@ def parse_position_timeout(text: str | None) -> float | None:
     """``--position-timeout SECONDS`` (None: not given)."""
     if text is None:
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not position_timeout_ok(value):
+    value = plain_float(text)
+    if value is None or not position_timeout_ok(value):
         raise InputError(
             f"bad --position-timeout {text!r}: must be a positive number of seconds up to {MAX_POSITION_TIMEOUT:g}"
         )
