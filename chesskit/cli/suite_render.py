@@ -169,9 +169,15 @@ def summary(outcome: Outcome) -> str:
     verdict = "all match" if not failed else f"{len(failed)} FAILED"
     counters = sum(r.stats is not None for r in results)
     with_counters = f" ({counters} with leaf counters)" if counters else ""
+    if results:
+        head = (
+            f"{plural(len(results), 'count')}{with_counters} of {plural(positions, 'position')} checked in "
+            f"{format_seconds(outcome.seconds)}: {len(results) - len(failed)} passed, {verdict}"
+        )
+    else:  # every line bad, or every count an engine error: "0 passed, all match" said the opposite
+        head = f"no count checked in {format_seconds(outcome.seconds)}"
     return (
-        f"{plural(len(results), 'count')}{with_counters} of {plural(positions, 'position')} checked in "
-        f"{format_seconds(outcome.seconds)}: {len(results) - len(failed)} passed, {verdict}"
+        head
         + (f", {plural(len(outcome.engine_failed), 'engine error')}" if outcome.engine_failed else "")
         + (f", {plural(outcome.not_run, 'line')} not run (errors)" if errors else "")
     )

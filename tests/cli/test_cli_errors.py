@@ -120,6 +120,15 @@ def test_bad_fen_in_a_suite_names_file_and_line(run_module, tmp_path):
     check_line_error(proc.returncode, proc.stdout, proc.stderr, ["broken.epd:3:", "side to move"])
 
 
+def test_a_suite_with_no_count_checked_does_not_say_all_match(cli, tmp_path):
+    # its one line is bad: the summary said "0 counts of 0 positions checked ...: 0 passed, all match"
+    (tmp_path / "s.epd").write_text(GOOD_LINE.replace(" w ", " white ") + "\n")
+    result = cli("suite", str(tmp_path / "s.epd"))
+    assert result.exit_code == 2
+    assert "no count checked in " in result.stdout and "1 line not run (errors)" in result.stdout
+    assert "all match" not in result.stdout
+
+
 def test_nothing_to_run_is_bad_input(cli, tmp_path):
     (tmp_path / "s.epd").write_text(GOOD_LINE + "\n")
     result = cli("suite", str(tmp_path / "s.epd"), "--max-nodes", "5")
