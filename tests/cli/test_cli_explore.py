@@ -136,6 +136,12 @@ def test_json_is_the_first_view_with_the_engines_counts_and_its_exit_code(cli):
     assert marked == [{"move": "a2a4", "san": "a4", "chesskit": expected["a2a4"], "engine": expected["a2a4"] - 1, "status": "differs"}]
     assert (data["total"], data["engine_total"], data["agree"]) == (sum(expected.values()), sum(expected.values()) - 1, False)
     assert data["missing"] == data["extra"] == [] and data["engine_error"] is None and data["notes"] == []
+    # and one line on stderr, as compare --json gives (it was empty)
+    total = sum(expected.values())
+    assert result.stderr == (
+        f"chesskit: the engine's divide differs at {KIWIPETE} depth 2: total {total - 1} against "
+        f"chesskit's {total} (counts differ for a2a4)\n"
+    )
 
 
 def test_json_without_an_engine_is_chesskits_divide_and_exit_0(cli):
@@ -155,6 +161,7 @@ def test_json_with_an_engine_that_fails_keeps_chesskits_counts_and_exits_3(cli):
     assert result.exit_code == 3, result.stderr
     data = json.loads(result.stdout)
     assert "exited with code 1" in data["engine_error"] and data["total"] == 20 and data["agree"] is None
+    assert result.stderr == f"chesskit: {data['engine_error']}\n"
 
 
 def test_json_with_repl_is_bad_input(cli):
