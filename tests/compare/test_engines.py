@@ -302,6 +302,23 @@ def test_engine_that_does_not_exist(kind):
         open_engine(**{"engine" if kind == "uci" else "script": "no-such-engine-xyz"}).divide(STARTPOS, 1, [])
 
 
+@pytest.mark.parametrize(
+    "first_line, why",
+    [
+        # the file exists: "No such file or directory" alone sent the user looking for it
+        ("#!/no/such/interpreter\n", r"No such file or directory: the interpreter its #! line names, '/no/such/interpreter', does not exist$"),
+        ("echo no interpreter line\n", r"Exec format error: neither a program this system runs nor a script with a #! line$"),
+    ],
+    ids=["missing interpreter", "no #! line"],
+)
+def test_a_script_that_cannot_be_run_says_why(tmp_path, first_line, why):
+    script = tmp_path / "engine.sh"
+    script.write_text(first_line)
+    script.chmod(0o755)
+    with pytest.raises(EngineError, match=r"^engine '.*engine.sh' could not be started: " + why):
+        ScriptEngine(str(script)).divide(STARTPOS, 1, [])
+
+
 def test_directory_is_not_executable():
     with pytest.raises(EngineError, match="is not executable .*is a directory"):
         ScriptEngine(str(ENGINES)).divide(STARTPOS, 1, [])

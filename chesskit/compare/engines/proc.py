@@ -7,6 +7,7 @@ wrapper script started, and the child is reaped so no zombie is left.
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import selectors
@@ -122,10 +123,31 @@ def spawn(argv: list[str], name: str, **kwargs) -> subprocess.Popen:
             **kwargs,
         )
     except OSError as exc:
-        why = exc.strerror or str(exc)
-        raise EngineNotStarted(f"engine {name!r} could not be started: {why}") from None
+        raise EngineNotStarted(f"engine {name!r} could not be started: {_why_not_started(argv[0], exc)}") from None
     _LIVE[proc.pid] = proc
     return proc
+
+
+def _why_not_started(program: str, exc: OSError) -> str:
+    """The OSError of an exec, with what it means for a script: a file that exists gives
+    "No such file or directory" when the interpreter its #! line names does not, and
+    "Exec format error" when it has no #! line at all."""
+    why = exc.strerror or str(exc)
+    if exc.errno not in (errno.ENOENT, errno.ENOEXEC) or not os.path.isfile(program):
+        return why
+    try:
+        with open(program, "rb") as script:
+            first = script.readline(256)
+    except OSError:
+        return why
+    if first.startswith(b"#!"):
+        interpreter = first[2:].strip().split(b" ")[0].decode(errors="replace")
+        if exc.errno == errno.ENOENT:
+            return f"{why}: the interpreter its #! line names, {interpreter!r}, does not exist"
+        return why
+    if exc.errno == errno.ENOEXEC:
+        return f"{why}: neither a program this system runs nor a script with a #! line"
+    return why
 
 
 def communicate_bounded(proc: subprocess.Popen, timeout: float | None, what: str) -> tuple[bytes, bytes]:
