@@ -136,6 +136,14 @@ def test_bad_input(cli, args, message):
 # ------------------------------------------------------------------ failing engines (exit 3)
 
 
+def test_a_uci_engine_slower_to_start_than_the_timeout_is_named_so(cli):
+    # its late handshake was read as a console's answers: "answered no perft question
+    # chesskit knows as a console (it never said 'uciok'): 'perft 1' gave 'option name ...'"
+    result = cli("compare", "startpos", "2", "--engine", f"{FAKE_UCI} --slow-uci 0.6", "--timeout", "0.3")
+    line = one_line(result, 3, "did not say 'uciok' within 0.3 s of 'uci', and printed UCI's handshake after that")
+    assert line.endswith("a UCI engine slower to start; give a longer --timeout")
+
+
 @pytest.mark.parametrize(
     "flags, message",
     [

@@ -16,10 +16,14 @@ from helpers import ENGINES
 class Scripted:
     """Only the public surface detection may use; answers scripted per probe verb."""
 
-    def __init__(self, answers, console=False):
+    def __init__(self, answers, console=False, late_uci=False):
         self.answers = answers
         self.is_console = console
+        self.late_uci = late_uci  # taken for a console, it printed UCI's handshake later
         self.asked: list[str] = []
+
+    def uciok_wait(self):
+        return 0.5, False
 
     @property
     def loop(self):
@@ -65,3 +69,9 @@ def test_the_engine_detects_and_keeps_its_own_dialect():
         assert eng.detected and not eng.expect_total
     finally:
         eng.close()
+
+
+def test_a_console_that_printed_uci_s_handshake_late_is_named_a_slow_uci_engine():
+    engine = Scripted({}, console=True, late_uci=True)
+    with pytest.raises(EngineError, match=r"^did not say 'uciok' within 0.5 s of 'uci', .*give a longer --timeout$"):
+        detect.choose(engine)

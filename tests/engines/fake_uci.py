@@ -18,6 +18,7 @@ With $FAKE_UCI_LOG set, every command received is appended to that file.
 import argparse
 import importlib
 import sys
+import time
 
 import chess
 
@@ -46,6 +47,7 @@ def main() -> None:
     parser.add_argument("--chatty", action="store_true")
     parser.add_argument("--crash-on-go", action="store_true")
     parser.add_argument("--ignore-fen", action="store_true")
+    parser.add_argument("--slow-uci", type=float, default=0.0)  # seconds before it answers 'uci'
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
     chess960, fen, moves = False, chess.STARTING_FEN, []
@@ -56,6 +58,7 @@ def main() -> None:
             continue
         command = tokens[0]
         if command == "uci":
+            time.sleep(args.slow_uci)
             out("id name FakeUCI" + (f" ({args.bug})" if args.bug else ""))
             out("id author chesskit tests")
             out("option name Hash type spin default 16 min 1 max 1024")

@@ -32,6 +32,8 @@ from chesskit.errors import InputError
 UCIOK_WAIT = 10.0
 # How long a probe waits for more output after the engine went quiet.
 PROBE_GRACE = 2.0
+# What a UCI engine prints after `uci`: seen while it is taken for a console, its late handshake.
+_UCI_HANDSHAKE = re.compile(r"^(uciok|option name .*|id (name|author) .*)$")
 # A reply to `uci` that says the engine does not know it.
 _REFUSED = re.compile(r"unknown|invalid|unrecogni[sz]ed|not recogni[sz]ed|illegal|not supported", re.IGNORECASE)
 
@@ -53,6 +55,8 @@ class PerftEngine(UciEngine):
         self._refused = False  # the console refused a command that set the position
         self._ping = 0
         self._waiting_uciok = False
+        self._no_uciok = False  # it did not say `uciok` in the wait
+        self.late_uci = False  # and printed UCI's handshake later: a UCI engine slow to start
         self._position_checked = False  # once for the engine, not again when it is restarted
         self._probe_answered = False  # a detection probe got an answer: the engine is awake
         if dialect is not None and dialect.loop != "uci" and self.options:
@@ -125,6 +129,7 @@ class PerftEngine(UciEngine):
         try:
             super()._handshake()
         except _NoUciok:
+            self._no_uciok = True
             if self.options:
                 raise self.error("never said 'uciok', so --engine-option cannot be set") from None
             if self.variant != "chess":
@@ -182,6 +187,13 @@ class PerftEngine(UciEngine):
     def switch_to_xboard(self) -> bool:
         """Try xboard on an engine whose UCI loop has no divide (Sjaak II speaks both)."""
         return self._start_xboard(probing=True)
+
+    def uciok_wait(self) -> tuple[float, bool]:
+        """How long the handshake waits for `uciok` before taking the engine for a console,
+        and whether that is the cap (UCIOK_WAIT: a longer --timeout would not wait longer)."""
+        if self.timeout is None or self.timeout >= UCIOK_WAIT:
+            return UCIOK_WAIT, True
+        return self.timeout, False
 
     def detect(self) -> Dialect:
         """Find the dialect this (started) engine speaks by probing it (see ``detect``),
@@ -412,6 +424,12 @@ class PerftEngine(UciEngine):
                 return
             if xboard.is_error(line):
                 raise self.error(f"refused the position {where!r}: {one_line(line)!r}")
+
+    def _taken(self, line) -> str:
+        line = super()._taken(line)
+        if self._no_uciok and _UCI_HANDSHAKE.match(line.strip()):
+            self.late_uci = True  # ``detect.choose`` names it so
+        return line
 
     def _poll(self, deadline: float | None) -> str | None:
         """The next line, or None when `deadline` passes (the engine is left running)."""

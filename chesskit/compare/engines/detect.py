@@ -54,6 +54,15 @@ def choose(engine) -> tuple[Dialect, bool]:
             engine.restart(Dialect(loop, totals[0], True))
     if totals:
         return Dialect(loop, totals[0], True), True
+    if loop == "console" and engine.late_uci:
+        # a UCI engine slow to start: its 'uciok' came after the wait, and its handshake
+        # lines were read as answers to the console's probes
+        wait, capped = engine.uciok_wait()
+        advice = "its dialect with --dialect (such as uci-go-perft)" if capped else "a longer --timeout"
+        raise engine.error(
+            f"did not say 'uciok' within {wait:g} s of 'uci', and printed UCI's handshake after that: "
+            f"a UCI engine slower to start; give {advice}"
+        )
     where = {
         "uci": "in its UCI loop",
         "console": "as a console (it never said 'uciok')",
