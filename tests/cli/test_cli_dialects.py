@@ -173,6 +173,9 @@ def test_oneshot_through_compare_and_suite(cli, tmp_path):
         (["--engine-cmd", "echo {fen} {depth} {move}"],
          "has an unknown placeholder {move}: the placeholders are {fen}, {depth}, {moves}, {variant}"),
         (["--engine-cmd", "echo {FEN} {depth}"], "has an unknown placeholder {FEN}"),
+        # str.format's forms: {depth:>5} was "has no {depth} placeholder", {fen!r} reached the engine as written
+        (["--engine-cmd", "echo {fen} {depth:>5}"], "{depth:>5} is not a placeholder: they are replaced as written"),
+        (["--engine-cmd", "echo {fen!r} {depth}"], "{fen!r} is not a placeholder"),
         (["--engine", "x", "--engine-cmd", "y {fen} {depth}"], "got --engine and --engine-cmd"),
     ],
 )

@@ -26,6 +26,9 @@ from chesskit.errors import InputError
 
 PLACEHOLDERS = ("{fen}", "{depth}", "{moves}", "{variant}")
 _NAMED = re.compile(r"\{[A-Za-z_]+\}")  # what looks like a placeholder
+# a placeholder written as str.format would take it: {depth:>5}, {fen!r}, {fen.x} (sent as
+# written, or said to be missing)
+_FORMATTED = re.compile(r"\{(?:fen|depth|moves|variant)[.:!\[][^{}\s]*\}")
 
 
 class OneShotEngine(Engine):
@@ -39,6 +42,11 @@ class OneShotEngine(Engine):
         if not self.words:
             raise InputError("--engine-cmd is empty: give a command line with {fen} and {depth}")
         for word in self.words:
+            for formatted in _FORMATTED.findall(word):
+                raise InputError(
+                    f"--engine-cmd {template!r}: {formatted} is not a placeholder: they are replaced as "
+                    f"written, with no format spec, conversion or field ({', '.join(PLACEHOLDERS)})"
+                )
             for unknown in _NAMED.findall(word):
                 if unknown not in PLACEHOLDERS:
                     # a typo ({move}, {FEN}) reached the engine as it was written
