@@ -262,27 +262,29 @@ class Board:
                     return move
         raise IllegalMoveError(uci, self.fen(), self.legal_moves(), uci=_uci_shaped(uci))
 
-    def _reserve(self, plies: int, exact: bool = False) -> None:
-        """Grow the history stack so ``plies`` more moves fit, after checking that they
-        cannot take a clock past ``MAX_CLOCK`` (else no FEN of the tree would read back);
-        ``exact``: the caller checks the clocks itself, after the move."""
+    def _reserve(self, plies: int, exact: bool = False, margin: int = 0) -> None:
+        """Grow the history stack so ``plies`` more moves fit (and ``margin`` rows more),
+        after checking that they cannot take a clock past ``MAX_CLOCK`` (else no FEN of the
+        tree would read back); ``exact``: the caller checks the clocks itself, after the move."""
         if not exact:
             self._check_clocks(plies)
-        need = int(self._st[P.PLY]) + plies + 1
+        need = int(self._st[P.PLY]) + plies + margin + 1
         if need > self._hist.shape[0]:
             size = max(need, 2 * self._hist.shape[0])
             self._hist = np.resize(self._hist, (size, self._hist.shape[1]))
             self._hkeys = np.resize(self._hkeys, (size, self._hkeys.shape[1]))
 
     def _check_clocks(self, plies: int = 0, move: str | None = None) -> None:
-        """InputError when ``plies`` more moves could take a clock past ``MAX_CLOCK``."""
-        for name, index in (("halfmove clock", P.HALF), ("fullmove number", P.FULL)):
+        """InputError when ``plies`` more moves could take a clock past ``MAX_CLOCK``: the
+        halfmove clock grows by one a ply at most, the fullmove number after each black move."""
+        black_moves = (plies + (1 if int(self._st[P.STM]) == P.BLACK else 0)) // 2
+        for name, index, grows in (("halfmove clock", P.HALF, plies), ("fullmove number", P.FULL, black_moves)):
             value = int(self._st[index])
-            if value + plies > MAX_CLOCK:
+            if value + grows > MAX_CLOCK:
                 if move:
                     what = f"move {move} would take the {name}"
                 else:
-                    what = f"the moves of this tree would take the {name} {value}"
+                    what = f"the moves of this tree would take the {name} (now {value})"
                 raise InputError(f"{what} past {MAX_CLOCK}, the largest a FEN may give")
 
     def push(self, uci: str) -> None:
@@ -358,7 +360,7 @@ class Board:
         if depth == 0:
             return {"": 1}
         threads = self._check_threads(threads)
-        self._reserve(depth + 2)
+        self._reserve(depth, margin=2)
         if tt is None:
             try:
                 tt = allocate(hash_mb)

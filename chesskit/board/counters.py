@@ -62,7 +62,7 @@ def stats_by_depth(board, depth: int) -> list[dict[str, int]]:
         return []
     if board.variant != "chess":
         return vcounters.stats_by_depth(board, depth)
-    board._reserve(depth + 1)
+    board._reserve(depth, margin=1)
     rows = np.zeros((depth, core_stats.N_COUNTERS), dtype=np.int64)
     core_stats.stats_walk(table(), *board._state(), depth, rows)
     return [_row_dict(row) for row in rows]
@@ -85,7 +85,7 @@ def divide_stats(board, depth: int) -> dict[str, dict[str, int]]:
     depth = board._check_depth(depth, 1)
     if board.variant != "chess":
         return vcounters.divide_stats(board, depth)
-    board._reserve(depth + 1)
+    board._reserve(depth, margin=1)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     out = np.zeros((MAX_MOVES, core_stats.N_COUNTERS), dtype=np.int64)
     n = core_stats.divide_stats(table(), *board._state(), depth, moves, out)

@@ -112,7 +112,7 @@ def run_checks(board, depth: int, inject: str | None = None, fen_depth: int | No
     depth = board._check_depth(depth, 0)
     code = FAULTS[inject] if inject else 0
     work = board.copy()  # a violation leaves the arrays mid-walk
-    work._reserve(depth + 1)
+    work._reserve(depth, margin=1)
     path = np.zeros(max(depth, 1), dtype=np.int64)
     info = np.zeros(core_check.INFO_SIZE, dtype=np.int64)
     uvals = np.zeros(2, dtype=np.uint64)

@@ -314,6 +314,31 @@ def test_a_closed_stdout_is_refused_before_running():
     assert result.stderr.startswith("chesskit: stdout is closed")
 
 
+@pytest.mark.parametrize(
+    "clocks, depth, refused",
+    [
+        # white's move does not advance the fullmove number: these were refused ("past")
+        ("w - - 0 {max}", 1, None),
+        ("b - - 0 {max_1}", 1, None),  # reaches the largest, does not pass it
+        ("w - - {max_1} 1", 1, None),
+        ("w - - 0 {max}", 2, "fullmove number (now {max}) past {max}"),
+        ("b - - 0 {max}", 1, "fullmove number (now {max}) past {max}"),
+        ("w - - {max_1} 1", 2, "halfmove clock (now {max_1}) past {max}"),
+    ],
+)
+def test_a_tree_is_refused_only_when_its_moves_take_a_clock_past_the_largest(cli, clocks, depth, refused):
+    from chesskit.board.fen import MAX_CLOCK
+
+    def filled(text):
+        return text.format(max=MAX_CLOCK, max_1=MAX_CLOCK - 1)
+
+    result = cli("perft", "k7/8/8/8/8/8/8/K7 " + filled(clocks), str(depth))
+    if refused is None:
+        assert result.exit_code == 0, result.stderr
+    else:
+        one_line(result, 2, f"the moves of this tree would take the {filled(refused)}, the largest a FEN may give")
+
+
 # ------------------------------------------------------------------ false alarms
 
 
