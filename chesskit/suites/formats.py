@@ -251,6 +251,24 @@ def check_text_file(path: Path) -> None:
         raise InputError(f"{shown}: not a text file (it holds NUL bytes)")
 
 
+# a position's line that holds a carriage return: a file whose lines end in a bare '\r' is
+# read as one line (it said "EPD operation 'D1' appears twice"); a comment may hold one
+BARE_CR = "a carriage return inside the line: lines end in '\\n' or '\\r\\n', not a bare '\\r' (old Mac line ends)"
+
+
+def _content_lines(path: Path) -> Iterator[tuple[int, str, str | None]]:
+    """``read_lines`` without comments and blank lines, each stripped; a line that holds a
+    carriage return is an error (``BARE_CR``)."""
+    for lineno, text, error in read_lines(path):
+        if error is not None:
+            yield lineno, "", error
+            continue
+        text = text.strip()
+        if _is_comment(text):
+            continue
+        yield (lineno, "", BARE_CR) if "\r" in text else (lineno, text, None)
+
+
 def _is_comment(text: str) -> bool:
     return not text or text[0] in "#%"
 
@@ -380,12 +398,9 @@ def read_epd(path: Path, strict: bool = False, default: str | None = None, seen=
     entries = Entries(path, seen=seen)
     mode = _chess960_mode(path)
     variant = file_variant(path) or default
-    for lineno, text, error in read_lines(path):
+    for lineno, text, error in _content_lines(path):
         if error is not None:
             entries.append(LineError(path, lineno, error))
-            continue
-        text = text.strip()
-        if _is_comment(text):
             continue
         try:
             entries.append(parse_epd_line(text, path, lineno, mode, strict=strict, variant=variant))
@@ -576,12 +591,9 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
             record = _with_id(record, block.id)
         entries.append(record)
 
-    for lineno, text, error in read_lines(path):
+    for lineno, text, error in _content_lines(path):
         if error is not None:
             entries.append(LineError(path, lineno, error, block.id if block else None))
-            continue
-        text = text.strip()
-        if _is_comment(text):
             continue
         keyword, _, value = text.partition(" ")
         if "\t" in keyword:

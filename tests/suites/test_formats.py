@@ -404,3 +404,17 @@ def test_a_record_keeps_its_position_and_counts_without_reading_its_fen_again(mo
     monkeypatch.setattr(board_module, "parse_fen", no_parsing)
     counted = [r for r in records if 2 in r.depths][:20]
     assert counted and all(r.board().perft(2) == r.depths[2] for r in counted)  # the published counts
+
+
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("mac.epd", f"{START4} ;D1 20\r{KIWI4} ;D1 48\r"),
+        ("mac.perft", "id s\repd " + START4 + "\rperft 1 20\r"),
+    ],
+)
+def test_a_file_whose_lines_end_in_a_bare_carriage_return_says_so(tmp_path, name, data):
+    # read as one line, it said "EPD operation 'D1' appears twice"
+    entries = read_suite(write(tmp_path, name, data))
+    assert records(entries) == []
+    assert errors(entries) == [(1, "a carriage return inside the line: lines end in '\\n' or '\\r\\n', not a bare '\\r' (old Mac line ends)")]
