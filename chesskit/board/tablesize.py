@@ -84,23 +84,29 @@ def check_request(hash_mb: float) -> None:
     """Refuse (InputError, exit 2) a ``--hash`` larger than the machine's memory, than the
     memory available now or than the address space that ``ulimit -v`` leaves; a size that
     fits is taken as given."""
+    asked = _mib(hash_mb)
     total = memory_total_mb()
     if total is not None and hash_mb > total:
         raise InputError(
-            f"--hash {hash_mb:g} MiB is more than this machine's memory ({total} MiB): give a smaller --hash"
+            f"--hash {asked} MiB is more than this machine's memory ({total} MiB): give a smaller --hash"
         )
     available = memory_available_mb()
     if available is not None and hash_mb > available:
         raise InputError(
-            f"--hash {hash_mb:g} MiB is more than the {available} MiB of memory available now: the run "
+            f"--hash {asked} MiB is more than the {available} MiB of memory available now: the run "
             f"would not fit; give a smaller --hash"
         )
     room = address_room_mb()
     if room is not None and hash_mb > room:
         raise InputError(
-            f"--hash {hash_mb:g} MiB is more than the {room} MiB of address space that ulimit -v "
+            f"--hash {asked} MiB is more than the {room} MiB of address space that ulimit -v "
             f"leaves: give a smaller --hash"
         )
+
+
+def _mib(size: float) -> str:
+    """A size in MiB as typed: 1048576, not 1.04858e+06 (``:g``); 0.5 as 0.5."""
+    return f"{size:.0f}" if float(size).is_integer() else f"{size:g}"
 
 
 def memory_total_mb() -> int | None:

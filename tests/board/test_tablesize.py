@@ -12,6 +12,7 @@ import chess
 import pytest
 
 from chesskit.board import tablesize
+from chesskit.errors import InputError
 from helpers import allocate_at_most, one_line, pc_perft, subprocess_env
 
 # black to move is checkmated: perft of any depth is 0 (python-chess agrees, below), so a
@@ -181,3 +182,9 @@ def test_the_default_table_fits_in_what_the_cgroup_allows(tmp_path, monkeypatch)
     assert tablesize.default_table_mb(10, room_mb=None) == 1024  # half of 3000 is 1500: 1024
     monkeypatch.setattr(tablesize, "cgroup_room_mb", lambda: None)
     assert tablesize.default_table_mb(10, room_mb=None) == 8192  # half of 20000: 8 GiB
+
+
+def test_a_refused_size_is_written_as_typed():
+    # 1048576 read "1.04858e+06 MiB"
+    with pytest.raises(InputError, match=r"^--hash 1048576 MiB is more than"):
+        tablesize.check_request(1048576)
