@@ -138,6 +138,8 @@ def _ellxor(path: str, fen: str, depth: int, cpu: int | None, timeout: float) ->
     its own process group, given ``timeout`` seconds; an EngineError when it fails."""
     pin = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
     where = f"on {fen!r} depth {depth}"
+    if os.path.isdir(path):  # exec said "Permission denied"
+        raise EngineError(f"ellxor: cannot run {path}: it is a directory (give the built perft program)")
     try:
         child = spawn([path, fen, str(depth)], "ellxor", stdin=subprocess.DEVNULL, preexec_fn=pin)
     except EngineError as exc:

@@ -441,10 +441,12 @@ def test_uci_option_declarations_are_read_with_their_bounds_and_choices():
         ("fail_adapters.py:NoPop", r"returned an object without pop\(\) \(type NoPop\)$"),
         ("fail_adapters.py:factory_raises", r"raised RuntimeError in factory_raises\(\): license key missing$"),
         ("nowhere.py:Adapter", r"was not found \(no such file 'nowhere.py'\)$"),
+        # it said "no such file" of a folder that exists
+        ("/tmp:Adapter", r"is not a Python file \('/tmp' is a directory: give FILE.py:ATTR or MODULE:ATTR\)$"),
     ],
 )
 def test_adapter_that_cannot_load(spec, expected):
-    full = spec if spec.startswith("nowhere") else engine_file(spec)
+    full = spec if spec.startswith(("nowhere", "/")) else engine_file(spec)
     with pytest.raises(EngineError, match=r"^engine '.*' " + expected):
         open_engine(python=full)
 

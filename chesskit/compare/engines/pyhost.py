@@ -190,6 +190,8 @@ def _load(spec: str):
 
 def _import_file(path: str):
     """Import a .py file by path; its directory goes on sys.path for its own imports."""
+    if os.path.isdir(path):
+        raise Failure(f"is not a Python file ({path!r} is a directory: give FILE.py:ATTR or MODULE:ATTR)")
     if not os.path.isfile(path):
         raise Failure(f"was not found (no such file {path!r})")
     path = os.path.abspath(path)
