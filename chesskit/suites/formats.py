@@ -457,6 +457,9 @@ def parse_epd_line(
         found[depth] = count
     if not found:
         raise InputError("no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;')")
+    for depth in stats:
+        if depth not in found:  # --stats checked nothing for it and said ok
+            raise InputError(f"S{depth} without D{depth}: leaf counters are checked with the count of their depth; give D{depth} too")
     setup = epd.setup
     return SuiteRecord(
         id=ident or f"{path.stem}:{lineno}",

@@ -214,6 +214,8 @@ def test_python_chess_style_960_file(tmp_path):
         ("D1 20; S1 \"checks=0\"; S1 \"checks=1\";", "EPD operation 'S1' appears twice"),
         ("id \"x; D1 20;", "unterminated quoted string"),
         ("bm e4;", "no D<n> opcodes"),
+        # --stats checked nothing for S2 and said ok
+        ("D1 20; S2 \"captures=0\";", "S2 without D2: leaf counters are checked with the count of their depth"),
     ],
 )
 def test_epd_line_errors(tmp_path, ops, why):
