@@ -114,6 +114,9 @@ class Loaded:
 def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     """Expand files and folders (default: the positions folder) into suite files
     (``*.epd`` and ``*.perft`` in a folder), once each."""
+    paths = list(paths)
+    if any(str(p).strip() == "" for p in paths if not isinstance(p, Path)):  # Path("") is the current folder
+        raise InputError("an empty suite path: give a suite file or folder")
     given = [Path(p) for p in paths] or [positions_dir()]
     files: list[Path] = []
     seen: set[Path] = set()

@@ -58,6 +58,8 @@ BAD_INPUTS = [
     (["suite", "--max-nodes", "lots"], ["bad --max-nodes 'lots'"]),
     (["suite", "--max-depth", "-2"], ["bad --max-depth"]),
     (["suite", "no/such/file.epd"], ["no such suite file or folder", "no/such/file.epd"]),
+    # it ran every suite file in the current folder
+    (["suite", ""], ["an empty suite path"]),
 ]
 
 
