@@ -46,6 +46,8 @@ def check_output(
     text = os.fspath(path)
     if not str(text).strip():
         raise InputError(f"{option} needs a file name")
+    if text == "-":  # by convention stdout, which carries the command's own output: it wrote a file named '-'
+        raise _refuse(option, text, "'-' is not stdout here (stdout carries the command's own output); give a file name, ./- for a file named '-'")
     try:
         st = os.stat(text)
     except FileNotFoundError:

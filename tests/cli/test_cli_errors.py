@@ -193,6 +193,8 @@ def test_internal_error_is_one_line_without_traceback(cli, monkeypatch):
         # --junit checked before the run, not after it
         (["suite", "--junit", ""], ["--junit needs a file name"]),
         (["suite", "--junit", "/no/such/folder/out.xml"], ["cannot write --junit", "no such folder"]),
+        # '-' wrote a file named '-' (by convention it is stdout, which the suite's own output holds)
+        (["suite", "--junit", "-"], ["cannot write --junit -", "'-' is not stdout here", "./- for a file named '-'"]),
     ],
 )
 def test_bad_input_is_one_line_exit_2(cli, args, words):
