@@ -124,7 +124,7 @@ class PerftEngine(UciEngine):
             super()._handshake()
             return
         self._full_timeout = self.timeout  # the wait for uciok is shorter; the rest has --timeout
-        self.timeout = UCIOK_WAIT if self.timeout is None else min(self.timeout, UCIOK_WAIT)
+        self.timeout = self.uciok_wait()[0]
         self._waiting_uciok = True
         try:
             super()._handshake()
