@@ -22,7 +22,7 @@ import subprocess
 from dataclasses import dataclass, field
 
 from chesskit.compare.engines import UciEngine, find_stockfish
-from chesskit.compare.engines.proc import OutputLimit, communicate_bounded, drain, kill_group, spawn
+from chesskit.compare.engines.proc import OutputLimit, communicate_bounded, drain, kill_group, spawn, why_not_started
 from chesskit.errors import EngineError, InputError
 from chesskit.geometry import START_FEN
 from chesskit.timer import Timer
@@ -138,13 +138,11 @@ def _ellxor(path: str, fen: str, depth: int, cpu: int | None, timeout: float) ->
     its own process group, given ``timeout`` seconds; an EngineError when it fails."""
     pin = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
     where = f"on {fen!r} depth {depth}"
-    if os.path.isdir(path):  # exec said "Permission denied"
-        raise EngineError(f"ellxor: cannot run {path}: it is a directory (give the built perft program)")
     try:
         child = spawn([path, fen, str(depth)], "ellxor", stdin=subprocess.DEVNULL, preexec_fn=pin)
     except EngineError as exc:
         cause = exc.__context__  # the OSError, which spawn's words leave out
-        why = (cause.strerror or str(cause)) if isinstance(cause, OSError) else str(exc)
+        why = why_not_started(path, cause) if isinstance(cause, OSError) else str(exc)
         raise EngineError(f"ellxor: cannot run {path}: {why}") from None
     try:
         out, err = communicate_bounded(child, timeout, f"{fen!r} depth {depth}")

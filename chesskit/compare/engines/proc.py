@@ -123,16 +123,18 @@ def spawn(argv: list[str], name: str, **kwargs) -> subprocess.Popen:
             **kwargs,
         )
     except OSError as exc:
-        raise EngineNotStarted(f"engine {name!r} could not be started: {_why_not_started(argv[0], exc)}") from None
+        raise EngineNotStarted(f"engine {name!r} could not be started: {why_not_started(argv[0], exc)}") from None
     _LIVE[proc.pid] = proc
     return proc
 
 
-def _why_not_started(program: str, exc: OSError) -> str:
-    """The OSError of an exec, with what it means for a script: a file that exists gives
-    "No such file or directory" when the interpreter its #! line names does not, and
-    "Exec format error" when it has no #! line at all."""
+def why_not_started(program: str, exc: OSError) -> str:
+    """The OSError of an exec, with what it means: a folder gives "Permission denied";
+    a script that exists gives "No such file or directory" when the interpreter its #!
+    line names does not, and "Exec format error" when it has no #! line at all."""
     why = exc.strerror or str(exc)
+    if exc.errno == errno.EACCES and os.path.isdir(program):
+        return f"{why}: it is a directory"
     if exc.errno not in (errno.ENOENT, errno.ENOEXEC) or not os.path.isfile(program):
         return why
     try:
