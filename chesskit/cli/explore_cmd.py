@@ -132,14 +132,14 @@ def _emit_first_view(explorer) -> int:
     )
     # and one line on stderr, as compare --json gives (the exit code alone said nothing)
     if divide.engine_error is not None:
-        click.echo(f"chesskit: {divide.engine_error}", err=True)
+        click.echo(f"{output.PROG}: {divide.engine_error}", err=True)
         return 3
     if divide.agree is False:
         differs = [row.move for row in divide.rows() if row.status == "differs"]
         parts = [("missing", divide.missing()), ("extra", divide.extra()), ("counts differ for", differs)]
         why = "; ".join(f"{what} {' '.join(moves)}" for what, moves in parts if moves) or "the totals differ"
         click.echo(
-            f"chesskit: the engine's divide differs at {divide.fen} depth {explorer.depth}: total "
+            f"{output.PROG}: the engine's divide differs at {divide.fen} depth {explorer.depth}: total "
             f"{divide.engine_total} against chesskit's {divide.total} ({why})",
             err=True,
         )
