@@ -32,6 +32,7 @@ def _describe_variant(board, ident: str | None, variant: str) -> dict:
     plus ``variant``, crazyhouse's ``pockets`` and three-check's ``checks_given``."""
     from chesskit.board.fen import parse_fen
     from chesskit.board.fen_variants import format_pockets
+    from chesskit.board.gameover import game_over
     from chesskit.vocab import square_name
 
     fen = board.fen()
@@ -50,6 +51,7 @@ def _describe_variant(board, ident: str | None, variant: str) -> dict:
         "check": bool(board.is_check()),
         "legal_moves": sorted(board.legal_moves()),
         "notes": board.notes,
+        "game_over": game_over(setup),
     }
     if setup.pockets is not None:
         info["pockets"] = format_pockets(setup.pockets)[1:-1]
@@ -60,10 +62,13 @@ def _describe_variant(board, ident: str | None, variant: str) -> dict:
 
 def game_status(info: dict) -> str:
     """What to add to the side to move of ``describe``'s ``info``: in check, checkmate,
-    stalemate, or (a variant, whose game ends otherwise too) no legal moves."""
+    stalemate, or a variant's own end of the game (``gameover.py``); in antichess a side
+    without a legal move has won."""
+    if info.get("game_over"):
+        return f" (the game is over: {info['game_over']})"
     if not info["legal_moves"]:
-        if "variant" in info:
-            return " (no legal moves: the game is over)"
+        if info.get("variant") == "antichess":
+            return f" (no legal moves: {info['turn']} wins)"
         return " (checkmate)" if info["check"] else " (stalemate)"
     return " (in check)" if info["check"] else ""
 

@@ -21,46 +21,15 @@ shares nothing with the compiled move generator:
 
 from __future__ import annotations
 
+from chesskit.board.gameover import game_over, king_square
 from chesskit.geometry import attackers, between
 from chesskit.vocab import BLACK, KING, PAWN, PIECE_NAMES, WHITE, parse_square, piece_code, square_name
 
 _DROP_LETTERS = {"P": 1, "N": 2, "B": 3, "R": 4, "Q": 5}
-_CENTRE = tuple(parse_square(s) for s in ("d4", "e4", "d5", "e5"))
-_COLOUR = ("white", "black")
-
-
-def _king(board: list[int], color: int) -> int | None:
-    code = piece_code(color, KING)
-    return next((sq for sq in range(64) if board[sq] == code), None)
 
 
 def _near(a: int, b: int) -> bool:
     return a != b and max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3))) == 1
-
-
-def game_over(setup) -> str | None:
-    """Why the game is over at ``setup`` by its variant's own rules (None: it is not)."""
-    board, variant = setup.board, setup.variant
-    kings = {color: _king(board, color) for color in (WHITE, BLACK)}
-    if variant == "kingofthehill":
-        for color, sq in kings.items():
-            if sq in _CENTRE:
-                return f"the {_COLOUR[color]} king stands on the centre square {square_name(sq)} (king of the hill)"
-    if variant == "3check" and setup.checks is not None:
-        for color in (WHITE, BLACK):
-            if setup.checks[color] >= 3:
-                return f"{_COLOUR[color]} has given three checks"
-    if variant == "atomic":
-        for color, sq in kings.items():
-            if sq is None:
-                return f"the {_COLOUR[color]} king has exploded"
-    if variant == "racingkings":
-        home = {color: sq is not None and sq >> 3 == 7 for color, sq in kings.items()}
-        if home[BLACK] or (home[WHITE] and setup.turn == WHITE):
-            return "a king has reached the eighth rank (racing kings)"
-    if variant == "horde" and not any(code and code >> 3 == WHITE for code in board):
-        return "white has no piece left (horde)"
-    return None
 
 
 Note = tuple[list[str], str]  # (kinds, hint)
@@ -86,7 +55,7 @@ def variant_note(setup, uci: str, side: str) -> Note | None:
 
 def last_chance_note(setup) -> str | None:
     """Why a node where the engine lists no move but the rules give some still goes on."""
-    kings = {color: _king(setup.board, color) for color in (WHITE, BLACK)}
+    kings = {color: king_square(setup.board, color) for color in (WHITE, BLACK)}
     if setup.variant == "racingkings" and setup.turn == BLACK and kings[WHITE] is not None and kings[WHITE] >> 3 == 7:
         return "black's last chance: white reached the eighth rank first, black may still equal (a draw)"
     return None
@@ -94,7 +63,7 @@ def last_chance_note(setup) -> str | None:
 
 def _atomic(setup, frm: int, to: int, ptype: int, side: str):
     board, us = setup.board, setup.turn
-    mine, theirs = _king(board, us), _king(board, 1 - us)
+    mine, theirs = king_square(board, us), king_square(board, 1 - us)
     capture = bool(board[to]) or (ptype == PAWN and (frm & 7) != (to & 7))
     if side == "extra" and capture and ptype == KING:
         return ["capture", "king move"], "a king may not capture in atomic (it would explode itself)"
@@ -142,7 +111,7 @@ def _racing(setup, frm: int, to: int, ptype: int, side: str):
         return None
     after = list(board)
     after[to], after[frm] = after[frm], 0
-    theirs, mine = _king(after, 1 - us), _king(after, us)
+    theirs, mine = king_square(after, 1 - us), king_square(after, us)
     if theirs is not None and attackers(after, theirs, us):
         return ["check"], "racing kings: no move may give check"
     if mine is not None and attackers(after, mine, 1 - us):
@@ -157,7 +126,7 @@ def _drop_hint(setup, uci: str, side: str) -> str:
     board, us = setup.board, setup.turn
     ptype, to = _DROP_LETTERS.get(uci[0].upper(), 0), parse_square(uci[2:4])
     held = setup.pockets[us][ptype] if setup.pockets is not None and ptype else 0
-    king = _king(board, us)
+    king = king_square(board, us)
     checkers = attackers(board, king, 1 - us) if king is not None else []
     if side == "missing":
         if ptype == PAWN:

@@ -58,3 +58,31 @@ def test_show_prints_pockets_and_checks(cli):
     assert "variant: crazyhouse" in out and "pockets: Qn" in out
     out = cli("show", f"{START} w KQkq - 2+3 0 1", "--variant", "3check").stdout
     assert "checks given: white 1, black 0" in out
+
+
+@pytest.mark.parametrize(
+    "variant, fen",
+    [
+        ("atomic", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1"),  # white's king exploded
+        ("kingofthehill", "rnbq1bnr/pppppppp/8/3k4/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"),  # black's king on d5
+        ("racingkings", "1k6/8/8/8/8/8/8/6K1 w - - 0 1"),  # black's king home
+        ("horde", "8/8/8/8/8/8/8/k7 w - - 0 1"),  # white has nothing left
+        ("3check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +0+3"),  # black gave three checks
+        ("atomic", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),  # not over
+        ("kingofthehill", "8/8/8/2k5/8/8/8/4K3 w - - 0 1"),  # next to the hill: not over
+    ],
+)
+def test_show_names_a_variants_own_end_of_the_game(cli, variant, fen):
+    over = oracle(variant, fen).is_variant_end()
+    shown = json.loads(cli("show", fen, "--variant", variant, "--json").stdout)
+    assert (shown["game_over"] is not None) == over
+    line = next(line for line in cli("show", fen, "--variant", variant).stdout.splitlines() if line.startswith("side to move"))
+    assert ("(the game is over: " + str(shown["game_over"]) + ")" in line) == over, line
+
+
+def test_show_says_antichess_without_a_move_has_won(cli):
+    fen = "8/8/8/7p/7P/8/8/8 b - - 0 1"  # black's pawn is blocked: no legal move, and it wins
+    board = oracle("antichess", fen)
+    assert not any(board.legal_moves) and board.is_variant_win()
+    out = cli("show", fen, "--variant", "antichess").stdout
+    assert "side to move: black (no legal moves: black wins)" in out

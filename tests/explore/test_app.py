@@ -285,8 +285,11 @@ def test_the_board_is_as_large_as_leaves_the_table_its_width(size, scale):
     # a crazyhouse FEN's pockets and promoted mark: the pockets shown, the board not shifted
     ("crazyhouse", "r2qk2r/ppp2ppp/2n2n2/8/8/2N2N2/PPP2PPP/R1BQ~K2R[BNPbnp] w KQkq - 0 9",
      ["variant: crazyhouse", "pockets: BNPbnp", "side to move: white"]),
-    # a variant's game ends without mate: no legal moves is said as such, not as stalemate
-    ("antichess", "8/8/8/7p/7P/8/8/8 b - - 0 1", ["side to move: black (no legal moves: the game is over)"]),
+    # a variant's game ends without mate: antichess's side without a move has won, not been stalemated
+    ("antichess", "8/8/8/7p/7P/8/8/8 b - - 0 1", ["side to move: black (no legal moves: black wins)"]),
+    # and a variant's own end is named
+    ("kingofthehill", "rnbq1bnr/pppppppp/8/3k4/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+     ["side to move: white (the game is over: the black king"]),  # the panel wraps the rest
 ])
 def test_a_variant_position_shows_its_state_and_board(variant, fen, lines):
     from chesskit.cli.options import load_board

@@ -1,0 +1,44 @@
+"""Why a variant's game is over in a position, by its own rules: a king on the hill, three
+checks given, an exploded king, a racing king home, no white piece left in horde (plain
+Python over a ``fen.Setup``'s piece codes). ``show`` and the explorer say it
+(``describe.py``), and compare names it where an engine plays on (``compare/vclassify.py``).
+Checkmate and stalemate, which end every variant's game too, are the legal moves' business:
+this module names only the ends a variant adds."""
+
+from __future__ import annotations
+
+from chesskit.vocab import BLACK, KING, WHITE, parse_square, piece_code, square_name
+
+_CENTRE = tuple(parse_square(s) for s in ("d4", "e4", "d5", "e5"))
+_COLOUR = ("white", "black")
+
+
+def king_square(board: list[int], color: int) -> int | None:
+    """The square of ``color``'s king on a square array of piece codes (None: none)."""
+    code = piece_code(color, KING)
+    return next((sq for sq in range(64) if board[sq] == code), None)
+
+
+def game_over(setup) -> str | None:
+    """Why the game is over at ``setup`` by its variant's own rules (None: it is not)."""
+    board, variant = setup.board, setup.variant
+    kings = {color: king_square(board, color) for color in (WHITE, BLACK)}
+    if variant == "kingofthehill":
+        for color, sq in kings.items():
+            if sq in _CENTRE:
+                return f"the {_COLOUR[color]} king stands on the centre square {square_name(sq)}"
+    if variant == "3check" and setup.checks is not None:
+        for color in (WHITE, BLACK):
+            if setup.checks[color] >= 3:
+                return f"{_COLOUR[color]} has given three checks"
+    if variant == "atomic":
+        for color, sq in kings.items():
+            if sq is None:
+                return f"the {_COLOUR[color]} king has exploded"
+    if variant == "racingkings":
+        home = {color: sq is not None and sq >> 3 == 7 for color, sq in kings.items()}
+        if home[BLACK] or (home[WHITE] and setup.turn == WHITE):
+            return "a king has reached the eighth rank"
+    if variant == "horde" and not any(code and code >> 3 == WHITE for code in board):
+        return "white has no piece left"
+    return None
