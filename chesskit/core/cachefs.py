@@ -37,15 +37,15 @@ from pathlib import Path
 
 from chesskit.outpath import write_atomic
 
-_warned = False
+_warned: set[str] = set()  # the topics warned about in this process
 
 
-def warn(message: str) -> None:
-    """One warning line on stderr, the first time only: the run goes on without that file."""
-    global _warned
-    if _warned:
+def warn(message: str, topic: str = "cache") -> None:
+    """One warning line on stderr, the first time only for its ``topic``: the run goes on
+    (the compile cache's: without that file)."""
+    if topic in _warned:
         return
-    _warned = True
+    _warned.add(topic)
     try:
         print(f"chesskit: warning: {message}", file=sys.stderr, flush=True)
     except (OSError, ValueError):

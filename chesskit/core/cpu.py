@@ -8,7 +8,8 @@ since Haswell and AMD since Zen 3. AMD's Zen 1 and 2 and older cores run it in m
 at tens of cycles, so they keep the magics, as does any processor without BMI2.
 
 ``CHESSKIT_SLIDERS=pext`` or ``=magic`` overrides the choice (``pext`` is ignored on a
-processor without BMI2, where it would crash). This module must not import numba: the
+processor without BMI2, where it would crash; that and any other value get one warning
+line). This module must not import numba: the
 choice names the compile cache folder, which is set before numba loads.
 """
 
@@ -34,12 +35,19 @@ def slider_mode() -> str:
         features = dict(binding.get_host_cpu_features())
     except RuntimeError:  # LLVM cannot tell on some platforms: no PEXT then
         features = {}
-    wanted = os.environ.get("CHESSKIT_SLIDERS", "").strip().lower()
+    given = os.environ.get("CHESSKIT_SLIDERS", "")
+    wanted = given.strip().lower()
     if wanted == "magic":
         return "magic"
     if wanted == "pext" and features.get("bmi2", False):
         return "pext"
-    return "pext" if pext_is_fast(binding.get_host_cpu_name(), features) else "magic"
+    chosen = "pext" if pext_is_fast(binding.get_host_cpu_name(), features) else "magic"
+    if wanted:
+        from .cachefs import warn
+
+        why = "this processor has no BMI2" if wanted == "pext" else "it is neither pext nor magic"
+        warn(f"CHESSKIT_SLIDERS={given!r} is ignored ({why}): using {chosen}", topic="sliders")
+    return chosen
 
 
 @functools.cache

@@ -133,10 +133,13 @@ def test_the_other_slider_lookup_counts_the_same(tmp_path):
     assert result["counts"] == [8902, 97862, 2812, 9467, 62379, 89890, 12189]
 
 
-def test_slider_mode_override_and_fallbacks(monkeypatch):
+def test_slider_mode_override_and_fallbacks(monkeypatch, capsys):
     from llvmlite import binding
 
+    from chesskit.core import cachefs
     from chesskit.core.cpu import slider_mode
+
+    monkeypatch.setattr(cachefs, "_warned", set())
 
     monkeypatch.setattr(binding, "get_host_cpu_name", lambda: "znver4")
     monkeypatch.setattr(binding, "get_host_cpu_features", lambda: {"bmi2": True})
@@ -144,10 +147,20 @@ def test_slider_mode_override_and_fallbacks(monkeypatch):
     assert slider_mode() == "pext"
     monkeypatch.setenv("CHESSKIT_SLIDERS", "magic")
     assert slider_mode() == "magic"
+    assert capsys.readouterr().err == ""
+    # a value that is neither choice is ignored, and said so once
+    monkeypatch.setenv("CHESSKIT_SLIDERS", "pxet")
+    assert slider_mode() == "pext"
+    assert slider_mode() == "pext"
+    assert capsys.readouterr().err == (
+        "chesskit: warning: CHESSKIT_SLIDERS='pxet' is ignored (it is neither pext nor magic): using pext\n"
+    )
     # asking for PEXT where the processor lacks it would crash: the request is ignored
+    monkeypatch.setattr(cachefs, "_warned", set())
     monkeypatch.setenv("CHESSKIT_SLIDERS", "pext")
     monkeypatch.setattr(binding, "get_host_cpu_features", lambda: {"bmi2": False})
     assert slider_mode() == "magic"
+    assert "CHESSKIT_SLIDERS='pext' is ignored (this processor has no BMI2): using magic" in capsys.readouterr().err
 
     def unknown():
         raise RuntimeError("failed to get host cpu features")

@@ -19,7 +19,7 @@ from chesskit.core import KEY, cachedir, cachefs, tables
 
 @pytest.fixture(autouse=True)
 def fresh_warning(monkeypatch):
-    monkeypatch.setattr(cachefs, "_warned", False)
+    monkeypatch.setattr(cachefs, "_warned", set())
 
 
 def _private(folder):
