@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from chesskit.board import vcounters
-from chesskit.board.counternames import COUNTERS  # the order of the compiled rows, "nodes" first
-from chesskit.errors import InputError
+from chesskit.board.counternames import COUNTERS, names_of, parse_stat_opcode  # noqa: F401 (parse_stat_opcode re-exported)
 from chesskit.vocab import MAX_MOVES
 
 # the eight leaf-move counters, as in the JSON "stats" object
@@ -36,7 +35,7 @@ HEADINGS = {
 
 def counter_names(board) -> tuple[str, ...]:
     """"nodes" and the counters of ``board``'s variant (standard chess: ``COUNTERS``)."""
-    return COUNTERS if board.variant == "chess" else vcounters.names(board.variant)
+    return names_of(board.variant)
 
 
 def headings() -> dict[str, str]:
@@ -109,29 +108,6 @@ def only_stats(row: dict[str, int]) -> dict[str, int]:
 
 
 # --------------------------------------------------------------------------- suite opcodes
-
-
-def parse_stat_opcode(text: str, names: tuple[str, ...] = COUNTERS) -> dict[str, int]:
-    """``'captures=34 checks=12'`` -> ``{"captures": 34, "checks": 12}``.
-
-    The operand of an ``S<n>`` EPD opcode: space-separated ``name=count`` pairs, any
-    subset of ``names`` (the counters of the line's variant, ``counter_names``; ``nodes``
-    too). Raises InputError on anything else.
-    """
-    found: dict[str, int] = {}
-    for item in text.replace(",", " ").split():
-        name, sep, value = item.partition("=")
-        if not sep or name not in names:
-            known = ", ".join(names)
-            raise InputError(f"bad statistics item {item!r}: expected name=count with a name among {known}")
-        # ASCII digits only ('²'.isdigit() is True but int('²') fails), and a bounded
-        # number of them: a count has at most 20 digits
-        if not (value.isascii() and value.isdigit() and len(value) <= 20):
-            raise InputError(f"bad statistics item {item!r}: {value!r} is not a non-negative integer of at most 20 digits")
-        found[name] = int(value)
-    if not found:
-        raise InputError("empty statistics opcode: expected name=count pairs such as 'captures=34'")
-    return found
 
 
 def compare(expected: dict[str, int], actual: dict[str, int]) -> dict[str, tuple[int, int]]:

@@ -3,7 +3,7 @@ and its compiled walk's rows (``chesskit/core/vstats.py``) as dicts.
 
 Each variant shows the standard counters that mean something in it and its own (their
 exact definitions: docs/variants.md, "Counters"); a dict lists "nodes" first, then the
-variant's counters in the order of ``VARIANT_COUNTERS``. Standard chess never comes here
+variant's counters in the order of ``counternames.VARIANT_COUNTERS``. Standard chess never comes here
 (``counters.py``).
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from chesskit.board.counternames import COUNTERS
+from chesskit.board.counternames import COUNTERS, names_of as names
 
 # every counter of the compiled rows (chesskit/core/vstats.py), in its order: standard
 # chess's, then the variants' own
@@ -28,19 +28,6 @@ ROW = (
     "no_pieces",
     "no_moves",
 )
-_CHECKS = ("checks", "discovery_checks", "double_checks", "checkmates")
-_MOVES = ("captures", "en_passant", "castles", "promotions")
-# the counters of each rule set's rows, "nodes" left out
-VARIANT_COUNTERS = {
-    "atomic": (*_MOVES, *_CHECKS, "exploded_pieces", "king_explosions"),
-    "crazyhouse": (*_MOVES, *_CHECKS, "drops", "drop_checks", "promoted_captures"),
-    "kingofthehill": (*_MOVES, *_CHECKS, "goal_reached"),
-    "3check": (*_MOVES, *_CHECKS, "third_checks"),
-    "antichess": (*_MOVES, "king_promotions", "no_pieces", "no_moves"),
-    "giveaway": (*_MOVES, "king_promotions", "no_pieces", "no_moves"),
-    "horde": (*_MOVES, *_CHECKS, "no_pieces"),
-    "racingkings": ("captures", "goal_reached"),
-}
 # short column headings of the variants' own counters (counters.HEADINGS has the rest)
 HEADINGS = {
     "drops": "drops",
@@ -54,11 +41,6 @@ HEADINGS = {
     "no_pieces": "no pieces",
     "no_moves": "no moves",
 }
-
-
-def names(variant: str) -> tuple[str, ...]:
-    """"nodes" and the counters of ``variant`` (canonical name)."""
-    return ("nodes", *VARIANT_COUNTERS[variant])
 
 
 def _row_dict(variant: str, row) -> dict[str, int]:

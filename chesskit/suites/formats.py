@@ -56,6 +56,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
+from chesskit.board.counternames import names_of, parse_stat_opcode
 from chesskit.board.fen import Setup, parse_epd
 from chesskit.errors import InputError
 from chesskit.vocab import MAX_DEPTH
@@ -448,6 +449,10 @@ def parse_epd_line(
                 raise InputError(f"'perft {printable(operand)}': expected 'perft DEPTH COUNT'")
             _add_depth(found, parts[0], parts[1], "perft ")
         elif match := _STAT_OP.fullmatch(opcode):
+            try:  # read now, with or without --stats: a malformed operand is its line's error
+                parse_stat_opcode(operand, names_of(epd.setup.variant))
+            except InputError as err:
+                raise InputError(f"{opcode}: {err}") from None
             stats[_depth(match.group(1), opcode)] = operand
         elif opcode == "tags":
             tags = parse_tags(operand, "tags")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from chesskit.board import vcounters
+from chesskit.board import counternames, vcounters
 from chesskit.board.board import Board
 from chesskit.board.counters import COUNTERS, counter_names, only_stats, parse_stat_opcode, total
 from chesskit.errors import InputError
@@ -94,8 +94,8 @@ def test_the_docs_table_lists_each_variants_counters():
     table.pop("variant")  # the heading
     for names, counters in table.items():
         for name in names.split(", "):
-            assert vcounters.VARIANT_COUNTERS[name] == tuple(counters.split(", ")), name
-    assert {n for names in table for n in names.split(", ")} == set(vcounters.VARIANT_COUNTERS)
+            assert counternames.VARIANT_COUNTERS[name] == tuple(counters.split(", ")), name
+    assert {n for names in table for n in names.split(", ")} == set(counternames.VARIANT_COUNTERS)
     for name in vcounters.ROW[1:]:
         assert f"`{name}`" in text, name
 

@@ -216,6 +216,12 @@ def test_python_chess_style_960_file(tmp_path):
         ("bm e4;", "no D<n> opcodes"),
         # --stats checked nothing for S2 and said ok
         ("D1 20; S2 \"captures=0\";", "S2 without D2: leaf counters are checked with the count of their depth"),
+        # an S<n> operand is read with or without --stats: a misspelt counter was passed over
+        ("D1 20; S1 \"captures=0 chekcs=0\";", "bad statistics item 'chekcs=0': expected name=count"),
+        ("D1 20; S1 \"checks=two\";", "'two' is not a non-negative integer"),
+        ("D1 20; S1 \"\";", "empty statistics opcode"),
+        # the line's variant's counters: standard chess has no drops
+        ("D1 20; S1 \"drops=0\";", "bad statistics item 'drops=0'"),
     ],
 )
 def test_epd_line_errors(tmp_path, ops, why):
