@@ -1,5 +1,5 @@
 """Numbers as a user types them (a command's options, the explorer's commands): ASCII
-digits only.
+digits only. And whether text read as bytes is UTF-8 (``not_utf8``).
 
 Python's ``int`` and ``float`` also read other scripts' digits (``'٣'``, the full-width
 ``'２'``) and underscores anywhere between digits (``'1_0'``): a depth typed ``1_0`` ran
@@ -32,3 +32,19 @@ def plain_float(text: str) -> float | None:
         return float(text)
     except ValueError:
         return None
+
+
+def not_utf8(raw: bytes | str) -> str | None:
+    """Why ``raw`` is not UTF-8 text, naming the first bad byte and its column, or None.
+    A ``str`` is a command-line argument as Python decodes it: a byte that is not UTF-8
+    became a lone surrogate (``os.fsdecode``), and is found again here."""
+    if isinstance(raw, str):
+        try:
+            raw = raw.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError as err:  # a surrogate no byte decodes to
+            return f"not UTF-8 text (a lone surrogate at column {err.start + 1})"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return f"not UTF-8 text (byte 0x{raw[err.start]:02x} at column {err.start + 1})"
+    return None

@@ -59,6 +59,7 @@ from typing import Callable, Iterator
 from chesskit.board.counternames import names_of, parse_stat_opcode
 from chesskit.board.fen import Setup, parse_epd
 from chesskit.errors import InputError
+from chesskit.typed import not_utf8
 from chesskit.vocab import MAX_DEPTH
 
 MAX_LINE_BYTES = 64 * 1024
@@ -214,8 +215,8 @@ def _decoded(lineno: int, raw: bytes | bytearray, length: int) -> tuple[int, str
         return lineno, None, f"line too long ({length:,} bytes; a suite line holds at most {MAX_LINE_BYTES:,})"
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        return lineno, None, f"not UTF-8 text (byte 0x{raw[err.start]:02x} at column {err.start + 1})"
+    except UnicodeDecodeError:
+        return lineno, None, not_utf8(bytes(raw))
     if lineno == 1 and text.startswith(_BOM):
         text = text[1:]
     return lineno, text, None

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from chesskit.board.fen import parse_epd
 from chesskit.errors import InputError
 from chesskit.geometry import START_FEN
+from chesskit.typed import not_utf8
 from chesskit.suites.formats import display_path, read_lines, scan_id  # noqa: F401  (display_path, scan_id: re-exported)
 
 STARTING_FEN = START_FEN
@@ -106,6 +107,8 @@ def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess
     position is counted with: canonical name).
     """
     arg = arg.strip()
+    if why := not_utf8(arg):  # bytes the shell passed as they were (``$'\xff'``)
+        raise InputError(f"the position is {why}")
     if arg == "startpos":
         return STARTING_FEN, "startpos"
     if "/" in arg:

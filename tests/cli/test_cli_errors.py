@@ -80,6 +80,19 @@ def test_bad_input_as_a_process(run_module, args, words):
     assert proc.stdout == ""
 
 
+@pytest.mark.parametrize(
+    "position, why",
+    [
+        (b"\xff\xfe", "byte 0xff at column 1"),  # it said "unknown position '\\udcff\\udcfe'"
+        (b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN\xe9 w KQkq - 0 1", "byte 0xe9 at column 43"),
+    ],
+)
+def test_a_position_that_is_not_utf8_says_which_byte(run_module, position, why):
+    proc = run_module("perft", os.fsdecode(position), "1")  # the bytes reach chesskit as the shell passes them
+    one_line(proc, 2, f"the position is not UTF-8 text ({why})")
+    assert "udc" not in proc.stderr
+
+
 def test_bad_input_through_the_entry_point(run_entry_point):
     proc = run_entry_point("perft", "startpos", "3", "--moves", "e7e5")
     one_line(proc, 2, "illegal move 'e7e5'")
