@@ -13,8 +13,13 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 # below this depth a thread pool costs more than it saves
 MIN_THREADED_DEPTH = 4
-# the tree is cut into tasks this many plies down
+# the tree is cut into tasks this many plies down, one ply for a perft shallower than
+# DEEP_TASKS_FROM: two plies down, a depth-5 count's tasks are depth-3 trees (about 30
+# thousand leaves, tens of microseconds), and each task's Python and its turn on the GIL
+# cost about as much (random.perft's counts of 20-100 M nodes at depth 5 on two threads:
+# 14 CPU s against 5.8 on one; docs/benchmarks.md)
 TASK_PLIES = 2
+DEEP_TASKS_FROM = 6
 # the tasks are handed to the threads in about this many chunks per thread
 CHUNKS_PER_THREAD = 64
 # the names of the pool's threads (``walks_left_running`` looks for them)
@@ -45,7 +50,8 @@ def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
         if by_move:
             return {board.uci(int(m)): walk(board, depth - 1, tt, (int(m),)) for m in board._legal_packed()}
         return {"": walk(board, depth, tt, ())}
-    work = tasks(board, min(TASK_PLIES, depth))  # never past the leaves (depth 1 with progress)
+    plies = TASK_PLIES if depth >= DEEP_TASKS_FROM else 1
+    work = tasks(board, min(plies, depth))  # never past the leaves (depth 1 with progress)
     totals: dict[str, int] = {}
     nodes = 0
     done = 0

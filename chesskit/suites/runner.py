@@ -246,7 +246,11 @@ def plan(
 
 # A count expected to exceed this many nodes is split over all the threads (``Board.perft``
 # with ``threads``); smaller ones run whole, several positions at once, one per thread.
-SPLIT_NODES = 20_000_000
+# Splitting costs each of a count's tasks its Python and a turn on the GIL, which only a
+# large count pays for: every 20th position of random.perft to depth 5 (counts up to
+# 10^8 nodes), two threads, took 9.6-10.1 s split from 20 M nodes up, 4.0-4.9 s with
+# none split, against 5.2-9.1 s on one thread (docs/benchmarks.md, 2026-11-29 afternoon)
+SPLIT_NODES = 1_000_000_000
 # Positions with only small counts go to a thread in batches of about this many expected
 # nodes (a millisecond or two of counting) or BATCH_POSITIONS positions: one task per
 # position cost the pool's hand-off (and a wake-up of the thread that collects the
