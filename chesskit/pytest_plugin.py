@@ -2,7 +2,8 @@
 
 Registered through the ``pytest11`` entry point, so that in an engine author's repository
 
-    pytest --chesskit-engine ./myengine [--chesskit-suite FILE_OR_DIR ...] [--chesskit-max-nodes N]
+    pytest --chesskit-engine=./myengine [--chesskit-suite=FILE_OR_DIR ...] [--chesskit-max-nodes=N]
+           [--chesskit-variant=NAME]
 
 adds one test per position and depth of the suites (default: the bundled positions),
 named ``FILE::ID[D<depth>]``. A test fails with compare's descent to the node where the
@@ -52,6 +53,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         help="setoption for a UCI engine (repeatable).",
+    )
+    group.addoption(
+        "--chesskit-variant",
+        metavar="NAME",
+        default="chess",
+        help="The rules the engine plays and the suites' lines that name none are read in "
+        "(atomic, crazyhouse, ...; without --chesskit-suite, that variant's bundled suites) [default: chess].",
     )
     group.addoption(
         "--chesskit-suite",
@@ -107,17 +115,25 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
             check_python_spec(named["python"], "--chesskit-python")
         except InputError as err:
             raise pytest.UsageError(f"chesskit: {err}") from None
+    variant = config.getoption("chesskit_variant")
+    try:
+        from chesskit.api.position import variant_rules
+
+        variant_rules(variant, None)
+    except InputError as err:
+        raise pytest.UsageError(f"chesskit: --chesskit-variant: {err}") from None
     return {
         **named,
         "dialect": dialect,
         "options": options,
         "timeout": timeout,
+        "variant": variant,
     }
 
 
 def _plugin_flags(message: str) -> str:
     """The CLI's flags in ``message`` as this plugin spells them (--engine: --chesskit-engine)."""
-    return re.sub(r"(?<![\w-])--(engine-cmd|engine-option|engine|script|python|dialect)\b", r"--chesskit-\1", message)
+    return re.sub(r"(?<![\w-])--(engine-cmd|engine-option|engine|script|python|dialect|variant)\b", r"--chesskit-\1", message)
 
 
 class _Run:
@@ -183,6 +199,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             max_depth=max_depth,
             max_nodes=max_nodes,
             skip_chess960=config.getoption("chesskit_skip_chess960"),
+            variant=config.getoption("chesskit_variant"),
         )
     except InputError as err:
         raise pytest.UsageError(f"chesskit: {err}") from None
@@ -300,7 +317,7 @@ def pytest_runtest_makereport(item, call):
             # started: a missing program fails everywhere) may not play Chess960
             started = not isinstance(call.excinfo.value, EngineNotStarted)
             hint = "; --chesskit-skip-chess960 leaves the Chess960 positions out" if started and _chess960(item) else ""
-            report.longrepr = f"chesskit: {call.excinfo.value}{hint}"
+            report.longrepr = f"chesskit: {_plugin_flags(str(call.excinfo.value))}{hint}"
     return report
 
 

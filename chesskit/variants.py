@@ -128,3 +128,8 @@ def get(name: str) -> Variant:
     if chess960:
         raise InputError(f"variant {name!r}: give Chess960 as its own flag here, not in the name")
     return variant
+
+
+def a_position(name: str) -> str:
+    """``"an atomic position"``, ``"a crazyhouse position"``: the rules' name with its article."""
+    return f"{'an' if name[:1] in 'aeiou' else 'a'} {name} position"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from chesskit.api.engine import Engine, dialect_of
+from chesskit.api.engine import Engine, dialect_of, opened
 from chesskit.api.position import Moves, check_depth, engine_fens, open_position
 from chesskit.errors import InputError
 
@@ -118,7 +118,7 @@ def compare(
     state_pushes: int = STATE_PUSHES,
     engine_fen: str = "typed",
     on_step: Callable[[Any], None] | None = None,
-    variant: str = "chess",
+    variant: str | None = None,
 ) -> CompareResult:
     """Compare ``engine``'s perft of ``position`` (after ``moves``) at ``depth`` with chesskit's,
     descending to the first node where they differ (depth >= 1).
@@ -129,16 +129,19 @@ def compare(
     the engine as typed, or with ``engine_fen="chesskit"`` as chesskit reads it. ``on_step(step)`` sees each node's divides as
     the descent reaches it. An engine failure raises ``chesskit.errors.EngineError``
     (exit code 3); a disagreement is the result, not an exception. ``variant`` names the
-    rules: an engine command is opened in them, an ``Engine`` must have been.
+    rules: an engine command is opened in them (default standard chess); an ``Engine``'s
+    own are the default, and another is refused (InputError: it was opened in its own).
     """
     depth = check_depth(depth, 1)
     state_pushes = check_pushes(state_pushes)
-    board, ident = open_position(position, moves, chess960, strict, variant)
-    fen, ours = engine_fens(position, board, engine_fen)
-    if isinstance(engine, str):
-        with Engine(engine, variant=variant) as opened:
-            return compare_board(opened, board, fen, depth, state_pushes, on_step, ident, opened.call, ours)
-    return compare_board(engine, board, fen, depth, state_pushes, on_step, ident, engine.call, ours)
+    engine, mine = opened(engine, variant)
+    try:
+        board, ident = open_position(position, moves, engine._chess960 if chess960 is None else chess960, strict, engine.variant)
+        fen, ours = engine_fens(position, board, engine_fen)
+        return compare_board(engine, board, fen, depth, state_pushes, on_step, ident, engine.call, ours)
+    finally:
+        if mine:
+            engine.close()
 
 
 def compare_board(

@@ -52,6 +52,8 @@ class Engine:
         from chesskit.api.position import variant_rules
         from chesskit.compare.engines import open_engine
 
+        if isinstance(options, str):  # one option, not its letters one by one
+            options = [options]
         self.call = engine_call(command, dialect, options, timeout, engine_cmd, script, python)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or math.isnan(timeout):
             raise InputError(f"timeout must be a number of seconds, got {timeout!r}")
@@ -59,7 +61,9 @@ class Engine:
             command = [str(part) for part in command]
         if isinstance(options, Mapping):
             options = {str(name): str(value) for name, value in options.items()}
-        name, _ = variant_rules(variant, None)
+        name, named960 = variant_rules(variant, None)
+        self.variant = name  # the rules every question is asked in (canonical name)
+        self._chess960 = named960  # True for a 960 name (atomic960), else None: from the FEN
         # standard chess opens the engine exactly as before variants existed
         rules = {} if name == "chess" else {"variant": name}
         self._backend = open_engine(
@@ -79,6 +83,8 @@ class Engine:
         engine = cls.__new__(cls)
         engine._backend = backend
         engine.call = engine_call(backend.name, None, (), DEFAULT_TIMEOUT, None, None, None)
+        engine.variant = getattr(backend, "variant", "chess") or "chess"
+        engine._chess960 = None
         return engine
 
     @property
@@ -105,17 +111,21 @@ class Engine:
         ``moves``, as ``{uci move: nodes}`` sorted by move (depth >= 1). The moves are checked
         by chesskit first: an illegal one is an IllegalMoveError, never sent."""
         depth = check_depth(depth, 1)
-        board, _ = open_position(position, moves, chess960)
+        board, _ = self._open(position, moves, chess960)
         answer = self._backend.divide(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
         return dict(sorted(answer.items()))
 
     def perft(self, position: str, depth: int, *, moves: Moves = (), chess960: bool | None = None) -> int:
         """The engine's perft of ``position`` after ``moves`` (arguments as ``divide``)."""
         depth = check_depth(depth)
-        board, _ = open_position(position, moves, chess960)
+        board, _ = self._open(position, moves, chess960)
         if depth == 0:
             return 1
         return self._backend.perft(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
+
+    def _open(self, position: str, moves: Moves, chess960: bool | None):
+        """The position read in this engine's variant (``startpos`` is its start position)."""
+        return open_position(position, moves, self._chess960 if chess960 is None else chess960, variant=self.variant)
 
     def close(self) -> None:
         """Stop the engine's process (and its process group); safe to call twice."""
@@ -129,6 +139,29 @@ class Engine:
 
     def __repr__(self) -> str:
         return f"Engine({self.name!r})"
+
+
+def opened(engine, variant: str | None) -> tuple["Engine", bool]:
+    """``engine`` as an ``Engine`` in ``variant`` (None: the Engine's own, standard chess for a
+    command), and whether it was opened here (then the caller closes it). ``engine`` is an
+    ``Engine`` (its variant must be ``variant``'s: it was opened in its rules) or a command,
+    a string or an argv list. InputError otherwise."""
+    from chesskit.api.position import variant_rules
+
+    if isinstance(engine, Engine):
+        if variant is not None and variant_rules(variant, None)[0] != engine.variant:
+            asked = variant_rules(variant, None)[0]
+            raise InputError(
+                f"the Engine counts {engine.variant} and variant={variant!r} was asked: "
+                f"open it with Engine(..., variant={asked!r})"
+            )
+        return engine, False
+    command = isinstance(engine, str) or (
+        isinstance(engine, Sequence) and not isinstance(engine, (bytes, bytearray)) and all(isinstance(p, str) for p in engine)
+    )
+    if not command or not engine:
+        raise InputError(f"an engine is a chesskit.Engine or a command (a string or an argv list), got {engine!r}")
+    return Engine(engine, variant="chess" if variant is None else variant), True
 
 
 def dialect_of(backend) -> dict | None:

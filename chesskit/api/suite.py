@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from chesskit.api.comparison import STATE_PUSHES, CompareResult, check_pushes
-from chesskit.api.engine import Engine, dialect_of
+from chesskit.api.engine import Engine, dialect_of, opened as open_engine
 from chesskit.errors import InputError
 from chesskit.suites.result import PositionResult  # noqa: F401 (what iterating a SuiteResult gives)
 
@@ -76,14 +76,19 @@ def suite_cases(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     strict: bool = False,
     skip_chess960: bool = False,
+    variant: str = "chess",
 ) -> tuple[list[Case], list[BadLine]]:
     """Every count of the suites in ``paths`` (files or folders; default: the bundled
-    positions) within the limits, and the lines that cannot be run. Raises InputError
-    when a path does not exist or nothing at all can be run."""
+    positions, of ``variant`` when it is not standard chess) within the limits, and the
+    lines that cannot be run. ``variant`` names the rules of the files and lines that name
+    none. Raises InputError when a path does not exist or nothing at all can be run."""
+    from chesskit.api.position import variant_rules
     from chesskit.suites.positions import display_path
     from chesskit.suites.session import prepare
 
-    planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960)
+    name, _ = variant_rules(variant, None)
+    rules = {} if name == "chess" else {"variant": variant}
+    planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, **rules)
     cases = [
         Case(
             task.record.label,
@@ -119,11 +124,15 @@ class CaseResult:
 
 def check_case(engine: Engine, case: Case, state_pushes: int = STATE_PUSHES) -> CaseResult:
     """Ask ``engine`` for ``case``'s count and, when it is not the expected one, descend to
-    where the engine goes wrong. An engine failure raises ``chesskit.errors.EngineError``."""
+    where the engine goes wrong. An engine failure raises ``chesskit.errors.EngineError``;
+    a case the engine cannot be asked (a position of other rules than the Engine's)
+    raises InputError."""
     from chesskit.suites.runner import run_engine
 
     state_pushes = check_pushes(state_pushes)
     (result,) = list(run_engine([case.task], engine.backend, state_pushes))
+    if result.error is not None:  # it was never asked: not a count of 0
+        raise InputError(result.error)
     found = None if result.report is None else CompareResult.from_report(result.report)
     return CaseResult(case, result.nodes, found, result.divide)
 
@@ -250,7 +259,8 @@ def run_suite(
     if hash_mb is not None:
         table_mb(hash_mb, 0)  # perft's rule: hash_mb=-1 ran as if accepted
     planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, _tags(tags), **rules)
-    opened = Engine(engine, variant=name) if isinstance(engine, str) else engine
+    # an Engine of other rules is each line's error, as for `chesskit suite` (run_engine)
+    opened = None if engine is None else engine if isinstance(engine, Engine) else open_engine(engine, name)[0]
     try:
         outcome = execute(
             planned,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from chesskit.errors import FenError
-from chesskit.variants import Variant
+from chesskit.variants import Variant, a_position
 from chesskit.vocab import BISHOP, BLACK, COLOR_NAMES, KING, KNIGHT, PAWN, PIECE_LETTERS, PIECE_NAMES, QUEEN, ROOK, WHITE, square_name
 
 CENTRE = (27, 28, 35, 36)  # d4 e4 d5 e5: king of the hill's goal
@@ -44,7 +44,7 @@ def split_pockets(placement: str, variant: Variant) -> tuple[str, str | None]:
     else:
         return placement, None
     if not variant.pockets:
-        raise FenError("pockets", f"pockets {pocket!r} in a {variant.name} position: only crazyhouse has pockets")
+        raise FenError("pockets", f"pockets {pocket!r} in {a_position(variant.name)}: only crazyhouse has pockets")
     return ranks, pocket
 
 
@@ -84,7 +84,7 @@ def split_checks(fields: list[str], variant: Variant) -> tuple[list[str], tuple[
         return fields, (0, 0) if variant.checks else None
     text = fields[found]
     if not variant.checks:
-        raise FenError("checks", f"check counters {text!r} in a {variant.name} position: only 3check counts checks")
+        raise FenError("checks", f"check counters {text!r} in {a_position(variant.name)}: only 3check counts checks")
     given = _GIVEN.fullmatch(text)
     remaining = _REMAINING.fullmatch(text)
     if given:

@@ -18,8 +18,9 @@ from typing import NamedTuple
 from chesskit.board.fen import parse_epd
 from chesskit.errors import InputError
 from chesskit.geometry import START_FEN
-from chesskit.typed import not_utf8
 from chesskit.suites.formats import display_path, read_lines, scan_id  # noqa: F401  (display_path, scan_id: re-exported)
+from chesskit.typed import not_utf8
+from chesskit.variants import a_position
 
 STARTING_FEN = START_FEN
 
@@ -123,7 +124,7 @@ def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess
     if record.setup.variant != variant:
         flag = "" if record.setup.variant == "chess" else f" --variant {record.setup.variant}"
         raise InputError(
-            f"{arg!r} is a {record.setup.variant} position ({display_path(found.path)}:{found.lineno}): "
+            f"{arg!r} is {a_position(record.setup.variant)} ({display_path(found.path)}:{found.lineno}): "
             f"count it with{flag or 'out --variant'}"
         )
     # a position that cannot arise keeps its fields as written, so that reading it

@@ -25,6 +25,7 @@ from chesskit.errors import EngineError, InputError
 from chesskit.suites.formats import MAX_ERRORS_KEPT, Entries, LineError, SuiteRecord, display_path, printable, read_suite
 from chesskit.suites.positions import positions_dir
 from chesskit.timer import Timer
+from chesskit.variants import a_position
 
 DEFAULT_MAX_NODES = 1_000_000
 
@@ -720,7 +721,7 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
         record = task.record
         if record.variant != rules:  # the engine is set to one variant for the run
             yield SuiteResult(
-                task, 0, 0.0, error=f"a {record.variant} position, and the engine counts {rules} (give --variant {record.variant})"
+                task, 0, 0.0, error=f"{a_position(record.variant)}, and the engine counts {rules} (give --variant {record.variant})"
             )
             continue
         total_only = task.depth >= 1 and getattr(engine, "total_only", False)

@@ -129,6 +129,12 @@ def _after(*moves: str) -> chess.Board:
     return board
 
 
+def test_one_engine_option_may_be_given_as_a_string():
+    # it was read letter by letter: "--engine-option must be NAME=VALUE, got 'H'"
+    with chesskit.Engine(FAKE_UCI, options="Hash=32") as engine:
+        assert engine.call.endswith('options=["Hash=32"])') and engine.perft("startpos", 2) == 400
+
+
 def test_an_engine_names_its_dialect():
     with chesskit.Engine(FAKE_UCI) as engine:
         assert engine.dialect == {"name": "uci-go-perft", "moves": "uci", "total_only": False, "detected": True}
@@ -161,6 +167,23 @@ def test_a_failing_engine_is_an_engine_error_with_exit_code_3():
     assert caught.value.exit_code == 3 and "exited with code 1" in str(caught.value)
     with pytest.raises(EngineError):
         chesskit.compare(f"{sys.executable} {ENGINES / 'fail_exit.py'}", "startpos", 1)
+
+
+def test_compare_and_run_suite_take_a_command_as_an_argv_list_and_refuse_what_is_no_engine():
+    argv = [sys.executable, str(ENGINES / "fake_perft.py"), "--loop", "console", "--command", "divide"]
+    assert chesskit.compare(argv, "kiwipete", 2).agree  # it was an AttributeError ('list' has no 'call')
+    run = chesskit.run_suite(str(REPO / "positions" / "standard.epd"), argv, max_nodes=100)
+    assert run.exit_code == 0 and len(run) > 0
+    for bad in (None, 5, b"stockfish", [], ["stockfish", 1]):
+        with pytest.raises(InputError, match="an engine is a chesskit.Engine or a command"):
+            chesskit.compare(bad, "kiwipete", 1)
+
+
+def test_compare_refuses_a_variant_the_engine_was_not_opened_in():
+    with chesskit.Engine(script=CORRECT) as engine:
+        with pytest.raises(InputError, match=r"the Engine counts chess and variant='racingkings' was asked: open it with Engine\(\.\.\., variant='racingkings'\)"):
+            chesskit.compare(engine, "startpos", 2, variant="racingkings")
+        assert chesskit.compare(engine, "kiwipete", 1, variant="chess").agree  # its own rules, named
 
 
 def test_an_illegal_move_never_reaches_the_engine():

@@ -251,3 +251,23 @@ def test_a_bad_timeout_names_the_plugins_option_once(project):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: chesskit: bad --chesskit-timeout '0': must be a positive number of seconds*"])
     assert "--timeout" not in result.stderr.str().replace("--chesskit-timeout", "")
+
+
+@pytest.mark.variant_walk
+def test_chesskit_variant_checks_a_variant_engine_on_that_variants_suites(project, pytester):
+    """--chesskit-variant opens the engine in the variant and reads the suites' lines in it
+    (without --chesskit-suite: its bundled suites); a line of other rules than the engine's
+    is that test's error saying so, never "the engine counted 0" (it was never asked)."""
+    engine = f"--chesskit-python={ENGINES / 'vpchelper.py'}:Adapter"  # correct in every variant
+    racing = str(REPO / "positions" / "variants" / "racingkings.epd")
+    result = project(engine, "--chesskit-variant=racingkings", "--chesskit-max-nodes=100")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("passed", 0) > 0 and set(outcomes) <= {"passed"}, result.stdout.str()
+    result = project(engine, f"--chesskit-suite={racing}", "--chesskit-max-nodes=100")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("errors", 0) > 0 and set(outcomes) <= {"errors"}, result.stdout.str()
+    result.stdout.fnmatch_lines(["*chesskit: a racingkings position, and the engine counts chess (give --chesskit-variant racingkings)*"])
+    assert "counted 0" not in result.stdout.str()
+    result = project(engine, "--chesskit-variant=klingon")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*chesskit: --chesskit-variant: unknown variant 'klingon'*"])

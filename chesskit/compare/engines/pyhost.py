@@ -34,6 +34,7 @@ import re
 import sys
 
 from chesskit.compare.engines.base import NULL_MOVE, add_divide_entry, normalise_move, one_line
+from chesskit.variants import a_position
 
 REQUIRED = ("set_fen", "legal_moves", "push", "pop")
 # No chess position has more than 218 legal moves: a longer list is the adapter's bug
@@ -89,7 +90,7 @@ class Host:
         self.takes_chess960 = _accepts_keyword(self.adapter.set_fen, "chess960")
         self.variant = variant
         if variant != "chess" and not _accepts_keyword(self.adapter.set_fen, "variant"):
-            raise Failure(f"cannot be given a {variant} position: its set_fen() takes no 'variant' keyword")
+            raise Failure(f"cannot be given {a_position(variant)}: its set_fen() takes no 'variant' keyword")
         return {"has_fen": self.fen_method is not None, "chess960": self.takes_chess960}
 
     # -- the hooks ----------------------------------------------------------------
