@@ -138,7 +138,8 @@ def compare(
     try:
         board, ident = open_position(position, moves, engine._chess960 if chess960 is None else chess960, strict, engine.variant)
         fen, ours = engine_fens(position, board, engine_fen)
-        return compare_board(engine, board, fen, depth, state_pushes, on_step, ident, engine.call, ours)
+        with engine.lock:
+            return compare_board(engine, board, fen, depth, state_pushes, on_step, ident, engine.call, ours)
     finally:
         if mine:
             engine.close()

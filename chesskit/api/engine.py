@@ -16,6 +16,7 @@ bad arguments are ``InputError`` (exit code 2).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Union
 
@@ -54,6 +55,7 @@ class Engine:
 
         if isinstance(options, str):  # one option, not its letters one by one
             options = [options]
+        self.lock = threading.RLock()  # one question at a time (``lock``)
         self.call = engine_call(command, dialect, options, timeout, engine_cmd, script, python)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or math.isnan(timeout):
             raise InputError(f"timeout must be a number of seconds, got {timeout!r}")
@@ -82,10 +84,15 @@ class Engine:
         """An ``Engine`` over a ``chesskit.compare.engines`` back end already made."""
         engine = cls.__new__(cls)
         engine._backend = backend
+        engine.lock = threading.RLock()
         engine.call = engine_call(backend.name, None, (), DEFAULT_TIMEOUT, None, None, None)
         engine.variant = getattr(backend, "variant", "chess") or "chess"
         engine._chess960 = None
         return engine
+
+    # ``lock``: held for each question, so that threads sharing one Engine take turns (its
+    # process answers one question at a time); ``compare`` and the suites hold it for a
+    # whole descent or run
 
     @property
     def backend(self):
@@ -112,7 +119,8 @@ class Engine:
         by chesskit first: an illegal one is an IllegalMoveError, never sent."""
         depth = check_depth(depth, 1)
         board, _ = self._open(position, moves, chess960)
-        answer = self._backend.divide(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
+        with self.lock:
+            answer = self._backend.divide(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
         return dict(sorted(answer.items()))
 
     def perft(self, position: str, depth: int, *, moves: Moves = (), chess960: bool | None = None) -> int:
@@ -121,7 +129,8 @@ class Engine:
         board, _ = self._open(position, moves, chess960)
         if depth == 0:
             return 1
-        return self._backend.perft(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
+        with self.lock:
+            return self._backend.perft(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
 
     def _open(self, position: str, moves: Moves, chess960: bool | None):
         """The position read in this engine's variant (``startpos`` is its start position)."""

@@ -13,6 +13,7 @@ The checking itself is ``chesskit.suites.session`` (what ``chesskit suite`` runs
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -130,7 +131,8 @@ def check_case(engine: Engine, case: Case, state_pushes: int = STATE_PUSHES) -> 
     from chesskit.suites.runner import run_engine
 
     state_pushes = check_pushes(state_pushes)
-    (result,) = list(run_engine([case.task], engine.backend, state_pushes))
+    with engine.lock:
+        (result,) = list(run_engine([case.task], engine.backend, state_pushes))
     if result.error is not None:  # it was never asked: not a count of 0
         raise InputError(result.error)
     found = None if result.report is None else CompareResult.from_report(result.report)
@@ -262,17 +264,18 @@ def run_suite(
     # an Engine of other rules is each line's error, as for `chesskit suite` (run_engine)
     opened = None if engine is None else engine if isinstance(engine, Engine) else open_engine(engine, name)[0]
     try:
-        outcome = execute(
-            planned,
-            None if opened is None else opened.backend,
-            stats,
-            threads=default_threads() if threads is None else threads,
-            hash_mb=SUITE_HASH_MB if hash_mb is None else hash_mb,
-            start=dialect_of,
-            position_timeout=position_timeout,
-            fail_fast=fail_fast,
-            on_position=on_position,
-        )
+        with contextlib.nullcontext() if opened is None else opened.lock:
+            outcome = execute(
+                planned,
+                None if opened is None else opened.backend,
+                stats,
+                threads=default_threads() if threads is None else threads,
+                hash_mb=SUITE_HASH_MB if hash_mb is None else hash_mb,
+                start=dialect_of,
+                position_timeout=position_timeout,
+                fail_fast=fail_fast,
+                on_position=on_position,
+            )
     finally:
         if opened is not None and opened is not engine:
             opened.close()

@@ -135,6 +135,19 @@ def test_one_engine_option_may_be_given_as_a_string():
         assert engine.call.endswith('options=["Hash=32"])') and engine.perft("startpos", 2) == 400
 
 
+def test_threads_sharing_one_engine_take_turns():
+    """An Engine's process answers one question at a time: four threads asking at once got
+    each other's answers, internal errors or "did not answer 'uci'" (its lock: ``Engine.lock``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    questions = [("startpos", 3), ("kiwipete", 2), ("pos3", 3), ("pos4", 2)] * 4
+    with chesskit.Engine(FAKE_UCI) as engine:
+        with ThreadPoolExecutor(4) as pool:
+            counts = list(pool.map(lambda q: engine.perft(*q), questions))
+            agree = list(pool.map(lambda q: chesskit.compare(engine, q[0], 2).agree, questions[:4]))
+    assert counts == [chesskit.perft(*q) for q in questions] and all(agree)
+
+
 def test_an_engine_names_its_dialect():
     with chesskit.Engine(FAKE_UCI) as engine:
         assert engine.dialect == {"name": "uci-go-perft", "moves": "uci", "total_only": False, "detected": True}
