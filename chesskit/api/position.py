@@ -23,7 +23,7 @@ def move_list(moves: Moves) -> list[str]:
     """``"e2e4 e7e5"``, ``"e2e4,e7e5"`` or ``["e2e4", "e7e5"]`` -> ``["e2e4", "e7e5"]``."""
     if isinstance(moves, str):
         return move_words(moves)
-    if not isinstance(moves, Sequence):
+    if not isinstance(moves, Sequence) or isinstance(moves, (bytes, bytearray)):  # bytes: "got 101" for b"e2e4"
         raise InputError(f"moves must be a string or a sequence of UCI strings, got {moves!r}")
     found = []
     for move in moves:

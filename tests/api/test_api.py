@@ -77,6 +77,7 @@ def test_stats_are_the_published_counters():
         (lambda: chesskit.perft("8/8/8/8/8/8/8/8 w - - 0 1", 1), FenError, "invalid FEN"),
         (lambda: chesskit.perft("startpos", 1, moves="e2e5"), IllegalMoveError, "illegal move 'e2e5'"),
         (lambda: chesskit.perft("startpos", 1, moves=[1]), InputError, "a move must be a UCI string"),
+        (lambda: chesskit.perft("startpos", 1, moves=b"e2e4"), InputError, "moves must be a string or a sequence of UCI strings, got b'e2e4'"),
         (lambda: chesskit.perft("startpos", 1, threads=0), InputError, "threads must be an integer >= 1"),
         (lambda: chesskit.perft("startpos", 1, hash_mb=-1), InputError, "hash_mb must be"),
         (lambda: chesskit.perft(None, 1), InputError, "a position is a FEN"),
