@@ -237,6 +237,18 @@ class Board:
 
         return entry.count(table(), self._state(), depth, tt, prefix)
 
+    def _why_no_move(self) -> str:
+        """Why the side to move has no legal move: the game is over by the variant's own
+        rules (``gameover.py``), or checkmate, or stalemate (antichess: it has won)."""
+        from chesskit.board.gameover import game_over
+
+        over = game_over(self.setup()) if self.variant != "chess" else None
+        if over:
+            return f"the game is over: {over}"
+        if self.variant in ("antichess", "giveaway"):
+            return "the side to move has no move left and has won"
+        return "checkmate" if self.is_check() else "stalemate"
+
     def legal_moves(self) -> list[str]:
         return [self.uci(int(m)) for m in self._legal_packed()]
 
@@ -260,7 +272,8 @@ class Board:
                 king_to = castle_squares(frm, to)[0]
                 if uci in (square_name(frm) + square_name(to), square_name(frm) + square_name(king_to)):
                     return move
-        raise IllegalMoveError(uci, self.fen(), self.legal_moves(), uci=_uci_shaped(uci))
+        legal = self.legal_moves()
+        raise IllegalMoveError(uci, self.fen(), legal, uci=_uci_shaped(uci), ended=None if legal else self._why_no_move())
 
     def _reserve(self, plies: int, exact: bool = False, margin: int = 0) -> None:
         """Grow the history stack so ``plies`` more moves fit (and ``margin`` rows more),

@@ -86,3 +86,11 @@ def test_show_says_antichess_without_a_move_has_won(cli):
     assert not any(board.legal_moves) and board.is_variant_win()
     out = cli("show", fen, "--variant", "antichess").stdout
     assert "side to move: black (no legal moves: black wins)" in out
+
+
+def test_a_move_after_a_variants_own_end_says_the_game_is_over(cli):
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1"  # white's king exploded
+    assert oracle("atomic", fen).is_variant_end()
+    result = cli("perft", fen, "1", "--variant", "atomic", "--moves", "e2e4")
+    assert result.exit_code == 2
+    assert "legal moves: (none: the game is over: the white king has exploded)" in result.stderr
