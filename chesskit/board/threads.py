@@ -1,5 +1,5 @@
 """perft and divide on a Board: the serial compiled walk, or a pool of threads over the
-tree's first two plies; and ``usable_cores``, the default for threads and local workers.
+tree's first one or two plies; and ``usable_cores``, the default for threads and local workers.
 
 Works on a ``chesskit.board.board.Board`` passed in (its state arrays and packed moves);
 imports only the compiled core, on first use (importing numba costs ~0.3 s).
@@ -40,7 +40,7 @@ def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
 
     With one thread and no progress report the compiled walk runs once (per root move
     for divide). Otherwise the tree is cut into tasks, the move sequences of the first
-    two plies, handed out in chunks (``chunks``) to a pool of Python threads, each running
+    two plies (one below ``DEEP_TASKS_FROM``), handed out in chunks (``chunks``) to a pool of Python threads, each running
     the compiled walk on its own copy of the position; the walk releases the GIL, so the
     threads run on all cores at once, taking the next chunk as they finish (the table, if
     any, is shared: its entries are safe against concurrent writers)."""

@@ -157,9 +157,9 @@ def test_a_cancelled_count_raises_cancelled_and_caches_nothing():
         ex.divide(cancel=cancel)
     assert ex.cached() is None
     parts = []
-    ex.set_depth(4)  # counted in parts from PARTS_DEPTH on: kiwipete's 2039 two-ply parts
+    ex.set_depth(4)  # counted in parts from PARTS_DEPTH on: kiwipete's 48 moves (board/threads.py)
     assert sum(ex.divide(progress=lambda what, done, total: parts.append((what, done, total))).ours.values()) == 4085603
-    assert parts[-1] == ("chesskit", 2039, 2039) and len(parts) <= 101
+    assert parts[-1] == ("chesskit", 48, 48) and len(parts) <= 101
 
 
 def test_counters_per_move():
