@@ -50,6 +50,8 @@ def variant_rules(variant: str, chess960: bool | None) -> tuple[str, bool | None
     ``chesskit.variants.find`` reads; a 960 name (``atomic960``) turns Chess960 on."""
     if not isinstance(variant, str):
         raise InputError(f"a variant is a name such as 'atomic', got {variant!r}")
+    if chess960 is not None and not isinstance(chess960, bool):  # "yes" was taken as True
+        raise InputError(f"chess960 must be True, False or None (detected), got {chess960!r}")
     found, named960 = variants.find(variant)
     return found.name, True if named960 else chess960
 

@@ -122,10 +122,11 @@ def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess
     except InputError as err:
         raise InputError(f"{display_path(found.path)}:{found.lineno}: {err}") from err
     if record.setup.variant != variant:
-        flag = "" if record.setup.variant == "chess" else f" --variant {record.setup.variant}"
+        rules = record.setup.variant
+        how = "out --variant" if rules == "chess" else f" --variant {rules}"
         raise InputError(
-            f"{arg!r} is {a_position(record.setup.variant)} ({display_path(found.path)}:{found.lineno}): "
-            f"count it with{flag or 'out --variant'}"
+            f"{arg!r} is {a_position(rules)} ({display_path(found.path)}:{found.lineno}): "
+            f"count it with{how} (variant={rules!r} in Python)"
         )
     # a position that cannot arise keeps its fields as written, so that reading it
     # again repeats the notes (the formatted FEN has lost a dropped castling right)
