@@ -169,7 +169,7 @@ def test_an_engine_names_its_dialect():
         ({"script": CORRECT, "dialect": "uci-perft"}, "--dialect only applies to --engine"),
         ({"command": FAKE_UCI, "dialect": "klingon"}, "unknown --dialect"),
         ({"command": FAKE_UCI, "timeout": "soon"}, "timeout must be a number"),
-        ({"command": FAKE_UCI, "timeout": 0}, "--timeout must be a positive number"),
+        ({"command": FAKE_UCI, "timeout": 0}, "timeout must be a positive number of seconds up to"),
         ({"command": FAKE_UCI, "options": ["Hash"]}, "--engine-option must be NAME=VALUE"),
     ],
 )
