@@ -158,8 +158,8 @@ def opened(engine, variant: str | None) -> tuple["Engine", bool]:
     from chesskit.api.position import variant_rules
 
     if isinstance(engine, Engine):
-        if variant is not None and variant_rules(variant, None)[0] != engine.variant:
-            asked = variant_rules(variant, None)[0]
+        asked = None if variant is None else variant_rules(variant, None)[0]
+        if asked is not None and asked != engine.variant:
             raise InputError(
                 f"the Engine counts {engine.variant} and variant={variant!r} was asked: "
                 f"open it with Engine(..., variant={asked!r})"

@@ -239,15 +239,11 @@ class Board:
 
     def _why_no_move(self) -> str:
         """Why the side to move has no legal move: the game is over by the variant's own
-        rules (``gameover.py``), or checkmate, or stalemate (antichess: it has won)."""
-        from chesskit.board.gameover import game_over
+        rules, or checkmate, or stalemate (``gameover.py``)."""
+        from chesskit.board.gameover import game_over, without_moves
 
         over = game_over(self.setup()) if self.variant != "chess" else None
-        if over:
-            return f"the game is over: {over}"
-        if self.variant in ("antichess", "giveaway"):
-            return "the side to move has no move left and has won"
-        return "checkmate" if self.is_check() else "stalemate"
+        return f"the game is over: {over}" if over else without_moves(self.variant, self.is_check())
 
     def legal_moves(self) -> list[str]:
         return [self.uci(int(m)) for m in self._legal_packed()]

@@ -4,6 +4,8 @@ clocks, check, the legal moves, and a variant's pockets and check counters (``va
 
 from __future__ import annotations
 
+from chesskit.board.gameover import game_over, without_moves
+
 
 def describe(board, ident: str | None = None) -> dict:
     """The state shown by ``show``, taken from the FEN so it matches ``fen`` exactly."""
@@ -32,7 +34,6 @@ def _describe_variant(board, ident: str | None, variant: str) -> dict:
     plus ``variant``, crazyhouse's ``pockets`` and three-check's ``checks_given``."""
     from chesskit.board.fen import parse_fen
     from chesskit.board.fen_variants import format_pockets
-    from chesskit.board.gameover import game_over
     from chesskit.vocab import square_name
 
     fen = board.fen()
@@ -67,9 +68,7 @@ def game_status(info: dict) -> str:
     if info.get("game_over"):
         return f" (the game is over: {info['game_over']})"
     if not info["legal_moves"]:
-        if info.get("variant") == "antichess":
-            return f" (no legal moves: {info['turn']} wins)"
-        return " (checkmate)" if info["check"] else " (stalemate)"
+        return f" ({without_moves(info.get('variant', 'chess'), info['check'], info['turn'])})"
     return " (in check)" if info["check"] else ""
 
 

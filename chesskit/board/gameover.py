@@ -42,3 +42,15 @@ def game_over(setup) -> str | None:
     if variant == "horde" and not any(code and code >> 3 == WHITE for code in board):
         return "white has no piece left"
     return None
+
+
+# the variants where a side with no legal move has won (it lost all its pieces, or is blocked)
+_NO_MOVE_WINS = ("antichess", "giveaway")
+
+
+def without_moves(variant: str, check: bool, side: str = "the side to move") -> str:
+    """What it is that ``side`` (to move) has no legal move, its game not over otherwise:
+    checkmate, stalemate, or in antichess and giveaway a win."""
+    if variant in _NO_MOVE_WINS:
+        return f"no legal moves: {side} wins"
+    return "checkmate" if check else "stalemate"
