@@ -19,6 +19,7 @@ from chesskit.errors import IllegalMoveError, InputError
 from chesskit.geometry import attackers
 from chesskit.board.fen import MAX_CLOCK
 from chesskit.vocab import (
+    COLOR_NAMES,
     PIECE_LETTERS,
     PROMOTION_LETTERS,
     castle_squares,
@@ -243,7 +244,7 @@ class Board:
         from chesskit.board.gameover import game_over, without_moves
 
         over = game_over(self.setup()) if self.variant != "chess" else None
-        return f"the game is over: {over}" if over else without_moves(self.variant, self.is_check())
+        return f"the game is over: {over}" if over else without_moves(self.variant, self.is_check(), COLOR_NAMES[self.turn])
 
     def legal_moves(self) -> list[str]:
         return [self.uci(int(m)) for m in self._legal_packed()]

@@ -68,7 +68,8 @@ def game_status(info: dict) -> str:
     if info.get("game_over"):
         return f" (the game is over: {info['game_over']})"
     if not info["legal_moves"]:
-        return f" ({without_moves(info.get('variant', 'chess'), info['check'], info['turn'])})"
+        why = without_moves(info.get("variant", "chess"), info["check"], info["turn"])
+        return f" ({why})" if why in ("checkmate", "stalemate") else f" (no legal moves: {why})"
     return " (in check)" if info["check"] else ""
 
 

@@ -48,9 +48,10 @@ def game_over(setup) -> str | None:
 _NO_MOVE_WINS = ("antichess", "giveaway")
 
 
-def without_moves(variant: str, check: bool, side: str = "the side to move") -> str:
-    """What it is that ``side`` (to move) has no legal move, its game not over otherwise:
-    checkmate, stalemate, or in antichess and giveaway a win."""
+def without_moves(variant: str, check: bool, side: str) -> str:
+    """What it is that ``side`` (to move: "white" or "black") has no legal move, its game not
+    over otherwise: ``"checkmate"``, ``"stalemate"``, or in antichess and giveaway
+    ``"black wins"``."""
     if variant in _NO_MOVE_WINS:
-        return f"no legal moves: {side} wins"
+        return f"{side} wins"
     return "checkmate" if check else "stalemate"

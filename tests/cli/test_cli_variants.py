@@ -80,12 +80,15 @@ def test_show_names_a_variants_own_end_of_the_game(cli, variant, fen):
     assert ("(the game is over: " + str(shown["game_over"]) + ")" in line) == over, line
 
 
-def test_show_says_antichess_without_a_move_has_won(cli):
+@pytest.mark.parametrize("variant", ["antichess", "giveaway"])
+def test_show_says_antichess_without_a_move_has_won(cli, variant):
     fen = "8/8/8/7p/7P/8/8/8 b - - 0 1"  # black's pawn is blocked: no legal move, and it wins
-    board = oracle("antichess", fen)
+    board = oracle(variant, fen)
     assert not any(board.legal_moves) and board.is_variant_win()
-    out = cli("show", fen, "--variant", "antichess").stdout
+    out = cli("show", fen, "--variant", variant).stdout
     assert "side to move: black (no legal moves: black wins)" in out
+    result = cli("perft", fen, "1", "--variant", variant, "--moves", "h5h4")
+    assert "legal moves: (none: black wins)" in result.stderr
 
 
 def test_a_move_after_a_variants_own_end_says_the_game_is_over(cli):
