@@ -491,3 +491,14 @@ def test_named_dialect_answer_times_out(dialect):
     with pytest.raises(EngineError, match=r"did not answer 'perft 1' within 1 s$"):
         finishes(ask)  # the timeout fires and the call returns (a broken one hangs)
     assert engine._proc is None
+
+
+def test_the_total_only_form_a_message_names_is_a_dialect():
+    # "name the dialect xboard-perft-split-total" named a dialect that does not exist
+    from chesskit.compare.engines.dialects import dialect_names, parse_dialect
+
+    for name in dialect_names():
+        dialect = parse_dialect(name)
+        total = parse_dialect(dialect.total_name)
+        assert total is not None and total.total_only and total.loop == dialect.loop, name
+    assert parse_dialect("xboard-perft-split").total_name == "xboard-perft-total"

@@ -255,7 +255,7 @@ class PerftEngine(UciEngine):
         if answer.total is not None and not answer.moves and answer.total:
             raise self.error(
                 f"answered {where} with a total of {answer.total} and no divide lines "
-                f"(a total-only engine: name the dialect {dialect.name}-total)"
+                f"(a total-only engine: name the dialect {dialect.total_name})"
             )
         if answer.total is not None and sum(answer.moves.values()) != answer.total:
             raise self.error(

@@ -69,6 +69,12 @@ class Dialect:
             return "oneshot-total" if self.total_only else "oneshot"
         return f"{self.loop}-{self.command}" + ("-total" if self.total_only else "")
 
+    @property
+    def total_name(self) -> str:
+        """The name of this dialect's total-only form (``perft N 1`` has none: ``perft N``'s)."""
+        command = "perft" if self.command == "perft-split" else self.command
+        return Dialect(self.loop, command, True).name
+
     def verb(self, depth: int) -> str:
         """The command that asks for perft `depth`: `go perft 3`, `perft 3`, `divide 3`, `perft 3 1`."""
         if self.command == "perft-split":
