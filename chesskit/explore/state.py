@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from chesskit.compare.engines.base import UCI_MOVE
+from chesskit.compare.rows import settle_zero_rows
 from chesskit.errors import EngineError, InputError
 from chesskit.explore.san import find_move, path_labels, san
 
@@ -331,7 +332,9 @@ class Explorer:
                 below = {m: eng.perft(fen, node.depth - 1, moves + [m], chess960) for m in known.ours}
             known.theirs = below
         else:
-            known.theirs = eng.divide(fen, node.depth, moves, chess960)
+            # zero-count rows that claim nothing set aside, as compare's descent does (Sjaak II
+            # lists its illegal moves with 0: they were shown as extra moves, the totals equal)
+            known.ours, known.theirs = settle_zero_rows(known.ours, eng.divide(fen, node.depth, moves, chess960), node.depth)
 
     def counters(self, node: Node | None = None, cancel: threading.Event | None = None) -> dict[str, dict[str, int]]:
         """chesskit's CPW counters (captures, e.p., castles, ...) below each move at ``node``."""

@@ -67,6 +67,18 @@ def test_sjaak_zero_rows_agree(cli):
     assert sum(report["steps"][0]["ours"].values()) == pc_perft(chess.Board(ROOK_CHECK), 3)
 
 
+@pytest.mark.parametrize("fen", ["6B1/8/8/8/K1Pp4/8/k7/8 b - c3 0 1", "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"])
+def test_sjaak_zero_rows_agree_in_explore(cli, fen):
+    """explore sets Sjaak II's zero-count rows aside as compare does: they were shown as
+    extra moves, "divide differs" with equal totals, exit 1."""
+    debian_engine("sjaakii")
+    result = cli("explore", fen, "2", "--engine", "sjaakii", "--json")
+    assert result.exit_code == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert all(row["status"] == "same" for row in shown["moves"]), shown["moves"]
+    assert sum(row["chesskit"] for row in shown["moves"]) == pc_perft(chess.Board(fen), 2)
+
+
 def test_sjaak_suite_agrees(cli):
     debian_engine("sjaakii")
     result = cli("suite", "--engine", "sjaakii", "--max-nodes", "20000", "--skip-chess960", "--json")
