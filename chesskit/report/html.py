@@ -58,9 +58,14 @@ def fuzz_html(data: dict) -> str:
         f"seed {data.get('seed')}, {data.get('positions', 0):,} positions, {data.get('nodes', 0):,} nodes compared "
         f"at depths 1-{data.get('depth')} in {data.get('seconds', 0):.1f} s"
     )
+    errors = data.get("engine_errors") or []
     if data.get("agree", data.get("fen") is None):
-        verdict = f"ok: nothing differs ({run})"
-        body = f'<p class="summary pass">{esc(verdict)}</p>'
+        if errors:  # nothing differed where the engine answered: it still failed (exit 3)
+            verdict = f"the engine failed on {_plural(len(errors), 'position')}, nothing else differs ({run})"
+            body = f'<p class="summary mismatch">{esc(verdict)}</p>'
+        else:
+            verdict = f"ok: nothing differs ({run})"
+            body = f'<p class="summary pass">{esc(verdict)}</p>'
     else:
         verdict = data.get("summary") or "a finding"
         facts = [
@@ -72,7 +77,28 @@ def fuzz_html(data: dict) -> str:
             ("shrunk position", _shrunk(data)),
         ]
         body = finding_html(data, "finding-1", "fuzz finding: the shrunk position", facts)
-    return _command_page("fuzz", verdict, body)
+    return _command_page("fuzz", verdict, body + _fuzz_engine_errors(errors))
+
+
+def _fuzz_engine_errors(errors: list[dict]) -> str:
+    """The generated positions the engine failed on (fuzz's ``engine_errors``), the run having
+    gone on: each one's failure, where, and the shrunk position that still fails, if any."""
+    if not errors:
+        return ""
+    items = []
+    for error in errors:
+        where = " ".join(error.get("path") or []) or "(start)"
+        shrunk = ""
+        if error.get("shrunk_fen"):
+            shrunk = (f"<br>still fails at depth {esc(error.get('shrunk_depth'))} after shrinking: "
+                      f"<code>{esc(error['shrunk_fen'])}</code>")
+        items.append(
+            f"<li>position {esc(error.get('position'))} <span class=muted>({esc(error.get('source'))})</span>: "
+            f"{esc(error.get('reason'))}<br><code>{esc(error.get('fen'))}</code>, depth {esc(error.get('depth'))}, "
+            f"at {esc(where)}{shrunk}</li>"
+        )
+    return (f'\n<section class="finding" id="engine-errors"><h2>engine errors: {_plural(len(errors), "position")}</h2>'
+            f'<ul>{"".join(items)}</ul></section>')
 
 
 def _shrunk(data: dict) -> str:

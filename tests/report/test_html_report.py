@@ -4,6 +4,7 @@ every count and the regression line checked against python-chess."""
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 
@@ -223,6 +224,22 @@ def test_fuzz_that_finds_nothing_says_so(cli, tmp_path):
     doc = parse_html(out.read_text())
     assert doc.one("p", "summary").text_content().startswith("ok: nothing differs (seed 2, 10 positions")
     assert not doc.all("section", "finding")
+
+
+def test_fuzz_where_the_engine_failed_says_so_and_shows_where(cli, tmp_path):
+    """fail_midway's adapter raises at seed 5's position 5 (three queens) and is right
+    elsewhere: the page said "ok: nothing differs" of a run that exits 3."""
+    out = tmp_path / "fuzz.html"
+    spec = f"{ENGINES / 'fail_midway.py'}:Adapter"
+    result = cli("fuzz", "--python", spec, "--seed", "5", "--positions", "6", "--json", "--html", str(out))
+    assert result.exit_code == 3
+    [crash] = json.loads(result.stdout)["engine_errors"]
+    doc = parse_html(out.read_text())
+    summary = doc.one("p", "summary")
+    assert "pass" not in summary.classes() and summary.text_content().startswith("the engine failed on 1 position")
+    [section] = doc.all("section", "finding")
+    text = section.text_content()
+    assert "queen list full" in text and crash["fen"] in text and crash["shrunk_fen"] in text
 
 
 @pytest.mark.parametrize(
