@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
+import time
 
 import click
 
@@ -20,6 +21,8 @@ from chesskit.suites.guard import parse_position_timeout
 from chesskit.typed import plain_float, plain_int
 
 DEFAULT_POSITIONS = 1000  # when neither --positions nor --time is given
+# what --time leaves the positions when the engine's start took it all (none is then compared: bad input)
+MIN_SECONDS_LEFT = 0.001
 MAX_FUZZ_DEPTH = 10
 
 
@@ -99,7 +102,11 @@ def fuzz(
     if not as_json:
         click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
     try:
+        began = time.monotonic()
         spoken = engine_dialect(eng)
+        started = time.monotonic() - began
+        if limit_seconds is not None:  # --time bounds the whole run: the engine's start too
+            limit_seconds = max(limit_seconds - started, MIN_SECONDS_LEFT)
         with _progress(limit_positions, limit_seconds) as (advance, shrinking):
             run = run_fuzz(
                 eng,
@@ -117,6 +124,11 @@ def fuzz(
     finally:
         eng.close()
     note_dialect(spoken, as_json, eng)
+    if run.positions == 0 and not run.crashes:  # "ok: 0 positions agreed" would pass a CI run that checked nothing
+        raise InputError(
+            f"no position was compared within --time: the engine's start (its dialect found) took {started:.1f} s "
+            "of it; give a longer --time"
+        )
     failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts))
     write_fuzz(html_path, run, engine_call(engine_opts))
     _verdict(run, failure, chess960)

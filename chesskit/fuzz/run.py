@@ -93,6 +93,9 @@ class FuzzRun:
     crashes: list[Crash] = field(default_factory=list)  # the positions the engine failed on
     # the position after which only standard ones were tried: the engine cannot play Chess960
     chess960_dropped_at: int | None = None
+    variant: str = "chess"  # the rules (a canonical name)
+    # "king-takes-rook" when the engine wrote a standard castle as e1h1 (compare's key)
+    castling_spelling: str | None = None
 
     @property
     def agree(self) -> bool:
@@ -135,7 +138,7 @@ def fuzz(
         stream = VariantStream(seed, variant, bool(chess960))
     began = clock()
     deadline = Deadline(max_seconds, clock)
-    run = FuzzRun(seed, depth, 0, 0, 0.0)
+    run = FuzzRun(seed, depth, 0, 0, 0.0, variant=variant)
     name = getattr(engine, "name", "engine")
     for generated in stream:
         if max_positions is not None and run.positions >= max_positions:
@@ -178,6 +181,7 @@ def fuzz(
     if run.crashes and run.finding is None and crashed(run.crashes[0].failure) and variant == "chess":
         _shrink_crash(engine, run.crashes[0], position_timeout, on_shrink, deadline)
     run.seconds = clock() - began
+    run.castling_spelling = getattr(engine, "castling_spelling", None)
     return run
 
 
@@ -311,6 +315,9 @@ def run_json(run: FuzzRun) -> dict:
             "shrink_error": finding.shrunk.error if finding else None,
             "engine_errors": [crash.to_json() for crash in run.crashes],
             "chess960_dropped_at": run.chess960_dropped_at,
+            "castling_spelling": run.castling_spelling,
         }
     )
+    if run.variant != "chess":  # as compare's object, with or without a finding
+        data["variant"] = run.variant
     return data

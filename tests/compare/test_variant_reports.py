@@ -28,6 +28,15 @@ def test_crazyhouse_fuzz_json_names_the_variant_and_reads_the_finding(cli):
     assert not any(board.is_legal(chess.Move.from_uci(m)) for m in data["extra"])
 
 
+def test_a_variant_fuzz_that_finds_nothing_names_the_variant_too(cli):
+    # "variant" was in fuzz's object only with a finding (docs/json.md: in every variant object)
+    result = cli("fuzz", "--variant", "crazyhouse", "--python", f"{ENGINES / 'vpchelper.py'}:Adapter",
+                 "--positions", "5", "--seed", "3", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["agree"] and data["variant"] == "crazyhouse"
+
+
 def test_crazyhouse960_compare_gives_a_script_its_fen_in_shredder_form(cli):
     result = cli("compare", HOUSE960, "1", "--variant", "crazyhouse960", "--script", SCRIPT, "--json")
     assert result.exit_code == 1, result.stderr

@@ -17,7 +17,7 @@ import sys
 import chess
 import pytest
 
-from helpers import ENGINES, REPO, need_program
+from helpers import ENGINES, FAKE_UCI, REPO, need_program
 
 PY = sys.executable
 
@@ -141,6 +141,7 @@ def test_correct_engine_exits_0_saying_how_much_agreed(cli):
     assert report["nodes"] > 150 and report["start_fen"] is None and report["shrunk"] is False and report["seed"] == 2
     # no node and no position: every FEN key null (engine_fen and chesskit_fen were "")
     assert all(report[key] is None for key in ("fen", "engine_fen", "chesskit_fen", "position_fen", "first_fen"))
+    assert report["castling_spelling"] is None  # compare's key, in fuzz's object too (docs/json.md)
 
 
 def test_time_bound_stops_the_run(cli):
@@ -149,6 +150,14 @@ def test_time_bound_stops_the_run(cli):
     # compare no position in full
     result, report = fuzz_json(cli, "--python", f"{ENGINES / 'eng_correct.py'}:Adapter", "--time", "1.5", "--seed", "9")
     assert result.exit_code == 0 and report["agree"] and report["seconds"] > 0
+
+
+def test_time_bounds_the_engines_start_too(cli):
+    """--time bounds the whole run: an engine whose start (its dialect found) takes it all
+    compares nothing, and that is bad input, not "ok: 0 positions agreed" (exit 0)."""
+    result, report = fuzz_json(cli, "--engine", f"{FAKE_UCI} --slow-uci 1.5", "--time", "1", "--seed", "9")
+    assert result.exit_code == 2 and report is None
+    assert "no position was compared within --time: the engine's start" in result.stderr
 
 
 def test_stockfish_agrees(cli, stockfish_path):
