@@ -87,13 +87,8 @@ def fuzz(
     if depth_n > MAX_FUZZ_DEPTH:
         raise InputError(f"bad --depth {depth!r}: at most {MAX_FUZZ_DEPTH} (every position is counted to it)")
     seed_n = _parse_seed(seed)
-    limit_positions = None if positions is None else parse_count(positions, "--positions")
-    if limit_positions == 0:
-        raise InputError("bad --positions '0': must be at least 1")
-    limit_seconds = None if seconds is None else _parse_seconds(seconds)
+    limit_positions, limit_seconds = _limits(positions, seconds)
     per_position = parse_position_timeout(position_timeout)
-    if limit_positions is None and limit_seconds is None:
-        limit_positions = DEFAULT_POSITIONS
     if save is not None:
         check_save_path(save, engine_opts.input_files())
     check_writable(html_path, engine_opts.input_files(), others={"--save": save})
@@ -102,11 +97,7 @@ def fuzz(
     if not as_json:
         click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
     try:
-        began = time.monotonic()
-        spoken = engine_dialect(eng)
-        started = time.monotonic() - began
-        if limit_seconds is not None:  # --time bounds the whole run: the engine's start too
-            limit_seconds = max(limit_seconds - started, MIN_SECONDS_LEFT)
+        spoken, started, limit_seconds = _started(eng, limit_seconds)
         with _progress(limit_positions, limit_seconds) as (advance, shrinking):
             run = run_fuzz(
                 eng,
@@ -124,11 +115,7 @@ def fuzz(
     finally:
         eng.close()
     note_dialect(spoken, as_json, eng)
-    if run.positions == 0 and not run.crashes:  # "ok: 0 positions agreed" would pass a CI run that checked nothing
-        raise InputError(
-            f"no position was compared within --time: the engine's start (its dialect found) took {started:.1f} s "
-            "of it; give a longer --time"
-        )
+    _check_compared(run, started)
     failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts))
     write_fuzz(html_path, run, engine_call(engine_opts))
     _verdict(run, failure, chess960)
@@ -151,6 +138,38 @@ def _fuzz_rules(variant: str, chess960: bool | None) -> tuple[dict[str, str], bo
     if found.name == "chess":
         return {}, True if c960 else chess960
     return {"variant": found.name}, bool(c960 or chess960)
+
+
+def _limits(positions: str | None, seconds: str | None) -> tuple[int | None, float | None]:
+    """--positions and --time as numbers (DEFAULT_POSITIONS when neither is given)."""
+    limit_positions = None if positions is None else parse_count(positions, "--positions")
+    if limit_positions == 0:
+        raise InputError("bad --positions '0': must be at least 1")
+    limit_seconds = None if seconds is None else _parse_seconds(seconds)
+    if limit_positions is None and limit_seconds is None:
+        limit_positions = DEFAULT_POSITIONS
+    return limit_positions, limit_seconds
+
+
+def _started(eng, limit_seconds: float | None) -> tuple[object, float, float | None]:
+    """Start ``eng`` and find its dialect: (the dialect, the seconds that took, what is left of
+    ``--time``: it bounds the whole run, the engine's start too)."""
+    began = time.monotonic()
+    spoken = engine_dialect(eng)
+    started = time.monotonic() - began
+    if limit_seconds is not None:
+        limit_seconds = max(limit_seconds - started, MIN_SECONDS_LEFT)
+    return spoken, started, limit_seconds
+
+
+def _check_compared(run, started: float) -> None:
+    """A run that compared no position is bad input: "ok: 0 positions agreed" would pass a
+    CI run that checked nothing."""
+    if run.positions == 0 and not run.crashes:
+        raise InputError(
+            f"no position was compared within --time: the engine's start (its dialect found) took {started:.1f} s "
+            "of it; give a longer --time"
+        )
 
 
 def _verdict(run, failure: str | None, chess960: bool | None) -> None:
