@@ -148,9 +148,11 @@ def suite_html(data: dict) -> str:
         '<th class="num">time</th><th>file</th></tr></thead>'
         f"<tbody>{''.join(row for _, row in rows)}</tbody></table>"
     )
+    # whose counts were checked: a clean report named no engine, only a finding's details did
+    counted = f'<p class="muted">counted by {esc(data["engine"])}</p>' if data.get("engine") else ""
     body = (
         f'<header><h1>chesskit suite</h1><p class="summary {"pass" if verdict[1] else "mismatch"}">'
-        f"{esc(verdict[0])}</p></header>\n<main>\n{table}\n{''.join(findings)}</main>"
+        f"{esc(verdict[0])}</p>{counted}</header>\n<main>\n{table}\n{''.join(findings)}</main>"
     )
     return page(f"chesskit suite: {verdict[0]}", body)
 

@@ -281,6 +281,20 @@ def test_suite_summary_counts_positions_by_outcome(reports):
     assert summary.startswith("positions: 1 passed, 1 mismatched; counts: 2 passed, 1 failed, 1 line not run")
 
 
+def test_a_clean_suite_report_names_the_engine_it_checked(cli, tmp_path):
+    # only a finding's details named the engine: a page of passes did not say whose they were
+    suite = tmp_path / "one.epd"
+    suite.write_text(f'{BARE_KINGS} ;D1 {pc_perft(chess.Board(BARE_KINGS), 1)} ;id "kings"\n')
+    out = tmp_path / "suite.html"
+    engine = str(ENGINES / "eng_correct.py")
+    result = cli("suite", str(suite), "--script", engine, "--html", str(out))
+    assert result.exit_code == 0, result.stderr
+    header = parse_html(out.read_text()).one("header")
+    assert header.one("p", "muted").text_content() == f"counted by {engine}"
+    cli("suite", str(suite), "--html", str(out))  # chesskit's own counts: no engine to name
+    assert not parse_html(out.read_text()).one("header").all("p", "muted")
+
+
 def test_compare_report_of_an_engine_that_crashes_at_a_node(cli, tmp_path):
     """The engine (wrong about en passant, so the descent goes down) segfaults when asked
     about the node after f7f5: exit 3, and the page shows that node and the path to it."""
