@@ -292,7 +292,7 @@ def run(
     (sorted by move) so the failure can be chased move by move. With ``stats``, a depth
     whose record has an ``S<depth>`` opcode is counted with ``Board.stats`` and its
     leaf counters are checked too. A position that cannot be counted (its board cannot be
-    set up, or an S<n> opcode does not parse) gives results with ``error`` set.
+    set up) gives results with ``error`` set.
 
     ``threads`` > 1 counts several positions at once: standard chess positions whose
     counts need no table on that many worker processes (``procs``: the Python around
@@ -672,12 +672,8 @@ def _run_job(
         # a table only where it can pay (TABLE_FROM_DEPTH); the shared one made on first use
         table = tables.get(bool(board.chess960), record.variant) if gpu is None and task.depth >= TABLE_FROM_DEPTH else _NO_TABLE
         wanted = None
-        if stats and task.depth in record.stats:
-            try:
-                wanted = parse_stat_opcode(record.stats[task.depth], counter_names(board))
-            except InputError as err:
-                yield SuiteResult(task, 0, 0.0, error=printable(f"S{task.depth}: {err}"))
-                continue
+        if stats and task.depth in record.stats:  # read when the line was (formats.parse_epd_line)
+            wanted = parse_stat_opcode(record.stats[task.depth], counter_names(board))
         report = None
         if progress is not None and task.expected > SPLIT_NODES and task.depth >= 4:  # worth a bar
             report = lambda done, total, nodes, task=task: progress(task, done / total)  # noqa: E731

@@ -42,9 +42,10 @@ class OneShotEngine(Engine):
         if not self.words:
             raise InputError("--engine-cmd is empty: give a command line with {fen} and {depth}")
         for word in self.words:
-            for formatted in _FORMATTED.findall(word):
+            formatted = _FORMATTED.search(word)
+            if formatted:
                 raise InputError(
-                    f"--engine-cmd {template!r}: {formatted} is not a placeholder: they are replaced as "
+                    f"--engine-cmd {template!r}: {formatted.group()} is not a placeholder: they are replaced as "
                     f"written, with no format spec, conversion or field ({', '.join(PLACEHOLDERS)})"
                 )
             for unknown in _NAMED.findall(word):
