@@ -14,7 +14,7 @@ import pytest
 
 import chesskit
 from chesskit.errors import EngineError, FenError, IllegalMoveError, InputError
-from helpers import BEFORE_EP, EP_FEN, ENGINES, FAKE_UCI, KIWIPETE, REPO, pc_divide, pc_perft, subprocess_env
+from helpers import BEFORE_EP, EP_FEN, ENGINES, FAKE_UCI, KIWIPETE, REPO, STARTPOS, pc_divide, pc_perft, subprocess_env
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
@@ -146,12 +146,12 @@ def test_threads_sharing_one_engine_take_turns():
     each other's answers, internal errors or "did not answer 'uci'" (its lock: ``Engine.lock``)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    questions = [("startpos", 3), ("kiwipete", 2), ("pos3", 3), ("pos4", 2)] * 4
+    questions = [(STARTPOS, 3), (KIWIPETE, 2), (EP_FEN, 3), (BEFORE_EP, 2)] * 4
     with chesskit.Engine(FAKE_UCI) as engine:
         with ThreadPoolExecutor(4) as pool:
             counts = list(pool.map(lambda q: engine.perft(*q), questions))
             agree = list(pool.map(lambda q: chesskit.compare(engine, q[0], 2).agree, questions[:4]))
-    assert counts == [chesskit.perft(*q) for q in questions] and all(agree)
+    assert counts == [pc_perft(chess.Board(fen), depth) for fen, depth in questions] and all(agree)
 
 
 def test_an_engine_names_its_dialect():
