@@ -14,7 +14,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from helpers import BEFORE_EP, ENGINES, FAKE_UCI, KIWIPETE, missing, pc_perft
+from helpers import BEFORE_EP, ENGINES, FAKE_UCI, KIWIPETE, missing, one_line, pc_perft
 
 PY = sys.executable
 FAKE = f"{PY} {ENGINES / 'fake_perft.py'}"
@@ -99,6 +99,19 @@ def test_ethereal_named_dialect(cli):
         "total_only": True,
         "detected": False,
     }
+
+
+def test_ethereal_given_a_divide_dialect_fails_at_once_naming_its_own(cli):
+    """Ethereal answers `perft N` with a bare total: named uci-perft, the run waited out the
+    whole --timeout and said it "did not answer"; it fails at once now, naming the dialect."""
+    import time
+
+    engine = debian_engine("ethereal-chess")
+    start = time.monotonic()
+    result = cli("compare", "startpos", "3", "--engine", engine, "--dialect", "uci-perft", "--timeout", "60")
+    assert time.monotonic() - start < 30
+    moves = len(list(chess.Board().legal_moves))
+    one_line(result, 3, "ethereal-chess", f"a total of {moves} and no divide lines", "uci-perft-total")
 
 
 # ------------------------------------------------------------------ fake engines through the CLI

@@ -227,7 +227,9 @@ class PerftEngine(UciEngine):
         answer, search = self.ask(command, depth, lambda: node_board(fen, moves, chess960, self.variant))
         where = f"{command!r} on {position_label(fen, moves)!r}"
         if search:
-            raise self.error(f"started a search on {where} instead of counting")
+            said = f" (it printed {one_line(answer.bestmove)!r})" if answer.bestmove else ""
+            named = "" if self.detected else f"; without --dialect {dialect.name} chesskit detects the dialect it speaks"
+            raise self.error(f"started a search on {where} instead of counting{said}{named}")
         if dialect.total_only:
             if answer.total is None:
                 raise self.error(f"printed no total for {where}{_skipped(answer)}")
@@ -316,16 +318,11 @@ class PerftEngine(UciEngine):
             return time.monotonic() + _grace(self.timeout)
         while True:
             if ready and not searching:
-                if complete() or (probe and (search or (refused and answer.empty))):
-                    break
+                if complete() or search or (probe and refused and answer.empty):
+                    break  # a search (`bestmove`) is no count: `query` says so at once
                 if probe and ready_reply is not None and ready_reply.startswith("pong"):
                     break  # an xboard engine answers `ping` once it has done what came before
-                if (
-                    probe
-                    or answer.total is not None
-                    or (answer.moves and not self.expect_total and not self._console)
-                    or ((refused or turned_down) and answer.empty)
-                ):
+                if probe or self._may_be_over(answer, depth, ready_reply, refused or turned_down):
                     # not whole yet (a total before its divide lines, lines still coming
                     # after readyok): read on while the engine keeps talking
                     quiet = quiet or wait_more()
@@ -342,7 +339,7 @@ class PerftEngine(UciEngine):
                 ready = True
                 continue
             if not self._console and text.startswith("bestmove"):
-                search, searching = True, False
+                search, searching, answer.bestmove = True, False, text
                 continue
             if not self._console and text.startswith("info") and (" pv " in f"{text} " or " score " in text):
                 if not searching and not search:
@@ -360,6 +357,21 @@ class PerftEngine(UciEngine):
             if quiet is not None:  # a probe waits as long as the engine keeps talking
                 quiet = wait_more()
         return reader.finish(), search
+
+    def _may_be_over(self, answer: Answer, depth: int, ready_reply: str | None, turned_down: bool) -> bool:
+        """Whether an answer read past the engine's `readyok` may already be all of it, so
+        that silence ends it (PROBE_GRACE) instead of --timeout: a total line, a divide with
+        no total line to wait for, a refusal, or a bare number alone where the engine
+        confirmed it had read the question (Ethereal's `perft N` where a divide was asked:
+        `query` names the total-only dialect). A bare number equal to the depth may be an
+        echo of it before the answer, and a bare 0 would end it as an empty divide (every
+        move missing, a false bug), so those are still waited for."""
+        return (
+            answer.total is not None
+            or bool(answer.moves and not self.expect_total and not self._console)
+            or (turned_down and answer.empty)
+            or (ready_reply is not None and not answer.moves and answer.bare not in (None, 0, depth))
+        )
 
     def _answer_line(self, command: str, answer: Answer, deadline: float | None) -> str:
         """The next line of the answer to ``command``; --timeout passing is an EngineError

@@ -355,6 +355,7 @@ class Answer:
     san: bool = False
     skipped: list[str] = field(default_factory=list)  # lines that were neither (for messages)
     bare: int | None = None  # a bare number not (yet) taken as the total (see AnswerReader)
+    bestmove: str | None = None  # the `bestmove` line of an engine that searched instead of counting
     late: bool = False  # divide lines came after `readyok`: the engine prints from a thread
     last: str | None = None  # the last line that was neither
     countish: str | None = None  # the last such line that looks as if it held the count
