@@ -24,11 +24,13 @@ other module splits EPD operations (a loop that honours quotes around ``;``), sp
 the opcode or id patterns, or reads the ``hmvc``/``fmvn`` clock operations. Board geometry
 has owners too (issue 25): the start FEN is written only in ``chesskit/geometry.py`` and the
 pieces' step tables only in ``chesskit/vocab.py``; and no function outside the compiled core
-is longer than 80 lines. Textual is imported by ``chesskit/explore/app.py`` alone.
+is longer than 80 lines. A module-level constant has one owner: no two modules define the
+same name with the same value (``SUITE_HASH_MB``, the suites' table, was written in the API
+and again in the CLI). Textual is imported by ``chesskit/explore/app.py`` alone.
 
 The checker is run on the real tree, and on doctored copies to show that it catches an
-upward import, a cycle, a second EPD parser, a copied start FEN or step table and a long
-function.
+upward import, a cycle, a second EPD parser, a copied start FEN or step table, a copied
+constant and a long function.
 """
 
 from __future__ import annotations
@@ -365,6 +367,28 @@ def test_one_owner_for_the_start_fen_and_the_piece_steps():
     assert geometry_copies(PACKAGE) == []
 
 
+def constant_copies(root: Path) -> list[str]:
+    """``NAME: module, module`` for each module-level constant (an upper-case name bound to a
+    literal) that more than one module defines with the same value: a default written twice
+    (``SUITE_HASH_MB = 64`` in the API and in the CLI) drifts apart when one is changed."""
+    owners: dict[tuple[str, str], list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        module = module_name(path, root)
+        for node in parse(path.read_text()).body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            if not isinstance(value, ast.Constant):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id.isupper():
+                    owners.setdefault((target.id, repr(value.value)), []).append(module)
+    return [f"{name}: {', '.join(modules)}" for (name, _), modules in owners.items() if len(modules) > 1]
+
+
+def test_one_owner_for_each_constant():
+    assert constant_copies(PACKAGE) == []
+
+
 MAX_FUNCTION_LINES = 80
 # functions over the limit that another issue is splitting (not to be added to): none left
 LONG_FUNCTIONS_ALLOWED: set[str] = set()
@@ -495,3 +519,11 @@ def test_a_long_function_is_caught_outside_the_core_only(copy):
     assert long_functions(copy) == [f"chesskit.compare.statecmp:too_long ({MAX_FUNCTION_LINES + 1} lines)"]
     _append(copy / "board" / "fen.py", "def short_enough():\n" + body[: body.rindex("    x")])
     assert len(long_functions(copy)) == 1
+
+
+def test_a_copied_constant_is_caught(copy):
+    _append(copy / "cli" / "perft_cmd.py", "SUITE_HASH_MB = 64")
+    _append(copy / "explore" / "state.py", "SUITE_HASH_MB = 32")  # another value: another constant
+    found = constant_copies(copy)
+    assert len(found) == 1 and found[0].startswith("SUITE_HASH_MB: ") and "chesskit.cli.perft_cmd" in found[0], found
+    assert "chesskit.explore.state" not in found[0]

@@ -19,6 +19,11 @@ from chesskit.api.position import Moves, check_depth, open_position
 from chesskit.errors import InputError
 
 
+# the transposition table of a suite run when hash_mb is not given (``chesskit suite``'s and
+# ``run_suite``'s default): one table serves the run's many small counts
+SUITE_HASH_MB = 64
+
+
 def default_threads() -> int:
     """All the cores this process may run on: the default for ``threads``."""
     from chesskit.board.threads import usable_cores  # deferred: loads numpy

@@ -21,12 +21,11 @@ from pathlib import Path
 from typing import Any, Union
 
 from chesskit.api.comparison import STATE_PUSHES, CompareResult, check_pushes
+from chesskit.api.counting import SUITE_HASH_MB
 from chesskit.api.engine import Engine, dialect_of, opened as open_engine
 from chesskit.errors import InputError
 from chesskit.suites.result import PositionResult  # noqa: F401 (what iterating a SuiteResult gives)
-
-# what ``chesskit suite --max-nodes`` defaults to (chesskit.suites.runner.DEFAULT_MAX_NODES)
-DEFAULT_MAX_NODES = 1_000_000
+from chesskit.suites.runner import DEFAULT_MAX_NODES  # what ``chesskit suite --max-nodes`` defaults to
 
 Paths = Union[str, Path, Sequence[Union[str, Path]]]
 
@@ -140,10 +139,6 @@ def check_case(engine: Engine, case: Case, state_pushes: int = STATE_PUSHES) -> 
 
 
 # ------------------------------------------------------------------ whole suites
-
-# the transposition table of a suite run when hash_mb is not given (``chesskit suite``'s default)
-SUITE_HASH_MB = 64
-
 
 class SuiteResult:
     """A suite run: iterating gives one ``PositionResult`` per position (``chesskit.suites.result``:

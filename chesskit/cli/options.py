@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from chesskit.cli import output
-from chesskit.api.counting import default_threads, table_mb  # noqa: F401 (the commands' defaults)
+from chesskit.api.counting import SUITE_HASH_MB, default_threads, table_mb  # noqa: F401 (the commands' defaults)
 from chesskit.api.position import move_list, open_position
 from chesskit.errors import InputError
 from chesskit.typed import plain_float, plain_int
@@ -109,10 +109,6 @@ def load_board(position: str, moves: str = "", chess960: bool = False, strict: b
     return board, ident
 
 
-# the table of a suite run when --hash is not given: one table serves the run's many small counts
-SUITE_HASH_MB = 64
-
-
 hash_option = click.option(
     "--hash",
     "hash_mb",
@@ -121,7 +117,7 @@ hash_option = click.option(
     metavar="MB",
     help="Transposition table size in MiB (0: none) [default: by depth, 1 MiB at depth 4 "
     "and below, x4 per ply to 256 MiB at depth 8, then x8 (2 GiB at 9), at most a quarter of the "
-    "memory available (half from depth 10) and half of what ulimit -v leaves; suites: 64]. More than the memory "
+    f"memory available (half from depth 10) and half of what ulimit -v leaves; suites: {SUITE_HASH_MB}]. More than the memory "
     "available now is refused. Entries check the full key and depth.",
 )
 
