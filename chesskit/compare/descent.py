@@ -32,6 +32,7 @@ from typing import Callable, Protocol
 
 from chesskit.compare.classify import classify_moves, listing_note
 from chesskit.compare.engines.base import UCI_MOVE
+from chesskit.compare.engines.script import shredder_fen
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
 from chesskit.compare.totals import descend_totals
@@ -107,8 +108,11 @@ def located(
     for move in moves:
         board.push(move)
     where = f"after {' '.join(moves)}" if moves else "at the start position"
-    found = EngineError(f"{err}; it failed at depth {depth} of compare's descent, {where} (fen {board.fen()})")
-    found.path, found.depth, found.fen = list(moves), depth, board.fen()
+    # a Chess960 node in Shredder-FEN: X-FEN's KQkq would read as standard chess (all that
+    # an engine failing with "cannot play Chess960" can play), and so ask another question
+    fen = shredder_fen(board.fen(), variant) if board.chess960 else board.fen()
+    found = EngineError(f"{err}; it failed at depth {depth} of compare's descent, {where} (fen {fen})")
+    found.path, found.depth, found.fen = list(moves), depth, fen
     return found
 
 

@@ -15,7 +15,7 @@ import shutil
 import chess
 import pytest
 
-from helpers import missing, pc_perft
+from helpers import missing, one_line, pc_perft
 
 CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"
 ROOK_CHECK = "4k3/8/8/8/8/8/8/3RK3 b - - 0 1"
@@ -41,6 +41,16 @@ def test_sjeng_castling_position_agrees(cli):
     assert report["agree"] is True
     assert report["dialect"] == {"name": "xboard-perft-total", "moves": None, "total_only": True, "detected": True}
     assert report["steps"][0]["theirs_total"] == pc_perft(chess.Board(CASTLES), 3) == 13744
+
+
+def test_sjeng_refusing_a_shredder_fen_names_it_as_given(cli):
+    """Castling letters in Shredder-FEN (HAha) make the position Chess960, which Sjeng cannot
+    play: the failure named the position as KQkq, standard chess, the game Sjeng can play."""
+    debian_engine("sjeng")
+    fen = CASTLES.replace("KQkq", "HAha")
+    expected = chess.Board(fen, chess960=True).shredder_fen()  # python-chess keeps HAha
+    result = cli("compare", fen, "2", "--engine", "sjeng", "--timeout", "20")
+    one_line(result, 3, "'sjeng' cannot play Chess960", f"(fen {expected})")
 
 
 def test_sjeng_en_passant_bug_is_found(cli):

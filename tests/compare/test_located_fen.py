@@ -1,0 +1,41 @@
+"""The FEN that an engine failure names is a Chess960 FEN when the position is one.
+
+A position given in Shredder-FEN (``HAha``) is counted as Chess960; an engine that cannot
+play Chess960 (Sjeng, any console or xboard dialect) fails on it with "cannot play
+Chess960", and the failure named the node's FEN in X-FEN: ``KQkq``, which reads as
+standard chess, the one game that engine can play, so the line contradicted itself and
+its FEN, pasted back, asked another question. It is written in Shredder-FEN now, as
+fuzz's saved positions and compare's regression lines are. Expected FENs are
+python-chess's.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import chess
+import pytest
+
+from helpers import ENGINES, one_line
+
+CONSOLE = f"{sys.executable} {ENGINES / 'fake_perft.py'} --loop console"
+OUTER_ROOKS = "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"  # X-FEN: KQkq, as standard chess
+C960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"  # X-FEN: KQkq too
+
+pytestmark = pytest.mark.usefixtures("no_leftover_children")
+
+
+def shredder(fen: str, moves: tuple[str, ...] = ()) -> str:
+    board = chess.Board(fen, chess960=True)
+    for move in moves:
+        board.push_uci(move)
+    return board.shredder_fen()
+
+
+@pytest.mark.parametrize("fen, moves", [(OUTER_ROOKS, ()), (C960, ("a3a4",))], ids=["outer-rooks", "after-a-move"])
+def test_an_engine_that_cannot_play_chess960_is_shown_the_chess960_fen(cli, fen, moves):
+    extra = ["--moves", " ".join(moves)] if moves else []
+    result = cli("compare", fen, "2", "--engine", CONSOLE, *extra, "--timeout", "20")
+    expected = shredder(fen, moves)
+    assert " KQkq " not in expected  # the point: the FEN keeps its Shredder castling letters
+    one_line(result, 3, "cannot play Chess960", f"(fen {expected})")
