@@ -167,6 +167,12 @@ class Board:
     def fen(self) -> str:
         return format_fen(self.setup())
 
+    def shown_fen(self) -> str:
+        """The FEN to show the user: Shredder-FEN's castling letters in Chess960
+        (``chesskit.board.fen.shown_fen``), ``fen()`` otherwise. ``fen()`` stays X-FEN:
+        what the engine back ends send."""
+        return format_fen(self.setup(), shredder=bool(self.chess960))
+
     def copy(self) -> "Board":
         other = Board.__new__(Board)
         other._bb, other._board, other._st = self._bb.copy(), self._board.copy(), self._st.copy()
@@ -270,7 +276,7 @@ class Board:
                 if uci in (square_name(frm) + square_name(to), square_name(frm) + square_name(king_to)):
                     return move
         legal = self.legal_moves()
-        raise IllegalMoveError(uci, self.fen(), legal, uci=_uci_shaped(uci), ended=None if legal else self._why_no_move())
+        raise IllegalMoveError(uci, self.shown_fen(), legal, uci=_uci_shaped(uci), ended=None if legal else self._why_no_move())
 
     def _reserve(self, plies: int, exact: bool = False, margin: int = 0) -> None:
         """Grow the history stack so ``plies`` more moves fit (and ``margin`` rows more),

@@ -190,7 +190,7 @@ def _violation(board, code: int, path, info, uvals) -> Violation:
     packed_move = int(info[C.I_MOVE])
     move = replay.uci(packed_move) if packed_move >= 0 else None
     expected, actual = _values(code, info, uvals)
-    return Violation(INVARIANTS[code], moves, replay.fen(), move, expected, actual)
+    return Violation(INVARIANTS[code], moves, replay.shown_fen(), move, expected, actual)
 
 
 def _squares(bits: int) -> str:

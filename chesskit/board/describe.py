@@ -8,8 +8,9 @@ from chesskit.board.gameover import game_over, without_moves
 
 
 def describe(board, ident: str | None = None) -> dict:
-    """The state shown by ``show``, taken from the FEN so it matches ``fen`` exactly."""
-    fen = board.fen()
+    """The state shown by ``show``, taken from the FEN so it matches ``fen`` exactly (a
+    Chess960 position's in Shredder-FEN, ``Board.shown_fen``: castling by rook files)."""
+    fen = board.shown_fen()
     variant = getattr(board, "variant", "chess")
     if variant != "chess":
         return _describe_variant(board, ident, variant)
@@ -36,7 +37,7 @@ def _describe_variant(board, ident: str | None, variant: str) -> dict:
     from chesskit.board.fen_variants import format_pockets
     from chesskit.vocab import square_name
 
-    fen = board.fen()
+    fen = board.shown_fen()
     setup = parse_fen(fen, board.chess960, variant=variant)
     fields = fen.split()
     info = {

@@ -691,13 +691,14 @@ def _format_rank(codes: tuple[int, ...], promoted: list[int]) -> str:
     return row
 
 
-def format_fen(setup: Setup, dialect: str = "python-chess") -> str:
+def format_fen(setup: Setup, dialect: str = "python-chess", shredder: bool = False) -> str:
     """The 6-field FEN of a setup (X-FEN castling in Chess960, ep as stored).
 
     A variant's fields as python-chess writes them: crazyhouse's pockets ``[Qn]`` after the
     placement and ``~`` after a promoted piece, three-check's remaining checks ``3+3``
     after the en-passant square. ``dialect="fairy"`` writes what Fairy-Stockfish reads and
     writes (its 11.1 engine and pyffish 0.0.90 write the same text as python-chess).
+    ``shredder=True`` writes the castling field in Shredder-FEN (``shredder_castling``).
     """
     if dialect not in FEN_DIALECTS:
         raise ValueError(f"unknown FEN dialect {dialect!r}; expected one of {FEN_DIALECTS}")
@@ -712,7 +713,44 @@ def format_fen(setup: Setup, dialect: str = "python-chess") -> str:
     turn = "w" if setup.turn == WHITE else "b"
     placement = "/".join(rows) + (fen_variants.format_pockets(setup.pockets) if setup.pockets is not None else "")
     checks = f" {fen_variants.format_checks(setup.checks)}" if setup.checks is not None else ""
-    return f"{placement} {turn} {_format_castling(setup)} {ep}{checks} {setup.halfmove} {setup.fullmove}"
+    castling = shredder_castling(setup) if shredder else _format_castling(setup)
+    return f"{placement} {turn} {castling} {ep}{checks} {setup.halfmove} {setup.fullmove}"
+
+
+# ---------------------------------------------------------------- Shredder-FEN
+#
+# The one Shredder-FEN writer. A Chess960 position is shown to the user in Shredder-FEN
+# wherever a FEN is printed, written to JSON or drawn (``shown_fen``): X-FEN's ``KQkq``
+# reads as standard chess, so such a FEN, pasted back, asks another question. What is
+# sent to an engine is each back end's own choice (a UCI engine with UCI_Chess960 is
+# sent X-FEN; a perftree script, Shredder-FEN).
+
+
+def shredder_castling(setup: Setup) -> str:
+    """Shredder-FEN's castling field: the files of the castling rooks, white's upper-case,
+    each side's king-side (east) rook first (``HAha``, ``GEge``), as python-chess's
+    ``Board.shredder_fen()`` writes it; ``-`` without rights."""
+    letters = ""
+    for color in (WHITE, BLACK):
+        rooks = sorted((sq for sq in setup.castling if sq >> 3 == 7 * color), reverse=True)
+        files = "".join(FILE_NAMES[sq & 7] for sq in rooks)
+        letters += files.upper() if color == WHITE else files
+    return letters or "-"
+
+
+def shredder_fen(fen: str, variant: str = "chess") -> str:
+    """``fen`` with its castling field in Shredder-FEN (read as Chess960), its other fields
+    as written."""
+    fields = fen.split()
+    if len(fields) < 3 or fields[2] == "-":
+        return fen
+    fields[2] = shredder_castling(parse_fen(fen, chess960=True, variant=variant))
+    return " ".join(fields)
+
+
+def shown_fen(fen: str, chess960: bool, variant: str = "chess") -> str:
+    """The FEN to show the user: a Chess960 position's in Shredder-FEN, any other as is."""
+    return shredder_fen(fen, variant) if chess960 else fen
 
 
 # ---------------------------------------------------------------- EPD

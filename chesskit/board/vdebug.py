@@ -431,7 +431,7 @@ class _Walk:
             moves.append(uci)
             replay.push(uci)
         move = replay.uci(found.move) if found.move is not None else None
-        return Violation(found.check, moves, replay.fen(), move, found.expected, found.actual)
+        return Violation(found.check, moves, replay.shown_fen(), move, found.expected, found.actual)
 
 
 # ---------------------------------------------------------------- helpers

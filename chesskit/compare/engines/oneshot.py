@@ -94,7 +94,7 @@ class OneShotEngine(Engine):
         if moves and not self.with_moves:
             fen, moves = node_board(fen, moves, chess960, self.variant).fen(), []
         if chess960:
-            from chesskit.compare.engines.script import shredder_fen
+            from chesskit.board.fen import shredder_fen
 
             fen = shredder_fen(fen, self.variant)
         values = {"{fen}": fen, "{depth}": str(depth), "{moves}": " ".join(moves), "{variant}": self.variant}

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from chesskit.board.fen import parse_fen
+from chesskit.board.fen import shredder_fen
 from chesskit.compare.engines.base import (
     COUNT,
     NULL_MOVE,
@@ -42,7 +42,6 @@ from chesskit.compare.engines.base import (
 )
 from chesskit.compare.engines.dialects import MoveNames, move_token
 from chesskit.compare.engines.proc import MAX_LINE, too_long_line
-from chesskit.vocab import FILE_NAMES
 
 
 class ScriptEngine(Engine):
@@ -125,21 +124,3 @@ def _divide_row(text: str, names: MoveNames | None, engine: Engine, call: str, l
         move = names.to_uci(token)
     count = _count(m.group(2).strip(), engine, call, line)
     return None if count is None else (move, count)
-
-
-def shredder_fen(fen: str, variant: str = "chess") -> str:
-    """``fen`` with its castling field in Shredder-FEN: the files of the castling rooks,
-    white's upper-case, each side's king-side rook first (``HAha``, ``GEge``)."""
-    fields = fen.split()
-    if len(fields) < 3 or fields[2] == "-":
-        return fen
-    setup = parse_fen(fen, chess960=True, variant=variant)
-    letters = ""
-    for color in (0, 1):
-        rooks = sorted((sq for sq in setup.castling if sq >> 3 == 7 * color), reverse=True)
-        files = "".join(FILE_NAMES[sq & 7] for sq in rooks)
-        letters += files.upper() if color == 0 else files
-    fields[2] = letters or "-"
-    return " ".join(fields)
-
-
