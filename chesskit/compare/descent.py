@@ -32,7 +32,6 @@ from typing import Callable, Protocol
 
 from chesskit.compare.classify import classify_moves, listing_note
 from chesskit.compare.engines.base import UCI_MOVE
-from chesskit.compare.engines.script import shredder_fen
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
 from chesskit.compare.totals import descend_totals
@@ -110,7 +109,7 @@ def located(
     where = f"after {' '.join(moves)}" if moves else "at the start position"
     # a Chess960 node in Shredder-FEN: X-FEN's KQkq would read as standard chess (all that
     # an engine failing with "cannot play Chess960" can play), and so ask another question
-    fen = shredder_fen(board.fen(), variant) if board.chess960 else board.fen()
+    fen = board.shown_fen()
     found = EngineError(f"{err}; it failed at depth {depth} of compare's descent, {where} (fen {fen})")
     found.path, found.depth, found.fen = list(moves), depth, fen
     return found
@@ -120,7 +119,7 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
     board = board.copy()
     prefix = list(prefix)
     chess960 = bool(board.chess960)
-    report = Report(position_fen, chess960, depth, engine_name, fen=board.fen(), path=list(prefix))
+    report = Report(position_fen, chess960, depth, engine_name, fen=board.shown_fen(), path=list(prefix))
     report.variant = getattr(board, "variant", "chess")
     if getattr(engine, "total_only", False):
         return descend_totals(board, engine, depth, position_fen, prefix, report, on_step)
@@ -148,7 +147,7 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
         here = prefix + path
         if ours.keys() != theirs.keys():
             report.kind = "moves"
-            report.path, report.fen = here, board.fen()
+            report.path, report.fen = here, board.shown_fen()
             report.missing = [m for m in ours if m not in theirs]
             report.extra = sorted(m for m in theirs if m not in ours)
             # an extra move in SAN that no legal move matches stays as the engine wrote it;
@@ -181,7 +180,7 @@ def _walk_report(report: Report, board, here: list[str], ours: dict[str, int], e
     total = sum(ours.values())
     report.state = StateMismatch(
         path=here,
-        fen=board.fen(),
+        fen=board.shown_fen(),
         op="walk",
         move=here[-1] if here else None,
         field="walk",

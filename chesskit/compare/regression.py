@@ -34,7 +34,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from chesskit.compare.engines.script import shredder_fen
+from chesskit.board.fen import shown_fen, shredder_fen
 
 DEFAULT_ENGINE = 'chesskit.Engine("./myengine")'
 
@@ -79,7 +79,7 @@ class Regression:
             "line": self.line,
             "pytest": self.pytest,
             "id": self.id,
-            "fen": self.fen,
+            "fen": shown_fen(self.fen, self.chess960, self.variant),
             "depth": self.depth,
             "nodes": self.nodes,
         }

@@ -397,7 +397,7 @@ class StateChecker:
         if diff is None:
             return None
         field, ours, theirs = diff
-        mismatch = StateMismatch(list(path), board.fen(), op, move, field, ours, theirs)
+        mismatch = StateMismatch(list(path), board.shown_fen(), op, move, field, ours, theirs)
         if field == "placement":
             mismatch.hint = f"{state_hint(mismatch)}: {_placement_detail(ours, theirs)}"
             if board.variant == "atomic" and op == "push":

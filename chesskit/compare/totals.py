@@ -69,7 +69,7 @@ def descend_totals(board, engine, depth: int, position_fen: str, prefix: list[st
                 return _lists_differ(report, board, here, ours, theirs, expected, moves_here)
             report.state = StateMismatch(
                 path=here,
-                fen=board.fen(),
+                fen=board.shown_fen(),
                 op="walk",
                 move=None,
                 field="walk",
@@ -105,7 +105,7 @@ def _lists_differ(report, board, here, ours, theirs, expected, moves_here):
     its own walk of the node: the moves it lacks account for the difference.
     """
     report.kind = "moves"
-    report.path, report.fen = list(here), board.fen()
+    report.path, report.fen = list(here), board.shown_fen()
     short = len(ours) - moves_here
     report.move_counts = {"chesskit": len(ours), "engine": moves_here}
     if short > 0:

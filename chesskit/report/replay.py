@@ -1,7 +1,8 @@
 """The FEN of every node along a move path, for a report's step boards.
 
 The path is replayed with chesskit's own ``Board`` (the moves are UCI, legal: they came
-from chesskit's divides), so the boards show exactly the nodes that were compared.
+from chesskit's divides), so the boards show exactly the nodes that were compared. A
+Chess960 node's FEN is written in Shredder-FEN (``Board.shown_fen``), as every FEN shown is.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ def path_fens(root_fen: str | None, chess960: bool | None, path: list[str], vari
 
     try:
         board = Board(root_fen, chess960=chess960, variant=variant)
-        fens[0] = board.fen()
+        fens[0] = board.shown_fen()
         for i, move in enumerate(path, 1):
             board.push(move)
-            fens[i] = board.fen()
+            fens[i] = board.shown_fen()
     except ChesskitError:
         pass
     return fens
