@@ -60,7 +60,7 @@ class ClusterOptions:
         if as_json:
             output.emit_json(
                 {
-                    "fen": board.fen(),
+                    "fen": board.shown_fen(),
                     "depth": depth,
                     "nodes": result.nodes,
                     "seconds": round(result.seconds, 6),
@@ -75,7 +75,7 @@ class ClusterOptions:
                 ("split", f"{result.positions:,} positions at depth {result.split_depth}"),
                 ("tasks", f"{result.tasks:,}{resumed}"),
             ]
-            perft_view.perft_table(board.fen(), ident, depth, result.nodes, result.seconds, nps, extra)
+            perft_view.perft_table(board.shown_fen(), ident, depth, result.nodes, result.seconds, nps, extra)
         else:
             click.echo(perft_view.pipe_lines(result.nodes, result.seconds, nps))
 

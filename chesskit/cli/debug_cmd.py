@@ -77,7 +77,7 @@ def debug(
     if as_json:
         output.emit_json({**result.to_json(), "notes": board.notes})
     elif output.stdout_is_terminal():
-        _render_terminal(result, board.fen(), ident, depth_n, timer)
+        _render_terminal(result, board.shown_fen(), ident, depth_n, timer)
     else:
         _render_plain(result, timer)
     if result.violation is not None:

@@ -312,12 +312,12 @@ def header_lines(run) -> list[str]:
     lines = [
         f"FOUND after {finding.index} position{'' if finding.index == 1 else 's'} "
         f"({run.nodes:,} nodes compared), seed {run.seed}",
-        f"generated ({start.source}{', Chess960' if start.chess960 else ''}): {start.fen}",
+        f"generated ({start.source}{', Chess960' if start.chess960 else ''}): {finding.shown(start.fen)}",
         f"first seen: depth {finding.depth}, path {' '.join(finding.first.path) or '(start)'}, fen {finding.first.fen}",
     ]
     if finding.was_shrunk:
         lines.append(
-            f"shrunk ({finding.shrunk.tried} candidates tried): {finding.position_fen}"
+            f"shrunk ({finding.shrunk.tried} candidates tried): {finding.shown(finding.position_fen)}"
             f" ({_pieces(start.fen)} -> {_pieces(finding.position_fen)} pieces)"
         )
     else:
@@ -333,10 +333,10 @@ def _pieces(fen: str) -> int:
 
 def crash_line(crash) -> str:
     """``ERROR position 7 (random play): FEN: why``: a position the engine failed on."""
-    line = f"ERROR position {crash.index} ({crash.start.source}): {crash.start.fen}: {crash.failure.reason}"
+    line = f"ERROR position {crash.index} ({crash.start.source}): {crash.shown(crash.start.fen)}: {crash.failure.reason}"
     shrunk = crash.shrunk
     if shrunk is not None and shrunk.fen != crash.start.fen:
-        line += f"\n  shrunk ({shrunk.tried} candidates tried): {shrunk.fen} (the engine still fails at depth {shrunk.depth})"
+        line += f"\n  shrunk ({shrunk.tried} candidates tried): {crash.shown(shrunk.fen)} (the engine still fails at depth {shrunk.depth})"
     if shrunk is not None and shrunk.error:
         line += f"\n  shrinking stopped: {shrunk.error}"
     return line

@@ -94,7 +94,7 @@ def perft(
     if as_json:
         output.emit_json(
             {
-                "fen": board.fen(),
+                "fen": board.shown_fen(),
                 "depth": depth_n,
                 "nodes": nodes,
                 "seconds": round(seconds, 6),
@@ -103,7 +103,7 @@ def perft(
             }
         )
     elif output.stdout_is_terminal():
-        perft_view.perft_table(board.fen(), ident, depth_n, nodes, seconds, nps)
+        perft_view.perft_table(board.shown_fen(), ident, depth_n, nodes, seconds, nps)
     else:
         click.echo(perft_view.pipe_lines(nodes, seconds, nps))
 
@@ -153,7 +153,7 @@ def divide(
     if as_json:
         output.emit_json(
             {
-                "fen": board.fen(),
+                "fen": board.shown_fen(),
                 "depth": depth_n,
                 "nodes": nodes,
                 "seconds": round(seconds, 6),
@@ -163,7 +163,7 @@ def divide(
             }
         )
     elif output.stdout_is_terminal():
-        _divide_table(board.fen(), ident, depth_n, counts, timer, nps)
+        _divide_table(board.shown_fen(), ident, depth_n, counts, timer, nps)
     else:
         click.echo(output.stockfish_divide(counts), nl=False)
 

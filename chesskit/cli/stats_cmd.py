@@ -26,7 +26,7 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
     nps = output.nodes_per_second(nodes, timer.elapsed_s)
     if as_json:
         data = {
-            "fen": board.fen(),
+            "fen": board.shown_fen(),
             "depth": depth,
             "nodes": nodes,
             "seconds": round(timer.elapsed_s, 6),
@@ -38,7 +38,7 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
             data["depths"] = [{"depth": d, "nodes": row["nodes"], "stats": only_stats(row)} for d, row in shown]
         output.emit_json(data)
     elif output.stdout_is_terminal():
-        _table("perft", board.fen(), ident, depth, "depth", [(str(d), row) for d, row in shown], None, timer, nps, names)
+        _table("perft", board.shown_fen(), ident, depth, "depth", [(str(d), row) for d, row in shown], None, timer, nps, names)
     else:
         lines = [_plain_row("depth", names, names)]
         lines += [_plain_row(str(d), [row[name] for name in names], names) for d, row in shown]
@@ -58,7 +58,7 @@ def divide_stats(board, ident: str | None, depth: int, as_json: bool) -> None:
     if as_json:
         output.emit_json(
             {
-                "fen": board.fen(),
+                "fen": board.shown_fen(),
                 "depth": depth,
                 "nodes": nodes,
                 "seconds": round(timer.elapsed_s, 6),
@@ -71,7 +71,7 @@ def divide_stats(board, ident: str | None, depth: int, as_json: bool) -> None:
         )
     elif output.stdout_is_terminal():
         footer = (f"{len(rows)} moves", summed)
-        _table("divide", board.fen(), ident, depth, "move", list(rows.items()), footer, timer, nps, names)
+        _table("divide", board.shown_fen(), ident, depth, "move", list(rows.items()), footer, timer, nps, names)
     else:
         lines = [_plain_row("move", names, names)]
         lines += [_plain_row(move, [row[name] for name in names], names) for move, row in rows.items()]

@@ -208,7 +208,7 @@ def mismatch_lines(result: SuiteResult) -> list[str]:
     else:
         diff = result.nodes - task.expected
         detail = f"depth {task.depth}: expected {task.expected}, got {result.nodes} ({diff:+d})"
-    return [f"mismatch: {task.record.label} ({task.record.location})", f"fen: {task.record.fen}", detail]
+    return [f"mismatch: {task.record.label} ({task.record.location})", f"fen: {task.record.shown_fen}", detail]
 
 
 def position_line(group: list[SuiteResult], width: int = 0) -> str:

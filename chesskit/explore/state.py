@@ -172,7 +172,8 @@ class Explorer:
         return board
 
     def fen(self) -> str:
-        return self.board().fen()
+        """The FEN here as shown and copied (Shredder-FEN in Chess960: ``Board.shown_fen``)."""
+        return self.board().shown_fen()
 
     def resolve(self, text: str) -> str:
         """The legal move ``text`` names here (UCI or SAN); InputError otherwise."""
@@ -288,7 +289,7 @@ class Explorer:
             return known
         if known is None:
             board = self.board(node)
-            known = Divide(node, board.fen(), self._count(board, node.depth, progress, cancel))
+            known = Divide(node, board.shown_fen(), self._count(board, node.depth, progress, cancel))
             legal = list(known.ours)
             known.sans = {move: san(board, move, legal) for move in legal}
             self._divides[node] = known  # chesskit's counts stand at once; the engine's follow
@@ -379,7 +380,7 @@ class Explorer:
         last = report.steps[-1] if report.steps else None
         if last is not None and list(last.path) == list(report.path) and last.depth == self.depth:
             board = self.board()
-            divide = Divide(self.node, board.fen(), dict(last.ours), theirs=dict(last.theirs), theirs_total=last.theirs_total)
+            divide = Divide(self.node, board.shown_fen(), dict(last.ours), theirs=dict(last.theirs), theirs_total=last.theirs_total)
             legal = list(last.ours)
             divide.sans = {move: san(board, move, legal) for move in legal}
             self._divides.setdefault(self.node, divide)
@@ -407,4 +408,4 @@ def extra_is_move(move: str) -> bool:
 def _not_legal(text: str, board, legal: list[str]) -> InputError:
     """``child`` and ``moves`` name a move that is not legal here: the same line, with the legal ones."""
     shown = " ".join(sorted(legal)) or "none"
-    return InputError(f"{text.strip()!r} is not a legal move in {board.fen()} (legal: {shown})")
+    return InputError(f"{text.strip()!r} is not a legal move in {board.shown_fen()} (legal: {shown})")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from chesskit.board.board import Board
-from chesskit.board.fen import parse_fen
+from chesskit.board.fen import parse_fen, shown_fen
 from chesskit.compare.descent import Report, descend
 from chesskit.compare.engines.base import CANNOT_PLAY_960
 from chesskit.errors import EngineError
@@ -51,6 +51,11 @@ class Finding:
         before its descent, the shrunk position (its divides differ at ``depth``)."""
         return self.shrunk.fen if self.shrunk.interrupted else self.report.position_fen
 
+    def shown(self, fen: str) -> str:
+        """``fen`` (the start or the shrunk root) as the text and JSON show it: Shredder-FEN
+        in Chess960 (``chesskit.board.fen.shown_fen``)."""
+        return shown_fen(fen, self.start.chess960, self.report.variant)
+
     @property
     def position_depth(self) -> int:
         return self.shrunk.depth if self.shrunk.interrupted else self.report.depth
@@ -64,16 +69,22 @@ class Crash:
     start: Generated
     failure: EngineFailure
     shrunk: Shrunk | None = None  # the smallest position that still crashes it (the first crash)
+    variant: str = "chess"  # the rules (a canonical name of chesskit.variants)
+
+    def shown(self, fen: str) -> str:
+        """``fen`` (the start or the shrunk one) as the text and JSON show it: Shredder-FEN
+        in Chess960 (``chesskit.board.fen.shown_fen``)."""
+        return shown_fen(fen, self.start.chess960, self.variant)
 
     def to_json(self) -> dict:
         shrunk = self.shrunk
         return {
             "position": self.index,
-            "fen": self.start.fen,
+            "fen": self.shown(self.start.fen),
             "chess960": self.start.chess960,
             "source": self.start.source,
             **self.failure.to_json(),
-            "shrunk_fen": None if shrunk is None else shrunk.fen,
+            "shrunk_fen": None if shrunk is None else self.shown(shrunk.fen),
             "shrunk_depth": None if shrunk is None else shrunk.depth,
             "shrink_tried": 0 if shrunk is None else shrunk.tried,
             "shrink_error": None if shrunk is None else shrunk.error,
@@ -163,7 +174,7 @@ def fuzz(
             break
         except EngineError as err:  # on a depth compared, or in the descent of a difference
             at = found if found is not None else len(compared) + 1
-            run.crashes.append(Crash(run.positions, generated, EngineFailure.of(err, at)))
+            run.crashes.append(Crash(run.positions, generated, EngineFailure.of(err, at), variant=variant))
             if run.crashes[-1].failure.not_started:  # a fault of its command (missing, not
                 run.stopped_by = "engine-error"  # executable): every other position fails the same
                 break
@@ -271,15 +282,15 @@ def crash_error(run: FuzzRun, chess960: bool | None = None) -> EngineError:
     """The error that sums up the positions the engine failed on (exit 3): how many, and
     the first one's seed, position, FEN and reason."""
     first = run.crashes[0]
-    reason, fen = first.failure.reason, first.start.fen
+    reason, fen = first.failure.reason, first.shown(first.start.fen)
     about_960 = first.start.chess960 and chess960 is None and CANNOT_PLAY_960 in reason
     hint = "; --no-chess960 leaves Chess960 positions out" if about_960 else ""
     if run.chess960_dropped_at is not None:
         hint = f"; only standard positions were tried after position {run.chess960_dropped_at}{hint}"
     where = "" if fen in reason else f": {fen}"
     many = f"the engine failed on {len(run.crashes)} of {run.positions} positions; first: " if len(run.crashes) > 1 else ""
-    if first.shrunk is not None and first.shrunk.fen != fen:
-        where += f"; shrunk: {first.shrunk.fen}"
+    if first.shrunk is not None and first.shrunk.fen != first.start.fen:
+        where += f"; shrunk: {first.shown(first.shrunk.fen)}"
     return EngineError(f"{many}{reason} (fuzz seed {run.seed}, position {first.index}{where}{hint})")
 
 
@@ -304,11 +315,11 @@ def run_json(run: FuzzRun) -> dict:
             "positions": run.positions,
             "nodes": run.nodes,
             "seconds": round(run.seconds, 6),
-            "start_fen": finding.start.fen if finding else None,
+            "start_fen": finding.shown(finding.start.fen) if finding else None,
             "shrunk": bool(finding and finding.was_shrunk),
             # beyond the issue's schema: where the position came from and how it was shrunk
             "source": finding.start.source if finding else None,
-            "position_fen": finding.position_fen if finding else None,
+            "position_fen": finding.shown(finding.position_fen) if finding else None,
             "first_path": list(finding.first.path) if finding else [],
             "first_fen": finding.first.fen if finding else None,
             "shrink_tried": finding.shrunk.tried if finding else 0,

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from chesskit.board.counternames import names_of, parse_stat_opcode
-from chesskit.board.fen import Setup, parse_epd
+from chesskit.board.fen import Setup, parse_epd, shown_fen
 from chesskit.errors import InputError
 from chesskit.typed import not_utf8
 from chesskit.vocab import MAX_DEPTH
@@ -105,6 +105,12 @@ class SuiteRecord:
     @property
     def label(self) -> str:
         return self.name or self.id
+
+    @property
+    def shown_fen(self) -> str:
+        """The FEN shown in the text and JSON: a Chess960 position's in Shredder-FEN (``fen``
+        is X-FEN, what the engines are sent)."""
+        return shown_fen(self.fen, self.chess960, self.variant)
 
     def board(self):
         """chesskit's Board of the position, in its variant (raises InputError)."""

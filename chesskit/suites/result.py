@@ -77,7 +77,7 @@ class PositionResult:
         record = self.record
         return {
             "id": record.label,
-            "fen": record.fen,
+            "fen": record.shown_fen,
             "file": str(record.path),
             "line": record.lineno,
             "status": self.status,

@@ -83,7 +83,7 @@ class SuiteResult:
         record = self.task.record
         entry = {
             "id": record.label,
-            "fen": record.fen,
+            "fen": record.shown_fen,
             "depth": self.task.depth,
             "expected": self.task.expected,
             "nodes": self.nodes,
