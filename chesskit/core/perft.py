@@ -127,7 +127,7 @@ def c_entry(cache=False):
                             else:
                                 mv = moves[level, j]
                                 if passed >= 0:
-                                    change = reply_change(T, bb, board, us, mv, squares)
+                                    change = reply_change(T, bb, board, us, mv, squares, keys[level])
                                     if change != NOT_SHARED:
                                         total += passed + change
                                         continue
@@ -135,7 +135,7 @@ def c_entry(cache=False):
                             c = _generate(T, leaf_bb, board, leaf_st, scratch, True)
                             if j < 0:
                                 passed = c
-                                squares = sensitive_squares(T, bb, st)
+                                squares = sensitive_squares(T, bb, st, keys[level])
                             else:
                                 total += c
                         acc[level] = total

@@ -128,9 +128,9 @@ def helpers():
         (makemove.put_piece, (u64s, i64s, i64, i64)),
         (makemove.remove_piece, (u64s, i64s, i64, i64)),
         (tt.fetch, (u64s, u64, i64)),
-        (replies.sensitive_squares, (u64s, u64s, i64s)),
+        (replies.sensitive_squares, (u64s, u64s, i64s, u64s)),
         (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
-        (replies._gained, (u64s, u64, u64, u64, i64, u64, types.UniTuple(u64, 10))),
+        (replies._gained, (u64s, u64, u64, u64, i64, u64, types.UniTuple(u64, 7))),
         # met before generate, in the walk's order
         (position.compute_key2, (u64s, i64s, i64s)),
         (tt._deep_words, (i64,)),  # _small_bucket calls it: met first

@@ -38,7 +38,10 @@ on ``f`` and ``x``. T's legal moves depend on the board through:
 A move that touches none of the first three (``hard``), whose knight, pawn or king
 attacks none of the king's squares and whose bishop, rook or queen arrives on no line of
 its kind to them has T's count with S passing, changed by ``_gained`` when it touches
-what T's sliders or pawns reach. On positions a few plies from the start that is nine
+what T's sliders or pawns reach. ``sensitive_squares`` writes these tests once per node
+as two masks per piece type of S (the squares it may leave, and land on), so that a
+move's test is two lookups by its piece, with no branch on the piece (startpos 7 8%
+faster, pos6 6 3%, the others even: docs/benchmarks.md, 2026-11-29 evening). On positions a few plies from the start that is nine
 moves in ten (three in four have the same number of replies); in Kiwipete's and in
 middlegames about seven in ten, in pos3's rook endings about two in five. The shared
 count is ``movegen._generate``'s, and the pawns' change ``movegen._pawn_moves``'s: the
@@ -50,7 +53,7 @@ from numba import njit
 
 from chesskit.vocab import PROMO_MASK
 
-from .attacks import K_ATT, N_ATT, P_ATT, between, bishop_attacks, rook_attacks
+from .attacks import K_ATT, N_ATT, between, bishop_attacks, rook_attacks
 from .bitboard import ALL, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .makemove import ep_kept
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, from_sq, to_sq
@@ -61,19 +64,19 @@ from .wordcopy import copy_words
 _NOT_QUIET = CAPTURE | CASTLING | EN_PASSANT | (PROMO_MASK << PROMO_SHIFT)
 
 # what ``sensitive_squares`` finds at a node, by its place in the tuple it returns
-HARD = 0  # squares a quiet move must not touch: T's king's, its lines of check and pin, castling's
-ZONE = 1  # the king's squares and castling paths: S's moving knight, pawn or king must not attack them
-DIAGONALS = 2  # the diagonal lines to them: S's bishop or queen must not arrive on them
-STRAIGHTS = 3  # the straight lines to them: S's rook or queen must not arrive on them
-DIAGONAL_REACH = 4  # the squares T's unpinned bishops and queens reach
-STRAIGHT_REACH = 5  # the squares T's unpinned rooks and queens reach
-PAWN_REACH = 6  # the squares T's unpinned pawns push to or take on
-T_DIAGONAL = 7  # T's unpinned bishops and queens
-T_STRAIGHT = 8  # T's unpinned rooks and queens
-PAWNS = 9  # T's unpinned pawns
+REACH = 0  # the squares T's unpinned sliders and pawns reach: a move touching them changes T's count
+DIAGONAL_REACH = 1  # the squares T's unpinned bishops and queens reach
+STRAIGHT_REACH = 2  # the squares T's unpinned rooks and queens reach
+PAWN_REACH = 3  # the squares T's unpinned pawns push to or take on
+T_DIAGONAL = 4  # T's unpinned bishops and queens
+T_STRAIGHT = 5  # T's unpinned rooks and queens
+PAWNS = 6  # T's unpinned pawns
 # the tuple before a node's squares are known (the walk's loop needs its type)
-NO_SQUARES = (ALL, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
-
+NO_SQUARES = (ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
+# and what it writes to the row it is given, by S's piece type (``vocab``: 1 to 6): the
+# squares a quiet move of that piece may land on (``row[pt]``) and leave (``row[LEAVE + pt]``)
+# with T's count shared
+LEAVE = 8
 
 @njit(inline="always", cache=True)
 def pass_copy(T, bb, st, nb, nst):
@@ -115,15 +118,16 @@ def _lines(T, sq, occ, ours, diagonal, straight):
 
 
 @njit(cache=True)  # a call, once per node: compiled by the first run's second core (prewarm)
-def sensitive_squares(T, bb, st):
-    """What a quiet move of S (to move) is tested against (``reply_change``): the squares
-    it must not touch (``hard``); the squares around T's king that S's moving knight, pawn
-    or king must not attack (``zone``); the diagonal and straight lines to those squares
-    that S's arriving bishop, rook or queen must not stand on; the squares that T's
-    unpinned bishops and queens, rooks and queens, and pawns reach (a move touching them
-    changes T's count by what those pieces gain and lose); and those pieces (hard, zone,
-    diagonals, straights, diagonal_reach, straight_reach, pawn_reach, t_diagonal,
-    t_straight, pawns)."""
+def sensitive_squares(T, bb, st, row):
+    """What a quiet move of S (to move) is tested against (``reply_change``), by S's
+    piece type, written to ``row``: the squares it may land on and leave with T's count
+    shared. None of them is ``hard`` (T's king's squares, its lines of check and pin,
+    castling's); a knight's, pawn's or king's squares attack none of T's king's squares
+    and castling paths (``zone``); a bishop or queen lands on no diagonal line to those,
+    a rook or queen on no straight one. Returns the squares that T's unpinned bishops and
+    queens, rooks and queens, and pawns reach (a move touching them changes T's count by
+    what those pieces gain and lose), and those pieces (reach, diagonal_reach,
+    straight_reach, pawn_reach, t_diagonal, t_straight, pawns)."""
     us = st[STM] & 1
     them = us ^ 1
     tb = them << 3
@@ -161,7 +165,8 @@ def sensitive_squares(T, bb, st):
     # checks and pins: the king's lines, T's own pieces seen through
     live, diagonals, straights = _lines(T, ksq, ours, ours, diagonal, straight)
     hard |= live
-    # S's attacks on the squares the king may move to, the king lifted
+    # S's attacks on the squares the king may move to, the king lifted; and the squares
+    # from which S's knight or king would attack one of the zone's squares
     occ_noking = occ ^ kbit
     squares = zone & ~kbit
     while squares:
@@ -170,7 +175,28 @@ def sensitive_squares(T, bb, st):
         diagonals |= d
         straights |= r
         squares &= squares - ONE
-    return hard, zone, diagonals, straights, diagonal_reach, straight_reach, pawn_reach, t_diagonal, t_straight, pawns
+    knight_ring = ZERO
+    king_ring = ZERO
+    squares = zone
+    while squares:
+        z = lsb(squares)
+        squares &= squares - ONE
+        knight_ring |= T[N_ATT + z]
+        king_ring |= T[K_ATT + z]
+    row[PAWN] = ~(hard | pawn_attacks(zone, them))  # an S pawn there would attack the zone
+    row[KNIGHT] = ~(hard | knight_ring)
+    row[BISHOP] = ~(hard | diagonals)
+    row[ROOK] = ~(hard | straights)
+    row[QUEEN] = ~(hard | diagonals | straights)
+    row[KING] = ~(hard | king_ring)
+    row[LEAVE + PAWN] = row[PAWN]
+    row[LEAVE + KNIGHT] = row[KNIGHT]
+    row[LEAVE + BISHOP] = ~hard
+    row[LEAVE + ROOK] = ~hard
+    row[LEAVE + QUEEN] = ~hard
+    row[LEAVE + KING] = row[KING]
+    reach = diagonal_reach | straight_reach | pawn_reach
+    return reach, diagonal_reach, straight_reach, pawn_reach, t_diagonal, t_straight, pawns
 
 
 # ``reply_change``'s answer for a move whose replies are not known from the shared count
@@ -216,32 +242,19 @@ def _gained(T, occ, ours, theirs, us, moved, squares):
 
 
 @njit(inline="always", cache=True)
-def reply_change(T, bb, board, us, move, squares):
-    """How many more replies T has after S's ``move`` than when S passes (``squares``:
-    ``sensitive_squares``), or ``NOT_SHARED`` when that is not known without making it."""
+def reply_change(T, bb, board, us, move, squares, row):
+    """How many more replies T has after S's ``move`` than when S passes (``squares`` and
+    ``row``: ``sensitive_squares``), or ``NOT_SHARED`` when that is not known without making it."""
     if move & _NOT_QUIET:
         return NOT_SHARED
     frm = from_sq(move)
     to = to_sq(move)
-    moved = (ONE << np.uint64(frm)) | (ONE << np.uint64(to))
-    if moved & squares[HARD]:
+    pt = np.uint64(board[frm] & 7)
+    if ((row[pt] >> np.uint64(to)) & (row[np.uint64(LEAVE) + pt] >> np.uint64(frm)) & ONE) == ZERO:
         return NOT_SHARED
     if (move & DOUBLE) and ep_kept(T, bb, (frm + to) >> 1, us):
         return NOT_SHARED
-    pt = board[frm] & 7
-    zone = squares[ZONE]
-    if pt == KNIGHT:
-        quiet = ((T[N_ATT + frm] | T[N_ATT + to]) & zone) == ZERO
-    elif pt == PAWN:
-        quiet = ((T[P_ATT + us * 64 + frm] | T[P_ATT + us * 64 + to]) & zone) == ZERO
-    elif pt == KING:
-        quiet = ((T[K_ATT + frm] | T[K_ATT + to]) & zone) == ZERO
-    else:
-        there = ONE << np.uint64(to)
-        # a bishop or queen that would see the king or one of its squares; a rook or queen
-        quiet = (pt == ROOK or (there & squares[DIAGONALS]) == ZERO) and (pt == BISHOP or (there & squares[STRAIGHTS]) == ZERO)
-    if not quiet:
-        return NOT_SHARED
-    if moved & (squares[DIAGONAL_REACH] | squares[STRAIGHT_REACH] | squares[PAWN_REACH]):
+    moved = (ONE << np.uint64(frm)) | (ONE << np.uint64(to))
+    if moved & squares[REACH]:
         return _gained(T, bb[OCC], bb[occ_of(us)], bb[occ_of(us ^ 1)], us, moved, squares)
     return 0

@@ -29,10 +29,11 @@ def _shared(T, bb, board, st, moves, nb, nst, scratch, out):
     if not pass_copy(T, bb, st, nb, nst):
         return -1
     passed = count_legal(T, nb, board, nst, scratch)
-    squares = sensitive_squares(T, bb, st)
+    row = np.zeros(16, dtype=np.uint64)
+    squares = sensitive_squares(T, bb, st, row)
     us = st[STM] & 1
     for j in range(moves.shape[0]):
-        out[j] = reply_change(T, bb, board, us, moves[j], squares)
+        out[j] = reply_change(T, bb, board, us, moves[j], squares, row)
     return passed
 
 
