@@ -203,7 +203,7 @@ class _Walk:
         self._mover_safe(move, us)
 
     def _structure(self, move=None) -> None:
-        bb, board, st = self.board._bb, self.board._board, self.board._st
+        bb, board = self.board._bb, self.board._board
         self._kings(move)
         white, black = int(bb[7]), int(bb[15])
         self._check(white & black == 0, "colours-disjoint", move, lambda: ("no square in both colours", _squares(white & black)))

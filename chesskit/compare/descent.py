@@ -27,7 +27,6 @@ Paths are UCI moves from POSITION: the ``--moves`` prefix comes first, so playin
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from chesskit.compare.classify import classify_moves, listing_note

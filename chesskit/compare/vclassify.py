@@ -81,7 +81,7 @@ def _atomic(setup, frm: int, to: int, ptype: int, side: str):
 
 
 def _antichess(setup, frm: int, to: int, ptype: int, side: str):
-    board, us = setup.board, setup.turn
+    board = setup.board
     quiet = not board[to] and not (ptype == PAWN and (frm & 7) != (to & 7))
     if side == "extra" and quiet and _can_capture(setup):
         return ["quiet move"], "forced capture: a capture is possible here, so no other move is legal (en passant counts)"

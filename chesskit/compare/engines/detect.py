@@ -23,7 +23,7 @@ from __future__ import annotations
 from chesskit.compare.engines.base import NULL_MOVE, TWICE, one_line
 from chesskit.compare.engines.dialects import Answer, Dialect
 from chesskit.errors import EngineCheckFailed, EngineError
-from chesskit.geometry import START_FEN as START
+from chesskit.geometry import START_FEN as START  # noqa: F401 (read as detect.START)
 
 START_MOVES = 20
 CHECK = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
