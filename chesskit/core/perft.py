@@ -135,6 +135,7 @@ def c_entry(cache=False):
                             c = _generate(T, leaf_bb, board, leaf_st, scratch, True)
                             if j < 0:
                                 passed = c
+                                # its masks go to this node's row of ``keys``: unused two plies above the leaves
                                 squares = sensitive_squares(T, bb, st, keys[level])
                             else:
                                 total += c

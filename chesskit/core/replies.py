@@ -41,11 +41,13 @@ its kind to them has T's count with S passing, changed by ``_gained`` when it to
 what T's sliders or pawns reach. ``sensitive_squares`` writes these tests once per node
 as two masks per piece type of S (the squares it may leave, and land on), so that a
 move's test is two lookups by its piece, with no branch on the piece (startpos 7 8%
-faster, pos6 6 3%, the others even: docs/benchmarks.md, 2026-11-29 evening). On positions a few plies from the start that is nine
-moves in ten (three in four have the same number of replies); in Kiwipete's and in
-middlegames about seven in ten, in pos3's rook endings about two in five. The shared
-count is ``movegen._generate``'s, and the pawns' change ``movegen._pawn_moves``'s: the
-rules of moves are not written again here.
+faster, pos6 6 3%, the others even: docs/benchmarks.md, 2026-11-29 evening).
+
+On positions a few plies from the start nine moves in ten take the shared count (three
+in four have the same number of replies); in Kiwipete's and in middlegames about seven in
+ten, in pos3's rook endings about two in five. The shared count is
+``movegen._generate``'s, and the pawns' change ``movegen._pawn_moves``'s: the rules of
+moves are not written again here.
 """
 
 import numpy as np
@@ -77,6 +79,7 @@ NO_SQUARES = (ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
 # squares a quiet move of that piece may land on (``row[pt]``) and leave (``row[LEAVE + pt]``)
 # with T's count shared
 LEAVE = 8
+
 
 @njit(inline="always", cache=True)
 def pass_copy(T, bb, st, nb, nst):
@@ -165,8 +168,7 @@ def sensitive_squares(T, bb, st, row):
     # checks and pins: the king's lines, T's own pieces seen through
     live, diagonals, straights = _lines(T, ksq, ours, ours, diagonal, straight)
     hard |= live
-    # S's attacks on the squares the king may move to, the king lifted; and the squares
-    # from which S's knight or king would attack one of the zone's squares
+    # S's attacks on the squares the king may move to, the king lifted
     occ_noking = occ ^ kbit
     squares = zone & ~kbit
     while squares:
@@ -175,6 +177,7 @@ def sensitive_squares(T, bb, st, row):
         diagonals |= d
         straights |= r
         squares &= squares - ONE
+    # the squares from which S's knight or king would attack one of the zone's squares
     knight_ring = ZERO
     king_ring = ZERO
     squares = zone
