@@ -32,6 +32,7 @@ Castling rights are the squares of the rooks that may still castle.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -738,9 +739,11 @@ def shredder_castling(setup: Setup) -> str:
     return letters or "-"
 
 
+@functools.lru_cache(maxsize=4096)  # a suite shows one record's FEN at each of its depths
 def shredder_fen(fen: str, variant: str = "chess") -> str:
     """``fen`` with its castling field in Shredder-FEN (read as Chess960), its other fields
-    as written."""
+    as written. Kept for the FENs last asked: the text is read again each time (64 us), and
+    ``suite --json`` asks once per result."""
     fields = fen.split()
     if len(fields) < 3 or fields[2] == "-":
         return fen
