@@ -35,8 +35,8 @@ from chesskit.timer import Timer
 @click.option(
     "--fen-depth",
     metavar="D",
-    help="Read the FEN back at every node down to ply D (default DEPTH-1: every node moves "
-    "are generated from; each costs ~0.3 ms, so the leaves are left out).",
+    help="Read the FEN back at every node down to ply D, at most DEPTH (default DEPTH-1: every "
+    "node moves are generated from; each costs ~0.3 ms, so the leaves are left out).",
 )
 @click.option("--inject", type=click.Choice(sorted({*FAULTS, *VFAULTS})), hidden=True, help="Inject a fault (tests).")
 @strict_option
@@ -63,6 +63,11 @@ def debug(
     """
     depth_n = parse_depth(depth)
     fen_n = None if fen_depth is None else parse_depth(fen_depth, name="--fen-depth")
+    if fen_n is not None and fen_n > depth_n:
+        raise InputError(
+            f"bad --fen-depth {fen_n}: deeper than DEPTH {depth_n}, the tree's last ply "
+            f"(--fen-depth {depth_n} reads the FEN back at the leaves too)"
+        )
     board, ident = load_board(position, moves, chess960, strict, variant)
     faults = FAULTS if board.variant == "chess" else VFAULTS
     if inject is not None and inject not in faults:

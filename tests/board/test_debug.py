@@ -241,6 +241,23 @@ def test_cli_debug_bad_depth(cli):
     assert cli("debug", "startpos", "2", "--fen-depth", "no").exit_code == 2
 
 
+def test_cli_debug_fen_depth_deeper_than_the_tree(cli):
+    # the tree's nodes lie at plies 0..DEPTH: a --fen-depth past DEPTH names a ply that is
+    # not there, so it is bad input (one line naming both numbers), not silently cut back
+    for args in (("--fen-depth", "3"), ("--fen-depth", "3", "--json"), ("--fen-depth", "9", "--variant", "atomic")):
+        result = cli("debug", "startpos", "2", *args)
+        assert result.exit_code == 2, result.output
+        assert result.stdout == ""
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, result.stderr
+        assert "--fen-depth" in lines[0] and args[1] in lines[0] and "DEPTH 2" in lines[0]
+    # the last ply itself is in the tree: the leaves' FENs are read back too
+    at_leaves = cli("debug", "startpos", "2", "--fen-depth", "2", "--json")
+    assert at_leaves.exit_code == 0, at_leaves.output
+    default = json.loads(cli("debug", "startpos", "2", "--json").stdout)
+    assert json.loads(at_leaves.stdout)["checks"] == default["checks"] + 400
+
+
 def test_checker_switched_on_inside_perft():
     board = Board(KIWIPETE)
     assert board.perft(3, check=True) == board.perft(3) == 97862
