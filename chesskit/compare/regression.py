@@ -61,7 +61,7 @@ class Regression:
         name = "test_perft_" + re.sub(r"\W+", "_", self.id).strip("_").lower()
         flag = ", chess960=True" if self.chess960 else ""
         rules = "" if self.variant == "chess" else f", variant={json.dumps(self.variant)}"
-        fen = json.dumps(self.fen)
+        fen = json.dumps(shown_fen(self.fen, self.chess960, self.variant))  # Chess960: Shredder-FEN
         if self.engine_call is None:
             body = [f"    assert chesskit.perft({fen}, {self.depth}{flag}{rules}) == {self.nodes}"]
         else:

@@ -183,3 +183,23 @@ def test_the_pytest_snippet_fails_for_the_bug_and_passes_when_fixed(cli, tmp_pat
     assert failed.returncode == 1 and "17 == 16" in failed.stdout, failed.stdout + failed.stderr
     fixed = _run_snippet(tmp_path, found["pytest"].replace(BUG_EP, CORRECT))
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+
+
+def test_the_chess960_snippet_shows_a_shredder_fen_and_runs(cli, tmp_path):
+    # the snippet shows a Chess960 node as every other view does (Shredder-FEN, G for the
+    # g-file rook), and as a test it still fails for the bug and passes when fixed
+    bug = str(ENGINES / "bug_c960_adjacent.py")
+    fen = "4k3/8/8/8/8/8/8/5KRn w G - 0 1"
+    found = json.loads(cli("compare", fen, "2", "--chess960", "--script", bug, "--json").stdout)["regression"]
+    node = chess.Board(found["fen"], chess960=True)
+    assert found["fen"] == node.shredder_fen()
+    assert f'engine.perft("{node.shredder_fen()}", {found["depth"]}, chess960=True)' in found["pytest"]
+    assert node.fen() != node.shredder_fen() and node.fen() not in found["pytest"]  # not the X-FEN
+    failed = _run_snippet(tmp_path, found["pytest"])
+    assert failed.returncode == 1 and f"== {found['nodes']}" in failed.stdout, failed.stdout + failed.stderr
+    fixed = _run_snippet(tmp_path, found["pytest"].replace(bug, CORRECT))
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    # chesskit's own count (a suite count chesskit gets wrong) is written the same way
+    own = Regression(node.fen(), True, 1, pc_perft(node, 1), "c960", None)
+    assert f'chesskit.perft("{node.shredder_fen()}", 1, chess960=True) == {own.nodes}' in own.pytest
+    assert _run_snippet(tmp_path, own.pytest).returncode == 0
