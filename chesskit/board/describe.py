@@ -4,7 +4,7 @@ clocks, check, the legal moves, and a variant's pockets and check counters (``va
 
 from __future__ import annotations
 
-from chesskit.board.gameover import game_over, without_moves
+from chesskit.board.gameover import CHECKMATE, STALEMATE, game_over, without_moves
 
 
 def describe(board, ident: str | None = None) -> dict:
@@ -70,7 +70,7 @@ def game_status(info: dict) -> str:
         return f" (the game is over: {info['game_over']})"
     if not info["legal_moves"]:
         why = without_moves(info.get("variant", "chess"), info["check"], info["turn"])
-        return f" ({why})" if why in ("checkmate", "stalemate") else f" (no legal moves: {why})"
+        return f" ({why})" if why in (CHECKMATE, STALEMATE) else f" (no legal moves: {why})"
     return " (in check)" if info["check"] else ""
 
 

@@ -46,12 +46,16 @@ def game_over(setup) -> str | None:
 
 # the variants where a side with no legal move has won (it lost all its pieces, or is blocked)
 _NO_MOVE_WINS = ("antichess", "giveaway")
+# what ``without_moves`` calls the two ends a side without a legal move meets in the other
+# variants: each names itself (``show`` prints "(checkmate)"), a variant's win is named by its side
+CHECKMATE = "checkmate"
+STALEMATE = "stalemate"
 
 
 def without_moves(variant: str, check: bool, side: str) -> str:
     """What it is that ``side`` (to move: "white" or "black") has no legal move, its game not
-    over otherwise: ``"checkmate"``, ``"stalemate"``, or in antichess and giveaway
+    over otherwise: ``CHECKMATE``, ``STALEMATE``, or in antichess and giveaway
     ``"black wins"``."""
     if variant in _NO_MOVE_WINS:
         return f"{side} wins"
-    return "checkmate" if check else "stalemate"
+    return CHECKMATE if check else STALEMATE
