@@ -96,7 +96,9 @@ def engine_options(command):
                 "--engine-cmd",
                 metavar="TEMPLATE",
                 help='A one-shot command line per question, with {fen}, {depth} and optionally {moves}, '
-                'e.g. \'./engine "{fen}" {depth}\'; it prints a divide or a total.',
+                'e.g. \'./engine "{fen}" {depth}\'; it prints a divide or a total. The template is split into '
+                'words like a shell line (quotes group words) and run as they are: no shell runs. In each word '
+                '{fen}, {depth}, {moves} and {variant} are replaced; other text, {} included, is passed as written.',
             ),
             click.option(
                 "--script",

@@ -67,3 +67,21 @@ def test_an_engine_option_with_a_line_break_is_refused_before_the_engine_starts(
     one_line(result, 2, "--engine-option", "line break", repr(option.partition("=")[0]
                                                                 + "=" + option.partition("=")[2].strip())[:8])
     assert result.stdout == ""
+
+
+def test_engine_cmd_help_says_how_the_template_is_split_and_run(tmp_path):
+    # the help names the split (a shell line's words, no shell) and what is replaced; any
+    # other text, `{}` and `*` included, reaches the command as written, as the help says
+    for command in (compare, suite, fuzz):
+        text = " ".join(CliRunner().invoke(command, ["--help"], terminal_width=200).output.split())
+        assert "split into words like a shell line" in text and "no shell runs" in text, text
+        assert "{variant}" in text and "other text, {} included, is passed as written" in text, text
+    record = tmp_path / "argv.txt"
+    script = tmp_path / "total.py"
+    script.write_text(f"import sys\nopen({str(record)!r}, 'w').write(repr(sys.argv[1:]))\nprint(20)\n")
+    from chesskit import Engine
+
+    with Engine(engine_cmd=f"{sys.executable} {script} '{{fen}}' {{depth}} {{}} '*' \"a b\"") as engine:
+        assert engine.perft("startpos", 1) == 20
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert record.read_text() == repr([start, "1", "{}", "*", "a b"])
