@@ -19,8 +19,6 @@ by every pytest run where chesskit is installed.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 # the options that name an engine, as chesskit.Engine's keywords
@@ -133,7 +131,9 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
 
 def _plugin_flags(message: str) -> str:
     """The CLI's flags in ``message`` as this plugin spells them (--engine: --chesskit-engine)."""
-    return re.sub(r"(?<![\w-])--(engine-cmd|engine-option|engine|script|python|dialect|variant)\b", r"--chesskit-\1", message)
+    from chesskit.cli.engine_options import prefixed_flags
+
+    return prefixed_flags(message, "chesskit-")
 
 
 class _Run:
@@ -148,7 +148,7 @@ class _Run:
         from chesskit.api.engine import Engine
 
         if self.engine is None:
-            self.engine = Engine(**self.kwargs)
+            self.engine = Engine.with_flags(**self.kwargs)
             if not self.started:
                 # start it before its first position, as `chesskit suite` does: an engine
                 # that refuses to start (an --engine-option it does not have) fails here and
@@ -334,5 +334,5 @@ def chesskit_engine(pytestconfig: pytest.Config):
         pytest.skip("no engine: run pytest with --chesskit-engine CMD")
     from chesskit.api.engine import Engine
 
-    with Engine(**kwargs) as engine:
+    with Engine.with_flags(**kwargs) as engine:
         yield engine

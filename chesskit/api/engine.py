@@ -25,6 +25,16 @@ from chesskit.errors import InputError
 
 Options = Union[Sequence[str], Mapping[str, object]]
 DEFAULT_TIMEOUT = 30.0  # seconds per answer, as --timeout's default
+# the keyword of ``Engine`` for each engine flag that an InputError of the back ends names
+_KEYWORDS = {
+    "engine": "command",
+    "engine-cmd": "engine_cmd",
+    "engine-option": "options",
+    "script": "script",
+    "python": "python",
+    "dialect": "dialect",
+    "variant": "variant",
+}
 
 
 class Engine:
@@ -49,7 +59,36 @@ class Engine:
         ``command`` answers perft when detection cannot tell; ``options`` (``--engine-option``:
         ``["Threads=2"]`` or ``{"Threads": 2}``) are sent to a UCI engine with setoption;
         ``timeout`` (``--timeout``) bounds each answer, in seconds. ``variant`` names the
-        rules of every question (a UCI engine is set to it with ``UCI_Variant``)."""
+        rules of every question (a UCI engine is set to it with ``UCI_Variant``). A bad
+        argument's InputError names these keywords (``engine_cmd``), not the flags."""
+        try:
+            self._start(command, dialect, options, timeout, engine_cmd, script, python, variant)
+        except InputError as err:  # the message names the commands' flags: say the keywords
+            from chesskit.compare.engines import respell_flags
+
+            err.args = (respell_flags(str(err), _KEYWORDS.__getitem__),)
+            raise
+
+    @classmethod
+    def with_flags(cls, command: str | Sequence[str] | None = None, **keywords) -> "Engine":
+        """``Engine(command, **keywords)`` for the commands and the pytest plugin: a bad
+        argument's InputError names the commands' flags (``--engine-cmd``), which they
+        respell as their users typed them."""
+        engine = cls.__new__(cls)
+        engine._start(command, **keywords)
+        return engine
+
+    def _start(
+        self,
+        command: str | Sequence[str] | None,
+        dialect: str | None = None,
+        options: Options = (),
+        timeout: float = DEFAULT_TIMEOUT,
+        engine_cmd: str | None = None,
+        script: str | None = None,
+        python: str | None = None,
+        variant: str = "chess",
+    ) -> None:
         from chesskit.api.position import variant_rules
         from chesskit.compare.engines import open_engine
 

@@ -49,7 +49,7 @@ class EngineOptions:
         engine is given), set to ``variant``'s rules (--variant)."""
         from chesskit.api.engine import Engine
 
-        return Engine(
+        return Engine.with_flags(
             self.engine,
             dialect=self.dialect,
             options=self.engine_options,
@@ -137,6 +137,14 @@ def check_engine_choice(engine, script, python, engine_cmd, options=(), dialect=
     from chesskit.compare.engines import check_choice
 
     check_choice(engine, script, python, engine_cmd, options, dialect)
+
+
+def prefixed_flags(message: str, prefix: str) -> str:
+    """``message`` with each engine flag it names under ``prefix``: the pytest plugin's
+    ``--chesskit-engine`` for ``--engine``."""
+    from chesskit.compare.engines import respell_flags
+
+    return respell_flags(message, lambda flag: f"--{prefix}{flag}")
 
 
 def check_python_spec(spec: str, option: str = "--python") -> None:

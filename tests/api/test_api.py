@@ -164,19 +164,26 @@ def test_an_engine_names_its_dialect():
 @pytest.mark.parametrize(
     "kwargs, text",
     [
-        ({}, "give exactly one of"),
-        ({"command": "x", "script": "y"}, "give exactly one of"),
-        ({"script": CORRECT, "dialect": "uci-perft"}, "--dialect only applies to --engine"),
-        ({"command": FAKE_UCI, "dialect": "klingon"}, "unknown --dialect"),
+        ({}, "give exactly one of command, script, python, engine_cmd (got none)"),
+        ({"command": "x", "script": "y"}, "give exactly one of command, script, python, engine_cmd (got command and script)"),
+        ({"script": ""}, "script is empty"),
+        ({"script": CORRECT, "dialect": "uci-perft"}, "dialect only applies to command"),
+        ({"script": CORRECT, "options": ["Hash=1"]}, "options only applies to command"),
+        ({"command": FAKE_UCI, "dialect": "klingon"}, "unknown dialect 'klingon'"),
         ({"command": FAKE_UCI, "timeout": "soon"}, "timeout must be a number"),
         ({"command": FAKE_UCI, "timeout": 0}, "timeout must be a positive number of seconds up to"),
-        ({"command": FAKE_UCI, "options": ["Hash"]}, "--engine-option must be NAME=VALUE"),
+        ({"command": FAKE_UCI, "options": ["Hash"]}, "options must be NAME=VALUE"),
+        ({"engine_cmd": "./engine {depth}"}, "engine_cmd './engine {depth}' has no {fen} placeholder"),
+        ({"engine_cmd": "'./engine {fen} {depth}"}, "bad engine_cmd"),
+        ({"python": "eng_correct.py"}, "python 'eng_correct.py' must be MODULE:ATTR"),
     ],
 )
 def test_bad_engine_arguments_are_input_errors(kwargs, text):
+    # named by Engine's own keywords: a Python caller wrote no --engine or --dialect flag
     with pytest.raises(InputError) as caught:
         chesskit.Engine(**kwargs)
     assert text in str(caught.value) and caught.value.exit_code == 2
+    assert "--" not in str(caught.value), str(caught.value)
 
 
 def test_a_failing_engine_is_an_engine_error_with_exit_code_3():

@@ -245,6 +245,15 @@ def test_engine_options_that_cannot_go_together_are_one_usage_error(project, arg
     assert "passed" not in result.stdout.str() and "error" not in result.stdout.str()
 
 
+def test_a_bad_engine_cmd_names_the_plugins_option(project):
+    # the template's error is raised when the engine opens: it names the plugin's flag, not
+    # the CLI's (--engine-cmd) nor chesskit.Engine's keyword (engine_cmd)
+    result = project("--chesskit-engine-cmd=./engine {depth}", "--chesskit-suite=suite.epd")
+    out = result.stdout.str()
+    assert "--chesskit-engine-cmd './engine {depth}' has no {fen} placeholder" in out, out
+    assert "engine_cmd '" not in out and "chesskit: --engine-cmd" not in out
+
+
 def test_a_bad_timeout_names_the_plugins_option_once(project):
     # said "--chesskit-timeout: bad --timeout '0': ...", the CLI's flag inside the plugin's
     result = project(adapter("eng_correct.py"), "--chesskit-timeout=0", "--chesskit-suite=suite.epd")

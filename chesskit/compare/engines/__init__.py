@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from chesskit.compare.engines.base import MAX_TIMEOUT, Engine
 from chesskit.compare.engines.console import PerftEngine
@@ -36,6 +36,7 @@ __all__ = [
     "find_stockfish",
     "open_engine",
     "parse_options",
+    "respell_flags",
 ]
 
 
@@ -77,6 +78,17 @@ def open_engine(
         return PythonEngine(python, timeout, variant)
     found.variant = variant
     return found
+
+
+# an engine flag in a message of this package, as the commands spell it (--engine-cmd)
+_ENGINE_FLAG = re.compile(r"(?<![\w-])--(engine-cmd|engine-option|engine|script|python|dialect|variant)\b")
+
+
+def respell_flags(message: str, spell: Callable[[str], str]) -> str:
+    """``message`` with each engine flag it names written as ``spell`` writes that flag's
+    name (``"engine-cmd"``): the pytest plugin's ``--chesskit-engine-cmd``, the keyword
+    ``engine_cmd`` of ``chesskit.Engine``."""
+    return _ENGINE_FLAG.sub(lambda found: spell(found.group(1)), message)
 
 
 def check_choice(
