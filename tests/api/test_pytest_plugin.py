@@ -245,13 +245,22 @@ def test_engine_options_that_cannot_go_together_are_one_usage_error(project, arg
     assert "passed" not in result.stdout.str() and "error" not in result.stdout.str()
 
 
-def test_a_bad_engine_cmd_names_the_plugins_option(project):
-    # the template's error is raised when the engine opens: it names the plugin's flag, not
-    # the CLI's (--engine-cmd) nor chesskit.Engine's keyword (engine_cmd)
-    result = project("--chesskit-engine-cmd=./engine {depth}", "--chesskit-suite=suite.epd")
-    out = result.stdout.str()
-    assert "--chesskit-engine-cmd './engine {depth}' has no {fen} placeholder" in out, out
-    assert "engine_cmd '" not in out and "chesskit: --engine-cmd" not in out
+@pytest.mark.parametrize(
+    "template, words",
+    [
+        ("./engine {depth}", "--chesskit-engine-cmd './engine {depth}' has no {fen} placeholder"),
+        ("'./engine {fen} {depth}", "bad --chesskit-engine-cmd \"'./engine {fen} {depth}\": no closing quotation"),
+        ("./engine {fen} {depth} {move}", "*has an unknown placeholder {move}*"),
+    ],
+)
+def test_a_bad_engine_cmd_is_one_usage_error(project, template, words):
+    # a template that can never run was every test's error, one per position and depth;
+    # now one line before any test, naming the plugin's flag (not --engine-cmd, not engine_cmd)
+    result = project(f"--chesskit-engine-cmd={template}", "--chesskit-suite=suite.epd")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: chesskit: {words}"])
+    assert "passed" not in result.stdout.str() and "error" not in result.stdout.str()
+    assert "engine_cmd '" not in result.stderr.str() and "chesskit: --engine-cmd" not in result.stderr.str()
 
 
 def test_a_bad_timeout_names_the_plugins_option_once(project):

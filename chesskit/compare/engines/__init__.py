@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from chesskit.compare.engines.base import MAX_TIMEOUT, Engine
 from chesskit.compare.engines.console import PerftEngine
 from chesskit.compare.engines.dialects import Dialect, dialect_names, parse_dialect
-from chesskit.compare.engines.oneshot import OneShotEngine
+from chesskit.compare.engines.oneshot import OneShotEngine, template_words
 from chesskit.compare.engines.proc import find_stockfish
 from chesskit.compare.engines.pyadapter import PythonEngine
 from chesskit.compare.engines.script import ScriptEngine
@@ -100,10 +100,12 @@ def check_choice(
     dialect: str | None = None,
 ) -> None:
     """InputError unless exactly one engine is given, not empty, with --engine-option and
-    --dialect only for `engine`: what `open_engine` refuses, starting nothing (the pytest
-    plugin asks it before any test)."""
+    --dialect only for `engine`, and an --engine-cmd template that can run: what
+    `open_engine` refuses, starting nothing (the pytest plugin asks it before any test)."""
     check_one(engine, script, python, engine_cmd)
     _for_engine(engine, options, dialect)
+    if engine_cmd is not None:
+        template_words(engine_cmd)  # a template that could never run
 
 
 def check_one(engine, script, python, engine_cmd) -> None:

@@ -31,35 +31,43 @@ _NAMED = re.compile(r"\{[A-Za-z_]+\}")  # what looks like a placeholder
 _FORMATTED = re.compile(r"\{(?:fen|depth|moves|variant)[.:!\[][^{}\s]*\}")
 
 
+def template_words(template: str) -> list[str]:
+    """The words of an ``--engine-cmd`` template, split like a shell line; InputError for one
+    that could never run (no {fen} or {depth}, an unknown or formatted placeholder, an
+    unclosed quote), found before anything starts."""
+    try:
+        words = shlex.split(template)
+    except ValueError as err:
+        raise InputError(f"bad --engine-cmd {template!r}: {str(err).lower()}") from None
+    if not words:
+        raise InputError("--engine-cmd is empty: give a command line with {fen} and {depth}")
+    for word in words:
+        formatted = _FORMATTED.search(word)
+        if formatted:
+            raise InputError(
+                f"--engine-cmd {template!r}: {formatted.group()} is not a placeholder: they are replaced as "
+                f"written, with no format spec, conversion or field ({', '.join(PLACEHOLDERS)})"
+            )
+        for unknown in _NAMED.findall(word):
+            if unknown not in PLACEHOLDERS:
+                # a typo ({move}, {FEN}) reached the engine as it was written
+                raise InputError(
+                    f"--engine-cmd {template!r} has an unknown placeholder {unknown}: "
+                    f"the placeholders are {', '.join(PLACEHOLDERS)}"
+                )
+    for needed in ("{fen}", "{depth}"):
+        if not any(needed in word for word in words):
+            raise InputError(f"--engine-cmd {template!r} has no {needed} placeholder")
+    if any(p in words[0] for p in PLACEHOLDERS):
+        raise InputError(f"--engine-cmd {template!r}: the program itself cannot be a placeholder")
+    return words
+
+
 class OneShotEngine(Engine):
     """A command line run once per perft question."""
 
     def __init__(self, template: str, timeout: float | None = 30.0):
-        try:
-            self.words = shlex.split(template)
-        except ValueError as err:
-            raise InputError(f"bad --engine-cmd {template!r}: {str(err).lower()}") from None
-        if not self.words:
-            raise InputError("--engine-cmd is empty: give a command line with {fen} and {depth}")
-        for word in self.words:
-            formatted = _FORMATTED.search(word)
-            if formatted:
-                raise InputError(
-                    f"--engine-cmd {template!r}: {formatted.group()} is not a placeholder: they are replaced as "
-                    f"written, with no format spec, conversion or field ({', '.join(PLACEHOLDERS)})"
-                )
-            for unknown in _NAMED.findall(word):
-                if unknown not in PLACEHOLDERS:
-                    # a typo ({move}, {FEN}) reached the engine as it was written
-                    raise InputError(
-                        f"--engine-cmd {template!r} has an unknown placeholder {unknown}: "
-                        f"the placeholders are {', '.join(PLACEHOLDERS)}"
-                    )
-        for needed in ("{fen}", "{depth}"):
-            if not any(needed in word for word in self.words):
-                raise InputError(f"--engine-cmd {template!r} has no {needed} placeholder")
-        if any(p in self.words[0] for p in PLACEHOLDERS):
-            raise InputError(f"--engine-cmd {template!r}: the program itself cannot be a placeholder")
+        self.words = template_words(template)
         self.name = template
         self.timeout = timeout
         self.with_moves = any("{moves}" in word for word in self.words)
