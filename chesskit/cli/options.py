@@ -72,9 +72,9 @@ def parse_depth(text: str, minimum: int = 0, why: str = "", name: str = "DEPTH")
     """A depth as an int >= ``minimum`` (and, for the DEPTH argument, <= MAX_DEPTH);
     InputError (exit 2) otherwise. Options such as --max-depth are limits, not unbounded."""
     depth = plain_int(text)
-    label = "depth" if name == "DEPTH" else name
+    label, subject = ("depth", "DEPTH ") if name == "DEPTH" else (name, "")  # an option is named once
     if depth is None or depth < minimum:
-        raise InputError(f"bad {label} {text!r}: {name} must be an integer >= {minimum}{why}")
+        raise InputError(f"bad {label} {text!r}: {subject}must be an integer >= {minimum}{why}")
     if name == "DEPTH" and depth > MAX_DEPTH:
         raise InputError(
             f"bad {label} {text!r}: DEPTH must be at most {MAX_DEPTH} (no deeper tree could ever be counted)"

@@ -71,6 +71,21 @@ def test_bad_input_in_process(cli, args, words):
 
 
 @pytest.mark.parametrize(
+    "args, line",
+    [
+        (["suite", "--max-depth", "x"], "chesskit: bad --max-depth 'x': must be an integer >= 0"),
+        (["debug", "startpos", "2", "--fen-depth", "-1"], "chesskit: bad --fen-depth '-1': must be an integer >= 0"),
+        (["fuzz", "--script", "x", "--depth", "0"], "chesskit: bad --depth '0': must be an integer >= 1"),
+        (["perft", "startpos", "x"], "chesskit: bad depth 'x': DEPTH must be an integer >= 0"),
+    ],
+)
+def test_a_bad_depth_option_is_named_once(cli, args, line):
+    # it said "bad --max-depth 'x': --max-depth must be ...", the option twice in one line
+    result = cli(*args)
+    assert result.exit_code == 2 and result.stderr.strip() == line and result.stdout == ""
+
+
+@pytest.mark.parametrize(
     "args, words",
     [BAD_INPUTS[0], BAD_INPUTS[7], BAD_INPUTS[9], BAD_INPUTS[13], BAD_INPUTS[16], BAD_INPUTS[-1]],
 )
