@@ -18,11 +18,12 @@ quiet move's two key terms (``tools/walk_asm.py``; docs/benchmarks.md, 2026-11-2
 """
 
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
 from .bitboard import ONE, RANK_1, RANK_8
 from .move import CASTLING, DOUBLE, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
 from .position import (
+    BB_SIZE,
     CASTLE,
     EP,
     FULL,
@@ -39,6 +40,7 @@ from .position import (
     OCC,
     PAWN,
     PLY,
+    ST_SIZE,
     STM,
     WHITE,
     castle_terms,
@@ -202,6 +204,12 @@ def child_key(T, bb, board, st, move):
     return key_after(T, bb, board, st, move, bb[KEY], 0)
 
 
+@njit(inline="always", cache=True)
+def _child_keys(T, bb, board, st, key2, move):
+    change = key_change(T, bb, board, st, move)  # found once, its terms taken for each key
+    return key_with(bb[KEY], st, change, 0), key_with(key2, st, change, 1)
+
+
 @njit(cache=True)
 def child_keys(T, bb, board, st, key2, move):
     """Both keys of the position after ``move``, without making it: the perft walk looks
@@ -209,8 +217,16 @@ def child_keys(T, bb, board, st, key2, move):
     position's second key (``state.py``). A function of its own, not inlined into the walk:
     compiled once, and the walk's no-table loops keep their code (inlined, the one-key
     version cost position 6 about 9% of its nodes/second without a table)."""
-    change = key_change(T, bb, board, st, move)  # found once, its terms taken for each key
-    return key_with(bb[KEY], st, change, 0), key_with(key2, st, change, 1)
+    return _child_keys(T, bb, board, st, key2, move)
+
+
+@njit(cache=True)
+def child_keys_at(T_, nT, bb_, board_, st_, key2, move):
+    """``child_keys`` of the state arrays at addresses ``T_`` (``nT`` words), ``bb_``,
+    ``board_`` and ``st_``: the walk's call, which passes no array (an array argument of a
+    call costs numba's reference counting and seven words: docs/benchmarks.md)."""
+    T, bb = carray(T_, (nT,)), carray(bb_, (BB_SIZE,))
+    return _child_keys(T, bb, carray(board_, (64,)), carray(st_, (ST_SIZE,)), key2, move)
 
 
 @njit(inline="always", cache=True)

@@ -46,7 +46,7 @@ checks were about 13% of the instructions of Kiwipete's perft.
 """
 
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
 from .attacks import (
     B_EMPTY,
@@ -77,16 +77,19 @@ from .bitboard import (
 )
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, encode
 from .position import (
+    BB_SIZE,
     BISHOP,
     CASTLE,
     EP,
     KING,
     KNIGHT,
+    MAX_MOVES,
     NO_SQ,
     OCC,
     PAWN,
     QUEEN,
     ROOK,
+    ST_SIZE,
     STM,
     WHITE,
     occ_of,
@@ -488,3 +491,13 @@ def generate(T, bb, board, st, out):
 def count_legal(T, bb, board, st, scratch):
     """The number of legal moves, without writing them (bulk counting)."""
     return _generate(T, bb, board, st, scratch, True)
+
+
+@njit(cache=True)
+def generate_at(T_, nT, bb_, board_, st_, out_, start):
+    """``generate`` into the buffer at address ``out_`` from word ``start`` on, of the
+    state arrays at addresses ``T_`` (``nT`` words), ``bb_``, ``board_``, ``st_``: the
+    walk's call, which passes no array (an array argument costs numba's reference counting
+    and seven words)."""
+    T, bb, board, st = carray(T_, (nT,)), carray(bb_, (BB_SIZE,)), carray(board_, (64,)), carray(st_, (ST_SIZE,))
+    return _generate(T, bb, board, st, carray(out_, (start + MAX_MOVES,))[start:], False)

@@ -23,7 +23,11 @@ begins (``position.compute_key2``), and carried down from parent to child by
 The walk's arrays are views of memory it is handed as pointers (``carray``), which numba
 counts no references to: counting them costs a third of the time in the bulk-counting
 loop (``noref.py``). ``entry.py`` allocates them in Python and holds them until it
-returns, and calls it through ``native.py``.
+returns, and calls it through ``native.py``. The calls the walk makes in its loops (the move
+list, a leaf parent's masks, the table, the children's keys: the ``*_at`` functions) take
+those pointers and sizes, not arrays: each array argument of a call costs numba's reference
+counting and seven words of arguments (startpos 8 with a 256 MiB table 12% faster, the
+one-core bench 3-5%: docs/benchmarks.md, 2026-11-29 night).
 
 ``walk`` is the only function a perft compiles (a first run's compile is most of its
 time): it makes a task's first moves itself (the ``prefix``), lists moves for the
@@ -34,11 +38,11 @@ from numba import carray
 
 from .bitboard import ZERO
 
-from .makemove import child_keys, make, make_for_count, unmake
-from .movegen import _generate, generate
+from .makemove import child_keys_at, make, make_for_count, unmake
+from .movegen import _generate, generate_at
 from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE, STM, compute_key2
-from .replies import NO_SQUARES, NOT_SHARED, pass_copy, reply_change, sensitive_squares
-from .tt import fetch, probe, store
+from .replies import NO_SQUARES, NOT_SHARED, pass_copy, reply_change, sensitive_squares_at
+from .tt import fetch_at, probe_at, store_at
 from .walkargs import numba_signature
 
 # how many children ahead of its probe a child's bucket is fetched. Fetching all of a node's
@@ -74,7 +78,7 @@ def c_entry(cache=False):
         T = carray(T_, (nT,))
         bb, board, st = carray(bb_, (BB_SIZE,)), carray(board_, (64,)), carray(st_, (ST_SIZE,))
         hist, hkeys = carray(hist_, (nhist, 4)), carray(hkeys_, (nhist, 2))
-        prefix, tt = carray(prefix_, (nprefix,)), carray(tt_, (ntt,))
+        prefix = carray(prefix_, (nprefix,))
         moves, keys = carray(moves_, (nrows, MAX_MOVES)), carray(keys_, (nrows, 2 * MAX_MOVES))
         nmoves, index, acc = carray(nmoves_, (nrows,)), carray(index_, (nrows,)), carray(acc_, (nrows,))
         scratch = carray(scratch_, (MAX_MOVES,))
@@ -84,7 +88,7 @@ def c_entry(cache=False):
         hashing = ntt > 0
         root2 = compute_key2(bb, board, st) if hashing and forced == 0 else ZERO  # key 2 at level 0
         if hashing and forced == 0 and depth >= 2:
-            hit = probe(tt, bb[KEY], root2, depth)
+            hit = probe_at(tt_, ntt, bb[KEY], root2, depth)
             if hit >= 0:
                 return hit
         level = 0
@@ -101,7 +105,7 @@ def c_entry(cache=False):
                     moves[level, 0] = prefix[level]
                     nmoves[level] = 1
                     if hashing and level + 1 == forced and plies - level >= 3:
-                        k, k2 = child_keys(T, bb, board, st, compute_key2(bb, board, st), prefix[level])
+                        k, k2 = child_keys_at(T_, nT, bb_, board_, st_, compute_key2(bb, board, st), prefix[level])
                         keys[level, 0] = k
                         keys[level, 1] = k2
                 else:
@@ -110,7 +114,7 @@ def c_entry(cache=False):
                     # the counting mode is inlined, once, below: the list is made once per node
                     # above the last ply, the count once per leaf parent's move (a call there
                     # measured no slower: docs/benchmarks.md)
-                    n = generate(T, bb, board, st, moves[level])
+                    n = generate_at(T_, nT, bb_, board_, st_, moves_, level * MAX_MOVES)
                     nmoves[level] = n
                     if plies - level == 2:
                         # the node above the last ply: copy-make each of its moves on
@@ -136,7 +140,7 @@ def c_entry(cache=False):
                             if j < 0:
                                 passed = c
                                 # its masks go to this node's row of ``keys``: unused two plies above the leaves
-                                squares = sensitive_squares(T, bb, st, keys[level])
+                                squares = sensitive_squares_at(T_, nT, bb_, st_, keys_, level * 2 * MAX_MOVES)
                             else:
                                 total += c
                         acc[level] = total
@@ -149,7 +153,7 @@ def c_entry(cache=False):
                         # their buckets asked for before the first probe waits on memory
                         own2 = root2 if level == 0 else keys[level - 1, 2 * index[level - 1] - 1]
                         for j in range(n):
-                            k, k2 = child_keys(T, bb, board, st, own2, moves[level, j])
+                            k, k2 = child_keys_at(T_, nT, bb_, board_, st_, own2, moves[level, j])
                             keys[level, 2 * j] = k
                             keys[level, 2 * j + 1] = k2
             i = index[level]
@@ -159,8 +163,8 @@ def c_entry(cache=False):
                 if hashing and level >= forced and left >= 2:
                     # the buckets of children 0 to AHEAD at the first probe, then child i + AHEAD's
                     for j in range(i + AHEAD if i else 0, min(i + AHEAD + 1, nmoves[level])):
-                        fetch(tt, keys[level, 2 * j], left)
-                hit = probe(tt, keys[level, 2 * i], keys[level, 2 * i + 1], left) if hashing and level + 1 >= forced and left >= 2 else -1
+                        fetch_at(tt_, ntt, keys[level, 2 * j], left)
+                hit = probe_at(tt_, ntt, keys[level, 2 * i], keys[level, 2 * i + 1], left) if hashing and level + 1 >= forced and left >= 2 else -1
                 if hit >= 0:
                     acc[level] += hit  # a child found is never made
                 else:
@@ -170,7 +174,7 @@ def c_entry(cache=False):
             else:
                 if hashing and level >= forced and plies - level >= 2:
                     own2 = root2 if level == 0 else keys[level - 1, 2 * index[level - 1] - 1]
-                    store(tt, bb[KEY], own2, plies - level, acc[level])
+                    store_at(tt_, ntt, bb[KEY], own2, plies - level, acc[level])
                 if level > 0:
                     acc[level - 1] += acc[level]
                     unmake(bb, board, st, hist, hkeys)

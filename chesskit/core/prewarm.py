@@ -50,7 +50,7 @@ def start():
 
 def awaiting(child, dispatcher=None, wait_s: float = WAIT_S):
     """Make the walk's process wait for the child's compile of ``dispatcher`` (the first of
-    ``helpers()``: ``movegen.generate``) instead of compiling it too: its first compile in
+    ``helpers()``: ``movegen.generate_at``) instead of compiling it too: its first compile in
     this process first waits, at most ``wait_s`` seconds and only while the child runs, for
     numba's cache to hold it. Returns the function that undoes this. A child that is late,
     stuck or gone only costs the wait; the compile that follows is numba's own."""
@@ -120,30 +120,29 @@ def helpers():
 
     u64, i64, boolean = types.uint64, types.int64, types.boolean
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
+    u64p, i64p = types.CPointer(u64), types.CPointer(i64)  # the walk's arrays, as it holds them
     return [  # (tests/core/test_prewarm.py checks the order)
-        (movegen.generate, (u64s, u64s, i64s, i64s, i64s)),
+        (movegen.generate_at, (u64p, i64, u64p, i64p, i64p, i64p, i64)),
         # met after generate, the last first
-        (tt.store, (u64s, u64, u64, i64, i64)),
+        (tt.store_at, (u64p, i64, u64, u64, i64, i64)),
         (position.z_castle, (u64,)),
         (makemove.put_piece, (u64s, i64s, i64, i64)),
         (makemove.remove_piece, (u64s, i64s, i64, i64)),
-        (tt.fetch, (u64s, u64, i64)),
-        (replies.sensitive_squares, (u64s, u64s, i64s, u64s)),
+        (tt.fetch_at, (u64p, i64, u64, i64)),
+        (replies.sensitive_squares_at, (u64p, i64, u64p, i64p, u64p, i64)),
         (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
         (replies._gained, (u64s, u64, u64, u64, i64, u64, types.UniTuple(u64, 7))),
         # met before generate, in the walk's order
         (position.compute_key2, (u64s, i64s, i64s)),
         (tt._deep_words, (i64,)),  # _small_bucket calls it: met first
         (tt._small_bucket, (i64, u64)),
-        (tt._field, (u64s, i64, i64)),
-        (tt._small_slot, (u64s, i64, u64)),
         (tt._bucket, (i64, u64)),
-        (tt.probe, (u64s, u64, u64, i64)),
+        (tt.probe_at, (u64p, i64, u64, u64, i64)),
         (from_sq, (i64,)),
         (to_sq, (i64,)),
         (castle_squares, (i64, i64)),
         (promotion, (i64,)),
-        (makemove.child_keys, (u64s, u64s, i64s, i64s, u64, i64)),
+        (makemove.child_keys_at, (u64p, i64, u64p, i64p, i64p, u64, i64)),
         (position.occ_of, (i64,)),
         (attacks.between, (u64s, i64, i64)),
         (movegen.king_lines, (u64s, u64s, i64, i64)),

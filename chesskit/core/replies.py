@@ -51,7 +51,7 @@ moves are not written again here.
 """
 
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
 from chesskit.vocab import PROMO_MASK
 
@@ -60,7 +60,7 @@ from .bitboard import ALL, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popco
 from .makemove import ep_kept
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, from_sq, to_sq
 from .movegen import _open_castlings, _pawn_moves, attackers_to, king_lines, pawn_attacks, slider_attacks
-from .position import BISHOP, CASTLE, EP, KING, KNIGHT, NO_SQ, OCC, PAWN, QUEEN, ROOK, STM, WHITE, occ_of
+from .position import BB_SIZE, BISHOP, CASTLE, EP, KING, KNIGHT, MAX_MOVES, NO_SQ, OCC, PAWN, QUEEN, ROOK, ST_SIZE, STM, WHITE, occ_of
 from .wordcopy import copy_words
 
 _NOT_QUIET = CAPTURE | CASTLING | EN_PASSANT | (PROMO_MASK << PROMO_SHIFT)
@@ -120,7 +120,7 @@ def _lines(T, sq, occ, ours, diagonal, straight):
     return live, d, r
 
 
-@njit(cache=True)  # a call, once per node: compiled by the first run's second core (prewarm)
+@njit(inline="always", cache=True)  # compiled into ``sensitive_squares_at``, the walk's call
 def sensitive_squares(T, bb, st, row):
     """What a quiet move of S (to move) is tested against (``reply_change``), by S's
     piece type, written to ``row``: the squares it may land on and leave with T's count
@@ -200,6 +200,15 @@ def sensitive_squares(T, bb, st, row):
     row[LEAVE + KING] = row[KING]
     reach = diagonal_reach | straight_reach | pawn_reach
     return reach, diagonal_reach, straight_reach, pawn_reach, t_diagonal, t_straight, pawns
+
+
+@njit(cache=True)
+def sensitive_squares_at(T_, nT, bb_, st_, row_, start):
+    """``sensitive_squares`` of the state arrays at addresses ``T_`` (``nT`` words), ``bb_``
+    and ``st_``, writing the row at address ``row_`` from word ``start`` on: the walk's
+    call, which passes no array."""
+    T, bb, st = carray(T_, (nT,)), carray(bb_, (BB_SIZE,)), carray(st_, (ST_SIZE,))
+    return sensitive_squares(T, bb, st, carray(row_, (start + 2 * MAX_MOVES,))[start:])
 
 
 # ``reply_change``'s answer for a move whose replies are not known from the shared count

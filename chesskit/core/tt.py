@@ -49,7 +49,7 @@ the walk fetches a child's bucket ``perft.AHEAD`` children before it probes it.
 """
 
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
 from .hashtable import allocate  # noqa: F401 (re-exported)
 from .prefetch import prefetch
@@ -113,14 +113,14 @@ def _small_bucket(words, key):
     return start + _LINE * np.int64(((key >> _HALF) * lines) >> _HALF)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _field(tt, base, w):
     """Entry ``w``'s 16-bit field (count + 1; 0: empty) in the line at ``base``."""
     shift = np.uint64(16 * (w % 4))
     return (tt[base + SMALL_WAYS + w // 4] >> shift) & _FIELD
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _small_slot(tt, base, check):
     """The entry of the line at ``base`` that holds ``check``, and its field; (-1, 0) if none."""
     for w in range(SMALL_WAYS):
@@ -130,8 +130,8 @@ def _small_slot(tt, base, check):
     return -1, _ZERO
 
 
-@njit(cache=True)
-def fetch(tt, key, depth):
+@njit(inline="always", cache=True)
+def _fetch(tt, key, depth):
     """Start loading the bucket of ``key`` at ``depth`` into the cache (a hint: no value changes)."""
     words = tt.shape[0]
     if words >= SPLIT_FROM and depth == SMALL_DEPTH:
@@ -140,8 +140,8 @@ def fetch(tt, key, depth):
         prefetch(tt, _bucket(_deep_words(words), key)[0])
 
 
-@njit(cache=True)
-def probe(tt, key, check, depth):
+@njit(inline="always", cache=True)
+def _probe(tt, key, check, depth):
     """The count stored for (check, depth) in ``key``'s bucket, or -1."""
     words = tt.shape[0]
     if words >= SPLIT_FROM and depth == SMALL_DEPTH:
@@ -159,8 +159,8 @@ def probe(tt, key, check, depth):
     return np.int64(-1)
 
 
-@njit(cache=True)
-def store(tt, key, check, depth, count):
+@njit(inline="always", cache=True)
+def _store(tt, key, check, depth, count):
     """Store (check, depth) -> count in ``key``'s bucket: at depth 2 of a split table
     first in its bucket, the oldest leaving; else over the same entry or the bucket's
     least valuable one."""
@@ -199,3 +199,44 @@ def store(tt, key, check, depth, count):
     data = (np.uint64(count) << _SIX) | d
     tt[victim] = check ^ data
     tt[victim + 1] = data
+
+
+# The table's functions, as calls. ``fetch``, ``probe`` and ``store`` take the table as an
+# array (the variant walk, tests); the perft walk calls ``fetch_at``, ``probe_at`` and
+# ``store_at`` with its address and length, which it holds as plain numbers: an array
+# passed to a call that is not inlined costs numba's reference counting and seven words of
+# arguments each time (``perft.py``).
+@njit(cache=True)
+def fetch(tt, key, depth):
+    """Start loading the bucket of ``key`` at ``depth`` into the cache (a hint: no value changes)."""
+    _fetch(tt, key, depth)
+
+
+@njit(cache=True)
+def probe(tt, key, check, depth):
+    """The count stored for (check, depth) in ``key``'s bucket, or -1."""
+    return _probe(tt, key, check, depth)
+
+
+@njit(cache=True)
+def store(tt, key, check, depth, count):
+    """Store (check, depth) -> count in ``key``'s bucket (``_store``)."""
+    _store(tt, key, check, depth, count)
+
+
+@njit(cache=True)
+def fetch_at(tt_, words, key, depth):
+    """``fetch`` on the table of ``words`` words at address ``tt_``."""
+    _fetch(carray(tt_, (words,)), key, depth)
+
+
+@njit(cache=True)
+def probe_at(tt_, words, key, check, depth):
+    """``probe`` on the table of ``words`` words at address ``tt_``."""
+    return _probe(carray(tt_, (words,)), key, check, depth)
+
+
+@njit(cache=True)
+def store_at(tt_, words, key, check, depth, count):
+    """``store`` on the table of ``words`` words at address ``tt_``."""
+    _store(carray(tt_, (words,)), key, check, depth, count)
