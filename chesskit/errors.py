@@ -18,12 +18,13 @@ class InputError(ChesskitError):
 
 
 class FenError(InputError):
-    """An invalid FEN/EPD; ``field`` names the offending field."""
+    """An invalid FEN/EPD; ``field`` names the offending field (``"fen"``: the whole
+    text, its number of fields; the line then does not name it twice)."""
 
     def __init__(self, field: str, message: str):
         self.field = field
         self.reason = message
-        super().__init__(f"invalid FEN: {field}: {message}")
+        super().__init__(f"invalid FEN: {message}" if field == "fen" else f"invalid FEN: {field}: {message}")
 
 
 class IllegalMoveError(InputError):
@@ -41,6 +42,8 @@ class IllegalMoveError(InputError):
         promotions = [m for m in sorted(legal) if len(m) == 5 and m[:4] == move.lower()]
         if uci and promotions:  # a7a8 where a7a8q ... are legal
             why = f": a promotion names its piece ({', '.join(promotions)})"
+        if move != move.lower() and move.lower() in legal:  # a7a8Q where a7a8q is legal
+            why = f": UCI writes moves in lower case ({move.lower()})"
         super().__init__(f"illegal move {move!r} in {fen}{why}; legal moves: {shown}")
 
 

@@ -23,6 +23,9 @@ BAD_INPUTS = [
     (["perft", START.replace(" - ", " e9 "), "1"], ["invalid FEN", "en passant"]),
     (["perft", START.replace(" 0 1", " -3 1"), "1"], ["invalid FEN"]),
     (["show", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"], ["invalid FEN", "ranks"]),
+    # the whole text's fields: the line said "invalid FEN: fen: expected 6 ..."
+    (["perft", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", "1"],
+     ["invalid FEN: expected 6 space-separated fields (or 4 without the clocks), found 3"]),
     (["perft", "nonesuch", "1"], ["unknown position 'nonesuch'", "startpos"]),
     (["divide", "kiwipeet", "1"], ["unknown position 'kiwipeet'", "did you mean 'kiwipete'"]),
     (["perft", "startpos", "2", "--moves", "e2e4 e2e4"], ["illegal move 'e2e4'", "legal moves: a7a5"]),
@@ -35,6 +38,9 @@ BAD_INPUTS = [
     # a promotion without its piece: the line said only "illegal move 'a7a8'"
     (["perft", "8/P7/8/8/8/8/8/k6K w - - 0 1", "1", "--moves", "a7a8"],
      ["illegal move 'a7a8'", ": a promotion names its piece (a7a8b, a7a8n, a7a8q, a7a8r)"]),
+    # a promotion's piece in upper case: the line said "not a UCI move" beside a7a8q in the list
+    (["perft", "8/P7/8/8/8/8/8/k6K w - - 0 1", "1", "--moves", "a7a8Q"],
+     ["illegal move 'a7a8Q'", ": UCI writes moves in lower case (a7a8q)"]),
     (["perft", "startpos", "x"], ["bad depth 'x'", ">= 0"]),
     (["perft", "startpos", "-1"], ["bad depth '-1'", ">= 0"]),
     (["perft", "startpos", "2.5"], ["bad depth '2.5'"]),
