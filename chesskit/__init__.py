@@ -72,4 +72,11 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    """The public names, the module's own dunders and the subpackages imported so far; not
+    the helpers this module uses (``sys``, ``types``, ``TYPE_CHECKING``)."""
+    own = {
+        name
+        for name, value in globals().items()
+        if name.startswith("__") or (isinstance(value, types.ModuleType) and value.__name__.startswith(__name__ + "."))
+    }
+    return sorted(own | set(__all__))

@@ -282,6 +282,14 @@ def test_the_api_names_load_on_first_use():
     assert all(hasattr(chesskit, name) for name in chesskit.__all__)
 
 
+def test_dir_shows_the_api_not_the_helpers_the_package_uses():
+    # it listed sys, types, TYPE_CHECKING and annotations beside the API
+    shown = set(dir(chesskit))
+    assert set(chesskit.__all__) <= shown
+    assert not {"sys", "types", "TYPE_CHECKING", "annotations"} & shown
+    assert "board" in shown  # a subpackage already imported is still there
+
+
 def test_no_module_imports_the_compare_subpackage_under_an_alias():
     """``import chesskit.compare.x as y`` would find chesskit.compare, the API function
     (see chesskit/__init__.py); ``from chesskit.compare import x`` is the form to use."""
