@@ -257,6 +257,7 @@ class Board:
 
     def _find(self, uci: str) -> int:
         moves = self._legal_packed()
+        typed = uci  # the error quotes what was typed
         if uci[1:2] == "@":  # a drop's piece letter in either case
             uci = uci[0].upper() + uci[1:]
         else:
@@ -276,7 +277,7 @@ class Board:
                 if uci in (square_name(frm) + square_name(to), square_name(frm) + square_name(king_to)):
                     return move
         legal = self.legal_moves()
-        raise IllegalMoveError(uci, self.shown_fen(), legal, uci=_uci_shaped(uci), ended=None if legal else self._why_no_move())
+        raise IllegalMoveError(typed, self.shown_fen(), legal, uci=_uci_shaped(uci), ended=None if legal else self._why_no_move())
 
     def _reserve(self, plies: int, exact: bool = False, margin: int = 0) -> None:
         """Grow the history stack so ``plies`` more moves fit (and ``margin`` rows more),

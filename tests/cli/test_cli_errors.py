@@ -38,6 +38,9 @@ BAD_INPUTS = [
     # a promotion without its piece: the line said only "illegal move 'a7a8'"
     (["perft", "8/P7/8/8/8/8/8/k6K w - - 0 1", "1", "--moves", "a7a8"],
      ["illegal move 'a7a8'", ": a promotion names its piece (a7a8b, a7a8n, a7a8q, a7a8r)"]),
+    # a drop is matched with its piece letter in either case, and the line quotes it as
+    # typed (it quoted 'P@e4': Black's pocket is empty, White holds the pawn)
+    (["perft", "startpos", "2", "--variant", "crazyhouse", "--moves", "e2e4 d7d5 e4d5 p@e4"], ["illegal move 'p@e4'"]),
     # a promotion's piece in upper case: the line said "not a UCI move" beside a7a8q in the list
     (["perft", "8/P7/8/8/8/8/8/k6K w - - 0 1", "1", "--moves", "a7a8Q"],
      ["illegal move 'a7a8Q'", ": UCI writes moves in lower case (a7a8q)"]),
