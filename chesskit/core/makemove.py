@@ -214,9 +214,10 @@ def _child_keys(T, bb, board, st, key2, move):
 def child_keys(T, bb, board, st, key2, move):
     """Both keys of the position after ``move``, without making it: the perft walk looks
     a child up in its table before (and instead of) making its move; ``key2`` is this
-    position's second key (``state.py``). A function of its own, not inlined into the walk:
-    compiled once, and the walk's no-table loops keep their code (inlined, the one-key
-    version cost position 6 about 9% of its nodes/second without a table)."""
+    position's second key (``state.py``). The walk calls ``child_keys_at``, the same body;
+    neither is inlined into the walk: compiled once, and the walk's no-table loops keep
+    their code (inlined, the one-key version cost position 6 about 9% of its nodes/second
+    without a table)."""
     return _child_keys(T, bb, board, st, key2, move)
 
 

@@ -10,8 +10,8 @@ pawns gain and lose, takes that count (made once for the node) plus its change
 (``replies.py``).
 Interior nodes two or more plies above the leaves are looked up in and stored to the
 transposition table ``tt`` (an empty array disables it):
-a node's children are looked up by keys computed from their moves (``makemove.child_keys``),
-their buckets fetched ahead of their probes (``tt.fetch``: children 0 to ``AHEAD`` at the
+a node's children are looked up by keys computed from their moves (``makemove.child_keys_at``),
+their buckets fetched ahead of their probes (``tt.fetch_at``: children 0 to ``AHEAD`` at the
 first probe, then child ``i + AHEAD``'s as child ``i`` is probed), and a child found is never
 made.
 A node is stored by two keys (``tt.py``): key 1 is the state's (bb[KEY], kept by make);
@@ -109,7 +109,7 @@ def c_entry(cache=False):
                         keys[level, 0] = k
                         keys[level, 1] = k2
                 else:
-                    # the move list is a call (``generate``, compiled by the first run's
+                    # the move list is a call (``generate_at``, compiled by the first run's
                     # second core while this walk compiles: a first run 0.3 s shorter) and only
                     # the counting mode is inlined, once, below: the list is made once per node
                     # above the last ply, the count once per leaf parent's move (a call there

@@ -44,7 +44,7 @@ small: docs/benchmarks.md).
 
 An empty array disables the table.
 
-``fetch`` asks for the bucket of a key at a depth ahead of its probe (``prefetch.py``):
+``fetch_at`` asks for the bucket of a key at a depth ahead of its probe (``prefetch.py``):
 the walk fetches a child's bucket ``perft.AHEAD`` children before it probes it.
 """
 
@@ -201,17 +201,11 @@ def _store(tt, key, check, depth, count):
     tt[victim + 1] = data
 
 
-# The table's functions, as calls. ``fetch``, ``probe`` and ``store`` take the table as an
-# array (the variant walk, tests); the perft walk calls ``fetch_at``, ``probe_at`` and
-# ``store_at`` with its address and length, which it holds as plain numbers: an array
-# passed to a call that is not inlined costs numba's reference counting and seven words of
-# arguments each time (``perft.py``).
-@njit(cache=True)
-def fetch(tt, key, depth):
-    """Start loading the bucket of ``key`` at ``depth`` into the cache (a hint: no value changes)."""
-    _fetch(tt, key, depth)
-
-
+# The table's functions, as calls. ``probe`` and ``store`` take the table as an array (the
+# variant walk, tests); the perft walk calls ``fetch_at``, ``probe_at`` and ``store_at``
+# with its address and length, which it holds as plain numbers: an array passed to a call
+# that is not inlined costs numba's reference counting and seven words of arguments each
+# time (``perft.py``).
 @njit(cache=True)
 def probe(tt, key, check, depth):
     """The count stored for (check, depth) in ``key``'s bucket, or -1."""
@@ -226,7 +220,8 @@ def store(tt, key, check, depth, count):
 
 @njit(cache=True)
 def fetch_at(tt_, words, key, depth):
-    """``fetch`` on the table of ``words`` words at address ``tt_``."""
+    """``_fetch`` on the table of ``words`` words at address ``tt_``: start loading the
+    bucket of ``key`` at ``depth`` into the cache (a hint: no value changes)."""
     _fetch(carray(tt_, (words,)), key, depth)
 
 
