@@ -24,7 +24,10 @@ moves, the other pieces, pawns (set-wise; pinned ones one by one through the sam
 with their pin line as the target), en passant, castling. Moves are written in the
 order king, pieces, pawns, en passant, castling (divide lists them so). It runs in
 two modes: writing moves to a buffer, or only counting them by popcount of target sets
-(bulk counting for perft's last ply). Both modes share the code. The steps every node
+(bulk counting for perft's last ply). Both modes share the code. Writing, it can leave
+out the quiet moves that masks by piece type name (``_generate_lumped``: where they may
+leave from and land on) and only count them, a lump: perft's node two plies above the
+leaves lumps the moves after which the replies are those with its side passing. The steps every node
 runs are inlined into ``_generate``, and it into its callers, by numba
 (``inline="always"``), so the flag is a constant in each caller (left to LLVM, the
 bigger ones stayed calls: ~5% more instructions on position 3 of the perft suite).
@@ -103,6 +106,21 @@ _CAPTURE = np.int64(CAPTURE)
 _DOUBLE = np.int64(DOUBLE)
 _EN_PASSANT = np.int64(CAPTURE | EN_PASSANT)
 _CASTLING = np.int64(CASTLING)
+
+# The lump masks (``generate_at``, written by ``replies.lump_masks``), by their place in
+# their row: for each piece type ``pt`` (1 to 6) the squares a quiet move may land on
+# (``LAND + pt``) and leave (``LEAVE + pt``) to be counted in the lump; ``PASS``: the squares
+# a double push may pass over
+LAND = 0
+LEAVE = 8
+PASS = 0
+LUMPS = 16
+# ``generate_at`` returns the moves lumped above this bit, those written below it
+LUMP_SHIFT = 16
+WRITTEN = (1 << LUMP_SHIFT) - 1
+# ``generate_at``'s ``lstart`` for no lump masks: an int64, not a literal (numba would
+# compile ``generate_at`` once more for a literal argument)
+NO_LUMPS = np.int64(-1)
 
 
 @njit(cache=True)
@@ -239,33 +257,41 @@ def _emit_pawns(out, n, targets, delta, flags, promo_rank):
 
 
 @njit(inline="always", cache=True)
-def _king_moves(T, bb, out, n, ksq, own, opp, occ_noking, them, paths, count_only):
+def _king_moves(T, bb, out, n, ksq, own, opp, occ_noking, them, paths, count_only, lump):
     """The king's moves, with the king lifted off the board so a checking slider still
     sees through its square. The squares to test are the king's targets and the castling
     paths (``paths``): one is tested alone, with two or more it is cheaper to draw every
     square the enemy attacks once (measured: fewer instructions on all six bench
-    positions than a threshold of one, three or four). Also returns what castling can
-    reuse: which squares were tested (``tested``) and which of those are attacked
-    (``unsafe``)."""
+    positions than a threshold of one, three or four). Listing, its quiet moves to
+    ``lump`` are counted, not written. Returns the moves written (or counted), those
+    counted in the lump, and what castling can reuse: which squares were tested
+    (``tested``) and which of those are attacked (``unsafe``)."""
     kt = T[K_ATT + ksq] & ~own
     tested = kt
     few = kt | paths
     if few & (few - ONE):
         unsafe = attacked_by(T, bb, them, occ_noking)
-        n = _emit_split(out, n, ksq, kt & ~unsafe, opp, count_only)
-        return n, unsafe, ALL
+        safe = kt & ~unsafe
+        lumped = ZERO if count_only else safe & ~opp & lump
+        n = _emit_split(out, n, ksq, safe & ~lumped, opp, count_only)
+        return n, popcount(lumped), unsafe, ALL
     unsafe = ZERO
+    lumped = 0
     while kt:
         to = lsb(kt)
         to_bb = ONE << np.uint64(to)
         kt &= kt - ONE
         if attackers_to(T, bb, to, occ_noking, them) == ZERO:
-            if not count_only:
+            if count_only:
+                n += 1
+            elif to_bb & ~opp & lump:
+                lumped += 1
+            else:
                 out[n] = encode(ksq, to, _NIL, _CAPTURE if opp & to_bb else _NIL)
-            n += 1
+                n += 1
         else:
             unsafe |= to_bb
-    return n, unsafe, tested
+    return n, lumped, unsafe, tested
 
 
 @njit(inline="always", cache=True)
@@ -289,14 +315,31 @@ def _evasion_target(T, bb, ksq, us, them):
 
 
 @njit(inline="always", cache=True)
-def _piece_moves(T, bb, out, n, ub, ksq, occ, opp, pinned, movable, count_only):
+def _lump_to(lumps, gate, pt, frm):
+    """The squares a quiet move of the piece type ``pt`` from ``frm`` lands on to be counted
+    in the lump (``lumps``: ``LAND`` and ``LEAVE`` by piece type; ``gate``: ALL to use them,
+    ZERO for none)."""
+    if (lumps[LEAVE + pt] >> np.uint64(frm)) & ONE:
+        return lumps[LAND + pt] & gate
+    return ZERO
+
+
+@njit(inline="always", cache=True)
+def _piece_moves(T, bb, out, n, ub, ksq, occ, opp, pinned, movable, count_only, lumps, gate):
     """Knights, bishops, rooks and queens: a pinned knight never moves, a pinned slider
-    keeps to the line through its king and itself."""
+    keeps to the line through its king and itself. Listing, the quiet moves ``_lump_to``
+    names are counted, not written: returns the moves written (or counted) and those."""
+    lumped = 0
     pcs = bb[ub | KNIGHT] & ~pinned
     while pcs:
         frm = lsb(pcs)
         pcs &= pcs - ONE
-        n = _emit_split(out, n, frm, T[N_ATT + frm] & movable, opp, count_only)
+        t = T[N_ATT + frm] & movable
+        if not count_only:
+            lump = t & ~opp & _lump_to(lumps, gate, KNIGHT, frm)
+            lumped += popcount(lump)
+            t &= ~lump
+        n = _emit_split(out, n, frm, t, opp, count_only)
     # counting, the pinned sliders are counted after the others, so the others need no
     # pin test each (about 5% of the instructions of Kiwipete and pos5); the list keeps
     # the order by piece type and square, which divide shows
@@ -312,8 +355,12 @@ def _piece_moves(T, bb, out, n, ub, ksq, occ, opp, pinned, movable, count_only):
             if pt != BISHOP:
                 t |= rook_attacks(T, frm, occ)
             t &= movable
-            if not count_only and (pinned >> np.uint64(frm)) & ONE:
-                t &= line(T, ksq, frm)
+            if not count_only:
+                if (pinned >> np.uint64(frm)) & ONE:
+                    t &= line(T, ksq, frm)
+                lump = t & ~opp & _lump_to(lumps, gate, pt, frm)
+                lumped += popcount(lump)
+                t &= ~lump
             n = _emit_split(out, n, frm, t, opp, count_only)
     if count_only:
         diagonal = bb[ub | BISHOP] | bb[ub | QUEEN]
@@ -328,14 +375,15 @@ def _piece_moves(T, bb, out, n, ub, ksq, occ, opp, pinned, movable, count_only):
             if (straight >> np.uint64(frm)) & ONE:
                 t |= rook_attacks(T, frm, occ)
             n += popcount(t & movable & line(T, ksq, frm))
-    return n
+    return n, lumped
 
 
 @njit(inline="always", cache=True)
-def _pawn_moves(out, n, us, pawns, empty, opp, allowed, count_only):
+def _pawn_moves(out, n, us, pawns, empty, opp, allowed, count_only, lump1, lump2):
     """Pushes, double pushes and captures (not en passant) of the set ``pawns``, set-wise,
     landing only on ``allowed``: the check target for the unpinned pawns, the pin line
-    for a pinned one."""
+    for a pinned one. Listing, the pushes to ``lump1`` and double pushes to ``lump2`` are
+    counted, not written: returns the moves written (or counted) and those."""
     if us == WHITE:
         push1 = (pawns << np.uint64(8)) & empty
         push2 = ((push1 & RANK_3) << np.uint64(8)) & empty & allowed
@@ -357,17 +405,32 @@ def _pawn_moves(out, n, us, pawns, empty, opp, allowed, count_only):
             # three more for each promotion (a capture on either side is a move each)
             promos = popcount(push1 & promo_rank) + popcount(capw & promo_rank)
             n += 3 * (promos + popcount(cape & promo_rank))
-        return n
+        return n, 0
+    lumped1 = push1 & lump1
+    lumped2 = push2 & lump2
     n = _emit_pawns(out, n, capw, dw, _CAPTURE, promo_rank)
     n = _emit_pawns(out, n, cape, de, _CAPTURE, promo_rank)
-    n = _emit_pawns(out, n, push1, d1, _NIL, promo_rank)
-    return _emit_pawns(out, n, push2, d2, _DOUBLE, promo_rank)
+    n = _emit_pawns(out, n, push1 ^ lumped1, d1, _NIL, promo_rank)
+    return _emit_pawns(out, n, push2 ^ lumped2, d2, _DOUBLE, promo_rank), popcount(lumped1) + popcount(lumped2)
+
+
+@njit(inline="always", cache=True)
+def _pawn_lumps(us, lumps, gate):
+    """The squares a pawn's push (``lump1``) and double push (``lump2``) land on to be
+    counted in the lump: from a ``LEAVE`` square to a ``LAND`` square, no promotion, and a
+    double push only where the square it passes is a ``PASS`` square."""
+    land = lumps[LAND + PAWN] & gate
+    leave = lumps[LEAVE + PAWN]
+    passing = lumps[PASS]
+    if us == WHITE:
+        return land & (leave << np.uint64(8)) & ~RANK_8, land & (leave << np.uint64(16)) & (passing << np.uint64(8))
+    return land & (leave >> np.uint64(8)) & ~RANK_1, land & (leave >> np.uint64(16)) & (passing >> np.uint64(8))
 
 
 @njit(cache=True)
 def _pinned_pawn(out, n, us, pawn, empty, opp, pin_line, count_only):
     """One pinned pawn: the pawn step along its pin line (a call, not inlined: rare)."""
-    return _pawn_moves(out, n, us, pawn, empty, opp, pin_line, count_only)
+    return _pawn_moves(out, n, us, pawn, empty, opp, pin_line, count_only, ZERO, ZERO)[0]
 
 
 @njit(cache=True)
@@ -440,7 +503,10 @@ def _castling(T, bb, out, n, us, them, ksq, occ_noking, unsafe, tested, rights, 
 
 
 @njit(inline="always", cache=True)
-def _generate(T, bb, board, st, out, count_only):
+def _generate_lumped(T, bb, board, st, out, count_only, lumps, gate):
+    """The legal moves: written to ``out`` (or only counted, ``count_only``), but for the
+    quiet moves that ``lumps`` names (``gate`` ALL; ZERO: none), which are only counted.
+    Returns how many were written (or counted) and how many were lumped."""
     # ``& 1``: the compiler then knows the side is 0 or 1, so no table or bitboard index
     # built from it pays numba's negative-index wraparound (about 4% on Kiwipete)
     us = st[STM] & 1
@@ -459,13 +525,17 @@ def _generate(T, bb, board, st, out, count_only):
     paths = ZERO
     if rights:
         rights, paths = _open_castlings(T, us, ksq, occ, rights)
-    n, unsafe, tested = _king_moves(T, bb, out, _NIL, ksq, own, opp, occ_noking, them, paths, count_only)
+    king_lump = ZERO if count_only else _lump_to(lumps, gate, KING, ksq)
+    n, lumped, unsafe, tested = _king_moves(T, bb, out, _NIL, ksq, own, opp, occ_noking, them, paths, count_only, king_lump)
     if target == ZERO:
-        return n  # double check: only the king may move
-    n = _piece_moves(T, bb, out, n, ub, ksq, occ, opp, pinned, ~own & target, count_only)
+        return n, lumped  # double check: only the king may move
+    n, more = _piece_moves(T, bb, out, n, ub, ksq, occ, opp, pinned, ~own & target, count_only, lumps, gate)
+    lumped += more
     pawns = bb[ub | PAWN]
     empty = ~occ
-    n = _pawn_moves(out, n, us, pawns & ~pinned, empty, opp, target, count_only)
+    lump1, lump2 = (ZERO, ZERO) if count_only else _pawn_lumps(us, lumps, gate)
+    n, more = _pawn_moves(out, n, us, pawns & ~pinned, empty, opp, target, count_only, lump1, lump2)
+    lumped += more
     if not checkers:
         # pinned pawns (never when in check): one by one, along their pin line (``!= False``
         # makes the mode a plain bool: a literal would compile the rare step twice)
@@ -478,7 +548,13 @@ def _generate(T, bb, board, st, out, count_only):
         n = _en_passant(T, bb, out, n, st[EP], us, them, ksq, occ, pawns, count_only != False)
     if rights:
         n = _castling(T, bb, out, n, us, them, ksq, occ_noking, unsafe, tested, rights, count_only)
-    return n
+    return n, lumped
+
+
+@njit(inline="always", cache=True)
+def _generate(T, bb, board, st, out, count_only):
+    """The legal moves, written to ``out`` (or only counted); returns how many."""
+    return _generate_lumped(T, bb, board, st, out, count_only, bb, ZERO)[0]
 
 
 @njit(cache=True)
@@ -494,10 +570,16 @@ def count_legal(T, bb, board, st, scratch):
 
 
 @njit(cache=True)
-def generate_at(T_, nT, bb_, board_, st_, out_, start):
+def generate_at(T_, nT, bb_, board_, st_, out_, start, lumps_, lstart):
     """``generate`` into the buffer at address ``out_`` from word ``start`` on, of the
     state arrays at addresses ``T_`` (``nT`` words), ``bb_``, ``board_``, ``st_``: the
     walk's call, which passes no array (an array argument costs numba's reference counting
-    and seven words)."""
+    and seven words). With ``lstart`` >= 0 the quiet moves named by the lump masks at
+    ``lumps_`` from word ``lstart`` on (``LUMPS`` words) are counted, not written (the
+    walk's node two plies above the leaves, ``replies.lump_masks``): returns
+    ``written + (lumped << LUMP_SHIFT)``."""
     T, bb, board, st = carray(T_, (nT,)), carray(bb_, (BB_SIZE,)), carray(board_, (64,)), carray(st_, (ST_SIZE,))
-    return _generate(T, bb, board, st, carray(out_, (start + MAX_MOVES,))[start:], False)
+    at = max(lstart, 0)
+    lumps = carray(lumps_, (at + LUMPS,))[at:]
+    n, lumped = _generate_lumped(T, bb, board, st, carray(out_, (start + MAX_MOVES,))[start:], False, lumps, ALL if lstart >= 0 else ZERO)
+    return n + (lumped << LUMP_SHIFT)

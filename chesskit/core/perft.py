@@ -7,7 +7,10 @@ recursive function, and the loop is faster. The last ply is counted in bulk (pop
 of target sets, no moves made), and a quiet move that provably leaves the replies as they
 would be if its side passed, or changes them only by what the other side's sliders and
 pawns gain and lose, takes that count (made once for the node) plus its change
-(``replies.py``).
+(``replies.py``); those whose change is none are not even listed: the move list counts
+them in a lump (``movegen.generate_at`` with the lump masks ``replies.sensitive_squares``
+writes), and the node adds the count once per lumped move (startpos 6 20% faster, pos6 5
+8%: docs/benchmarks.md, 2026-11-29, late).
 Interior nodes two or more plies above the leaves are looked up in and stored to the
 transposition table ``tt`` (an empty array disables it):
 a node's children are looked up by keys computed from their moves (``makemove.child_keys_at``),
@@ -39,9 +42,9 @@ from numba import carray
 from .bitboard import ZERO
 
 from .makemove import child_keys_at, make, make_for_count, unmake
-from .movegen import _generate, generate_at
+from .movegen import LUMP_SHIFT, NO_LUMPS, WRITTEN, _generate, generate_at
 from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE, STM, compute_key2
-from .replies import NO_SQUARES, NOT_SHARED, pass_copy, reply_change, sensitive_squares_at
+from .replies import LUMP_ROW, NO_SQUARES, NOT_SHARED, pass_copy, reply_change, sensitive_squares_at
 from .tt import fetch_at, probe_at, store_at
 from .walkargs import numba_signature
 
@@ -108,44 +111,58 @@ def c_entry(cache=False):
                         k, k2 = child_keys_at(T_, nT, bb_, board_, st_, compute_key2(bb, board, st), prefix[level])
                         keys[level, 0] = k
                         keys[level, 1] = k2
-                else:
-                    # the move list is a call (``generate_at``, compiled by the first run's
-                    # second core while this walk compiles: a first run 0.3 s shorter) and only
-                    # the counting mode is inlined, once, below: the list is made once per node
-                    # above the last ply, the count once per leaf parent's move (a call there
-                    # measured no slower: docs/benchmarks.md)
-                    n = generate_at(T_, nT, bb_, board_, st_, moves_, level * MAX_MOVES)
-                    nmoves[level] = n
-                    if plies - level == 2:
-                        # the node above the last ply: copy-make each of its moves on
-                        # scratch arrays and count the replies in bulk, but for the quiet
-                        # moves that leave the replies as they are when this side passes
-                        total = 0  # a local, not acc[level]: no store per move
-                        us = st[STM] & 1
-                        passed = -1  # the replies with this side passing (j = -1), when counted
-                        squares = NO_SQUARES
-                        for j in range(-1, n):
-                            if j < 0:
-                                if not pass_copy(T, bb, st, leaf_bb, leaf_st):
-                                    continue
-                            else:
-                                mv = moves[level, j]
-                                if passed >= 0:
-                                    change = reply_change(T, bb, board, us, mv, squares, keys[level])
-                                    if change != NOT_SHARED:
-                                        total += passed + change
-                                        continue
+                elif plies - level == 2:
+                    # the node above the last ply: count the replies with this side passing
+                    # first (no moves made) and find which of this side's moves leave that
+                    # count as it is, or change it by what it knows; then list the moves but
+                    # those left as they are, which ``generate_at`` only counts (they take the
+                    # count, the lump); copy-make each of the others that its change does not
+                    # cover on scratch arrays and count its replies in bulk
+                    total = 0  # a local, not acc[level]: no store per move
+                    us = st[STM] & 1
+                    passed = -1  # the replies with this side passing (j = -1), when counted
+                    squares = NO_SQUARES
+                    lumps = NO_LUMPS  # where the lump masks are in this node's row of ``keys``, once known
+                    n = 0
+                    j = -1
+                    while j < n:
+                        if j < 0:
+                            counted = pass_copy(T, bb, st, leaf_bb, leaf_st)
+                        else:
+                            mv = moves[level, j]
+                            change = reply_change(T, bb, board, us, mv, squares, keys[level]) if passed >= 0 else NOT_SHARED
+                            counted = change == NOT_SHARED
+                            if counted:
                                 make_for_count(T, bb, board, st, mv, leaf_bb, leaf_st)
+                            else:
+                                total += passed + change
+                        if counted:
+                            # one call site: one inlined copy of the count (first-run compile time)
                             c = _generate(T, leaf_bb, board, leaf_st, scratch, True)
                             if j < 0:
                                 passed = c
-                                # its masks go to this node's row of ``keys``: unused two plies above the leaves
+                                # the masks go to this node's row of ``keys``: unused two plies above the leaves
                                 squares = sensitive_squares_at(T_, nT, bb_, st_, keys_, level * 2 * MAX_MOVES)
+                                lumps = level * 2 * MAX_MOVES + LUMP_ROW
                             else:
                                 total += c
-                        acc[level] = total
-                        index[level] = n
-                    elif plies - level < 2:
+                        if j < 0:
+                            n = generate_at(T_, nT, bb_, board_, st_, moves_, level * MAX_MOVES, keys_, lumps)
+                            total = passed * (n >> LUMP_SHIFT)  # no lump in check, where passed is -1
+                            n &= WRITTEN
+                            nmoves[level] = n
+                        j += 1
+                    acc[level] = total
+                    index[level] = n
+                else:
+                    # the move list is a call (``generate_at``, compiled by the first run's
+                    # second core while this walk compiles: a first run 0.3 s shorter) and only
+                    # the counting mode is inlined, once, above: the list is made once per node
+                    # above the last ply, the count once per leaf parent's move (a call there
+                    # measured no slower: docs/benchmarks.md)
+                    n = generate_at(T_, nT, bb_, board_, st_, moves_, level * MAX_MOVES, keys_, NO_LUMPS)
+                    nmoves[level] = n
+                    if plies - level < 2:
                         acc[level] = n  # perft 1, or the move list (depth 0)
                         index[level] = n
                     elif hashing:

@@ -104,8 +104,8 @@ def stop(child) -> None:
 
 def helpers():
     """(function, argument types) of the walk's helpers: first ``generate`` (the move list,
-    the longest to compile: its helpers with it, about 2.5 s, and the walk's typing meets it
-    about 3 s in, so begun later the walk's process compiles it too; first, a first run took
+    the longest to compile: its helpers with it, about 3 s, and the walk's typing meets it
+    after its count and masks, so begun later the walk's process compiles it too; first, a first run took
     6.8-7.2 s, in the walk's order 7.3-7.6: docs/benchmarks.md); then those its typing meets
     after ``generate``, the last met first: the walk's process, done waiting for
     ``generate``, compiles the first of them while the child compiles the last, and finds
@@ -122,16 +122,13 @@ def helpers():
     u64s, i64s = types.Array(u64, 1, "C"), types.Array(i64, 1, "C")
     u64p, i64p = types.CPointer(u64), types.CPointer(i64)  # the walk's arrays, as it holds them
     return [  # (tests/core/test_prewarm.py checks the order)
-        (movegen.generate_at, (u64p, i64, u64p, i64p, i64p, i64p, i64)),
+        (movegen.generate_at, (u64p, i64, u64p, i64p, i64p, i64p, i64, u64p, i64)),
         # met after generate, the last first
         (tt.store_at, (u64p, i64, u64, u64, i64, i64)),
         (position.z_castle, (u64,)),
         (makemove.put_piece, (u64s, i64s, i64, i64)),
         (makemove.remove_piece, (u64s, i64s, i64, i64)),
         (tt.fetch_at, (u64p, i64, u64, i64)),
-        (replies.sensitive_squares_at, (u64p, i64, u64p, i64p, u64p, i64)),
-        (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
-        (replies._gained, (u64s, u64, u64, u64, i64, u64, types.UniTuple(u64, 7))),
         # met before generate, in the walk's order
         (position.compute_key2, (u64s, i64s, i64s)),
         (tt._deep_words, (i64,)),  # _small_bucket calls it: met first
@@ -143,20 +140,23 @@ def helpers():
         (castle_squares, (i64, i64)),
         (promotion, (i64,)),
         (makemove.child_keys_at, (u64p, i64, u64p, i64p, i64p, u64, i64)),
-        (position.occ_of, (i64,)),
-        (attacks.between, (u64s, i64, i64)),
-        (movegen.king_lines, (u64s, u64s, i64, i64)),
         (attacks.bishop_attacks, (u64s, i64, u64)),
         (attacks.rook_attacks, (u64s, i64, u64)),
+        (movegen.attackers_to, (u64s, u64s, i64, u64, i64)),
+        (position.occ_of, (i64,)),
+        (replies._gained, (u64s, u64, u64, u64, i64, u64, types.UniTuple(u64, 7))),
+        (attacks.between, (u64s, i64, i64)),
+        (movegen.king_lines, (u64s, u64s, i64, i64)),
         (movegen.attacked_by, (u64s, u64s, i64, u64)),
         (encode, (i64, i64, i64, i64)),
         (movegen._emit, (i64s, i64, i64, u64, i64)),
-        (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(False))),
-        (movegen.attackers_to, (u64s, u64s, i64, u64, i64)),
+        (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(True))),
         (attacks.line, (u64s, i64, i64)),
         (movegen._emit_pawns, (i64s, i64, u64, i64, i64, u64)),
         (movegen._pinned_pawn, (i64s, i64, i64, u64, u64, u64, u64, boolean)),
         (movegen._en_passant, (u64s, u64s, i64s, i64, i64, i64, i64, i64, u64, u64, boolean)),
+        (replies.sensitive_squares_at, (u64p, i64, u64p, i64p, u64p, i64)),
+        (movegen._emit_split, (i64s, i64, i64, u64, u64, types.literal(False))),
     ]
 
 

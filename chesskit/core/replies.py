@@ -47,7 +47,10 @@ On positions a few plies from the start nine moves in ten take the shared count 
 in four have the same number of replies); in Kiwipete's and in middlegames about seven in
 ten, in pos3's rook endings about two in five. The shared count is
 ``movegen._generate``'s, and the pawns' change ``movegen._pawn_moves``'s: the rules of
-moves are not written again here.
+moves are not written again here. The moves whose count is the shared count unchanged
+(touching nothing T's sliders and pawns reach either) are named once more by masks, the
+lump masks, which the walk's move list takes (``movegen.generate_at``): it only counts
+them, and the walk adds the shared count for each.
 """
 
 import numpy as np
@@ -59,7 +62,7 @@ from .attacks import K_ATT, N_ATT, between, bishop_attacks, rook_attacks
 from .bitboard import ALL, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .makemove import ep_kept
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, from_sq, to_sq
-from .movegen import _open_castlings, _pawn_moves, attackers_to, king_lines, pawn_attacks, slider_attacks
+from .movegen import LAND, LEAVE, PASS, _open_castlings, _pawn_moves, attackers_to, king_lines, pawn_attacks, slider_attacks
 from .position import BB_SIZE, BISHOP, CASTLE, EP, KING, KNIGHT, MAX_MOVES, NO_SQ, OCC, PAWN, QUEEN, ROOK, ST_SIZE, STM, WHITE, occ_of
 from .wordcopy import copy_words
 
@@ -76,9 +79,11 @@ PAWNS = 6  # T's unpinned pawns
 # the tuple before a node's squares are known (the walk's loop needs its type)
 NO_SQUARES = (ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
 # and what it writes to the row it is given, by S's piece type (``vocab``: 1 to 6): the
-# squares a quiet move of that piece may land on (``row[pt]``) and leave (``row[LEAVE + pt]``)
-# with T's count shared
-LEAVE = 8
+# squares a quiet move of that piece may land on (``row[LAND + pt]``) and leave
+# (``row[LEAVE + pt]``) with T's count shared; and from word ``LUMP_ROW`` on the same for
+# the moves whose count is T's count unchanged, which ``movegen.generate_at`` counts in a
+# lump instead of listing them (its ``LUMPS`` masks)
+LUMP_ROW = 16
 
 
 @njit(inline="always", cache=True)
@@ -186,19 +191,25 @@ def sensitive_squares(T, bb, st, row):
         squares &= squares - ONE
         knight_ring |= T[N_ATT + z]
         king_ring |= T[K_ATT + z]
-    row[PAWN] = ~(hard | pawn_attacks(zone, them))  # an S pawn there would attack the zone
-    row[KNIGHT] = ~(hard | knight_ring)
-    row[BISHOP] = ~(hard | diagonals)
-    row[ROOK] = ~(hard | straights)
-    row[QUEEN] = ~(hard | diagonals | straights)
-    row[KING] = ~(hard | king_ring)
-    row[LEAVE + PAWN] = row[PAWN]
-    row[LEAVE + KNIGHT] = row[KNIGHT]
+    row[LAND + PAWN] = ~(hard | pawn_attacks(zone, them))  # an S pawn there would attack the zone
+    row[LAND + KNIGHT] = ~(hard | knight_ring)
+    row[LAND + BISHOP] = ~(hard | diagonals)
+    row[LAND + ROOK] = ~(hard | straights)
+    row[LAND + QUEEN] = ~(hard | diagonals | straights)
+    row[LAND + KING] = ~(hard | king_ring)
+    row[LEAVE + PAWN] = row[LAND + PAWN]
+    row[LEAVE + KNIGHT] = row[LAND + KNIGHT]
     row[LEAVE + BISHOP] = ~hard
     row[LEAVE + ROOK] = ~hard
     row[LEAVE + QUEEN] = ~hard
-    row[LEAVE + KING] = row[KING]
+    row[LEAVE + KING] = row[LAND + KING]
     reach = diagonal_reach | straight_reach | pawn_reach
+    # the moves that touch nothing T's sliders and pawns reach either: T's count as it is
+    # (``reply_change`` 0), and a double push only where no T pawn could take en passant
+    for pt in range(PAWN, KING + 1):
+        row[LUMP_ROW + LAND + pt] = row[LAND + pt] & ~reach
+        row[LUMP_ROW + LEAVE + pt] = row[LEAVE + pt] & ~reach
+    row[LUMP_ROW + PASS] = ~pawn_attacks(bb[tb | PAWN], them)
     return reach, diagonal_reach, straight_reach, pawn_reach, t_diagonal, t_straight, pawns
 
 
@@ -248,7 +259,7 @@ def _gained(T, occ, ours, theirs, us, moved, squares):
         for before in range(2):  # one call site: one inlined copy of the rule (first-run compile time)
             empty = ~occ if before else ~after
             opp = ours if before else ours ^ moved
-            count = _pawn_moves(None, 0, them, pawns, empty, opp, ALL, True)
+            count = _pawn_moves(None, 0, them, pawns, empty, opp, ALL, True, ZERO, ZERO)[0]
             gained += -count if before else count
     return gained
 
@@ -262,7 +273,7 @@ def reply_change(T, bb, board, us, move, squares, row):
     frm = from_sq(move)
     to = to_sq(move)
     pt = np.uint64(board[frm] & 7)
-    if ((row[pt] >> np.uint64(to)) & (row[np.uint64(LEAVE) + pt] >> np.uint64(frm)) & ONE) == ZERO:
+    if ((row[np.uint64(LAND) + pt] >> np.uint64(to)) & (row[np.uint64(LEAVE) + pt] >> np.uint64(frm)) & ONE) == ZERO:
         return NOT_SHARED
     if (move & DOUBLE) and ep_kept(T, bb, (frm + to) >> 1, us):
         return NOT_SHARED

@@ -53,7 +53,7 @@ def test_the_child_compiles_what_the_walk_calls(tmp_path):
     out = json.loads(done.stdout)
     assert len(out["listed"]) == len(set(out["listed"]))
     assert set(out["listed"]) == set(out["used"])
-    # ``generate`` (the move list) first, the longest to compile: the walk meets it about 3 s
+    # ``generate`` (the move list) first, the longest to compile: the walk meets it a few seconds
     # in, and listed in its place the child reached it too late (prewarm.helpers); then
     # those the walk meets after it, the last met first: the walk's process, done waiting
     # for ``generate``, compiles the first of them while the child compiles the last (in

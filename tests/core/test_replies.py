@@ -4,7 +4,9 @@ python-chess, on the standard positions, Chess960 and seeded random games; each 
 keeps a move from taking it is needed (a position where the move breaks only that rule,
 and its replies differ from the shared count); each kind of change (a slider's ray cut
 or opened, a pawn's push, capture, double push or promotion) is counted; and the rule
-takes enough moves to matter."""
+takes enough moves to matter. The moves the generator counts in a lump instead of
+listing them (``movegen.generate_at`` with ``replies``' lump masks) are python-chess's
+legal moves that the list leaves out, each with exactly the shared count of replies."""
 
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ from numba import njit
 from chesskit.board.board import Board
 from chesskit.core.api import table
 from chesskit.core.position import STM
-from chesskit.core.movegen import count_legal
-from chesskit.core.replies import NOT_SHARED, pass_copy, reply_change, sensitive_squares
+from chesskit.core.movegen import ALL, ZERO, _generate_lumped, count_legal
+from chesskit.core.position import MAX_MOVES
+from chesskit.core.replies import LUMP_ROW, NOT_SHARED, pass_copy, reply_change, sensitive_squares
 from helpers import KIWIPETE, STARTPOS, random_boards
 
 
@@ -29,7 +32,7 @@ def _shared(T, bb, board, st, moves, nb, nst, scratch, out):
     if not pass_copy(T, bb, st, nb, nst):
         return -1
     passed = count_legal(T, nb, board, nst, scratch)
-    row = np.zeros(16, dtype=np.uint64)
+    row = np.zeros(2 * MAX_MOVES, dtype=np.uint64)
     squares = sensitive_squares(T, bb, st, row)
     us = st[STM] & 1
     for j in range(moves.shape[0]):
@@ -178,3 +181,86 @@ def test_no_move_takes_a_shared_count_when_the_side_to_move_is_in_check():
     count, answers = shared_moves(fen)
     assert count == -1
     assert not any(answers.values())
+
+
+@njit(cache=True)
+def _lumped(T, bb, board, st, out, nb, nst, scratch, gated):
+    """The walk's list at a node two plies above the leaves: the moves written to ``out``
+    and how many were counted in the lump (with the lump masks, ``gated``, or without),
+    and the count with the side to move passing (-1 in check: then nothing is lumped)."""
+    row = np.zeros(2 * MAX_MOVES, dtype=np.uint64)
+    passed = -1
+    gate = ZERO
+    if pass_copy(T, bb, st, nb, nst):
+        passed = count_legal(T, nb, board, nst, scratch)
+        sensitive_squares(T, bb, st, row)
+        gate = ALL if gated else ZERO
+    n, lumped = _generate_lumped(T, bb, board, st, out, False, row[LUMP_ROW:], gate)
+    return n, lumped, passed
+
+
+def lumped_moves(fen: str, chess960: bool = False, gated: bool = True) -> tuple[set[str], int, int]:
+    """The moves listed at ``fen``, how many were lumped, and the count with S passing."""
+    board = Board(fen, chess960=chess960)
+    out = np.zeros(MAX_MOVES, dtype=np.int64)
+    bb, squares, st = board._bb, board._board, board._st
+    n, lumped, passed = _lumped(table(), bb, squares, st, out, np.zeros_like(bb), st.copy(), np.empty(MAX_MOVES, dtype=np.int64), gated)
+    return {board.uci(int(m)) for m in out[:n]}, int(lumped), int(passed)
+
+
+def _check_the_lump(fen: str, chess960: bool = False) -> int:
+    listed, lumped, passed = lumped_moves(fen, chess960)
+    pc = chess.Board(fen, chess960=chess960)
+    legal = {pc.uci(move, chess960=chess960) if chess960 else move.uci() for move in pc.legal_moves}
+    # Board.uci writes Chess960 castling king-takes-rook, as python-chess does with chess960=True
+    assert listed <= legal, (fen, listed - legal)
+    left_out = legal - listed
+    assert len(left_out) == lumped, (fen, left_out, lumped)
+    for uci in left_out:
+        assert pc.piece_type_at(chess.parse_square(uci[:2])) is not None
+        assert replies(fen, uci, chess960) == passed, (fen, uci)
+    return lumped
+
+
+@pytest.mark.parametrize("fen", SIX)
+def test_the_lumped_moves_are_the_legal_moves_left_out_of_the_list_each_with_the_shared_count(fen):
+    lumped = _check_the_lump(fen)
+    pc = chess.Board(fen)
+    for move in list(pc.legal_moves):
+        pc.push(move)
+        lumped += _check_the_lump(pc.fen())
+        pc.pop()
+    assert lumped > 0
+
+
+@pytest.mark.parametrize("chess960", [False, True], ids=["standard", "chess960"])
+def test_the_lumped_moves_have_the_shared_count_in_random_games(chess960):
+    lumped = sum(_check_the_lump(pc.fen(), chess960) for pc in random_boards(23, 300, chess960))
+    assert lumped > 1000
+
+
+def test_without_the_masks_nothing_is_lumped_and_in_check_nothing_is():
+    listed, lumped, _ = lumped_moves(STARTPOS, gated=False)
+    assert (len(listed), lumped) == (20, 0)
+    listed, lumped, _ = lumped_moves(STARTPOS)
+    # none of White's first moves reaches a black piece's squares: all twenty are lumped
+    assert (len(listed), lumped) == (0, 20)
+    listed, lumped, passed = lumped_moves("4k3/8/8/8/8/8/8/R3K2r w - - 0 1")
+    assert (lumped, passed) == (0, -1) and len(listed) == len(list(chess.Board("4k3/8/8/8/8/8/8/R3K2r w - - 0 1").legal_moves))
+
+
+@pytest.mark.parametrize(
+    "fen, uci",
+    [
+        # the double push passes d3, which the black pawn on e4 attacks: en passant is a reply
+        ("4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1", "d2d4"),
+        # the push promotes
+        ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q"),
+        # the rook's move leaves and lands where the black rook reaches: its count changes
+        ("r3k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a2"),
+    ],
+)
+def test_a_move_whose_replies_are_not_the_shared_count_is_listed(fen, uci):
+    listed, _, passed = lumped_moves(fen)
+    assert replies(fen, uci) != passed, "the case is not what it says"
+    assert uci in listed
