@@ -12,16 +12,28 @@ count to touch, so numba skips the counting for it.
 A borrowed array does not keep its memory alive: borrow only arrays that something else
 holds for as long as the borrowed one is used, such as the arguments of the function
 doing the borrowing (its caller holds them until it returns).
+
+``address(a)`` is the address of an array's data as a typed pointer, for a call that takes
+the array as a pointer and builds it again with ``carray`` (the walk's ``*_at`` helpers):
+an array argument to a call that is not inlined costs seven words and a reference count
+taken and given back, even when borrowed. The same warning holds.
 """
 
 from numba import config
-from numba.core import cgutils
+from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 if config.DISABLE_JIT:
 
     def borrow(a):
         return a
+
+    def address(a):
+        import ctypes
+
+        import numpy as np
+
+        return a.ctypes.data_as(ctypes.POINTER(np.ctypeslib.as_ctypes_type(a.dtype)))
 
 else:
 
@@ -37,3 +49,10 @@ else:
             return out._getvalue()
 
         return a(a), codegen
+
+    @intrinsic
+    def address(typingctx, a):
+        def codegen(context, builder, signature, args):
+            return context.make_array(signature.args[0])(context, builder, value=args[0]).data
+
+        return types.CPointer(a.dtype)(a), codegen

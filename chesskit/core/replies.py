@@ -63,6 +63,7 @@ from .bitboard import ALL, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popco
 from .makemove import ep_kept
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, from_sq, to_sq
 from .movegen import LAND, LEAVE, PASS, _open_castlings, _pawn_moves, attackers_to, king_lines, pawn_attacks, slider_attacks
+from .noref import address
 from .position import BB_SIZE, BISHOP, CASTLE, EP, KING, KNIGHT, MAX_MOVES, NO_SQ, OCC, PAWN, QUEEN, ROOK, ST_SIZE, STM, WHITE, occ_of
 from .wordcopy import copy_words
 
@@ -227,13 +228,16 @@ NOT_SHARED = -(1 << 20)
 
 
 @njit(cache=True)  # a call, made only for a move that touches what T's pieces reach
-def _gained(T, occ, ours, theirs, us, moved, squares):
+def _gained(T_, nT, occ, ours, theirs, us, moved, squares):
     """How many more moves T's unpinned sliders and pawns have after S's quiet move of
     the squares ``moved`` (from and to) than with S passing (negative: fewer): nothing
     else of the board changes for them. A slider's moves are its attacks off its own
     pieces, and only a slider that sees a moved square changes (its ray changes only where
     it reaches a square whose occupancy changes); the pawns are counted by the
-    generator's own rule, before and after."""
+    generator's own rule, before and after. ``T_``: the address of the attack tables
+    (``nT`` words), not the array: an array argument costs numba's reference counting and
+    seven words."""
+    T = carray(T_, (nT,))
     after = occ ^ moved
     free = ~theirs
     gained = 0
@@ -279,5 +283,5 @@ def reply_change(T, bb, board, us, move, squares, row):
         return NOT_SHARED
     moved = (ONE << np.uint64(frm)) | (ONE << np.uint64(to))
     if moved & squares[REACH]:
-        return _gained(T, bb[OCC], bb[occ_of(us)], bb[occ_of(us ^ 1)], us, moved, squares)
+        return _gained(address(T), T.shape[0], bb[OCC], bb[occ_of(us)], bb[occ_of(us ^ 1)], us, moved, squares)
     return 0
