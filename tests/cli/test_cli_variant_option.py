@@ -48,6 +48,12 @@ def test_no_960_form_without_castling(cli):
     one_line(cli("perft", "startpos", "1", "--variant", "racingkings960"), 2, "racingkings has no castling")
 
 
+@pytest.mark.parametrize("variant", ["racingkings", "antichess"])
+def test_no_chess960_flag_without_castling(cli, variant):
+    # the flag asks what the 960 name asks, and is refused the same way
+    one_line(cli("perft", "startpos", "1", "--variant", variant, "--chess960"), 2, f"{variant} has no castling")
+
+
 @pytest.mark.parametrize("name", ["chess", "standard", "Normal", "from-position"])
 def test_standard_chess_by_any_name_counts_as_before(cli, name):
     # 8902: perft 3 of the start position (published, Stockfish)
