@@ -13,15 +13,20 @@ from __future__ import annotations
 import chess
 import numpy as np
 import pytest
+from helpers import KIWIPETE, STARTPOS, random_boards
 from numba import njit
 
 from chesskit.board.board import Board
 from chesskit.core.api import table
-from chesskit.core.position import STM
 from chesskit.core.movegen import ALL, ZERO, _generate_lumped, count_legal
-from chesskit.core.position import MAX_MOVES
-from chesskit.core.replies import LUMP_ROW, NOT_SHARED, pass_copy, reply_change, sensitive_squares
-from helpers import KIWIPETE, STARTPOS, random_boards
+from chesskit.core.position import MAX_MOVES, STM
+from chesskit.core.replies import (
+    LUMP_ROW,
+    NOT_SHARED,
+    pass_copy,
+    reply_change,
+    sensitive_squares,
+)
 
 
 @njit(cache=True)
@@ -84,21 +89,71 @@ SIX = [
 ]
 
 
-@pytest.mark.parametrize("fen", SIX)
-def test_a_move_that_takes_the_shared_count_has_that_many_replies_after_the_standard_positions_first_moves(fen):
-    taken = _check_every_taken_move(fen)
+@njit(cache=True)
+def _lumped(T, bb, board, st, out, nb, nst, scratch, gated):
+    """The walk's list at a node two plies above the leaves: the moves written to ``out``
+    and how many were counted in the lump (with the lump masks, ``gated``, or without),
+    and the count with the side to move passing (-1 in check: then nothing is lumped)."""
+    row = np.zeros(2 * MAX_MOVES, dtype=np.uint64)
+    passed = -1
+    gate = ZERO
+    if pass_copy(T, bb, st, nb, nst):
+        passed = count_legal(T, nb, board, nst, scratch)
+        sensitive_squares(T, bb, st, row)
+        gate = ALL if gated else ZERO
+    n, lumped = _generate_lumped(T, bb, board, st, out, False, row[LUMP_ROW:], gate)
+    return n, lumped, passed
+
+
+def lumped_moves(fen: str, chess960: bool = False, gated: bool = True) -> tuple[set[str], int, int]:
+    """The moves listed at ``fen``, how many were lumped, and the count with S passing."""
+    board = Board(fen, chess960=chess960)
+    out = np.zeros(MAX_MOVES, dtype=np.int64)
+    bb, squares, st = board._bb, board._board, board._st
+    n, lumped, passed = _lumped(table(), bb, squares, st, out, np.zeros_like(bb), st.copy(), np.empty(MAX_MOVES, dtype=np.int64), gated)
+    return {board.uci(int(m)) for m in out[:n]}, int(lumped), int(passed)
+
+
+def _check_lumped(fen: str, chess960: bool = False) -> int:
+    listed, lumped, passed = lumped_moves(fen, chess960)
+    pc = chess.Board(fen, chess960=chess960)
+    legal = {pc.uci(move, chess960=chess960) if chess960 else move.uci() for move in pc.legal_moves}
+    # Board.uci writes Chess960 castling king-takes-rook, as python-chess does with chess960=True
+    assert listed <= legal, (fen, listed - legal)
+    left_out = legal - listed
+    assert len(left_out) == lumped, (fen, left_out, lumped)
+    for uci in left_out:
+        assert pc.piece_type_at(chess.parse_square(uci[:2])) is not None
+        assert replies(fen, uci, chess960) == passed, (fen, uci)
+    return lumped
+
+
+def here_and_one_ply_on(fen: str, check) -> int:
+    """``check(fen)`` and ``check`` after each move at ``fen`` (the other side to move): the
+    sum of what they return."""
+    total = check(fen)
     pc = chess.Board(fen)
-    for move in list(pc.legal_moves):  # and one ply deeper, for the other side
+    for move in list(pc.legal_moves):
         pc.push(move)
-        taken += _check_every_taken_move(pc.fen())
+        total += check(pc.fen())
         pc.pop()
-    assert taken > 0
+    return total
+
+
+# the moves that take the shared count (plus their change), and those the list lumps
+CHECKS = {"taken": _check_every_taken_move, "lumped": _check_lumped}
+
+
+@pytest.mark.parametrize("fen", SIX)
+@pytest.mark.parametrize("which", list(CHECKS))
+def test_each_move_taking_or_lumped_in_the_shared_count_has_that_many_replies_after_the_standard_positions_first_moves(which, fen):
+    assert here_and_one_ply_on(fen, CHECKS[which]) > 0
 
 
 @pytest.mark.parametrize("chess960", [False, True], ids=["standard", "chess960"])
-def test_a_move_that_takes_the_shared_count_has_that_many_replies_in_random_games(chess960):
-    taken = sum(_check_every_taken_move(pc.fen(), chess960) for pc in random_boards(23, 300, chess960))
-    assert taken > 1000
+@pytest.mark.parametrize("which", list(CHECKS))
+def test_each_move_taking_or_lumped_in_the_shared_count_has_that_many_replies_in_random_games(which, chess960):
+    assert sum(CHECKS[which](pc.fen(), chess960) for pc in random_boards(23, 300, chess960)) > 1000
 
 
 def test_the_start_position_shares_the_count_with_most_of_its_moves():
@@ -181,62 +236,6 @@ def test_no_move_takes_a_shared_count_when_the_side_to_move_is_in_check():
     count, answers = shared_moves(fen)
     assert count == -1
     assert not any(answers.values())
-
-
-@njit(cache=True)
-def _lumped(T, bb, board, st, out, nb, nst, scratch, gated):
-    """The walk's list at a node two plies above the leaves: the moves written to ``out``
-    and how many were counted in the lump (with the lump masks, ``gated``, or without),
-    and the count with the side to move passing (-1 in check: then nothing is lumped)."""
-    row = np.zeros(2 * MAX_MOVES, dtype=np.uint64)
-    passed = -1
-    gate = ZERO
-    if pass_copy(T, bb, st, nb, nst):
-        passed = count_legal(T, nb, board, nst, scratch)
-        sensitive_squares(T, bb, st, row)
-        gate = ALL if gated else ZERO
-    n, lumped = _generate_lumped(T, bb, board, st, out, False, row[LUMP_ROW:], gate)
-    return n, lumped, passed
-
-
-def lumped_moves(fen: str, chess960: bool = False, gated: bool = True) -> tuple[set[str], int, int]:
-    """The moves listed at ``fen``, how many were lumped, and the count with S passing."""
-    board = Board(fen, chess960=chess960)
-    out = np.zeros(MAX_MOVES, dtype=np.int64)
-    bb, squares, st = board._bb, board._board, board._st
-    n, lumped, passed = _lumped(table(), bb, squares, st, out, np.zeros_like(bb), st.copy(), np.empty(MAX_MOVES, dtype=np.int64), gated)
-    return {board.uci(int(m)) for m in out[:n]}, int(lumped), int(passed)
-
-
-def _check_the_lump(fen: str, chess960: bool = False) -> int:
-    listed, lumped, passed = lumped_moves(fen, chess960)
-    pc = chess.Board(fen, chess960=chess960)
-    legal = {pc.uci(move, chess960=chess960) if chess960 else move.uci() for move in pc.legal_moves}
-    # Board.uci writes Chess960 castling king-takes-rook, as python-chess does with chess960=True
-    assert listed <= legal, (fen, listed - legal)
-    left_out = legal - listed
-    assert len(left_out) == lumped, (fen, left_out, lumped)
-    for uci in left_out:
-        assert pc.piece_type_at(chess.parse_square(uci[:2])) is not None
-        assert replies(fen, uci, chess960) == passed, (fen, uci)
-    return lumped
-
-
-@pytest.mark.parametrize("fen", SIX)
-def test_the_lumped_moves_are_the_legal_moves_left_out_of_the_list_each_with_the_shared_count(fen):
-    lumped = _check_the_lump(fen)
-    pc = chess.Board(fen)
-    for move in list(pc.legal_moves):
-        pc.push(move)
-        lumped += _check_the_lump(pc.fen())
-        pc.pop()
-    assert lumped > 0
-
-
-@pytest.mark.parametrize("chess960", [False, True], ids=["standard", "chess960"])
-def test_the_lumped_moves_have_the_shared_count_in_random_games(chess960):
-    lumped = sum(_check_the_lump(pc.fen(), chess960) for pc in random_boards(23, 300, chess960))
-    assert lumped > 1000
 
 
 def test_without_the_masks_nothing_is_lumped_and_in_check_nothing_is():
