@@ -27,8 +27,8 @@ two modes: writing moves to a buffer, or only counting them by popcount of targe
 (bulk counting for perft's last ply). Both modes share the code. Writing, it can leave
 out the quiet moves that masks by piece type name (``_generate_lumped``: where they may
 leave from and land on) and only count them, a lump: perft's node two plies above the
-leaves lumps the moves after which the replies are those with its side passing. The steps every node
-runs are inlined into ``_generate``, and it into its callers, by numba
+leaves lumps the moves after which the replies are those with its side passing. The
+steps every node runs are inlined into ``_generate``, and it into its callers, by numba
 (``inline="always"``), so the flag is a constant in each caller (left to LLVM, the
 bigger ones stayed calls: ~5% more instructions on position 3 of the perft suite).
 Castling is inlined too: as a call it cost startpos 6 about 16% and Kiwipete 5 about 10%
@@ -107,7 +107,7 @@ _DOUBLE = np.int64(DOUBLE)
 _EN_PASSANT = np.int64(CAPTURE | EN_PASSANT)
 _CASTLING = np.int64(CASTLING)
 
-# The lump masks (``generate_at``, written by ``replies.lump_masks``), by their place in
+# The lump masks (``generate_at``, written by ``replies.sensitive_squares``), by their place in
 # their row: for each piece type ``pt`` (1 to 6) the squares a quiet move may land on
 # (``LAND + pt``) and leave (``LEAVE + pt``) to be counted in the lump; ``PASS``: the squares
 # a double push may pass over
@@ -576,7 +576,7 @@ def generate_at(T_, nT, bb_, board_, st_, out_, start, lumps_, lstart):
     walk's call, which passes no array (an array argument costs numba's reference counting
     and seven words). With ``lstart`` >= 0 the quiet moves named by the lump masks at
     ``lumps_`` from word ``lstart`` on (``LUMPS`` words) are counted, not written (the
-    walk's node two plies above the leaves, ``replies.lump_masks``): returns
+    walk's node two plies above the leaves, ``replies.sensitive_squares``): returns
     ``written + (lumped << LUMP_SHIFT)``."""
     T, bb, board, st = carray(T_, (nT,)), carray(bb_, (BB_SIZE,)), carray(board_, (64,)), carray(st_, (ST_SIZE,))
     at = max(lstart, 0)
