@@ -116,10 +116,16 @@ def find(name: str) -> tuple[Variant, bool]:
     if key.endswith("960"):
         variant = _LOOKUP.get(key[:-3])
         if variant is not None:
-            if not variant.castles:
-                raise InputError(f"variant {name!r}: {variant.name} has no castling, so it has no 960 form")
+            check_960(variant, name)
             return variant, True
     raise InputError(f"unknown variant {name!r}; known variants: {known_names()}")
+
+
+def check_960(variant: Variant, name: str) -> None:
+    """Refuse Chess960 for ``variant`` (asked for by ``name``, or with a flag beside it) when
+    its rules have no castling: Chess960 changes nothing but castling."""
+    if not variant.castles:
+        raise InputError(f"variant {name!r}: {variant.name} has no castling, so it has no Chess960 form")
 
 
 def get(name: str) -> Variant:

@@ -53,8 +53,8 @@ def variant_rules(variant: str, chess960: bool | None) -> tuple[str, bool | None
     if chess960 is not None and not isinstance(chess960, bool):  # "yes" was taken as True
         raise InputError(f"chess960 must be True, False or None (detected), got {chess960!r}")
     found, named960 = variants.find(variant)
-    if chess960 and not found.castles:  # as ``find`` refuses its 960 name (racingkings960)
-        raise InputError(f"variant {variant!r}: {found.name} has no castling, so it has no Chess960 form (--chess960)")
+    if chess960:  # refused as ``find`` refuses the 960 name (racingkings960)
+        variants.check_960(found, variant)
     return found.name, True if named960 else chess960
 
 
