@@ -4,9 +4,9 @@
 The tree walk uses an explicit stack (per level: a move-buffer row, the move count, the
 next index and the running subtotal) instead of recursion: numba cannot cache a
 recursive function, and the loop is faster. The last ply is counted in bulk (popcounts
-of target sets, no moves made), and a quiet move that provably leaves the replies as they
-would be if its side passed, or changes them only by what the other side's sliders and
-pawns gain and lose, takes that count (made once for the node) plus its change
+of target sets, no moves made), and a quiet move or a capture that provably leaves the
+replies as they would be if its side passed, or changes them only by what the other side's
+pieces gain and lose, takes that count (made once for the node) plus its change
 (``replies.py``); those whose change is none are not even listed: the move list counts
 them in a lump (``movegen.generate_at`` with the lump masks ``replies.sensitive_squares``
 writes), and the node adds the count once per lumped move (startpos 6 20% faster, pos6 5

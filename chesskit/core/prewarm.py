@@ -144,7 +144,7 @@ def helpers():
         (attacks.rook_attacks, (u64s, i64, u64)),
         (movegen.attackers_to, (u64s, u64s, i64, u64, i64)),
         (position.occ_of, (i64,)),
-        (replies._gained, (u64p, i64, u64, u64, u64, i64, u64, types.UniTuple(u64, 7))),
+        (replies._gained, (u64p, i64, u64p, u64, u64, i64, i64, i64, boolean)),
         (attacks.between, (u64s, i64, i64)),
         (movegen.king_lines, (u64s, u64s, i64, i64)),
         (movegen.attacked_by, (u64s, u64s, i64, u64)),

@@ -1,5 +1,5 @@
-"""Reply counts that a quiet move provably leaves as they were, or changes by what a
-few of T's pieces gain and lose.
+"""Reply counts that a quiet move or a capture provably leaves as they were, or changes by
+what a few of T's pieces gain and lose.
 
 Two plies above the leaves, perft counts the replies of side T after each move of side S
 (to move). Many of S's moves are quiet moves away from T's king: after any of them T
@@ -35,10 +35,18 @@ on ``f`` and ``x``. T's legal moves depend on the board through:
   square and for the pawns when the move touches their push or capture squares, before
   and after the move (``_gained``).
 
+A capture (no promotion, no en passant) changes the board on ``f`` and ``x`` as well:
+``x`` holds an S piece instead of a T piece, so T loses the taken piece's moves, and T's
+pieces that see ``x`` may now take there (a knight one more move, a slider one more, a
+pawn by the generator's rule); its occupancy, the rays that stop there, is the same. A
+capture beside T's king may free a square for the king, so every square beside it is
+``hard``, those T holds too (no quiet move lands on those).
+
 A move that touches none of the first three (``hard``), whose knight, pawn or king
 attacks none of the king's squares and whose bishop, rook or queen arrives on no line of
 its kind to them has T's count with S passing, changed by ``_gained`` when it touches
-what T's sliders or pawns reach. ``sensitive_squares`` writes these tests once per node
+what T's sliders or pawns reach, or takes (Kiwipete 6 5% faster, pos6 6 7%, pos4 6 4%,
+the others even: docs/benchmarks.md, 2026-11-30). ``sensitive_squares`` writes these tests once per node
 as two masks per piece type of S (the squares it may leave, and land on), so that a
 move's test is two lookups by its piece, with no branch on the piece (startpos 7 8%
 faster, pos6 6 3%, the others even: docs/benchmarks.md, 2026-11-29 evening).
@@ -62,12 +70,13 @@ from .attacks import K_ATT, N_ATT, between, bishop_attacks, rook_attacks
 from .bitboard import ALL, ONE, RANK_1, RANK_3, RANK_6, RANK_8, ZERO, lsb, popcount
 from .makemove import ep_kept
 from .move import CAPTURE, CASTLING, DOUBLE, EN_PASSANT, PROMO_SHIFT, from_sq, to_sq
-from .movegen import LAND, LEAVE, PASS, _open_castlings, _pawn_moves, attackers_to, king_lines, pawn_attacks, slider_attacks
+from .movegen import LAND, LEAVE, PASS, _open_castlings, _pawn_moves, attackers_to, king_lines, pawn_attacks
 from .noref import address
 from .position import BB_SIZE, BISHOP, CASTLE, EP, KING, KNIGHT, MAX_MOVES, NO_SQ, OCC, PAWN, QUEEN, ROOK, ST_SIZE, STM, WHITE, occ_of
 from .wordcopy import copy_words
 
-_NOT_QUIET = CAPTURE | CASTLING | EN_PASSANT | (PROMO_MASK << PROMO_SHIFT)
+# the moves whose replies are always counted: castling, en passant, promotions
+_UNSHARED = CASTLING | EN_PASSANT | (PROMO_MASK << PROMO_SHIFT)
 
 # what ``sensitive_squares`` finds at a node, by its place in the tuple it returns
 REACH = 0  # the squares T's unpinned sliders and pawns reach: a move touching them changes T's count
@@ -77,14 +86,26 @@ PAWN_REACH = 3  # the squares T's unpinned pawns push to or take on
 T_DIAGONAL = 4  # T's unpinned bishops and queens
 T_STRAIGHT = 5  # T's unpinned rooks and queens
 PAWNS = 6  # T's unpinned pawns
+KNIGHTS = 7  # T's unpinned knights
 # the tuple before a node's squares are known (the walk's loop needs its type)
-NO_SQUARES = (ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
+NO_SQUARES = (ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
 # and what it writes to the row it is given, by S's piece type (``vocab``: 1 to 6): the
 # squares a quiet move of that piece may land on (``row[LAND + pt]``) and leave
 # (``row[LEAVE + pt]``) with T's count shared; and from word ``LUMP_ROW`` on the same for
 # the moves whose count is T's count unchanged, which ``movegen.generate_at`` counts in a
 # lump instead of listing them (its ``LUMPS`` masks)
 LUMP_ROW = 16
+# and from word ``DIAGONAL_ROW`` on, by square, what T's unpinned bishop or queen there
+# attacks along diagonals with S passing; from ``STRAIGHT_ROW`` on, a rook's or queen's
+# along ranks and files (``_gained`` starts from them)
+DIAGONAL_ROW = 32
+STRAIGHT_ROW = 96
+# and from word ``SQUARES_ROW`` on, the tuple ``sensitive_squares`` returns (``_gained``
+# reads it there: a tuple argument is copied on every call)
+SQUARES_ROW = 160
+# and at word ``PAWN_MOVES_ROW`` 1 + the moves of T's unpinned pawns with S passing, once
+# ``_gained`` has counted them for the node (0 before)
+PAWN_MOVES_ROW = 176
 
 
 @njit(inline="always", cache=True)
@@ -151,7 +172,20 @@ def sensitive_squares(T, bb, st, row):
     t_diagonal = (bb[tb | BISHOP] | bb[tb | QUEEN]) & ~pinned
     t_straight = (bb[tb | ROOK] | bb[tb | QUEEN]) & ~pinned
     pawns = bb[tb | PAWN] & ~pinned
-    diagonal_reach, straight_reach = slider_attacks(T, t_diagonal, t_straight, occ)
+    diagonal_reach = ZERO
+    pcs = t_diagonal
+    while pcs:
+        s = lsb(pcs)
+        pcs &= pcs - ONE
+        row[DIAGONAL_ROW + s] = bishop_attacks(T, s, occ)
+        diagonal_reach |= row[DIAGONAL_ROW + s]
+    straight_reach = ZERO
+    pcs = t_straight
+    while pcs:
+        s = lsb(pcs)
+        pcs &= pcs - ONE
+        row[STRAIGHT_ROW + s] = rook_attacks(T, s, occ)
+        straight_reach |= row[STRAIGHT_ROW + s]
     pawn_reach = pawn_attacks(pawns, them)
     if them == WHITE:
         push = pawns << np.uint64(8)
@@ -164,7 +198,7 @@ def sensitive_squares(T, bb, st, row):
     zone = kbit | (T[K_ATT + ksq] & ~theirs)
     back = RANK_1 if them == WHITE else RANK_8
     rights = bb[CASTLE] & back
-    hard = zone
+    hard = zone | T[K_ATT + ksq]  # and the squares beside it that T holds: a capture there frees one for the king
     if rights:
         hard |= back
         rights, paths = _open_castlings(T, them, ksq, occ, rights)
@@ -211,7 +245,12 @@ def sensitive_squares(T, bb, st, row):
         row[LUMP_ROW + LAND + pt] = row[LAND + pt] & ~reach
         row[LUMP_ROW + LEAVE + pt] = row[LEAVE + pt] & ~reach
     row[LUMP_ROW + PASS] = ~pawn_attacks(bb[tb | PAWN], them)
-    return reach, diagonal_reach, straight_reach, pawn_reach, t_diagonal, t_straight, pawns
+    knights = bb[tb | KNIGHT] & ~pinned
+    found = (reach, diagonal_reach, straight_reach, pawn_reach, t_diagonal, t_straight, pawns, knights)
+    for i in range(len(found)):
+        row[SQUARES_ROW + i] = found[i]
+    row[PAWN_MOVES_ROW] = ZERO  # not counted yet
+    return found
 
 
 @njit(cache=True)
@@ -227,43 +266,74 @@ def sensitive_squares_at(T_, nT, bb_, st_, row_, start):
 NOT_SHARED = -(1 << 20)
 
 
-@njit(cache=True)  # a call, made only for a move that touches what T's pieces reach
-def _gained(T_, nT, occ, ours, theirs, us, moved, squares):
-    """How many more moves T's unpinned sliders and pawns have after S's quiet move of
-    the squares ``moved`` (from and to) than with S passing (negative: fewer): nothing
-    else of the board changes for them. A slider's moves are its attacks off its own
-    pieces, and only a slider that sees a moved square changes (its ray changes only where
-    it reaches a square whose occupancy changes); the pawns are counted by the
-    generator's own rule, before and after. ``T_``: the address of the attack tables
-    (``nT`` words), not the array: an array argument costs numba's reference counting and
-    seven words."""
+@njit(cache=True)  # a call, made only for a move that touches what T's pieces reach, or a capture
+def _gained(T_, nT, row_, occ, ours, us, frm, to, capture):
+    """How many more moves T's unpinned pieces but its king have after S's move from
+    ``frm`` to ``to``, quiet or (``capture``) taking a T piece, than with S passing
+    (negative: fewer). Nothing else of the board changes for them: the move empties
+    ``frm`` and fills ``to``, or, taking, leaves ``to`` filled by an S piece that T may
+    take now, and T loses the taken piece's moves. A knight's moves are every square but
+    T's own: only those that see ``to`` gain one, by a capture. A slider's moves are its
+    attacks off its own pieces, and only a slider that sees a square that changed changes:
+    its attacks with S passing are in the node's row (``row_``, from ``DIAGONAL_ROW`` and
+    ``STRAIGHT_ROW`` on), and only those after the move are looked up. The pawns are
+    counted by the generator's own rule, before the move once a node (``PAWN_MOVES_ROW``)
+    and after it. ``T_``, ``row_``:
+    addresses (``nT`` words of attack tables), not arrays: an array argument costs
+    numba's reference counting and seven words."""
     T = carray(T_, (nT,))
-    after = occ ^ moved
-    free = ~theirs
+    row = carray(row_, (PAWN_MOVES_ROW + 1,))
+    squares = row[SQUARES_ROW:]
+    fbit = ONE << np.uint64(frm)
+    xbit = ONE << np.uint64(to)
+    moved = fbit | xbit
+    free = ~(occ ^ ours)  # not T's pieces
+    if capture:
+        after = occ ^ fbit
+        free_after = free | xbit
+    else:
+        after = occ ^ moved
+        free_after = free
     gained = 0
-    if moved & squares[DIAGONAL_REACH]:
-        pcs = squares[T_DIAGONAL]
+    diagonal = squares[T_DIAGONAL]
+    if (moved & squares[DIAGONAL_REACH]) | (xbit & diagonal):
+        pcs = diagonal
         while pcs:
             s = lsb(pcs)
             pcs &= pcs - ONE
-            att = bishop_attacks(T, s, occ)
-            if att & moved:
-                gained += popcount(bishop_attacks(T, s, after) & free) - popcount(att & free)
-    if moved & squares[STRAIGHT_REACH]:
-        pcs = squares[T_STRAIGHT]
+            att = row[DIAGONAL_ROW + s]
+            if s == to:  # taken
+                gained -= popcount(att & free)
+            elif att & moved:
+                gained += popcount(bishop_attacks(T, s, after) & free_after) - popcount(att & free)
+    straight = squares[T_STRAIGHT]
+    if (moved & squares[STRAIGHT_REACH]) | (xbit & straight):
+        pcs = straight
         while pcs:
             s = lsb(pcs)
             pcs &= pcs - ONE
-            att = rook_attacks(T, s, occ)
-            if att & moved:
-                gained += popcount(rook_attacks(T, s, after) & free) - popcount(att & free)
-    if moved & squares[PAWN_REACH]:
-        them = us ^ 1
-        pawns = squares[PAWNS]
+            att = row[STRAIGHT_ROW + s]
+            if s == to:
+                gained -= popcount(att & free)
+            elif att & moved:
+                gained += popcount(rook_attacks(T, s, after) & free_after) - popcount(att & free)
+    if capture:
+        knights = squares[KNIGHTS]
+        gained += popcount(T[N_ATT + to] & knights)
+        if xbit & knights:
+            gained -= popcount(T[N_ATT + to] & free)
+    pawns = squares[PAWNS]
+    if (moved & squares[PAWN_REACH]) | (xbit & pawns):
         for before in range(2):  # one call site: one inlined copy of the rule (first-run compile time)
-            empty = ~occ if before else ~after
-            opp = ours if before else ours ^ moved
-            count = _pawn_moves(None, 0, them, pawns, empty, opp, ALL, True, ZERO, ZERO)[0]
+            if before and row[PAWN_MOVES_ROW]:
+                count = np.int64(row[PAWN_MOVES_ROW]) - 1  # counted by an earlier move of the node
+            else:
+                own = pawns if before else pawns & ~xbit
+                empty = ~occ if before else ~after
+                opp = ours if before else (ours ^ fbit) | xbit
+                count = _pawn_moves(None, 0, us ^ 1, own, empty, opp, ALL, True, ZERO, ZERO)[0]
+                if before:
+                    row[PAWN_MOVES_ROW] = count + 1
             gained += -count if before else count
     return gained
 
@@ -272,7 +342,7 @@ def _gained(T_, nT, occ, ours, theirs, us, moved, squares):
 def reply_change(T, bb, board, us, move, squares, row):
     """How many more replies T has after S's ``move`` than when S passes (``squares`` and
     ``row``: ``sensitive_squares``), or ``NOT_SHARED`` when that is not known without making it."""
-    if move & _NOT_QUIET:
+    if move & _UNSHARED:
         return NOT_SHARED
     frm = from_sq(move)
     to = to_sq(move)
@@ -281,7 +351,7 @@ def reply_change(T, bb, board, us, move, squares, row):
         return NOT_SHARED
     if (move & DOUBLE) and ep_kept(T, bb, (frm + to) >> 1, us):
         return NOT_SHARED
-    moved = (ONE << np.uint64(frm)) | (ONE << np.uint64(to))
-    if moved & squares[REACH]:
-        return _gained(address(T), T.shape[0], bb[OCC], bb[occ_of(us)], bb[occ_of(us ^ 1)], us, moved, squares)
+    capture = (move & CAPTURE) != 0
+    if capture or (((ONE << np.uint64(frm)) | (ONE << np.uint64(to))) & squares[REACH]):
+        return _gained(address(T), T.shape[0], address(row), bb[OCC], bb[occ_of(us)], us, frm, to, capture)
     return 0

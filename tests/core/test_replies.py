@@ -1,9 +1,10 @@
-"""The reply count shared by quiet moves (``core/replies.py``): every move that takes the
+"""The reply count shared by quiet moves and captures (``core/replies.py``): every move that takes the
 count of T's replies with S passing, plus its change, has exactly that many replies by
 python-chess, on the standard positions, Chess960 and seeded random games; each rule that
 keeps a move from taking it is needed (a position where the move breaks only that rule,
 and its replies differ from the shared count); each kind of change (a slider's ray cut
-or opened, a pawn's push, capture, double push or promotion) is counted; and the rule
+or opened, a pawn's push, capture, double push or promotion, a piece taken) is counted;
+and the rule
 takes enough moves to matter. The moves the generator counts in a lump instead of
 listing them (``movegen.generate_at`` with ``replies``' lump masks) are python-chess's
 legal moves that the list leaves out, each with exactly the shared count of replies."""
@@ -181,6 +182,9 @@ EACH_RULE = {
     "a double push that leaves an en-passant square": ("6nk/6pp/8/8/3p4/8/2P5/4K3 w - - 0 1", "c2c4"),
     # the knight on h6 covers g8, on black's short castling path
     "the moved knight attacks a castling path": ("4k2r/3ppnnn/8/8/6N1/8/8/K7 w k - 0 1", "g4h6"),
+    # the knight takes the pawn beside the white king, which may take the knight back: a
+    # square the king may move to that was not one (it held a white piece)
+    "a capture beside T's king": ("4k3/8/8/8/8/2n5/3PP3/4K3 b - - 0 1", "c3e2"),
 }
 
 
@@ -193,8 +197,9 @@ def test_each_rule_keeps_a_move_whose_replies_differ_from_taking_the_shared_coun
     assert answers[uci] is None
 
 
-# A quiet move that changes only what T's unpinned sliders and pawns reach: it takes the
-# shared count changed by what they gain and lose, which python-chess confirms.
+# A quiet move that changes only what T's unpinned sliders and pawns reach, or a capture
+# away from T's king: it takes the shared count changed by what T's pieces gain and lose,
+# which python-chess confirms.
 CHANGED = {
     # the knight blocks the black rook's file: a2 and a1 lost
     "a T slider's ray cut": ("r6k/8/8/1N6/8/8/6K1/8 w - - 0 1", "b5a3", -2),
@@ -210,11 +215,22 @@ CHANGED = {
     "a T pawn's double push freed": ("7k/3p4/3B4/8/8/8/8/4K3 w - - 0 1", "d6a3", 2),
     # the knight stands in front of a black pawn about to promote: four promotions lost
     "a T pawn's promotion stopped": ("7k/8/8/8/8/N7/1p6/4K3 w - - 0 1", "a3b1", -4),
+    # a capture: the taken knight's seven moves lost, the knight on b6 may take on d5
+    "a T knight taken, another seeing its square": ("7k/8/1n6/3n4/8/4N3/8/K7 w - - 0 1", "e3d5", -6),
+    # the taken rook's thirteen moves lost, the rook on a4 may take on d4
+    "a T rook taken, another seeing its square": ("k7/8/8/8/r2r4/8/2N5/7K w - - 0 1", "c2d4", -12),
+    # the taken pawn's push lost
+    "a T pawn taken": ("7k/8/8/8/3p4/8/8/K2R4 w - - 0 1", "d1d4", -1),
+    # the taken pawn's four promotions lost
+    "a T pawn about to promote taken": ("k7/8/8/8/8/8/2pR4/K7 w - - 0 1", "d2c2", -4),
+    # the queen takes the pawn on d2: the pawn on c3 may take her (four promotions) and
+    # the taken pawn's four promotions are lost, the c-pawn's push to c2 freed
+    "a T pawn taken where another may take back": ("7k/8/8/8/8/2p5/3p4/K2Q4 w - - 0 1", "d1d2", 1),
 }
 
 
 @pytest.mark.parametrize("case", list(CHANGED))
-def test_a_move_that_changes_only_what_t_reaches_takes_the_shared_count_with_the_change(case):
+def test_a_move_that_changes_only_what_t_reaches_or_takes_takes_the_shared_count_with_the_change(case):
     fen, uci, change = CHANGED[case]
     count, answers = shared_moves(fen)
     assert count == passing(fen)
