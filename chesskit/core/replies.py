@@ -147,6 +147,20 @@ def _lines(T, sq, occ, ours, diagonal, straight):
     return live, d, r
 
 
+@njit(inline="always", cache=True)
+def _slider_rows(T, pcs, occ, row, start, straight):
+    """Write to ``row[start + s]`` the attacks of each slider ``s`` of ``pcs`` along ranks
+    and files (``straight``) or diagonals, with occupancy ``occ``; return all of them."""
+    reach = ZERO
+    while pcs:
+        s = lsb(pcs)
+        pcs &= pcs - ONE
+        att = rook_attacks(T, s, occ) if straight else bishop_attacks(T, s, occ)
+        row[start + s] = att
+        reach |= att
+    return reach
+
+
 @njit(inline="always", cache=True)  # compiled into ``sensitive_squares_at``, the walk's call
 def sensitive_squares(T, bb, st, row):
     """What a quiet move of S (to move) is tested against (``reply_change``), by S's
@@ -172,20 +186,8 @@ def sensitive_squares(T, bb, st, row):
     t_diagonal = (bb[tb | BISHOP] | bb[tb | QUEEN]) & ~pinned
     t_straight = (bb[tb | ROOK] | bb[tb | QUEEN]) & ~pinned
     pawns = bb[tb | PAWN] & ~pinned
-    diagonal_reach = ZERO
-    pcs = t_diagonal
-    while pcs:
-        s = lsb(pcs)
-        pcs &= pcs - ONE
-        row[DIAGONAL_ROW + s] = bishop_attacks(T, s, occ)
-        diagonal_reach |= row[DIAGONAL_ROW + s]
-    straight_reach = ZERO
-    pcs = t_straight
-    while pcs:
-        s = lsb(pcs)
-        pcs &= pcs - ONE
-        row[STRAIGHT_ROW + s] = rook_attacks(T, s, occ)
-        straight_reach |= row[STRAIGHT_ROW + s]
+    diagonal_reach = _slider_rows(T, t_diagonal, occ, row, DIAGONAL_ROW, False)
+    straight_reach = _slider_rows(T, t_straight, occ, row, STRAIGHT_ROW, True)
     pawn_reach = pawn_attacks(pawns, them)
     if them == WHITE:
         push = pawns << np.uint64(8)
