@@ -45,9 +45,10 @@ capture beside T's king may free a square for the king, so every square beside i
 A move that touches none of the first three (``hard``), whose knight, pawn or king
 attacks none of the king's squares and whose bishop, rook or queen arrives on no line of
 its kind to them has T's count with S passing, changed by ``_gained`` when it touches
-what T's sliders or pawns reach, or takes (Kiwipete 6 5% faster, pos6 6 7%, pos4 6 4%,
-the others even: docs/benchmarks.md, 2026-11-30). ``sensitive_squares`` writes these tests once per node
-as two masks per piece type of S (the squares it may leave, and land on), so that a
+what T's sliders or pawns reach, or takes (captures: Kiwipete 6, pos4 6 and pos6 6 3-4%
+faster, startpos about 1% slower: docs/benchmarks.md, 2026-11-30). ``sensitive_squares``
+writes these tests once per node as two masks per piece type of S (the squares it may
+leave, and land on), so that a
 move's test is two lookups by its piece, with no branch on the piece (startpos 7 8%
 faster, pos6 6 3%, the others even: docs/benchmarks.md, 2026-11-29 evening).
 
@@ -163,9 +164,9 @@ def _slider_rows(T, pcs, occ, row, start, straight):
 
 @njit(inline="always", cache=True)  # compiled into ``sensitive_squares_at``, the walk's call
 def sensitive_squares(T, bb, st, row):
-    """What a quiet move of S (to move) is tested against (``reply_change``), by S's
-    piece type, written to ``row``: the squares it may land on and leave with T's count
-    shared. None of them is ``hard`` (T's king's squares, its lines of check and pin,
+    """What a quiet move or a capture of S (to move) is tested against (``reply_change``),
+    by S's piece type, written to ``row``: the squares it may land on and leave with T's
+    count shared. None of them is ``hard`` (T's king's squares, its lines of check and pin,
     castling's); a knight's, pawn's or king's squares attack none of T's king's squares
     and castling paths (``zone``); a bishop or queen lands on no diagonal line to those,
     a rook or queen on no straight one. Returns the squares that T's unpinned bishops and
@@ -200,7 +201,8 @@ def sensitive_squares(T, bb, st, row):
     zone = kbit | (T[K_ATT + ksq] & ~theirs)
     back = RANK_1 if them == WHITE else RANK_8
     rights = bb[CASTLE] & back
-    hard = zone | T[K_ATT + ksq]  # and the squares beside it that T holds: a capture there frees one for the king
+    # and the squares beside it that T holds: a capture there may free one for the king
+    hard = zone | T[K_ATT + ksq]
     if rights:
         hard |= back
         rights, paths = _open_castlings(T, them, ksq, occ, rights)
@@ -280,9 +282,8 @@ def _gained(T_, nT, row_, occ, ours, us, frm, to, capture):
     its attacks with S passing are in the node's row (``row_``, from ``DIAGONAL_ROW`` and
     ``STRAIGHT_ROW`` on), and only those after the move are looked up. The pawns are
     counted by the generator's own rule, before the move once a node (``PAWN_MOVES_ROW``)
-    and after it. ``T_``, ``row_``:
-    addresses (``nT`` words of attack tables), not arrays: an array argument costs
-    numba's reference counting and seven words."""
+    and after it. ``T_``, ``row_``: addresses (``nT`` words of attack tables), not arrays:
+    an array argument costs numba's reference counting and seven words."""
     T = carray(T_, (nT,))
     row = carray(row_, (PAWN_MOVES_ROW + 1,))
     squares = row[SQUARES_ROW:]
