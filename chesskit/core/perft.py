@@ -44,7 +44,7 @@ from .bitboard import ZERO
 from .makemove import child_keys_at, make, make_for_count, unmake
 from .movegen import LUMP_SHIFT, NO_LUMPS, WRITTEN, _generate, generate_at
 from .position import BB_SIZE, KEY, MAX_MOVES, ST_SIZE, STM, compute_key2
-from .replies import LUMP_ROW, NO_SQUARES, NOT_SHARED, pass_copy, reply_change, sensitive_squares_at
+from .replies import LUMP_ROW, NOT_SHARED, pass_copy, reply_change, sensitive_squares_at
 from .tt import fetch_at, probe_at, store_at
 from .walkargs import numba_signature
 
@@ -121,7 +121,7 @@ def c_entry(cache=False):
                     total = 0  # a local, not acc[level]: no store per move
                     us = st[STM] & 1
                     passed = -1  # the replies with this side passing (j = -1), when counted
-                    squares = NO_SQUARES
+                    reach = ZERO  # what T's sliders and pawns reach, once known
                     lumps = NO_LUMPS  # where the lump masks are in this node's row of ``keys``, once known
                     n = 0
                     j = -1
@@ -130,7 +130,7 @@ def c_entry(cache=False):
                             counted = pass_copy(T, bb, st, leaf_bb, leaf_st)
                         else:
                             mv = moves[level, j]
-                            change = reply_change(T, bb, board, us, mv, squares, keys[level]) if passed >= 0 else NOT_SHARED
+                            change = reply_change(T, bb, board, us, mv, reach, keys[level]) if passed >= 0 else NOT_SHARED
                             counted = change == NOT_SHARED
                             if counted:
                                 make_for_count(T, bb, board, st, mv, leaf_bb, leaf_st)
@@ -142,7 +142,7 @@ def c_entry(cache=False):
                             if j < 0:
                                 passed = c
                                 # the masks go to this node's row of ``keys``: unused two plies above the leaves
-                                squares = sensitive_squares_at(T_, nT, bb_, st_, keys_, level * 2 * MAX_MOVES)
+                                reach = sensitive_squares_at(T_, nT, bb_, st_, keys_, level * 2 * MAX_MOVES)
                                 lumps = level * 2 * MAX_MOVES + LUMP_ROW
                             else:
                                 total += c

@@ -79,7 +79,8 @@ from .wordcopy import copy_words
 # the moves whose replies are always counted: castling, en passant, promotions
 _UNSHARED = CASTLING | EN_PASSANT | (PROMO_MASK << PROMO_SHIFT)
 
-# what ``sensitive_squares`` finds at a node, by its place in the tuple it returns
+# what ``sensitive_squares`` finds at a node, by its place in the row from word
+# ``SQUARES_ROW`` on (below; it returns the first, which every move is tested against)
 REACH = 0  # the squares T's unpinned sliders and pawns reach: a move touching them changes T's count
 DIAGONAL_REACH = 1  # the squares T's unpinned bishops and queens reach
 STRAIGHT_REACH = 2  # the squares T's unpinned rooks and queens reach
@@ -88,8 +89,6 @@ T_DIAGONAL = 4  # T's unpinned bishops and queens
 T_STRAIGHT = 5  # T's unpinned rooks and queens
 PAWNS = 6  # T's unpinned pawns
 KNIGHTS = 7  # T's unpinned knights
-# the tuple before a node's squares are known (the walk's loop needs its type)
-NO_SQUARES = (ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
 # and what it writes to the row it is given, by S's piece type (``vocab``: 1 to 6): the
 # squares a quiet move of that piece may land on (``row[LAND + pt]``) and leave
 # (``row[LEAVE + pt]``) with T's count shared; and from word ``LUMP_ROW`` on the same for
@@ -101,8 +100,8 @@ LUMP_ROW = 16
 # along ranks and files (``_gained`` starts from them)
 DIAGONAL_ROW = 32
 STRAIGHT_ROW = 96
-# and from word ``SQUARES_ROW`` on, the tuple ``sensitive_squares`` returns (``_gained``
-# reads it there: a tuple argument is copied on every call)
+# and from word ``SQUARES_ROW`` on, what it found (``REACH`` to ``KNIGHTS``: ``_gained``
+# reads them there, a tuple argument would be copied on every call)
 SQUARES_ROW = 160
 # and at word ``PAWN_MOVES_ROW`` 1 + the moves of T's unpinned pawns with S passing, once
 # ``_gained`` has counted them for the node (0 before)
@@ -169,10 +168,10 @@ def sensitive_squares(T, bb, st, row):
     count shared. None of them is ``hard`` (T's king's squares, its lines of check and pin,
     castling's); a knight's, pawn's or king's squares attack none of T's king's squares
     and castling paths (``zone``); a bishop or queen lands on no diagonal line to those,
-    a rook or queen on no straight one. Returns the squares that T's unpinned bishops and
-    queens, rooks and queens, and pawns reach (a move touching them changes T's count by
-    what those pieces gain and lose), and those pieces (reach, diagonal_reach,
-    straight_reach, pawn_reach, t_diagonal, t_straight, pawns)."""
+    a rook or queen on no straight one. Writes from ``SQUARES_ROW`` on the squares that
+    T's unpinned bishops and queens, rooks and queens, and pawns reach (a move touching
+    them changes T's count by what those pieces gain and lose), those pieces and T's
+    unpinned knights; returns all that T's unpinned sliders and pawns reach (``REACH``)."""
     us = st[STM] & 1
     them = us ^ 1
     tb = them << 3
@@ -254,7 +253,7 @@ def sensitive_squares(T, bb, st, row):
     for i in range(len(found)):
         row[SQUARES_ROW + i] = found[i]
     row[PAWN_MOVES_ROW] = ZERO  # not counted yet
-    return found
+    return reach
 
 
 @njit(cache=True)
@@ -268,6 +267,26 @@ def sensitive_squares_at(T_, nT, bb_, st_, row_, start):
 
 # ``reply_change``'s answer for a move whose replies are not known from the shared count
 NOT_SHARED = -(1 << 20)
+
+
+@njit(inline="always", cache=True)
+def _sliders_gained(T, pcs, row, start, straight, moved, to, after, free, free_after):
+    """What T's sliders ``pcs`` (along ranks and files, ``straight``, or diagonals) gain
+    by S's move of the squares ``moved`` to ``to``: each one's attacks with S passing are
+    ``row[start + s]``; one standing on ``to`` is taken, one that sees neither square is
+    unchanged, the others are looked up again on ``after`` (``free``, ``free_after``: the
+    squares without a T piece before and after)."""
+    gained = 0
+    while pcs:
+        s = lsb(pcs)
+        pcs &= pcs - ONE
+        att = row[start + s]
+        if s == to:  # taken
+            gained -= popcount(att & free)
+        elif att & moved:
+            now = rook_attacks(T, s, after) if straight else bishop_attacks(T, s, after)
+            gained += popcount(now & free_after) - popcount(att & free)
+    return gained
 
 
 @njit(cache=True)  # a call, made only for a move that touches what T's pieces reach, or a capture
@@ -300,26 +319,10 @@ def _gained(T_, nT, row_, occ, ours, us, frm, to, capture):
     gained = 0
     diagonal = squares[T_DIAGONAL]
     if (moved & squares[DIAGONAL_REACH]) | (xbit & diagonal):
-        pcs = diagonal
-        while pcs:
-            s = lsb(pcs)
-            pcs &= pcs - ONE
-            att = row[DIAGONAL_ROW + s]
-            if s == to:  # taken
-                gained -= popcount(att & free)
-            elif att & moved:
-                gained += popcount(bishop_attacks(T, s, after) & free_after) - popcount(att & free)
+        gained += _sliders_gained(T, diagonal, row, DIAGONAL_ROW, False, moved, to, after, free, free_after)
     straight = squares[T_STRAIGHT]
     if (moved & squares[STRAIGHT_REACH]) | (xbit & straight):
-        pcs = straight
-        while pcs:
-            s = lsb(pcs)
-            pcs &= pcs - ONE
-            att = row[STRAIGHT_ROW + s]
-            if s == to:
-                gained -= popcount(att & free)
-            elif att & moved:
-                gained += popcount(rook_attacks(T, s, after) & free_after) - popcount(att & free)
+        gained += _sliders_gained(T, straight, row, STRAIGHT_ROW, True, moved, to, after, free, free_after)
     if capture:
         knights = squares[KNIGHTS]
         gained += popcount(T[N_ATT + to] & knights)
@@ -342,8 +345,8 @@ def _gained(T_, nT, row_, occ, ours, us, frm, to, capture):
 
 
 @njit(inline="always", cache=True)
-def reply_change(T, bb, board, us, move, squares, row):
-    """How many more replies T has after S's ``move`` than when S passes (``squares`` and
+def reply_change(T, bb, board, us, move, reach, row):
+    """How many more replies T has after S's ``move`` than when S passes (``reach`` and
     ``row``: ``sensitive_squares``), or ``NOT_SHARED`` when that is not known without making it."""
     if move & _UNSHARED:
         return NOT_SHARED
@@ -355,6 +358,6 @@ def reply_change(T, bb, board, us, move, squares, row):
     if (move & DOUBLE) and ep_kept(T, bb, (frm + to) >> 1, us):
         return NOT_SHARED
     capture = (move & CAPTURE) != 0
-    if capture or (((ONE << np.uint64(frm)) | (ONE << np.uint64(to))) & squares[REACH]):
+    if capture or (((ONE << np.uint64(frm)) | (ONE << np.uint64(to))) & reach):
         return _gained(address(T), T.shape[0], address(row), bb[OCC], bb[occ_of(us)], us, frm, to, capture)
     return 0

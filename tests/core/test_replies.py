@@ -39,10 +39,10 @@ def _shared(T, bb, board, st, moves, nb, nst, scratch, out):
         return -1
     passed = count_legal(T, nb, board, nst, scratch)
     row = np.zeros(2 * MAX_MOVES, dtype=np.uint64)
-    squares = sensitive_squares(T, bb, st, row)
+    reach = sensitive_squares(T, bb, st, row)
     us = st[STM] & 1
     for j in range(moves.shape[0]):
-        out[j] = reply_change(T, bb, board, us, moves[j], squares, row)
+        out[j] = reply_change(T, bb, board, us, moves[j], reach, row)
     return passed
 
 
