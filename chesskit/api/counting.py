@@ -10,7 +10,8 @@ What ``chesskit perft``, ``divide`` and ``perft --stats`` count, from Python::
     >>> chesskit.stats("startpos", 3)["checks"]
     12
 
-The defaults are the CLI's: every core, and a transposition table sized by depth.
+The defaults are the CLI's: every core, and a transposition table sized by depth and, from
+depth 7 on, by the tree's estimated size (``chesskit.board.tablesize``).
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ def default_threads() -> int:
     return usable_cores()
 
 
-def table_mb(hash_mb: float | None, depth: int) -> float:
+def table_mb(hash_mb: float | None, depth: int, board=None) -> float:
     """``hash_mb`` as given (refused beyond the machine's memory), or the default table of a
-    perft of ``depth`` (1 MiB at depth 4 and below, growing with depth), shrunk to what can
-    be allocated."""
+    perft of ``depth`` (1 MiB at depth 4 and below, growing with depth; from depth 7 on
+    with the tree's size estimated from ``board``'s shallow counts where it is given),
+    shrunk to what can be allocated."""
     from chesskit.board import tablesize
 
     if hash_mb is not None:
@@ -42,7 +44,10 @@ def table_mb(hash_mb: float | None, depth: int) -> float:
             raise InputError(f"hash_mb must be a number of MiB from 0 to {1 << 20}, got {hash_mb!r}")
         tablesize.check_request(hash_mb)
         return hash_mb
-    return tablesize.fitting_mb(tablesize.default_table_mb(depth))
+    leaves = None
+    if board is not None and depth >= tablesize.ESTIMATE_FROM:
+        leaves = tablesize.estimated_leaves(lambda k: board.perft(k, threads=1), depth)
+    return tablesize.fitting_mb(tablesize.default_table_mb(depth, leaves=leaves))
 
 
 def perft(
@@ -75,7 +80,7 @@ def perft(
     depth = check_depth(depth)
     board, _ = open_position(position, moves, chess960, strict, variant)
     threads = default_threads() if threads is None else threads
-    return board.perft(depth, hash_mb=table_mb(hash_mb, depth), threads=threads)
+    return board.perft(depth, hash_mb=table_mb(hash_mb, depth, board), threads=threads)
 
 
 def divide(
@@ -99,7 +104,7 @@ def divide(
     depth = check_depth(depth, 1)
     board, _ = open_position(position, moves, chess960, strict, variant)
     threads = default_threads() if threads is None else threads
-    return dict(sorted(board.divide(depth, hash_mb=table_mb(hash_mb, depth), threads=threads).items()))
+    return dict(sorted(board.divide(depth, hash_mb=table_mb(hash_mb, depth, board), threads=threads).items()))
 
 
 def stats(

@@ -17,6 +17,15 @@ read; under an address-space limit (``ulimit -v``) never more than half of
 the room the limit leaves. The default is the user's choice of nobody: ``fitting_mb``
 shrinks it, silently, to what can be allocated.
 
+The depth alone misjudges the trees that branch more than the start position's: Kiwipete 7
+(374 G leaves) ran in 17.0 s with 512 MiB and 22.8 s with the depth's 64 MiB, pos6 7 in
+9.3 s with 256 MiB and 11.9 s with 64, while startpos 8 (85 G) ran faster with 64 MiB than
+with its 256 (a table that fits the processor's cache answers sooner: docs/benchmarks.md,
+2026-11-30). So from depth ``ESTIMATE_FROM`` on, where the caller has the position, the
+default follows the tree's size: one MiB per ``LEAVES_PER_MB`` leaves of perft(depth) as
+``estimated_leaves`` guesses it from a few shallow counts (the nearest power of two, never
+less than the depth's table at ``ESTIMATE_FROM``), then the same caps.
+
 A size the user gives (``--hash``) is taken as given, except that more than the machine's
 memory (``MemTotal``), than the memory available now (``MemAvailable``: the table's pages
 are backed only as the walk first touches them, so a larger one maps and starts, and the
@@ -27,6 +36,7 @@ kernel's out-of-memory killer ends the run later, with no line), or than the roo
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from chesskit.errors import InputError
 
@@ -41,6 +51,13 @@ DEEP_GROWTH = 8
 MEMORY_SHARE = 4
 HALF_FROM = 10
 DEEP_MEMORY_SHARE = 2
+# from this depth on the default follows the tree's estimated size (``estimated_leaves``):
+# one MiB per LEAVES_PER_MB leaves, at least the depth's table at this depth (64 MiB)
+ESTIMATE_FROM = 7
+LEAVES_PER_MB = 1 << 29
+# the shallow counts of the estimate: up to this depth, or until one passes this many leaves
+SHALLOW_DEPTH = 4
+SHALLOW_LEAVES = 1 << 21
 # the cap where the available memory cannot be read
 UNKNOWN_MEMORY_CAP_MB = 1024
 # at most this share of the address space left under `ulimit -v` (the rest: the pool's
@@ -48,11 +65,22 @@ UNKNOWN_MEMORY_CAP_MB = 1024
 ROOM_SHARE = 2
 
 
-def default_table_mb(depth: int, available_mb: int | None = None, room_mb: int | None = None) -> int:
+def default_table_mb(
+    depth: int, available_mb: int | None = None, room_mb: int | None = None, leaves: int | None = None
+) -> int:
     """The table size in MiB for a perft of ``depth`` (a power of two, at least 1 MiB)
     with ``available_mb`` MiB of memory available and ``room_mb`` MiB of address space
-    left under ``ulimit -v`` (None: read them from the system; no limit reads as None)."""
-    want = SMALLEST_MB * GROWTH ** max(0, min(depth, DEEP_FROM) - 4) * DEEP_GROWTH ** max(0, depth - DEEP_FROM)
+    left under ``ulimit -v`` (None: read them from the system; no limit reads as None);
+    ``leaves``: the tree's estimated size (``estimated_leaves``), which the default follows
+    from depth ``ESTIMATE_FROM`` on (None: by depth only)."""
+    want = _by_depth(depth)
+    if leaves is not None and depth >= ESTIMATE_FROM:
+        per_size = max(1, leaves // LEAVES_PER_MB)
+        # the nearest power of two: down from under 1.5 times one, else up
+        nearest = 1 << (per_size.bit_length() - 1)
+        if per_size * 2 >= nearest * 3:
+            nearest *= 2
+        want = max(_by_depth(ESTIMATE_FROM), nearest)
     if available_mb is None:
         available_mb = memory_available_mb()
     if room_mb is None:
@@ -63,6 +91,26 @@ def default_table_mb(depth: int, available_mb: int | None = None, room_mb: int |
         cap = min(cap, room_mb // ROOM_SHARE)
     size = min(want, max(cap, SMALLEST_MB))
     return 1 << (size.bit_length() - 1)  # round down to a power of two
+
+
+def _by_depth(depth: int) -> int:
+    """The table in MiB for a perft of ``depth`` by its depth alone."""
+    return SMALLEST_MB * GROWTH ** max(0, min(depth, DEEP_FROM) - 4) * DEEP_GROWTH ** max(0, depth - DEEP_FROM)
+
+
+def estimated_leaves(perft: Callable[[int], int], depth: int) -> int:
+    """perft(``depth``) guessed from shallow counts (``perft(k)``, the position's count at
+    depth k): the last shallow count, up to depth ``SHALLOW_DEPTH`` or the first past
+    ``SHALLOW_LEAVES`` leaves (a few milliseconds), times its ratio to the one before for
+    each further ply. Startpos 8 guessed 48 G (85 G), Kiwipete 7 296 G (374 G)."""
+    before, count, k = 1, 1, 0
+    while k < min(depth, SHALLOW_DEPTH) and count <= SHALLOW_LEAVES:
+        before, count = count, perft(k + 1)
+        k += 1
+        if count == 0:
+            return 0
+    plies = depth - k
+    return count * count**plies // before**plies  # exact: Python's integers
 
 
 def fitting_mb(size_mb: int) -> int:

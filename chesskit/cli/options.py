@@ -116,7 +116,9 @@ hash_option = click.option(
     type=click.IntRange(0, 1 << 20),
     metavar="MB",
     help="Transposition table size in MiB (0: none) [default: by depth, 1 MiB at depth 4 "
-    "and below, x4 per ply to 256 MiB at depth 8, then x8 (2 GiB at 9), at most a quarter of the "
+    "and below, x4 per ply to 64 MiB at depth 7; from depth 7 on 1 MiB per 2^29 leaves of the "
+    "tree as a few shallow counts estimate it (startpos 8: 64 MiB, startpos 9: 2 GiB, Kiwipete 7: "
+    "512 MiB), at least 64 MiB; at most a quarter of the "
     f"memory available (half from depth 10) and half of what ulimit -v leaves; suites: {SUITE_HASH_MB}]. More than the memory "
     "available now is refused. Entries check the full key and depth.",
 )

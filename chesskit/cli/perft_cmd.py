@@ -87,7 +87,7 @@ def perft(
     else:
         threads = threads or default_threads()
         board.warm_up(threads)  # load (or compile) the move generator outside the timed run
-        hash_mb = table_mb(hash_mb, depth_n)
+        hash_mb = table_mb(hash_mb, depth_n, board)
         nodes = sum(_count(board, depth_n, hash_mb, threads, timer, f"perft {depth_n}", as_json).values())
     seconds = timer.elapsed_s
     nps = output.nodes_per_second(nodes, seconds)
@@ -144,7 +144,7 @@ def divide(
     else:
         threads = threads or default_threads()
         board.warm_up(threads)  # load (or compile) the move generator outside the timed run
-        hash_mb = table_mb(hash_mb, depth_n)
+        hash_mb = table_mb(hash_mb, depth_n, board)
         counts = _count(board, depth_n, hash_mb, threads, timer, f"divide {depth_n}", as_json, by_move=True)
     counts = dict(sorted(counts.items()))
     nodes = sum(counts.values())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import resource
 import subprocess
+import sys
 
 import chess
 import pytest
@@ -50,7 +51,7 @@ def test_the_cli_default_shrinks_silently_when_it_cannot_be_allocated(cli, monke
     memory", exit 2: blaming the user for a size they never gave."""
     from chesskit.core import hashtable
 
-    monkeypatch.setattr(hashtable, "allocate", allocate_at_most(64))
+    monkeypatch.setattr(hashtable, "allocate", allocate_at_most(16))  # the default here: 64 MiB
     for command in ("perft", "divide"):
         result = cli(command, MATED, "9", "--json")
         assert result.exit_code == 0, result.stderr
@@ -74,6 +75,27 @@ def test_the_default_fits_under_ulimit_v(entry_point, command):
     result = _limited(entry_point, command, MATED, "9", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["nodes"] == 0
+
+
+_ESTIMATED_UNDER_LIMIT = """
+from chesskit.api.counting import table_mb
+from chesskit.board import Board, tablesize
+print(table_mb(None, 9, Board()), tablesize.address_room_mb())
+"""
+
+
+def test_the_estimated_default_fits_under_ulimit_v():
+    """startpos 9's estimated tree wants 2 GiB (``test_the_default_follows_the_trees_size``);
+    under the limit it takes at most half the room left, and a table of it is allocated."""
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (LIMIT_KIB * 1024, resource.RLIM_INFINITY))
+
+    done = subprocess.run([sys.executable, "-c", _ESTIMATED_UNDER_LIMIT], capture_output=True, text=True,
+                          env=subprocess_env(), timeout=600, preexec_fn=limit)
+    assert done.returncode == 0, done.stderr
+    size, room = (int(word) for word in done.stdout.split())
+    assert 1 <= size <= room // 2 < 1024
 
 
 def test_a_hash_beyond_what_ulimit_v_leaves_is_refused(entry_point):
@@ -188,3 +210,66 @@ def test_a_refused_size_is_written_as_typed():
     # 1048576 read "1.04858e+06 MiB"
     with pytest.raises(InputError, match=r"^--hash 1048576 MiB is more than"):
         tablesize.check_request(1048576)
+
+
+def test_the_default_follows_the_trees_size_from_depth_7():
+    """From depth 7 on, 1 MiB per 2^29 estimated leaves (the nearest power of two), at least
+    the depth-7 table, within the same caps; below depth 7 the depth alone decides."""
+    plenty = 1 << 20
+    per = tablesize.LEAVES_PER_MB
+    # the estimates of startpos 8, Kiwipete 7 and startpos 9 (``estimated_leaves``)
+    assert tablesize.default_table_mb(8, plenty, plenty, leaves=47_585_643_155) == 64  # by depth: 256
+    assert tablesize.default_table_mb(7, plenty, plenty, leaves=297_291_432_375) == 512  # by depth: 64
+    assert tablesize.default_table_mb(9, plenty, plenty, leaves=1_054_565_633_271) == 2048
+    assert tablesize.default_table_mb(9, plenty, plenty, leaves=0) == 64  # a mated position: the floor
+    assert tablesize.default_table_mb(6, plenty, plenty, leaves=10**15) == 16  # below depth 7: by depth
+    assert tablesize.default_table_mb(10, 22 * 1024, plenty, leaves=23 * 10**12) == 8192  # half of 22 GiB
+    assert tablesize.default_table_mb(8, 2000, plenty, leaves=10**13) == 256  # a quarter of 2000 MiB
+    # the nearest power of two: 191 rounds down to 128, 192 up to 256
+    assert tablesize.default_table_mb(8, plenty, plenty, leaves=191 * per) == 128
+    assert tablesize.default_table_mb(8, plenty, plenty, leaves=192 * per) == 256
+
+
+def test_the_estimate_uses_a_few_shallow_counts():
+    asked = []
+
+    def startpos(k):
+        asked.append(k)
+        return [1, 20, 400, 8902, 197281, 4865609][k]
+
+    assert tablesize.estimated_leaves(startpos, 8) == 197281**5 // 8902**4
+    assert asked == [1, 2, 3, 4]  # never deeper than SHALLOW_DEPTH
+    asked.clear()
+
+    def bushy(k):
+        asked.append(k)
+        return 3000**k
+
+    assert tablesize.estimated_leaves(bushy, 7) == 3000**7  # the ratio of the last two counts
+    assert asked == [1, 2]  # 9 million leaves at depth 2: past SHALLOW_LEAVES, no deeper count
+    asked.clear()
+
+    def mated(k):
+        asked.append(k)
+        return 0
+
+    assert tablesize.estimated_leaves(mated, 9) == 0 and asked == [1]
+
+
+@pytest.mark.parametrize(
+    "fen, depth, size",
+    [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 8, 64),
+        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 7, 512),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 9, 64),  # pos3: 50 G leaves, by depth 2 GiB
+    ],
+)
+def test_perfts_default_table_is_sized_by_the_positions_tree(monkeypatch, fen, depth, size):
+    from chesskit.api.counting import table_mb
+    from chesskit.board import Board
+
+    monkeypatch.setattr(tablesize, "memory_available_mb", lambda: 1 << 20)
+    monkeypatch.setattr(tablesize, "address_room_mb", lambda: None)
+    monkeypatch.setattr(tablesize, "fitting_mb", lambda mb: mb)  # nothing allocated here
+    assert table_mb(None, depth, Board(fen)) == size
+    assert table_mb(None, depth) == tablesize.default_table_mb(depth)  # no position: by depth
