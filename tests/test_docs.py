@@ -70,6 +70,7 @@ VOLATILE = [
     (re.compile(r"(Nodes/second: )\d+"), r"\1N"),
     (re.compile(r'("seconds": )[0-9.e+-]+'), r"\1S"),
     (re.compile(r'("nps": )\d+'), r"\1N"),
+    (re.compile(r'("threads": )\d+'), r"\1N"),  # all cores by default: the machine's
     (re.compile(r"\bin \d+(\.\d+)? s\b"), "in S s"),
 ]
 

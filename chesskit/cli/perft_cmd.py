@@ -91,6 +91,7 @@ def perft(
         nodes = sum(_count(board, depth_n, hash_mb, threads, timer, f"perft {depth_n}", as_json).values())
     seconds = timer.elapsed_s
     nps = output.nodes_per_second(nodes, seconds)
+    setting = _setting(device, hash_mb, threads)
     if as_json:
         output.emit_json(
             {
@@ -100,10 +101,11 @@ def perft(
                 "seconds": round(seconds, 6),
                 "nps": nps,
                 "notes": board.notes,
+                **setting,
             }
         )
     elif output.stdout_is_terminal():
-        perft_view.perft_table(board.shown_fen(), ident, depth_n, nodes, seconds, nps)
+        perft_view.perft_table(board.shown_fen(), ident, depth_n, nodes, seconds, nps, perft_view.setting_rows(**setting))
     else:
         click.echo(perft_view.pipe_lines(nodes, seconds, nps))
 
@@ -150,6 +152,7 @@ def divide(
     nodes = sum(counts.values())
     seconds = timer.elapsed_s
     nps = output.nodes_per_second(nodes, seconds)
+    setting = _setting(device, hash_mb, threads)
     if as_json:
         output.emit_json(
             {
@@ -160,10 +163,11 @@ def divide(
                 "nps": nps,
                 "moves": counts,
                 "notes": board.notes,
+                **setting,
             }
         )
     elif output.stdout_is_terminal():
-        _divide_table(board.shown_fen(), ident, depth_n, counts, timer, nps)
+        _divide_table(board.shown_fen(), ident, depth_n, counts, timer, nps, perft_view.setting_rows(**setting))
     else:
         click.echo(output.stockfish_divide(counts), nl=False)
 
@@ -185,7 +189,15 @@ def _count(board, depth, hash_mb, threads, timer: Timer, label, as_json, by_move
         return run(depth, hash_mb=hash_mb, threads=threads, progress=report)
 
 
-def _divide_table(fen, ident, depth, counts: dict[str, int], timer: Timer, nps: int):
+def _setting(device: str, hash_mb, threads) -> dict:
+    """What the count ran with, for ``--json``: the table in MiB (0: none) and the threads;
+    both null on the GPU, which has neither."""
+    if device == "gpu":
+        return {"hash_mb": None, "threads": None}
+    return {"hash_mb": hash_mb, "threads": threads}
+
+
+def _divide_table(fen, ident, depth, counts: dict[str, int], timer: Timer, nps: int, setting=()):
     from rich.table import Table
 
     con = output.console()
@@ -199,4 +211,4 @@ def _divide_table(fen, ident, depth, counts: dict[str, int], timer: Timer, nps: 
     for move, count in counts.items():
         table.add_row(move, str(count))
     con.print(table)
-    con.print(f"[dim]time[/] {timer.display()}   [dim]nodes/second[/] {nps:,}")
+    con.print("   ".join(f"[dim]{name}[/] {value}" for name, value in (("time", timer.display()), ("nodes/second", f"{nps:,}"), *setting)))

@@ -20,6 +20,14 @@ def heading(kind: str, depth: int, ident: str | None, fen: str):
     return title, Text(fen, style="dim")
 
 
+def setting_rows(hash_mb, threads) -> list[tuple[str, str]]:
+    """The table and threads a count ran with, as (name, value) rows: none on the GPU
+    (both None)."""
+    if hash_mb is None:
+        return []
+    return [("table", f"{hash_mb:g} MiB" if hash_mb else "none"), ("threads", str(threads))]
+
+
 def perft_table(fen: str, ident: str | None, depth: int, nodes: int, seconds: float, nps: int, extra=()) -> None:
     """The heading and a grid of nodes, time and nodes/second, then the ``extra`` (name, value) rows."""
     from rich.table import Table

@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from chesskit.api.counting import default_threads
 from helpers import KIWIPETE, TEST_INSTALL, need_module, pc_perft
 
 # Perft Results (chessprogramming.org): independent of chesskit
@@ -49,8 +50,9 @@ def test_perft_json(cli):
     result = cli("perft", "kiwipete", "2", "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "notes"}
+    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "notes", "hash_mb", "threads"}
     assert data["fen"] == KIWIPETE
+    assert data["hash_mb"] == 1 and data["threads"] == default_threads()  # the defaults at depth 2
     assert (data["depth"], data["nodes"]) == (2, 2039)
     assert isinstance(data["seconds"], float) and data["seconds"] >= 0
     assert isinstance(data["nps"], int)
@@ -102,7 +104,7 @@ def test_divide_plain_is_stockfish_format(cli):
 def test_divide_json(cli):
     result = cli("divide", "kiwipete", "2", "--json")
     data = json.loads(result.stdout)
-    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "moves", "notes"}
+    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "moves", "notes", "hash_mb", "threads"}
     assert len(data["moves"]) == 48
     assert sum(data["moves"].values()) == data["nodes"] == 2039
     assert list(data["moves"]) == sorted(data["moves"])
@@ -261,3 +263,17 @@ def test_chess960_suite_id_is_played_as_chess960(cli):
     result = cli("show", "c960-518", "--json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["chess960"] is True
+
+
+@pytest.mark.parametrize("command", ["perft", "divide"])
+def test_json_and_the_terminal_say_what_table_and_threads_the_count_ran_with(cli, command, monkeypatch):
+    from chesskit.cli import output
+
+    data = json.loads(cli(command, "kiwipete", "2", "--hash", "16", "--threads", "1", "--json").stdout)
+    assert (data["hash_mb"], data["threads"], data["nodes"]) == (16, 1, 2039)
+    data = json.loads(cli(command, "kiwipete", "2", "--hash", "0", "--json").stdout)
+    assert (data["hash_mb"], data["nodes"]) == (0, 2039)
+    monkeypatch.setattr(output, "stdout_is_terminal", lambda: True)
+    shown = cli(command, "kiwipete", "2", "--hash", "16", "--threads", "1")
+    assert shown.exit_code == 0, shown.stderr
+    assert re.search(r"table\s+16 MiB", shown.stdout) and re.search(r"threads\s+1\b", shown.stdout)
