@@ -535,3 +535,24 @@ def test_a_bare_engine_name_is_found_in_debians_games_folder(monkeypatch):
     need_program("/usr/games/ethereal-chess")
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     assert resolve_program("ethereal-chess", "ethereal-chess") == "/usr/games/ethereal-chess"
+
+
+def test_a_crash_on_go_is_gos_when_it_beats_isready_to_the_pipe(monkeypatch):
+    """An engine that asks ``isready`` behind ``go`` (to know when a perft answer ends) can
+    exit on ``go`` before ``isready`` is written: the write then fails on the closed pipe,
+    and the crash is still blamed on ``go`` (CI once read "exited with code 2 after
+    'isready'"). Here the engine is always gone before ``isready`` is written."""
+    from chesskit.compare.engines import uci as uci_module
+
+    original = uci_module.UciEngine._send
+
+    def send(self, command, answering=None):
+        if command == "isready" and getattr(self, "_went", False):
+            self._proc.wait(timeout=30)  # the engine has crashed on go before isready is sent
+        self._went = getattr(self, "_went", False) or command.startswith("go")
+        return original(self, command, answering)
+
+    monkeypatch.setattr(uci_module.UciEngine, "_send", send)
+    with pytest.raises(EngineError, match=r"exited with code 2 after 'go perft \d'"):
+        with open_engine(engine=f"{engine_file('fake_uci.py')} --crash-on-go") as engine:
+            engine.divide(STARTPOS, 1, [])

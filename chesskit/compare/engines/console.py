@@ -411,13 +411,11 @@ class PerftEngine(UciEngine):
             if not self._xboard.ping:
                 return None
             self._ping += 1
-            self._send(f"ping {self._ping}")
-            self._last_command = command
+            self._send(f"ping {self._ping}", answering=command)
             return f"pong {self._ping}"
         if self._console:
             return None
-        self._send("isready")
-        self._last_command = command
+        self._send("isready", answering=command)
         return "readyok"
 
     def _sync_xboard(self, where: str) -> None:

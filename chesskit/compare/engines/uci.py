@@ -264,8 +264,12 @@ class UciEngine(Engine):
     def _deadline(self) -> float | None:
         return None if self.timeout is None else time.monotonic() + self.timeout
 
-    def _send(self, command: str) -> None:
-        self._last_command = command
+    def _send(self, command: str, answering: str | None = None) -> None:
+        """Write ``command``; ``answering``: the command the engine's answer (or its exit)
+        is blamed on, when ``command`` only asks it to say that it has read that one (an
+        engine that crashed on ``go perft 1`` closes its input before ``isready`` reaches
+        it, and the crash is ``go perft 1``'s)."""
+        self._last_command = command if answering is None else answering
         self._answer_chars = 0
         try:
             self._proc.stdin.write(command + "\n")
