@@ -132,7 +132,7 @@ def check_request(hash_mb: float) -> None:
     """Refuse (InputError, exit 2) a ``--hash`` larger than the machine's memory, than the
     memory available now or than the address space that ``ulimit -v`` leaves; a size that
     fits is taken as given."""
-    asked = _mib(hash_mb)
+    asked = mib_text(hash_mb)
     total = memory_total_mb()
     if total is not None and hash_mb > total:
         raise InputError(
@@ -152,7 +152,7 @@ def check_request(hash_mb: float) -> None:
         )
 
 
-def _mib(size: float) -> str:
+def mib_text(size: float) -> str:
     """A size in MiB as typed: 1048576, not 1.04858e+06 (``:g``); 0.5 as 0.5."""
     return f"{size:.0f}" if float(size).is_integer() else f"{size:g}"
 

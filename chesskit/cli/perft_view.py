@@ -25,7 +25,9 @@ def setting_rows(hash_mb, threads) -> list[tuple[str, str]]:
     (both None)."""
     if hash_mb is None:
         return []
-    return [("table", f"{hash_mb:g} MiB" if hash_mb else "none"), ("threads", str(threads))]
+    from chesskit.board.tablesize import mib_text
+
+    return [("table", f"{mib_text(hash_mb)} MiB" if hash_mb else "none"), ("threads", str(threads))]
 
 
 def perft_table(fen: str, ident: str | None, depth: int, nodes: int, seconds: float, nps: int, extra=()) -> None:
