@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -16,6 +17,12 @@ from click.testing import CliRunner
 
 from helpers import TEST_INSTALL, find_stockfish, lifetime_helper as _lifetime_helper, missing as _missing, subprocess_env
 
+# Started in the background of a shell without job control (`pytest ... &` in a script),
+# the tests inherit Ctrl-C ignored, and chesskit leaves an ignored signal ignored (as under
+# nohup): the tests of Ctrl-C, here and in the processes they start, need it as a terminal
+# gives it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def pytest_configure(config):
     """Put this Python's folder first on PATH, in this process and the processes it starts:

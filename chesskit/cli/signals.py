@@ -49,6 +49,11 @@ def interrupt_message(signum: int) -> str:
 # the KeyboardInterrupt and raise something else) is reported as interrupted.
 _interrupted = threading.Event()
 _signum = signal.SIGINT  # the signal that interrupted the run
+# Set when the KeyboardInterrupt the handler raised landed where Python cannot raise it (a
+# destructor, a weakref or gc callback: "Exception ignored in ...") and was dropped there:
+# the watchdog signals the main thread once more, and the handler raises it again.
+_lost = False
+_echoes = 0  # how many of those signals the watchdog is yet to read back from its pipe
 
 # The signals handled like Ctrl-C: the run stops, engines are killed, exit 128 + signal.
 STOP_SIGNALS = tuple(
@@ -83,14 +88,18 @@ def interrupt_guard() -> Iterator[None]:
       handlers until it returns, which may be minutes away: a watchdog thread, woken by
       the signal through ``signal.set_wakeup_fd``, kills the engines' process groups,
       prints the line and exits when the main thread has not taken the signal within
-      ``INTERRUPT_GRACE_S`` (or has not finished within it after a second signal).
+      ``INTERRUPT_GRACE_S`` (or has not finished within it after a second signal);
+    - a KeyboardInterrupt that lands where Python cannot raise it (a destructor, a gc or
+      weakref callback) is dropped there: the watchdog has the main thread take it again
+      (a signal to that thread, once it is out of the unraisable hook), and a run whose
+      code kept it and went on to its end still ends as interrupted (128 + the signal).
 
     A signal that was ignored when chesskit started (``nohup`` ignores SIGHUP) stays ignored.
     """
-    global _signum
+    global _signum, _lost, _echoes, _previous_hook, _ask_fd
     _interrupted.clear()
-    _signum = signal.SIGINT
-    previous_hook = sys.unraisablehook
+    _signum, _lost, _echoes = signal.SIGINT, False, 0
+    previous_hook = _previous_hook = sys.unraisablehook
     previous_handlers: dict[int, object] = {}
     watchdog = None
     if threading.current_thread() is threading.main_thread() and (
@@ -100,16 +109,15 @@ def interrupt_guard() -> Iterator[None]:
             if sig == signal.SIGINT or signal.getsignal(sig) is signal.SIG_DFL:
                 previous_handlers[sig] = signal.signal(sig, _on_signal)
         watchdog = _Watchdog.start()
-
-    def unraisable(info) -> None:
-        if _interrupted.is_set() or isinstance(info.exc_value, KeyboardInterrupt):
-            return
-        previous_hook(info)
-
-    sys.unraisablehook = unraisable
+        _ask_fd = watchdog.write_fd if watchdog is not None else None
+    sys.unraisablehook = _unraisable
     try:
         yield
+        if _interrupted.is_set():
+            # the run went on to its end: whatever took the KeyboardInterrupt kept it
+            raise Interrupted(_signum)
     finally:
+        _ask_fd = None
         if watchdog is not None:
             watchdog.stop()
         for sig, handler in previous_handlers.items():
@@ -120,13 +128,56 @@ def interrupt_guard() -> Iterator[None]:
             sys.unraisablehook = previous_hook
 
 
+# While a guard runs: the hook it replaced, and the watchdog's pipe (None without one).
+_previous_hook = sys.unraisablehook
+_ask_fd: int | None = None
+_ASK = 0  # the byte on the watchdog's pipe that asks for the interrupt again (no signal is 0)
+
+
+def _unraisable(info) -> None:
+    """Python's "Exception ignored in ..." (a destructor, a callback): our dropped
+    KeyboardInterrupt is asked for again; nothing is printed after a Ctrl-C."""
+    if isinstance(info.exc_value, KeyboardInterrupt):
+        _ask_again()
+        return
+    if not _interrupted.is_set():
+        _previous_hook(info)
+
+
+def _ask_again() -> None:
+    """The handler's KeyboardInterrupt was dropped where it landed: the watchdog has the
+    main thread take it again, at its next step outside this hook."""
+    global _lost
+    if _ask_fd is None or not _interrupted.is_set():
+        return  # not ours, or no watchdog to ask
+    _lost = True
+    try:
+        os.write(_ask_fd, bytes([_ASK]))
+    except OSError:
+        pass
+
+
 def _on_signal(signum, frame):
-    global _signum
+    global _signum, _lost
     if _interrupted.is_set():
-        return  # the first one is being handled: let the cleanup finish
+        if not _lost:
+            return  # the first one is being handled: let the cleanup finish
+        if _in_the_hook(frame):
+            _ask_again()  # raised here it would be dropped once more
+            return
+        _lost = False
+        raise KeyboardInterrupt  # the first one was dropped where it landed
     _signum = signum
     _interrupted.set()
     raise KeyboardInterrupt
+
+
+def _in_the_hook(frame) -> bool:
+    while frame is not None:
+        if frame.f_code in (_unraisable.__code__, _ask_again.__code__):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def kill_engines() -> None:
@@ -156,6 +207,7 @@ class _Watchdog:
         return watchdog
 
     def _run(self) -> None:
+        global _echoes
         taken = False  # a signal the main thread took earlier
         while True:
             try:
@@ -164,7 +216,15 @@ class _Watchdog:
                 return
             if not data:  # stop() closed the write end
                 return
-            got = [sig for sig in STOP_SIGNALS if sig in data]
+            if _ASK in data:  # the interrupt was dropped: once the main thread is past the hook
+                time.sleep(0.01)
+                _echoes += 1  # the signal below comes back on this pipe
+                # a signal, not _thread.interrupt_main: it also ends a blocking call
+                signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            got = [sig for sig in data if sig in STOP_SIGNALS]
+            while got and _echoes and got[-1] == signal.SIGINT:
+                got.pop()
+                _echoes -= 1
             if not got:
                 continue
             if taken:

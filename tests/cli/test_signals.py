@@ -52,6 +52,59 @@ def test_an_interrupt_the_compiler_turned_into_another_error_is_still_interrupte
     assert result.stderr == "chesskit: interrupted\n"
 
 
+class _Destructor:
+    """An object whose destructor Ctrl-C lands in: Python cannot raise from a destructor,
+    so it drops the KeyboardInterrupt there ("Exception ignored in ...")."""
+
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(100_000):  # the handler runs at this loop's first turn, in here
+            pass
+
+
+def test_an_interrupt_dropped_in_a_destructor_is_taken_again(cli, monkeypatch):
+    """A Ctrl-C whose KeyboardInterrupt lands in a destructor (or a gc or weakref
+    callback) is not lost: the main thread takes it again at its next step, and the
+    run ends then (130), not after its work (which here would take 20 s more)."""
+    from chesskit.cli import perft_cmd
+
+    load_board = perft_cmd.load_board
+    went_on = []
+
+    def load(*args):
+        _Destructor()  # collected at once
+        went_on.append(time.monotonic())
+        time.sleep(20)
+        return load_board(*args)
+
+    monkeypatch.setattr(perft_cmd, "load_board", load)
+    started = time.monotonic()
+    result = cli("perft", "startpos", "1")
+    assert (result.exit_code, result.stderr) == (130, "chesskit: interrupted\n")
+    assert time.monotonic() - started < 10
+
+
+def test_an_interrupt_kept_by_the_code_it_landed_in_still_ends_the_run_130(cli, monkeypatch):
+    """Code that catches the KeyboardInterrupt and goes on (a library's ``except
+    BaseException``) cannot turn a Ctrl-C into a success: the run, done, exits 130."""
+    from chesskit.cli import perft_cmd
+
+    load_board = perft_cmd.load_board
+
+    def load(*args):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except BaseException:  # noqa: BLE001 -- what the test is about
+            pass
+        return load_board(*args)
+
+    monkeypatch.setattr(perft_cmd, "load_board", load)
+    result = cli("perft", "startpos", "1", "--json")
+    assert (result.exit_code, result.stderr) == (130, "chesskit: interrupted\n")
+    assert '"nodes": 20' in result.stdout  # it did finish
+
+
 def test_interrupt_guard_restores_the_handlers(cli):
     before = (signal.getsignal(signal.SIGINT), sys.unraisablehook)
     assert cli("perft", "startpos", "1").exit_code == 0
