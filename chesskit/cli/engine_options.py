@@ -73,6 +73,8 @@ def engine_options(command):
     def wrapper(*args, **kwargs):
         values = {name: kwargs.pop(name) for name in _NAMES}
         values["engine_options"] = tuple(values["engine_options"] or ())
+        if values["timeout"] != EngineOptions.timeout:  # the default loads no engine code
+            parse_timeout(values["timeout"])  # a bad value is bad input, an engine or not
         return command(*args, engine_opts=EngineOptions(**values), **kwargs)
 
     fn = wrapper
@@ -121,7 +123,7 @@ def engine_options(command):
             click.option(
                 "--timeout",
                 metavar="SECONDS",
-                default="30",
+                default=EngineOptions.timeout,
                 show_default=True,
                 help="Give up on an engine that takes longer than this for one answer.",
             ),

@@ -97,8 +97,8 @@ def suite(
     engine instead, and a mismatch also runs compare's descent against chesskit down to
     the failing node. An engine that crashes, hangs (--timeout for one answer,
     --position-timeout for all of a position) or prints what cannot be read fails that
-    position only: it is reported as an engine error, the engine is restarted and the run
-    goes on; the exit code is then 3. The last line counts the positions passed,
+    position only: an engine error (a mismatch naming it, where a count mismatched first);
+    the engine is restarted and the run goes on; the exit code is then 3. The last line counts the positions passed,
     mismatched, failed by the engine and skipped (every count over --max-nodes).
     The checking itself is ``chesskit.suites.session`` (prepare, execute); this wires the
     options and renders.

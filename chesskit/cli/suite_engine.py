@@ -65,7 +65,7 @@ def _case(task, seconds: float = 0.0) -> junit.Case:
 
 
 def _position_cases(position, mismatch_lines) -> list[junit.Case]:
-    from chesskit.suites.result import ENGINE_ERROR, NOT_RUN, SKIPPED
+    from chesskit.suites.result import NOT_RUN, SKIPPED
 
     record = position.record
     if position.status == SKIPPED:
@@ -88,9 +88,9 @@ def _position_cases(position, mismatch_lines) -> list[junit.Case]:
         cases.append(case)
     for task in position.not_run:
         case = _case(task)
-        if position.status == ENGINE_ERROR and failure.depth is None:
+        if failure is not None and failure.depth is None:
             case.skipped = "not run: the engine could not be started"
-        elif position.status == ENGINE_ERROR:
+        elif failure is not None:
             case.skipped = f"not run: the engine failed on D{failure.depth} of this position"
         elif position.status == NOT_RUN:
             case.skipped = f"not run: {position.reason}"

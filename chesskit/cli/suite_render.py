@@ -42,6 +42,8 @@ class Stream:
             click.echo(error_line(LineError(record.path, record.lineno, position.reason, record.label)))
         elif position.status == ENGINE_ERROR:
             click.echo(f"ERROR {record.label.ljust(self.width)}  {position.reason}")
+        elif position.failure is not None:  # a mismatch, then the engine failed
+            click.echo(f"FAIL  {record.label.ljust(self.width)}  {position.reason}")
         else:
             click.echo(position_line(position.results, self.width))
 
@@ -188,9 +190,10 @@ def position_summary(outcome: Outcome) -> str:
     skipped (every count over the limits) and, when any, could not be counted or were not
     run (--fail-fast)."""
     tally = outcome.tally()
+    also = sum(p.status == MISMATCH and p.failure is not None for p in outcome.positions)
     parts = [
         f"{tally[PASSED]} passed",
-        f"{tally[MISMATCH]} mismatched",
+        f"{tally[MISMATCH]} mismatched" + (f" (the engine then failed on {also})" if also else ""),
         plural(tally[ENGINE_ERROR], "engine error"),
         f"{tally[SKIPPED]} skipped",
     ]

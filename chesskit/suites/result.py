@@ -7,7 +7,9 @@ not run (``PositionResult``), made from the counts of its depths (``runner.Suite
     mismatch      a count (or the leaf counters) differs from the suite's
     engine-error  the engine crashed, hung, exited or printed what cannot be read on one
                   of its counts (or in compare's descent below it): ``failure`` says why
-                  and where; the counts after it were not made (``not_run``)
+                  and where; the counts after it were not made (``not_run``). A position
+                  whose count mismatched before the engine failed is a mismatch, its
+                  ``failure`` set all the same
     skipped       no count to make: every count is over --max-nodes (or --max-depth)
     error         the position cannot be counted (its board cannot be set up, ...)
     not-run       --fail-fast stopped the run before it
@@ -43,7 +45,7 @@ class PositionResult:
     results: list[SuiteResult] = field(default_factory=list)
     not_run: list[Task] = field(default_factory=list)
     seconds: float = 0.0
-    failure: EngineFailure | None = None  # status engine-error: why and where
+    failure: EngineFailure | None = None  # the engine failed on it (status engine-error, or a mismatch before): why and where
     # status engine-error: the count it failed on (the last of ``results`` when it failed in
     # compare's descent of that count's mismatch, else the first count not made)
     failed_task: Task | None = None
@@ -111,6 +113,10 @@ def failed(
     """The result of a position the engine failed on, on ``failed_task`` (``not_run``: the
     counts after it)."""
     where = f"D{failure.depth}: " if failure.depth is not None else ""
+    first = next((r for r in results if r.mismatch), None)
+    if first is not None:  # what it found first: a count that differs
+        reason = f"{mismatch_reason(first)}; then the engine failed: {where}{failure.reason}"
+        return PositionResult(record, MISMATCH, reason, results, not_run, seconds, failure, failed_task)
     return PositionResult(record, ENGINE_ERROR, where + failure.reason, results, not_run, seconds, failure, failed_task)
 
 

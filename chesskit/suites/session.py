@@ -78,8 +78,9 @@ class Outcome:
 
     @property
     def engine_failed(self) -> list[PositionResult]:
-        """The positions the engine failed on (crashed, hung, exited, printed nonsense)."""
-        return [p for p in self.positions if p.status == ENGINE_ERROR]
+        """The positions the engine failed on (crashed, hung, exited, printed nonsense),
+        those where a count mismatched before it failed too."""
+        return [p for p in self.positions if p.failure is not None]
 
     def tally(self) -> dict[str, int]:
         """How many positions have each status (``chesskit.suites.result.STATUSES``)."""

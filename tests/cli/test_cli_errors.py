@@ -218,6 +218,11 @@ def test_internal_error_is_one_line_without_traceback(cli, monkeypatch):
         (["compare", "startpos", "2", "--engine", "stockfish", "--timeout", "inf"], ["bad --timeout 'inf'"]),
         (["compare", "startpos", "2", "--engine", "stockfish", "--timeout", "1e10"], ["up to 1e+06"]),
         (["suite", "--engine", "stockfish", "--timeout", "nan"], ["bad --timeout 'nan'"]),
+        # without an engine a bad --timeout ran (exit 0): it is bad input all the same
+        (["suite", "--timeout", "abc"], ["bad --timeout 'abc'"]),
+        (["suite", "--timeout", "-1"], ["bad --timeout '-1'"]),
+        (["explore", "startpos", "2", "--timeout", "-1", "--json"], ["bad --timeout '-1'"]),
+        (["fuzz", "--timeout", "nan"], ["bad --timeout 'nan'"]),
         # an unbalanced quote in the engine command was a ValueError (exit 70)
         (["compare", "startpos", "2", "--engine", "stockfish 'x"], ["bad --engine command", "quotation"]),
         # an empty flag read as "got none"; in suite it silently ran chesskit instead

@@ -179,8 +179,8 @@ def test_skipped_positions_are_counted(cli, tmp_path):
 
 def test_a_crash_in_compares_descent_says_where(cli, tmp_path):
     """An engine without en passant is wrong at D2 of before-ep; it crashes when compare's
-    descent asks it about the node after f7f5: the position is an engine error at that node,
-    its D2 testcase an <error> that names the mismatch and the crash."""
+    descent asks it about the node after f7f5: the position is a mismatch whose engine then
+    failed at that node, its D2 testcase an <error> that names the mismatch and the crash."""
     path = suite_file(tmp_path, [("quiet", QUIET, 1), ("before-ep", BEFORE_EP, 3), ("pos3", POS3, 2)])
     on = BEFORE_EP.split()[0]
     engine = f"{ENGINES / 'fail_on.py'} --bug no_ep --fault segv --on {on} --depth 1 --moves f7f5"
@@ -191,6 +191,7 @@ def test_a_crash_in_compares_descent_says_where(cli, tmp_path):
     [error] = data["engine_errors"]
     assert error["engine_error"]["path"] == ["f7f5"] and error["engine_error"]["depth"] == 2
     assert "it failed at depth 1 of compare's descent, after f7f5 (fen " in error["reason"]
+    assert error["status"] == "mismatch" and error["reason"].startswith("D2: expected 806, got 805; then the engine failed: ")
     assert [(r["id"], r["depth"], r["ok"]) for r in data["results"]] == [
         ("quiet", 1, True), ("before-ep", 1, True), ("before-ep", 2, False), ("pos3", 1, True), ("pos3", 2, True)
     ]
@@ -199,6 +200,26 @@ def test_a_crash_in_compares_descent_says_where(cli, tmp_path):
     message = junit["before-ep D2"].find("error").get("message")
     assert message.startswith("depth 2: expected 806, got 805 (-1); then engine ") and "SIGSEGV" in message
     assert junit["before-ep D3"].find("skipped") is not None
+
+
+def test_a_mismatch_before_the_engine_fails_is_still_a_mismatch(cli, tmp_path):
+    """An engine without en passant is wrong at D1 of ep (f5 just played, exf6 legal) and
+    crashes at its D2: the position is counted as mismatched (its FAIL line names the
+    count, then the crash), the engine's failure is listed all the same, and the run's exit
+    code is the engine's (3)."""
+    ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+    path = suite_file(tmp_path, [("quiet", QUIET, 1), ("ep", ep, 3)])
+    engine = f"{ENGINES / 'fail_on.py'} --bug no_ep --fault segv --on {ep.split()[0]} --depth 2"
+    plain = cli("suite", str(path), "--engine", engine)
+    assert plain.exit_code == 3
+    [line] = [line for line in plain.stdout.splitlines() if line.startswith(("FAIL", "ERROR"))]
+    assert line.startswith("FAIL  ep     D1: expected 31, got 30; then the engine failed: D2: engine ")
+    assert "SIGSEGV" in line
+    assert "positions: 1 passed, 1 mismatched (the engine then failed on 1), 0 engine errors, 0 skipped" in plain.stdout
+    data = json.loads(cli("suite", str(path), "--engine", engine, "--json").stdout)
+    assert data["positions"]["mismatched"] == 1 and data["positions"]["engine_errors"] == 0
+    [error] = data["engine_errors"]
+    assert error["status"] == "mismatch" and error["engine_error"]["depth"] == 2
 
 
 def test_compare_says_where_the_engine_crashed(cli):
