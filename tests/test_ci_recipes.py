@@ -226,3 +226,14 @@ def test_git_bisect_recipe_finds_the_commit(tmp_path, on_path):
     done = subprocess.run(command, shell=True, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
     assert f"{commits[6]} is the first bad commit" in done.stdout, done.stdout + done.stderr
     assert "running" in done.stdout and "exit 125 for git bisect" in done.stderr  # commit 4 was tried, and skipped
+
+
+def test_ci_md_installs_chesskit_by_its_distribution_name():
+    """A direct reference (``NAME @ git+URL``) must name the distribution pyproject.toml
+    builds: pip refuses ``chesskit @ ...`` ("inconsistent name") for chesskit-perft."""
+    import tomllib
+
+    name = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["name"]
+    text = (REPO / "docs" / "ci.md").read_text()
+    named = re.findall(r"pip install \"([\w.-]+) @ ", text)
+    assert named and set(named) == {name}, named

@@ -199,10 +199,12 @@ class Board:
         return [self.uci(m) for m in self._stack]
 
     def piece_at(self, sq: int) -> int:
-        return int(self._board[sq])
+        """The piece code on square ``sq`` (0 = a1 ... 63 = h8; 0 for an empty square)."""
+        return int(self._board[_index(sq, 64, "square")])
 
     def king_square(self, color: int) -> int:
-        return int(self._bb[piece_code(color, P.KING)]).bit_length() - 1
+        """The square of the king of ``color`` (0 white, 1 black), -1 when there is none."""
+        return int(self._bb[piece_code(_index(color, 2, "colour"), P.KING)]).bit_length() - 1
 
     def is_check(self) -> bool:
         """Whether the side to move is in check: standard chess's answer is read from the
@@ -306,6 +308,8 @@ class Board:
 
     def push(self, uci: str) -> None:
         """Make a legal move given in UCI; IllegalMoveError lists the legal ones."""
+        if not isinstance(uci, str):
+            raise InputError(f"a move is a UCI string such as 'e2e4', not {uci!r}")
         move = self._find(uci.strip())
         self._reserve(1, exact=True)
         if self.variant != "chess":
@@ -422,3 +426,11 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
+
+
+def _index(value, size: int, what: str) -> int:
+    """``value`` as an index below ``size``, or an InputError (numpy would wrap -1 around
+    to the last one, and raise its own IndexError past the end)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < size:
+        raise InputError(f"a {what} is an integer from 0 to {size - 1}, not {value!r}")
+    return int(value)

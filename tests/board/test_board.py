@@ -93,6 +93,22 @@ def test_bad_inputs():
         Board().pop()
 
 
+@pytest.mark.parametrize("call", [
+    lambda b: b.push(None), lambda b: b.push(12), lambda b: b.piece_at(64), lambda b: b.piece_at(-1),
+    lambda b: b.piece_at("e4"), lambda b: b.king_square(2), lambda b: b.king_square(-1),
+])
+def test_bad_squares_colours_and_moves_are_input_errors(call):
+    """Not numpy's IndexError, an AttributeError, or -1 wrapped around to h8 (12, a king)."""
+    with pytest.raises(InputError):
+        call(Board())
+
+
+def test_squares_and_colours_read_as_they_are():
+    board = Board()
+    assert board.piece_at(63) == board.piece_at(56 + 7) != 0 and board.piece_at(28) == 0
+    assert (board.king_square(0), board.king_square(1)) == (4, 60)
+
+
 def test_long_games_grow_the_history_stack():
     board = Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
     for i in range(700):  # more plies than the preallocated stack
