@@ -318,6 +318,15 @@ def pytest_runtest_makereport(item, call):
             started = not isinstance(call.excinfo.value, EngineNotStarted)
             hint = "; --chesskit-skip-chess960 leaves the Chess960 positions out" if started and _chess960(item) else ""
             report.longrepr = f"chesskit: {_plugin_flags(str(call.excinfo.value))}{hint}"
+    elif call.excinfo is not None and "chesskit_engine" in getattr(item, "fixturenames", ()):
+        from chesskit.errors import EngineNotStarted
+
+        if isinstance(call.excinfo.value, EngineNotStarted):
+            # a test of the user's own with the engine fixture: the engine cannot be started
+            # at all, so every such test would fail the same; one line, and the session stops
+            line = f"chesskit: {_plugin_flags(str(call.excinfo.value))}"
+            report.longrepr = line
+            item.session.shouldstop = line
     return report
 
 

@@ -99,6 +99,10 @@ class Clocked:
             return lambda *args, **kwargs: self._bounded(lambda: value(*args, **kwargs), name)
         return value
 
+    def within(self, ask: Callable[[], object]):
+        """``ask()`` (the engine's start, its dialect found) bounded like a question."""
+        return self._bounded(ask, "start")
+
     def _bounded(self, ask: Callable[[], object], what: str):
         if self._end is None:
             return ask()

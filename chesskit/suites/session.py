@@ -241,7 +241,8 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
     timer = Timer()
     try:
         if engine is not None and start is not None:
-            outcome.dialect = start(engine)
+            # bounded like the first position: a hang on the first question is not --timeout's
+            outcome.dialect = Clocked(engine, position_timeout).within(lambda: start(engine))
     except EngineError as err:
         _cannot_start(outcome, seen, jobs, err)
     with timer:

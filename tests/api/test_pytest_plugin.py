@@ -183,6 +183,27 @@ def test_the_fixture_gives_tests_the_engine(project, pytester):
     skipped.assert_outcomes(skipped=1)
 
 
+def test_an_engine_that_cannot_start_in_a_fixture_test_is_one_line_and_stops_the_session(project, pytester):
+    """Tests of one's own with ``chesskit_engine`` failed each with some forty lines of
+    chesskit's traceback when the engine cannot be started: now the first says it in one
+    line and the session stops there, as for the suite's tests."""
+    pytester.makepyfile(
+        test_mine="""
+        import chesskit
+
+        def test_one(chesskit_engine):
+            assert chesskit.compare(chesskit_engine, "kiwipete", 2).agree
+
+        def test_two(chesskit_engine):
+            assert chesskit.compare(chesskit_engine, "startpos", 2).agree
+        """
+    )
+    result = project(f"--chesskit-engine={pytester.path / 'nope'}", "test_mine.py")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*Interrupted: chesskit: engine * was not found*"])
+    assert "Traceback" not in result.stdout.str() and "resolve_program" not in result.stdout.str()
+
+
 def test_without_its_options_the_plugin_is_inert_and_loads_nothing(project, pytester):
     pytester.makepyfile(
         test_plain="""

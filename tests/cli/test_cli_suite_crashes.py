@@ -137,6 +137,20 @@ def test_position_timeout_bounds_a_whole_position(cli, tmp_path, monkeypatch):
     assert_gone(tmp_path / "pids")
 
 
+def test_position_timeout_bounds_an_engine_that_hangs_on_its_first_question(cli, tmp_path, monkeypatch):
+    """The dialect's detection asks the first question: a hang there is bounded by
+    --position-timeout too, not by --timeout's 60 s (the run ends: the engine could not be
+    started)."""
+    monkeypatch.setenv("CHESSKIT_HANG_PIDFILE", str(tmp_path / "pids"))
+    started = time.monotonic()
+    args = ["suite", str(suite_file(tmp_path)), "--engine", str(ENGINES / "fail_hang.py"), "--timeout", "60"]
+    result = cli(*args, "--position-timeout", TIMEOUT)
+    assert result.exit_code == 3
+    assert time.monotonic() - started < 30
+    assert f"within --position-timeout {TIMEOUT} s" in result.stderr
+    assert_gone(tmp_path / "pids")
+
+
 def test_fail_fast_stops_at_the_first_engine_error(cli, tmp_path):
     out = tmp_path / "junit.xml"
     result = cli("suite", str(suite_file(tmp_path)), "--engine", failing("segv"), "--fail-fast", "--junit", str(out), "--json")
