@@ -202,7 +202,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             variant=config.getoption("chesskit_variant"),
         )
     except InputError as err:
-        raise pytest.UsageError(f"chesskit: {err}") from None
+        raise pytest.UsageError(f"chesskit: {_suite_flags(str(err))}") from None
     added = []
     for case in cases:
         nodeid = f"{_node_path(config, case.file)}::{case.name}"
@@ -214,6 +214,14 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     items.extend(added)
     # as a collector's report would: "collected N items" counts them
     config.hook.pytest_collectreport(report=pytest.CollectReport("", "passed", None, added))
+
+
+def _suite_flags(message: str) -> str:
+    """The suite's CLI flags in ``message`` as this plugin spells them (--max-depth:
+    --chesskit-max-depth)."""
+    import re
+
+    return re.sub(r"(?<![\w-])--(max-nodes|max-depth|skip-chess960|variant)\b", r"--chesskit-\1", message)
 
 
 def _node_path(config: pytest.Config, file: str) -> str:
@@ -340,7 +348,7 @@ def chesskit_engine(pytestconfig: pytest.Config):
     stopped at the end of the session; the test is skipped when none is named."""
     kwargs = _engine_kwargs(pytestconfig)
     if kwargs is None:
-        pytest.skip("no engine: run pytest with --chesskit-engine CMD")
+        pytest.skip("no engine: run pytest with --chesskit-engine=CMD")
     from chesskit.api.engine import Engine
 
     with Engine.with_flags(**kwargs) as engine:

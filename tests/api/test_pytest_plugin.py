@@ -292,6 +292,13 @@ def test_a_bad_timeout_names_the_plugins_option_once(project):
     assert "--timeout" not in result.stderr.str().replace("--chesskit-timeout", "")
 
 
+def test_limits_that_leave_nothing_name_the_plugins_options(project):
+    # said "within --max-nodes 1000000 and --max-depth 0", the CLI's flags
+    result = project(adapter("eng_correct.py"), "--chesskit-max-depth=0", "--chesskit-suite=suite.epd")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: chesskit: nothing to run: *within --chesskit-max-nodes * and --chesskit-max-depth 0"])
+
+
 @pytest.mark.variant_walk
 def test_chesskit_variant_checks_a_variant_engine_on_that_variants_suites(project, pytester):
     """--chesskit-variant opens the engine in the variant and reads the suites' lines in it
