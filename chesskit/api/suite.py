@@ -255,7 +255,10 @@ def run_suite(
         Board._check_threads(threads)  # perft's rule: threads=0 ran as if accepted
     if hash_mb is not None:
         table_mb(hash_mb, 0)  # perft's rule: hash_mb=-1 ran as if accepted
-    planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, _tags(tags), **rules)
+    try:
+        planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, _tags(tags), **rules)
+    except InputError as err:  # the CLI's words: its flags, here the keywords
+        raise InputError(_keywords(str(err))) from None
     # an Engine of other rules is each line's error, as for `chesskit suite` (run_engine)
     opened = None if engine is None else engine if isinstance(engine, Engine) else open_engine(engine, name)[0]
     try:
@@ -306,3 +309,15 @@ def _tags(tags: Sequence[str] | str) -> tuple[str, ...]:
 
         return parse_tags(tags, "tags")
     return tuple(tags)
+
+
+def _keywords(message: str) -> str:
+    """``message`` with the suite's CLI flags as ``run_suite``'s keywords: ``--max-nodes
+    100`` as ``max_nodes=100``, ``--tags`` as ``tags``."""
+    import re
+
+    def spelt(found) -> str:
+        keyword = found.group(1).replace("-", "_")
+        return f"{keyword}={found.group(2)}" if found.group(2) else keyword
+
+    return re.sub(r"(?<![\w-])--(max-nodes|max-depth|tags|skip-chess960)(?: ([0-9][^\s,;:)]*))?", spelt, message)

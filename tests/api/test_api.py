@@ -344,5 +344,15 @@ def test_run_suite_refuses_bad_limits(kwargs, words):
         chesskit.run_suite(str(REPO / "positions" / "standard.epd"), **kwargs)
 
 
+@pytest.mark.parametrize("kwargs, said", [
+    ({"max_depth": 0, "max_nodes": 100}, "within max_nodes=100 and max_depth=0"),
+    ({"tags": "no-such-tag"}, "tags: no position of these suites is tagged 'no-such-tag'"),
+])
+def test_run_suite_says_its_keywords_not_the_clis_flags(kwargs, said):
+    with pytest.raises(InputError) as caught:
+        chesskit.run_suite(str(REPO / "positions" / "standard.epd"), **kwargs)
+    assert said in str(caught.value) and "--" not in str(caught.value)
+
+
 def test_run_suite_takes_a_float_limit_such_as_1e3():
     assert chesskit.run_suite(str(REPO / "positions" / "standard.epd"), max_nodes=1e3).tally()["passed"] == 7
