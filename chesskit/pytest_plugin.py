@@ -143,6 +143,8 @@ class _Run:
         self.kwargs = kwargs
         self.engine = None
         self.started = False  # whether the engine ever started (and found its dialect) in this process
+        self.cases = None  # the suites' (cases, bad lines), once read
+        self.collected: set[str] = set()  # the suite files pytest collected (their node paths)
 
     def open(self):
         from chesskit.api.engine import Engine
@@ -182,35 +184,85 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         run.discard()
 
 
+def _cases(config: pytest.Config):
+    """The suites' counts and bad lines, read once a session (``chesskit.api.suite_cases``
+    with the plugin's limits); an InputError is a usage error."""
+    run = config.stash[_STATE]
+    if run.cases is None:
+        from chesskit.api.suite import suite_cases
+        from chesskit.cli.options import parse_count, parse_depth
+        from chesskit.errors import InputError
+
+        try:
+            max_nodes = parse_count(config.getoption("chesskit_max_nodes"), "--chesskit-max-nodes")
+            max_depth = config.getoption("chesskit_max_depth")
+            max_depth = None if max_depth is None else parse_depth(max_depth, name="--chesskit-max-depth")
+            run.cases = suite_cases(
+                config.getoption("chesskit_suite"),
+                max_depth=max_depth,
+                max_nodes=max_nodes,
+                skip_chess960=config.getoption("chesskit_skip_chess960"),
+                variant=config.getoption("chesskit_variant"),
+            )
+        except InputError as err:
+            raise pytest.UsageError(f"chesskit: {_suite_flags(str(err))}") from None
+    return run.cases
+
+
+def _items(parent, config: pytest.Config, file: str | None = None, collected=frozenset()) -> list:
+    """The tests of the suites' counts and bad lines, each named ``ID[D<depth>]`` under its
+    file's node: those of the suite file ``file`` (a ``SuiteFile``'s), else those of every
+    suite file not in ``collected``."""
+    cases, bad = _cases(config)
+    items = []
+    for entry, kind in [*((case, PerftItem) for case in cases), *((line, BadLineItem) for line in bad)]:
+        path = _node_path(config, entry.file)
+        if (path != file) if file is not None else (path in collected):
+            continue
+        if kind is BadLineItem:
+            name, given = entry.id or (f"line {entry.line}" if entry.line else "file"), {"line": entry}
+        else:
+            name, given = entry.name, {"case": entry}
+        if file is None:  # under the session, named as if under its file
+            given["nodeid"] = f"{path}::{name}"
+        items.append(kind.from_parent(parent, name=name, **given))
+    return items
+
+
+def pytest_collect_file(file_path, parent):
+    """A suite file that pytest reaches (named on the command line, or under a folder it
+    walks) is a ``SuiteFile``, so that ``FILE::ID[D2]`` selects one of its tests."""
+    config = parent.config
+    if _STATE not in config.stash or file_path.suffix == ".py":
+        return None
+    try:
+        cases, bad = _cases(config)
+    except pytest.UsageError:  # said by pytest_collection_modifyitems, as a usage error
+        return None
+    path = _node_path(config, str(file_path))
+    if not any(_node_path(config, entry.file) == path for entry in [*cases, *bad]):
+        return None
+    # named by its stem: -k matches the names of a test's parents too, and "-k ep" is for
+    # the en-passant positions, not every test of a .epd file
+    return SuiteFile.from_parent(parent, path=file_path, name=file_path.stem)
+
+
+class SuiteFile(pytest.File):
+    """A suite file pytest collects: the tests of its counts and bad lines. (A sibling of
+    a file named on the command line is made but not collected: its tests come from
+    ``pytest_collection_modifyitems``, as those of every suite out of pytest's reach.)"""
+
+    def collect(self):
+        path = _node_path(self.config, str(self.path))
+        self.config.stash[_STATE].collected.add(path)
+        return _items(self, self.config, file=path)
+
+
 @pytest.hookimpl(tryfirst=True)  # before -k and -m select among the tests
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
     if _STATE not in config.stash:
         return
-    from chesskit.api.suite import suite_cases
-    from chesskit.cli.options import parse_count, parse_depth
-    from chesskit.errors import InputError
-
-    try:
-        max_nodes = parse_count(config.getoption("chesskit_max_nodes"), "--chesskit-max-nodes")
-        max_depth = config.getoption("chesskit_max_depth")
-        max_depth = None if max_depth is None else parse_depth(max_depth, name="--chesskit-max-depth")
-        cases, bad = suite_cases(
-            config.getoption("chesskit_suite"),
-            max_depth=max_depth,
-            max_nodes=max_nodes,
-            skip_chess960=config.getoption("chesskit_skip_chess960"),
-            variant=config.getoption("chesskit_variant"),
-        )
-    except InputError as err:
-        raise pytest.UsageError(f"chesskit: {_suite_flags(str(err))}") from None
-    added = []
-    for case in cases:
-        nodeid = f"{_node_path(config, case.file)}::{case.name}"
-        added.append(PerftItem.from_parent(session, name=case.name, nodeid=nodeid, case=case))
-    for line in bad:
-        name = line.id or (f"line {line.line}" if line.line else "file")
-        nodeid = f"{_node_path(config, line.file)}::{name}"
-        added.append(BadLineItem.from_parent(session, name=name, nodeid=nodeid, line=line))
+    added = _items(session, config, collected=config.stash[_STATE].collected)
     items.extend(added)
     # as a collector's report would: "collected N items" counts them
     config.hook.pytest_collectreport(report=pytest.CollectReport("", "passed", None, added))

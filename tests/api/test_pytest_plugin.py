@@ -86,6 +86,20 @@ def test_a_script_and_a_uci_engine_are_checked_too(project):
     uci.assert_outcomes(passed=4)
 
 
+def test_a_test_is_run_again_by_the_id_its_failure_shows(project):
+    """``suite.epd::ep[D2]``, as a FAILED line names it, runs that test alone (it was
+    "not found": the suites' tests had no file of their own to collect); naming the file
+    runs its tests only, and a test file of one's own beside it still runs with the suite."""
+    buggy = f"--chesskit-script={ENGINES / 'bug_no_ep.py'}"
+    failed = project(buggy, "--chesskit-suite=suite.epd")
+    failed.assert_outcomes(passed=2, failed=2)
+    failed.stdout.fnmatch_lines(["FAILED suite.epd::ep[[]D2[]]*"])
+    again = project(buggy, "--chesskit-suite=suite.epd", "suite.epd::ep[D2]")
+    again.assert_outcomes(failed=1)
+    project(buggy, "--chesskit-suite=suite.epd", "suite.epd::start[D1]").assert_outcomes(passed=1)
+    project(buggy, "--chesskit-suite=suite.epd", "suite.epd").assert_outcomes(passed=2, failed=2)
+
+
 def test_a_crash_is_that_tests_error_and_the_next_test_starts_the_engine_again(project, pytester):
     pytester.path.joinpath("suite.epd").write_text(
         SUITE.splitlines()[0] + "\n" + f'{QUEENS} ;D1 21 ;id "queens"\n' + SUITE.splitlines()[1] + "\n"
