@@ -145,6 +145,7 @@ class _Run:
         self.started = False  # whether the engine ever started (and found its dialect) in this process
         self.cases = None  # the suites' (cases, bad lines), once read
         self.collected: set[str] = set()  # the suite files pytest collected (their node paths)
+        self.files: set[str] | None = None  # the node paths of every suite file, once asked
 
     def open(self):
         from chesskit.api.engine import Engine
@@ -214,9 +215,10 @@ def _items(parent, config: pytest.Config, file: str | None = None, collected=fro
     file's node: those of the suite file ``file`` (a ``SuiteFile``'s), else those of every
     suite file not in ``collected``."""
     cases, bad = _cases(config)
+    paths: dict[str, str] = {}
     items = []
     for entry, kind in [*((case, PerftItem) for case in cases), *((line, BadLineItem) for line in bad)]:
-        path = _node_path(config, entry.file)
+        path = paths.get(entry.file) or paths.setdefault(entry.file, _node_path(config, entry.file))
         if (path != file) if file is not None else (path in collected):
             continue
         if kind is BadLineItem:
@@ -239,8 +241,10 @@ def pytest_collect_file(file_path, parent):
         cases, bad = _cases(config)
     except pytest.UsageError:  # said by pytest_collection_modifyitems, as a usage error
         return None
-    path = _node_path(config, str(file_path))
-    if not any(_node_path(config, entry.file) == path for entry in [*cases, *bad]):
+    run = config.stash[_STATE]
+    if run.files is None:  # the suites' files as test ids name them (once: every file walked asks)
+        run.files = {_node_path(config, file) for file in {entry.file for entry in [*cases, *bad]}}
+    if _node_path(config, str(file_path)) not in run.files:
         return None
     # named by its stem: -k matches the names of a test's parents too, and "-k ep" is for
     # the en-passant positions, not every test of a .epd file
