@@ -475,8 +475,18 @@ def _unread_rows(answer: Answer) -> str:
 
 
 def _printed(answer: Answer) -> str:
-    """For an answer that timed out: the line it printed that chesskit could not read, if any."""
-    return f"{_skipped(answer)}, not a line chesskit can read" if answer.unread() else ""
+    """For an answer that timed out: the line it printed that chesskit could not read, if
+    any, else the divide lines it printed without the total that ends them."""
+    if answer.unread():
+        return f"{_skipped(answer)}, not a line chesskit can read"
+    if answer.moves and answer.total is None:
+        lines = len(answer.moves)
+        last = next(reversed(answer.moves))
+        return (
+            f"; it printed {lines} divide line{'s' if lines > 1 else ''} (the last for {last}: "
+            f"{answer.moves[last]}) and no total after them"
+        )
+    return ""
 
 
 def _skipped(answer: Answer) -> str:
