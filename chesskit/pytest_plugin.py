@@ -144,8 +144,8 @@ class _Run:
         self.engine = None
         self.started = False  # whether the engine ever started (and found its dialect) in this process
         self.cases = None  # the suites' (cases, bad lines), once read
+        self.paths: dict[str, str] = {}  # each suite file as test ids name it (its node path)
         self.collected: set[str] = set()  # the suite files pytest collected (their node paths)
-        self.files: set[str] | None = None  # the node paths of every suite file, once asked
 
     def open(self):
         from chesskit.api.engine import Engine
@@ -207,6 +207,8 @@ def _cases(config: pytest.Config):
             )
         except InputError as err:
             raise pytest.UsageError(f"chesskit: {_suite_flags(str(err))}") from None
+        cases, bad = run.cases
+        run.paths = {file: _node_path(config, file) for file in {entry.file for entry in [*cases, *bad]}}
     return run.cases
 
 
@@ -215,10 +217,10 @@ def _items(parent, config: pytest.Config, file: str | None = None, collected=fro
     file's node: those of the suite file ``file`` (a ``SuiteFile``'s), else those of every
     suite file not in ``collected``."""
     cases, bad = _cases(config)
-    paths: dict[str, str] = {}
+    paths = config.stash[_STATE].paths
     items = []
     for entry, kind in [*((case, PerftItem) for case in cases), *((line, BadLineItem) for line in bad)]:
-        path = paths.get(entry.file) or paths.setdefault(entry.file, _node_path(config, entry.file))
+        path = paths[entry.file]
         if (path != file) if file is not None else (path in collected):
             continue
         if kind is BadLineItem:
@@ -238,13 +240,10 @@ def pytest_collect_file(file_path, parent):
     if _STATE not in config.stash or file_path.suffix == ".py":
         return None
     try:
-        cases, bad = _cases(config)
+        _cases(config)
     except pytest.UsageError:  # said by pytest_collection_modifyitems, as a usage error
         return None
-    run = config.stash[_STATE]
-    if run.files is None:  # the suites' files as test ids name them (once: every file walked asks)
-        run.files = {_node_path(config, file) for file in {entry.file for entry in [*cases, *bad]}}
-    if _node_path(config, str(file_path)) not in run.files:
+    if _node_path(config, str(file_path)) not in config.stash[_STATE].paths.values():
         return None
     # named by its stem: -k matches the names of a test's parents too, and "-k ep" is for
     # the en-passant positions, not every test of a .epd file
