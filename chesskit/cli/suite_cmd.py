@@ -97,9 +97,9 @@ def suite(
     engine instead, and a mismatch also runs compare's descent against chesskit down to
     the failing node. An engine that crashes, hangs (--timeout for one answer,
     --position-timeout for all of a position) or prints what cannot be read fails that
-    position only: an engine error (a mismatch naming it, where a count mismatched first);
-    the engine is restarted and the run goes on; the exit code is then 3. The last line counts the positions passed,
-    mismatched, failed by the engine and skipped (every count over --max-nodes).
+    position only (an engine error; a mismatch naming it where a count mismatched first):
+    the engine is restarted, the run goes on and the exit code is 3. The last line counts
+    the positions passed, mismatched, failed by the engine and skipped (over --max-nodes).
     The checking itself is ``chesskit.suites.session`` (prepare, execute); this wires the
     options and renders.
     """
