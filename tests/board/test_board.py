@@ -104,9 +104,15 @@ def test_bad_squares_colours_and_moves_are_input_errors(call):
 
 
 def test_squares_and_colours_read_as_they_are():
-    board = Board()
-    assert board.piece_at(63) == board.piece_at(56 + 7) != 0 and board.piece_at(28) == 0
-    assert (board.king_square(0), board.king_square(1)) == (4, 60)
+    """Every square of Kiwipete as python-chess reads it (its piece types are chesskit's
+    1-6), and each king's square."""
+    from chesskit.vocab import BLACK, WHITE, piece_code
+
+    board, pc = Board(KIWIPETE), chess.Board(KIWIPETE)
+    for sq in range(64):
+        piece = pc.piece_at(sq)
+        assert board.piece_at(sq) == (0 if piece is None else piece_code(WHITE if piece.color else BLACK, piece.piece_type))
+    assert (board.king_square(WHITE), board.king_square(BLACK)) == (pc.king(chess.WHITE), pc.king(chess.BLACK))
 
 
 def test_long_games_grow_the_history_stack():
