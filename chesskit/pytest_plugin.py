@@ -274,9 +274,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 def _suite_flags(message: str) -> str:
     """The suite's CLI flags in ``message`` as this plugin spells them (--max-depth:
     --chesskit-max-depth)."""
-    import re
+    from chesskit.respell import respell
 
-    return re.sub(r"(?<![\w-])--(max-nodes|max-depth|skip-chess960|variant)\b", r"--chesskit-\1", message)
+    return respell(message, ("max-nodes", "max-depth", "skip-chess960", "variant"), lambda name, _: f"--chesskit-{name}")
 
 
 def _node_path(config: pytest.Config, file: str) -> str:

@@ -314,10 +314,10 @@ def _tags(tags: Sequence[str] | str) -> tuple[str, ...]:
 def _keywords(message: str) -> str:
     """``message`` with the suite's CLI flags as ``run_suite``'s keywords: ``--max-nodes
     100`` as ``max_nodes=100``, ``--tags`` as ``tags``."""
-    import re
+    from chesskit.respell import respell
 
-    def spelt(found) -> str:
-        keyword = found.group(1).replace("-", "_")
-        return f"{keyword}={found.group(2)}" if found.group(2) else keyword
+    def spelt(name: str, given: str | None) -> str:
+        keyword = name.replace("-", "_")
+        return f"{keyword}={given}" if given else keyword
 
-    return re.sub(r"(?<![\w-])--(max-nodes|max-depth|tags|skip-chess960)(?: ([0-9][^\s,;:)]*))?", spelt, message)
+    return respell(message, ("max-nodes", "max-depth", "tags", "skip-chess960"), spelt, value=True)

@@ -93,17 +93,17 @@ class Clocked:
 
     def __getattr__(self, name: str):
         if name == "total_only":  # a property that may start the engine
-            return self._bounded(lambda: self.engine.total_only, name)
+            return self._bounded(lambda: self.engine.total_only)
         value = getattr(self.engine, name)
         if name in _ASKS and callable(value):
-            return lambda *args, **kwargs: self._bounded(lambda: value(*args, **kwargs), name)
+            return lambda *args, **kwargs: self._bounded(lambda: value(*args, **kwargs))
         return value
 
     def within(self, ask: Callable[[], object]):
         """``ask()`` (the engine's start, its dialect found) bounded like a question."""
-        return self._bounded(ask, "start")
+        return self._bounded(ask)
 
-    def _bounded(self, ask: Callable[[], object], what: str):
+    def _bounded(self, ask: Callable[[], object]):
         if self._end is None:
             return ask()
         left = self._end - self._clock()

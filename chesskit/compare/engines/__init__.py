@@ -23,6 +23,7 @@ from chesskit.compare.engines.pyadapter import PythonEngine
 from chesskit.compare.engines.script import ScriptEngine
 from chesskit.compare.engines.uci import UciEngine
 from chesskit.errors import InputError
+from chesskit.respell import respell
 
 __all__ = [
     "Dialect",
@@ -80,15 +81,15 @@ def open_engine(
     return found
 
 
-# an engine flag in a message of this package, as the commands spell it (--engine-cmd)
-_ENGINE_FLAG = re.compile(r"(?<![\w-])--(engine-cmd|engine-option|engine|script|python|dialect|variant)\b")
+# the engine flags in a message of this package, as the commands spell them (--engine-cmd)
+_ENGINE_FLAGS = ("engine-cmd", "engine-option", "engine", "script", "python", "dialect", "variant")
 
 
 def respell_flags(message: str, spell: Callable[[str], str]) -> str:
     """``message`` with each engine flag it names written as ``spell`` writes that flag's
     name (``"engine-cmd"``): the pytest plugin's ``--chesskit-engine-cmd``, the keyword
     ``engine_cmd`` of ``chesskit.Engine``."""
-    return _ENGINE_FLAG.sub(lambda found: spell(found.group(1)), message)
+    return respell(message, _ENGINE_FLAGS, lambda name, _: spell(name))
 
 
 def check_choice(
