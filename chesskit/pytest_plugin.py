@@ -5,8 +5,9 @@ Registered through the ``pytest11`` entry point, so that in an engine author's r
     pytest --chesskit-engine=./myengine [--chesskit-suite=FILE_OR_DIR ...] [--chesskit-max-nodes=N]
            [--chesskit-variant=NAME]
 
-adds one test per position and depth of the suites (default: the bundled positions),
-named ``FILE::ID[D<depth>]``. A test fails with compare's descent to the node where the
+adds one test per position and depth of the suites (default: the bundled positions, but
+not where the command line names only files or tests: ``pytest tests/test_mine.py`` runs
+those), named ``FILE::ID[D<depth>]``. A test fails with compare's descent to the node where the
 engine goes wrong; an engine that crashes, hangs (``--chesskit-timeout`` per answer) or
 prints what cannot be read makes that test an error, and the next test starts the engine
 afresh; one that cannot be started at all stops the session at its first test. A line of a suite that cannot be run is an error of its own. The fixture
@@ -263,12 +264,23 @@ class SuiteFile(pytest.File):
 
 @pytest.hookimpl(tryfirst=True)  # before -k and -m select among the tests
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
-    if _STATE not in config.stash:
+    if _STATE not in config.stash or _only_files_named(config):
         return
     added = _items(session, config, collected=config.stash[_STATE].collected)
     items.extend(added)
     # as a collector's report would: "collected N items" counts them
     config.hook.pytest_collectreport(report=pytest.CollectReport("", "passed", None, added))
+
+
+def _only_files_named(config: pytest.Config) -> bool:
+    """Whether the command line names only files or tests (``pytest tests/test_mine.py``,
+    ``pytest 'suite.epd::ep[D2]'``) and no ``--chesskit-suite``: pytest then runs what is
+    named, and the bundled positions' tests are not added (they are where it names no
+    path, or a folder)."""
+    if config.getoption("chesskit_suite"):
+        return False
+    here = config.invocation_params.dir
+    return bool(config.args) and all(not (here / arg.split("::")[0]).is_dir() for arg in config.args)
 
 
 def _suite_flags(message: str) -> str:

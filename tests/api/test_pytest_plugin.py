@@ -197,6 +197,23 @@ def test_the_fixture_gives_tests_the_engine(project, pytester):
     skipped.assert_outcomes(skipped=1)
 
 
+def test_naming_only_files_of_your_own_leaves_the_bundled_positions_out(project, pytester):
+    """``pytest test_mine.py`` runs that file's tests; the bundled positions' tests come
+    where no path is named, or a folder is (and --chesskit-suite's always: the test above)."""
+    pytester.makepyfile(
+        test_mine="""
+        def test_perft(chesskit_engine):
+            assert chesskit_engine.perft("startpos", 2) == 400
+        """
+    )
+    engine, few = adapter("eng_correct.py"), "--chesskit-max-nodes=100"
+    project(engine, few, "test_mine.py").assert_outcomes(passed=1)
+    project(engine, few, "test_mine.py::test_perft").assert_outcomes(passed=1)
+    for named in ((), (".",)):  # the bundled positions' counts up to 100 nodes, and the file's test
+        outcomes = project(engine, few, *named).parseoutcomes()
+        assert outcomes.get("passed", 0) > 1 and set(outcomes) == {"passed"}, outcomes
+
+
 def test_an_engine_that_cannot_start_in_a_fixture_test_is_one_line_and_stops_the_session(project, pytester):
     """Tests of one's own with ``chesskit_engine`` failed each with some forty lines of
     chesskit's traceback when the engine cannot be started: now the first says it in one
