@@ -134,6 +134,8 @@ def compare(
     """
     depth = check_depth(depth, 1)
     state_pushes = check_pushes(state_pushes)
+    if on_step is not None and not callable(on_step):
+        raise InputError(f"on_step must be a function of one argument (each step), or None, got {on_step!r}")
     engine, mine = opened(engine, variant)
     try:
         board, ident = open_position(position, moves, engine._chess960 if chess960 is None else chess960, strict, engine.variant)

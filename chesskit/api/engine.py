@@ -16,6 +16,7 @@ bad arguments are ``InputError`` (exit code 2).
 from __future__ import annotations
 
 import math
+import os
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Union
@@ -94,12 +95,18 @@ class Engine:
 
         if isinstance(options, str):  # one option, not its letters one by one
             options = [options]
+        elif not isinstance(options, (Mapping, Sequence, set, frozenset)):
+            raise InputError(f"options must be NAME=VALUE strings or a mapping of names to values, got {options!r}")
+        if isinstance(command, os.PathLike):
+            command = os.fspath(command)
+        if command is not None and not isinstance(command, str):
+            if not isinstance(command, Sequence) or isinstance(command, (bytes, bytearray)):
+                raise InputError(f"command must be a command line or a list of its words, got {command!r}")
+            command = [str(part) for part in command]
         self.lock = threading.RLock()  # one question at a time (``lock``)
         self.call = engine_call(command, dialect, options, timeout, engine_cmd, script, python)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or math.isnan(timeout):
             raise InputError(f"timeout must be a number of seconds, got {timeout!r}")
-        if command is not None and not isinstance(command, str):
-            command = [str(part) for part in command]
         if isinstance(options, Mapping):
             options = {str(name): str(value) for name, value in options.items()}
         name, named960 = variant_rules(variant, None)

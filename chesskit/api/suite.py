@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,11 @@ Paths = Union[str, Path, Sequence[Union[str, Path]]]
 
 
 def _paths(paths: Paths) -> list:
-    return [paths] if isinstance(paths, (str, Path)) else list(paths)
+    """``paths`` as a list of paths; InputError for anything else."""
+    listed = [paths] if isinstance(paths, (str, os.PathLike)) else paths
+    if not isinstance(listed, (Sequence, set, frozenset)) or not all(isinstance(p, (str, os.PathLike)) for p in listed):
+        raise InputError(f"paths must be a suite file's or folder's path, or a list of them, got {paths!r}")
+    return list(listed)
 
 
 # ------------------------------------------------------------------ single cases
@@ -308,6 +313,8 @@ def _tags(tags: Sequence[str] | str) -> tuple[str, ...]:
         from chesskit.suites.formats import parse_tags
 
         return parse_tags(tags, "tags")
+    if not isinstance(tags, (Sequence, set, frozenset)) or not all(isinstance(tag, str) for tag in tags):
+        raise InputError(f"tags must be a string (\"ep,castling\") or a list of tags, got {tags!r}")
     return tuple(tags)
 
 

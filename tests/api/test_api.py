@@ -176,6 +176,10 @@ def test_an_engine_names_its_dialect():
         ({"engine_cmd": "./engine {depth}"}, "engine_cmd './engine {depth}' has no {fen} placeholder"),
         ({"engine_cmd": "'./engine {fen} {depth}"}, "bad engine_cmd"),
         ({"python": "eng_correct.py"}, "python 'eng_correct.py' must be MODULE:ATTR"),
+        # these were TypeErrors from inside chesskit
+        ({"command": 5}, "command must be a command line or a list of its words, got 5"),
+        ({"command": b"stockfish"}, "command must be a command line or a list of its words"),
+        ({"command": FAKE_UCI, "options": 5}, "options must be NAME=VALUE strings or a mapping of names to values, got 5"),
     ],
 )
 def test_bad_engine_arguments_are_input_errors(kwargs, text):
@@ -337,11 +341,28 @@ def test_run_suite_reads_one_tags_string_as_the_cli_does():
         # perft refuses these; run_suite ran with them
         ({"max_nodes": 100, "threads": 0}, "threads must be an integer >= 1"),
         ({"max_nodes": 100, "hash_mb": -1}, "hash_mb must be a number of MiB"),
+        # these were TypeErrors from inside chesskit
+        ({"max_nodes": 100, "tags": 5}, "tags must be a string"),
+        ({"max_nodes": 100, "tags": ["ep", 5]}, "tags must be a string"),
     ],
 )
 def test_run_suite_refuses_bad_limits(kwargs, words):
     with pytest.raises(InputError, match=words):
         chesskit.run_suite(str(REPO / "positions" / "standard.epd"), **kwargs)
+
+
+@pytest.mark.parametrize("paths", [5, None, [str(REPO / "positions" / "standard.epd"), 5]])
+def test_run_suite_refuses_what_is_no_path(paths):
+    with pytest.raises(InputError, match="paths must be a suite file's or folder's path, or a list of them"):
+        chesskit.run_suite(paths, max_nodes=100)
+
+
+def test_run_suite_takes_a_path_object_and_compare_an_on_step_that_is_a_function():
+    assert chesskit.run_suite(REPO / "positions" / "standard.epd", max_nodes=100).tally()["passed"] > 0
+    with pytest.raises(InputError, match="on_step must be a function of one argument"):
+        chesskit.compare(FAKE_UCI, "startpos", 1, on_step=5)  # was a TypeError once the descent began
+    steps = []
+    assert chesskit.compare(FAKE_UCI, "startpos", 2, on_step=steps.append).agree and steps
 
 
 @pytest.mark.parametrize("kwargs, said", [
