@@ -20,6 +20,8 @@ by every pytest run where chesskit is installed.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 # the options that name an engine, as chesskit.Engine's keywords
@@ -311,6 +313,13 @@ class PerftItem(pytest.Item):
         self.case = case
         self.result = None
         self.add_marker("chesskit")
+        # -k also selects by the position's tags and its file's name ("not cannot-arise",
+        # "impossible": a bundled file has no node of its own to match)
+        record = case.task.record
+        self.extra_keyword_matches.update(record.tags)
+        self.extra_keyword_matches.add(Path(case.file).stem)
+        if record.notes:
+            self.extra_keyword_matches.add("cannot-arise")
 
     def setup(self) -> None:
         from chesskit.api.suite import check_case
@@ -369,9 +378,12 @@ class PerftMismatch(AssertionError):
 
 def _mismatch_text(result) -> str:
     from chesskit.cli.compare_render import plain_text  # the CLI's rendering of a descent
+    from chesskit.cli.suite_render import cannot_arise_lines
 
     case = result.case
     head = f"{case.id} D{case.depth}: expected {case.expected}, the engine counted {result.nodes} ({case.file}:{case.line})"
+    for line in cannot_arise_lines(case.task.record.notes):
+        head += f"\n{line} (-k 'not cannot-arise' leaves such positions out)"
     if result.compare is None:
         return head
     doubt = ""

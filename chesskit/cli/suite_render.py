@@ -211,7 +211,17 @@ def mismatch_lines(result: SuiteResult) -> list[str]:
     else:
         diff = result.nodes - task.expected
         detail = f"depth {task.depth}: expected {task.expected}, got {result.nodes} ({diff:+d})"
-    return [f"mismatch: {task.record.label} ({task.record.location})", f"fen: {task.record.shown_fen}", detail]
+    lines = [f"mismatch: {task.record.label} ({task.record.location})", f"fen: {task.record.shown_fen}", detail]
+    return lines + cannot_arise_lines(task.record.notes)
+
+
+def cannot_arise_lines(notes) -> list[str]:
+    """The line a mismatch at a position that cannot arise in a game adds: why, and that an
+    engine may count it its own way (Stockfish counts one of ``positions/impossible.epd``'s
+    otherwise)."""
+    if not notes:
+        return []
+    return [f"this position cannot arise in a game ({notes[0]}): an engine may count it its own way"]
 
 
 def position_line(group: list[SuiteResult], width: int = 0) -> str:

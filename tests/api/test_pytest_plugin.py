@@ -68,6 +68,28 @@ def test_a_buggy_engine_fails_with_compares_descent(project):
     assert "Traceback" not in text
 
 
+def test_k_selects_by_tag_and_by_cannot_arise_and_a_mismatch_there_says_why(project, pytester):
+    """A position's tags, its file's name and "cannot-arise" are keywords; a mismatch at a
+    position that cannot arise says so (an engine may count it its own way)."""
+    pytester.path.joinpath("odd.epd").write_text(
+        # a wrong expected count (6): any correct engine disagrees at this impossible position
+        '4k3/8/8/3P4/8/8/8/4K3 w - c6 id "ep-no-pushed-pawn"; tags "weird"; D1 7;\n'
+        + SUITE.splitlines()[1].replace('id "ep"', 'id "ep"; tags "ep"')
+        + "\n"
+    )
+    engine, suite = adapter("eng_correct.py"), "--chesskit-suite=odd.epd"
+    failed = project(engine, suite, "-k", "cannot-arise")
+    failed.assert_outcomes(failed=1, deselected=2)
+    failed.stdout.fnmatch_lines([
+        "*ep-no-pushed-pawn D1: expected 7, the engine counted 6*",
+        "this position cannot arise in a game (*): an engine may count it its own way (-k 'not cannot-arise' leaves such positions out)",
+    ])
+    project(engine, suite, "-k", "not cannot-arise").assert_outcomes(passed=2, deselected=1)
+    project(engine, suite, "-k", "weird").assert_outcomes(failed=1, deselected=2)  # its tag
+    project(engine, suite, "-k", "odd").assert_outcomes(passed=2, failed=1)  # the file's name
+    project(engine, suite, "-k", "ep and not cannot-arise").assert_outcomes(passed=2, deselected=1)
+
+
 @pytest.mark.parametrize("kind", ["twice", "null"])
 def test_a_move_listed_twice_or_a_null_move_fails_the_test_with_the_finding(project, pytester, kind):
     """A bug of the engine's move generation, not an error of the test (it was an error, exit 3)."""

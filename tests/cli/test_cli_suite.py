@@ -90,6 +90,18 @@ def test_mismatch_exits_1_and_prints_the_divide(cli, wrong):
     assert result.stderr == "chesskit: 2 of 8 counts did not match\n"
 
 
+def test_a_mismatch_at_a_position_that_cannot_arise_says_so(cli, tmp_path):
+    suite = tmp_path / "odd.epd"
+    suite.write_text('4k3/8/8/3P4/8/8/8/4K3 w - c6 id "ep-no-pushed-pawn"; D1 7;\n' f'{START} id "start"; D1 20;\n')
+    result = cli("suite", str(suite))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    at = lines.index("depth 1: expected 7, got 6 (-1)")
+    assert lines[at + 1].startswith("this position cannot arise in a game (")
+    assert lines[at + 1].endswith("): an engine may count it its own way")
+    assert result.stdout.count("cannot arise in a game (") == 1  # not at the start position
+
+
 def test_mismatch_json(cli, wrong):
     result = cli("suite", str(wrong), "--json")
     assert result.exit_code == 1
