@@ -86,6 +86,17 @@ def test_chess960_line_is_read_as_chess960(cli, tmp_path):
     assert found["nodes"] == pc_perft(board, found["depth"])
 
 
+def test_a_chess960_node_without_castling_rights_is_asked_as_standard_chess():
+    from chesskit.compare.regression import Regression
+
+    fen = "8/4P3/K7/6k1/8/8/8/8 w - - 0 1"
+    plain = Regression(fen, True, 1, 8, "fuzz-1")
+    assert "chess960" not in plain.pytest  # the flag changes no count here
+    assert plain.pytest == Regression(fen, False, 1, 8, "fuzz-1").pytest
+    castles = Regression("4k3/8/8/8/8/8/8/5KRn w G - 0 1", True, 1, 9, "c960")
+    assert "chess960=True" in castles.pytest
+
+
 @pytest.fixture
 def two(tmp_path):
     """pos3 (bug_ep_rank_pin fails it at D2) and a position it gets right."""
