@@ -199,6 +199,16 @@ def test_a_failing_engine_is_an_engine_error_with_exit_code_3():
         chesskit.compare(f"{sys.executable} {ENGINES / 'fail_exit.py'}", "startpos", 1)
 
 
+@pytest.mark.parametrize("spec", ["no-such-file.py:Adapter", f"{ENGINES / 'fail_import.py'}:Adapter", f"{ENGINES / 'eng_correct.py'}:NoSuchName"])
+def test_an_adapter_that_does_not_load_never_started(spec):
+    # as a missing program or script: EngineNotStarted (a run over many positions stops at once)
+    from chesskit.errors import EngineNotStarted
+
+    with pytest.raises(EngineNotStarted) as caught:
+        chesskit.Engine(python=spec).perft("startpos", 1)
+    assert caught.value.exit_code == 3
+
+
 def test_compare_and_run_suite_take_a_command_as_an_argv_list_and_refuse_what_is_no_engine():
     argv = [sys.executable, str(ENGINES / "fake_perft.py"), "--loop", "console", "--command", "divide"]
     assert chesskit.compare(argv, "kiwipete", 2).agree  # it was an AttributeError ('list' has no 'call')

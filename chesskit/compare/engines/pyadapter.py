@@ -45,7 +45,7 @@ from chesskit.compare.engines.proc import (
     spawn,
     too_much_output,
 )
-from chesskit.errors import EngineError, InputError
+from chesskit.errors import EngineError, EngineNotStarted, InputError
 
 # The folder that holds the chesskit package: the child imports pyhost from there.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -137,7 +137,12 @@ class PythonEngine(Engine):
         if self.variant != "chess":
             load["variant"] = self.variant
         # starting Python and importing the adapter's module get at least LOAD_TIMEOUT
-        return self._request(load, f"{self.name.rpartition(':')[2]}()", start=False, at_least=LOAD_TIMEOUT)
+        try:
+            return self._request(load, f"{self.name.rpartition(':')[2]}()", start=False, at_least=LOAD_TIMEOUT)
+        except EngineNotStarted:
+            raise
+        except EngineError as err:  # an adapter that does not load never started, as a missing program
+            raise EngineNotStarted(str(err)) from None
 
     def _request(self, request: dict, label: str, start: bool = True, at_least: float = 0.0):
         """Send one request and wait for its answer; every failure is an EngineError."""
