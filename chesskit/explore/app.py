@@ -398,11 +398,8 @@ class ExplorerApp(App):
         if what == "move":
             self.go(lambda: self.ex.child(text))
         else:
-            depth = plain_int(text)
-            if depth is None:
-                self.error(f"bad depth {text!r}: an integer from 1 up")
-                return
-            self.go(lambda: self.ex.set_depth(depth))
+            depth = plain_int(text)  # not an integer: the explorer's own message (set_depth's)
+            self.go(lambda: self.ex.set_depth(text if depth is None else depth))
 
     def _close_ask(self) -> None:
         ask = self.query_one("#ask", Input)

@@ -29,7 +29,6 @@ from chesskit.explore.state import Explorer
 from chesskit.explore.text import breadcrumb, divide_lines, finding_lines
 from chesskit.suites.positions import move_words
 from chesskit.typed import plain_int
-from chesskit.vocab import MAX_DEPTH
 
 PROMPT = "explore> "
 
@@ -116,10 +115,8 @@ class Repl:
 
     def depth(self, rest: str) -> None:
         if rest:
-            value = plain_int(rest)
-            if value is None:
-                raise InputError(f"bad depth {rest!r}: an integer from 1 to {MAX_DEPTH}")
-            self.ex.set_depth(value)
+            value = plain_int(rest)  # not an integer: the explorer's own message (set_depth's)
+            self.ex.set_depth(rest if value is None else value)
         self.say(str(self.ex.depth))
 
     def go(self, rest: str = "", only_marked: bool = False) -> None:

@@ -395,6 +395,6 @@ def test_a_position_that_cannot_arise_shows_its_note_and_d_types_a_depth():
         expected = pc_divide("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 3)
         assert row_of(app, "e1d1").split()[:3] == ["e1d1", "Kd1", str(expected["e1d1"])]
         await pilot.press("d", *"x", "enter")
-        assert shows(app, "bad depth 'x'") and ex.depth == 3
+        assert shows(app, "bad depth 'x': an integer from 1 to 100") and ex.depth == 3  # the line mode's words
 
     run(ex, script)
