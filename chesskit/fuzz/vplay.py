@@ -15,7 +15,7 @@ import random
 from typing import Iterator
 
 from chesskit.board.board import Board
-from chesskit.fuzz.sources import Generated, start_position
+from chesskit.fuzz.sources import STANDARD_BACK_RANK, Generated, start_position
 from chesskit.variants import get
 from chesskit.vocab import KING, parse_square
 
@@ -24,15 +24,23 @@ SPECIAL_SHARE = 0.4
 
 
 def variant_start(variant: str, rng: random.Random, chess960: bool) -> str:
-    """The variant's start FEN; for a 960 form, a random Chess960 array in its place
-    (the variants that start from the standard array: atomic, crazyhouse, ...)."""
+    """The variant's start FEN; for a 960 form, a random Chess960 array in place of each
+    side's standard back rank (both sides' in atomic, crazyhouse, ...; black's alone in
+    horde, whose white side is its pawns), with that side's castling rights."""
     start = get(variant).start_fen
     if not chess960:
         return start
     placement, side, castling, *rest = start.split(" ")
     array, _, shuffled_castling, *_ = start_position(rng, True).fen().split(" ")
-    pockets = placement[placement.index("[") :] if "[" in placement else ""
-    return " ".join([array + pockets, side, shuffled_castling, *rest])
+    board, bracket, pockets = placement.partition("[")
+    ranks, shuffled = board.split("/"), array.split("/")
+    sides = ""
+    for at, standard, rights in ((0, STANDARD_BACK_RANK.lower(), str.islower), (7, STANDARD_BACK_RANK, str.isupper)):
+        if ranks[at] == standard:
+            ranks[at] = shuffled[at]
+            sides += "".join(c for c in shuffled_castling if rights(c))
+    castling = "".join(sorted(sides, key=str.islower)) or "-"  # white's first, as FEN writes them
+    return " ".join(["/".join(ranks) + bracket + pockets, side, castling, *rest])
 
 
 def _lively(game: Board, moves: list[str], variant: str) -> list[str]:

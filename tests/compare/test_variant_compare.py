@@ -73,6 +73,14 @@ def test_fuzz_finds_each_variant_bug(name, variant, fen, depth, path, move, hint
     assert any(hint in note.hint for note in report.notes) or report.kind == "state"
 
 
+@pytest.mark.parametrize("variant", ["horde", "crazyhouse"])
+def test_fuzz_of_a_960_form_runs_against_a_correct_engine(variant):
+    """horde960 stopped at its first position (a Chess960 array gave the horde a king)."""
+    with open_engine(python=f"{ENGINES / 'vpchelper.py'}:Adapter", variant=variant, timeout=60) as engine:
+        run = fuzz(engine, seed=2, depth=2, max_positions=25, variant=variant, chess960=True)
+    assert run.positions == 25 and run.finding is None and not run.crashes
+
+
 FAIRY = shutil.which("fairy-stockfish") or ("/usr/games/fairy-stockfish" if Path("/usr/games/fairy-stockfish").exists() else None)
 
 

@@ -15,7 +15,10 @@ import pytest
 from chesskit.board.fen import parse_fen
 from chesskit.fuzz import placing, special
 from chesskit.fuzz.position import Pos, attackers, reachable
+from chesskit.board.board import Board
 from chesskit.fuzz.sources import PositionStream, chess960_back_rank
+from chesskit.fuzz.vplay import variant_start
+from chesskit.variants import VARIANTS, get
 
 N = 1500  # positions drawn from the mixed stream for the counts below
 
@@ -313,3 +316,22 @@ def test_fast_attack_table_matches_python_chess(mixed):
             for color in (0, 1):
                 expected = sorted(reference.attackers(chess.WHITE if color == 0 else chess.BLACK, sq))
                 assert attackers(board, sq, color) == expected, (generated.fen, sq, color)
+
+
+@pytest.mark.parametrize("variant", [v.name for v in VARIANTS if v.castles and v.name != "chess"])
+def test_a_variants_960_start_shuffles_each_standard_back_rank_and_keeps_the_rest(variant):
+    """horde960 shuffles black's back rank alone (white's side is its pawns; a shuffled white
+    array gave the horde a king: fuzz --variant horde960 stopped at its first position)."""
+    start = get(variant).start_fen
+    for seed in range(20):
+        fen = variant_start(variant, random.Random(seed), True)
+        Board(fen, chess960=True, variant=variant)  # a position of the variant's rules (raises if not)
+        ranks, old = (f.split()[0].partition("[")[0].split("/") for f in (fen, start))  # crazyhouse's pockets apart
+        for at in range(8):
+            if old[at].lower() == "rnbqkbnr" and at in (0, 7):
+                assert sorted(ranks[at]) == sorted(old[at]), (fen, at)
+            else:
+                assert ranks[at] == old[at], (fen, at)
+        castling = fen.split()[2]
+        assert all(c.islower() for c in castling) if variant == "horde" else len(castling) == 4
+        assert fen.split()[3:] == start.split()[3:]
