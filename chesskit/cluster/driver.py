@@ -430,9 +430,15 @@ def _probe(scheduler: str, timeout: float, security=None) -> str:
         await comm.close()
 
     try:
-        asyncio.run(handshake())
+        # bounded as a whole: Dask's handshake waits for ever on a service that accepts and
+        # never answers, and reads another one's bytes as a message length (a MemoryError)
+        asyncio.run(asyncio.wait_for(handshake(), timeout))
     except (OSError, asyncio.TimeoutError) as err:
-        raise SchedulerUnreachable(scheduler, f"no Dask scheduler answered ({err})") from None
+        said = f" ({err})" if str(err) else f" within {timeout:g} s" if isinstance(err, asyncio.TimeoutError) else ""
+        raise SchedulerUnreachable(scheduler, f"no Dask scheduler answered{said}") from None
+    except Exception as err:  # noqa: BLE001 (what another service sent, read as Dask's messages)
+        reason = f"no Dask scheduler answered (something else did: Dask cannot read what it sent, {type(err).__name__})"
+        raise SchedulerUnreachable(scheduler, reason) from None
     return scheduler
 
 

@@ -308,3 +308,47 @@ def test_a_tls_scheduler_with_the_certificates_of_dasks_configuration(tmp_path):
     finally:
         for process in reversed(processes):
             stop(process)
+
+
+def _service(answer: bytes | None):
+    """A TCP service on a free loopback port that is no Dask scheduler: it sends ``answer``
+    to each connection, or (None) accepts and never answers. Returns its address."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+            if answer is not None:
+                conn.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"tcp://127.0.0.1:{server.getsockname()[1]}", server
+
+
+@pytest.mark.parametrize("answer, said", [
+    # Dask read its first bytes as a message length: a MemoryError ("out of memory", exit 4)
+    (b"SSH-2.0-OpenSSH_9.2\r\n" + b"\xff" * 64, "no Dask scheduler answered (something else did"),
+    (None, "no Dask scheduler answered within 1 s"),  # it waited for ever
+])
+def test_a_service_that_is_no_scheduler_is_one_line(answer, said):
+    from chesskit.cluster.errors import SchedulerUnreachable
+
+    address, server = _service(answer)
+    try:
+        began = time.monotonic()
+        with pytest.raises(SchedulerUnreachable) as caught:
+            run_perft(Board(STARTPOS), 3, scheduler=address, connect_timeout=1)
+        assert time.monotonic() - began < 30
+        assert said in str(caught.value) and address in str(caught.value) and caught.value.exit_code == 3
+    finally:
+        server.close()
