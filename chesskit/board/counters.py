@@ -54,7 +54,7 @@ def _empty(nodes: int = 0) -> dict[str, int]:
 def stats_by_depth(board, depth: int) -> list[dict[str, int]]:
     """The counters for every depth 1..``depth`` (one tree walk); ``[]`` for depth 0."""
     from chesskit.core import stats as core_stats
-    from chesskit.core.api import table
+    from chesskit.core.api import announce, table
 
     depth = board._check_depth(depth, 0)
     if depth == 0:
@@ -63,7 +63,9 @@ def stats_by_depth(board, depth: int) -> list[dict[str, int]]:
         return vcounters.stats_by_depth(board, depth)
     board._reserve(depth, margin=1)
     rows = np.zeros((depth, core_stats.N_COUNTERS), dtype=np.int64)
-    core_stats.stats_walk(table(), *board._state(), depth, rows)
+    T = table()
+    announce(core_stats.stats_walk, "the leaf counters (--stats)")
+    core_stats.stats_walk(T, *board._state(), depth, rows)
     return [_row_dict(row) for row in rows]
 
 
@@ -79,7 +81,7 @@ def perft_stats(board, depth: int) -> dict[str, int]:
 def divide_stats(board, depth: int) -> dict[str, dict[str, int]]:
     """For each legal root move (generation order), the counters of the leaf moves below it."""
     from chesskit.core import stats as core_stats
-    from chesskit.core.api import table
+    from chesskit.core.api import announce, table
 
     depth = board._check_depth(depth, 1)
     if board.variant != "chess":
@@ -87,7 +89,9 @@ def divide_stats(board, depth: int) -> dict[str, dict[str, int]]:
     board._reserve(depth, margin=1)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     out = np.zeros((MAX_MOVES, core_stats.N_COUNTERS), dtype=np.int64)
-    n = core_stats.divide_stats(table(), *board._state(), depth, moves, out)
+    T = table()
+    announce(core_stats.divide_stats, "the leaf counters (--stats)")
+    n = core_stats.divide_stats(T, *board._state(), depth, moves, out)
     return {board.uci(int(moves[i])): _row_dict(out[i]) for i in range(n)}
 
 

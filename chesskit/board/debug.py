@@ -107,7 +107,7 @@ def run_checks(board, depth: int, inject: str | None = None, fen_depth: int | No
     Standard chess and Chess960 only: a variant's tree is ``vdebug.run_checks``'.
     """
     from chesskit.core import check as core_check
-    from chesskit.core.api import table
+    from chesskit.core.api import announce, table
 
     depth = board._check_depth(depth, 0)
     code = FAULTS[inject] if inject else 0
@@ -116,7 +116,9 @@ def run_checks(board, depth: int, inject: str | None = None, fen_depth: int | No
     path = np.zeros(max(depth, 1), dtype=np.int64)
     info = np.zeros(core_check.INFO_SIZE, dtype=np.int64)
     uvals = np.zeros(2, dtype=np.uint64)
-    found = core_check.check_walk(table(), *work._state(), depth, code, path, info, uvals)
+    T = table()
+    announce(core_check.check_walk, "the debug checker")
+    found = core_check.check_walk(T, *work._state(), depth, code, path, info, uvals)
     nodes, checks = int(info[core_check.I_NODES]), int(info[core_check.I_CHECKS])
     if found:
         return DebugResult(nodes, checks, _violation(board, int(found), path, info, uvals))

@@ -53,11 +53,13 @@ def empty(variant: str, nodes: int = 0) -> dict[str, int]:
 
 def _run(board, depth: int, only: int):
     from chesskit.core import vstats
-    from chesskit.core.api import table
+    from chesskit.core.api import announce, table
 
     bbs, boards, sts, moves, nmoves, index, scratch = vstats.buffers(board._bb, board._board, board._st, depth)
     rows = np.zeros((max(depth, 1), vstats.N_VCOUNTERS), dtype=np.int64)
-    roots = vstats.entry(board._vid)(table(), bbs, boards, sts, depth, only, rows, moves, nmoves, index, scratch)
+    walk, T = vstats.entry(board._vid), table()
+    announce(walk, f"the {board.variant} leaf counters (--stats)")
+    roots = walk(T, bbs, boards, sts, depth, only, rows, moves, nmoves, index, scratch)
     return int(roots), moves[0, : int(roots)].copy(), rows
 
 

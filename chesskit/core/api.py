@@ -5,6 +5,7 @@ numba compiles each entry point on its first call and caches the machine code on
 The first run of a fresh install takes seconds, so we say so on stderr then.
 """
 
+import os
 import sys
 
 from . import NUMBA_CACHE, cachedir
@@ -21,6 +22,18 @@ def _cache_is_warm() -> bool:
 def first_run_only(folder) -> str:
     """How often a compile is paid: once, when ``folder`` keeps the code for the next run."""
     return "first run only" if cachedir.kept(folder) else "every run (no compile cache is kept)"
+
+
+def announce(entry, what: str) -> None:
+    """Say on stderr that ``entry`` (a numba function cached on disk: ``--stats``' walk,
+    ``debug``'s) compiles now, when neither this process nor the compile cache has it: a
+    first ``--stats`` run after a first ``perft`` compiled for seconds in silence. numba's
+    private API (the cache's index file); where it is not there, nothing is said."""
+    if getattr(entry, "signatures", None):
+        return
+    index = getattr(getattr(getattr(entry, "_cache", None), "_cache_file", None), "_index_path", None)
+    if isinstance(index, str) and not os.path.exists(index):
+        print(f"chesskit: compiling {what}, {first_run_only(NUMBA_CACHE)}", file=sys.stderr, flush=True)
 
 
 def table():

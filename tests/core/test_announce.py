@@ -1,0 +1,37 @@
+"""The notice that a compile is under way (``chesskit.core.api.announce``): said for the
+walks compiled on first use besides the move generator (``--stats``, ``debug``), only
+when neither the process nor the compile cache has them."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from chesskit.core import check, stats, vstats
+from chesskit.core.api import announce
+
+
+def _entry(index: str | None, signatures=()):
+    cache = SimpleNamespace(_cache_file=SimpleNamespace(_index_path=index)) if index is not None else None
+    return SimpleNamespace(signatures=list(signatures), _cache=cache)
+
+
+def test_said_once_when_the_cache_has_no_index_for_it(tmp_path, capsys):
+    announce(_entry(str(tmp_path / "stats.stats_walk-110.py311.nbi")), "the leaf counters (--stats)")
+    err = capsys.readouterr().err
+    assert err.startswith("chesskit: compiling the leaf counters (--stats), ") and err.count("\n") == 1
+
+
+def test_silent_when_cached_compiled_or_unknown(tmp_path, capsys):
+    index = tmp_path / "x.nbi"
+    index.write_bytes(b"")
+    announce(_entry(str(index)), "x")  # in the cache
+    announce(_entry(str(tmp_path / "y.nbi"), signatures=["(int64,)"]), "x")  # compiled in this process
+    announce(_entry(None), "x")  # another numba: nothing to go by
+    announce(object(), "x")
+    assert capsys.readouterr().err == ""
+
+
+def test_the_real_entries_have_what_it_reads():
+    # numba's private API: the cache's index file of each walk compiled on first use
+    for entry in (stats.stats_walk, stats.divide_stats, check.check_walk, vstats.entry(1)):
+        assert isinstance(entry._cache._cache_file._index_path, str)
