@@ -106,3 +106,41 @@ def progress(
     with bar:
         task = bar.add_task(description, total=total)
         yield lambda amount=1: bar.advance(task, amount)
+
+
+# a count that reports no progress shows its bar once it has run this long
+BUSY_AFTER_S = 0.5
+
+
+def in_background(work: Callable[[], object], description: str, wanted: bool = True):
+    """``work()``'s answer (or what it raised). When ``wanted`` and stderr is a terminal,
+    it runs on a thread of its own (it must release the GIL: the compiled walks do), and
+    once it has run ``BUSY_AFTER_S`` a transient bar with the time elapsed shows that it is
+    counting: for a count that reports no progress of its own (``--stats``). Ctrl-C ends
+    the wait at once (the thread is a daemon)."""
+    if not wanted or not stderr_is_terminal():
+        return work()
+    import threading
+
+    answer: dict = {}
+
+    def run() -> None:
+        try:
+            answer["value"] = work()
+        except BaseException as err:  # noqa: BLE001 - raised again below, in the caller's thread
+            answer["error"] = err
+
+    thread = threading.Thread(target=run, name="chesskit-count", daemon=True)
+    thread.start()
+    thread.join(BUSY_AFTER_S)
+    if thread.is_alive():
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=console(stderr=True), transient=True) as bar:
+            bar.add_task(description, total=None)
+            while thread.is_alive():
+                thread.join(0.1)
+    if "error" in answer:
+        raise answer["error"]
+    return answer["value"]

@@ -1,0 +1,59 @@
+"""``--stats`` on a terminal: the tables fit its width without cutting a number, and a
+count that reports no progress of its own runs beside a bar (``output.in_background``)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from chesskit.cli import output
+
+KIWIPETE_4 = {"nodes": "4085603", "captures": "757163", "e.p.": "1929", "castles": "128013", "checkmates": "43"}
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    def width(columns: int) -> None:
+        monkeypatch.setenv("COLUMNS", str(columns))
+        monkeypatch.setattr(output, "stdout_is_terminal", lambda: True)
+
+    return width
+
+
+@pytest.mark.parametrize("columns", [60, 80, 200])
+def test_perft_stats_fits_the_terminal_and_cuts_no_number(cli, terminal, columns):
+    terminal(columns)
+    result = cli("perft", "kiwipete", "4", "--stats")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "…" not in result.stdout  # an 80-column terminal showed the node count as 40856…
+    assert all(len(line.rstrip()) <= columns for line in lines[2:]), lines
+    for heading, number in KIWIPETE_4.items():
+        assert heading in result.stdout and number in result.stdout.split()
+    tables = sum(line.split()[:1] == ["depth"] for line in lines)
+    assert tables == (1 if columns == 200 else 2)
+
+
+def test_divide_stats_on_a_narrow_terminal_keeps_every_move_and_total(cli, terminal):
+    terminal(80)
+    result = cli("divide", "kiwipete", "2", "--stats")
+    assert result.exit_code == 0 and "…" not in result.stdout
+    words = result.stdout.split()
+    assert words.count("a1b1") == 2 and words.count("2039") == 1  # each table repeats the moves; nodes once
+    assert "48 moves" in result.stdout
+
+
+def test_in_background_runs_on_a_thread_of_its_own_and_gives_back_what_it_gave(monkeypatch):
+    monkeypatch.setattr(output, "stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(output, "BUSY_AFTER_S", 0.0)  # the bar at once
+    assert output.in_background(lambda: threading.current_thread().name, "x") == "chesskit-count"
+    assert output.in_background(lambda: threading.current_thread().name, "x", wanted=False) == threading.current_thread().name
+
+    def fails():
+        raise ValueError("bad")
+
+    with pytest.raises(ValueError, match="bad"):
+        output.in_background(fails, "x")
+    monkeypatch.setattr(output, "stderr_is_terminal", lambda: False)  # a pipe: no thread
+    assert output.in_background(lambda: threading.current_thread().name, "x") == threading.current_thread().name
