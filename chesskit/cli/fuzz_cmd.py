@@ -142,9 +142,7 @@ def _fuzz_rules(variant: str, chess960: bool | None) -> tuple[dict[str, str], bo
 
 def _limits(positions: str | None, seconds: str | None) -> tuple[int | None, float | None]:
     """--positions and --time as numbers (DEFAULT_POSITIONS when neither is given)."""
-    limit_positions = None if positions is None else parse_count(positions, "--positions")
-    if limit_positions == 0:
-        raise InputError("bad --positions '0': must be at least 1")
+    limit_positions = None if positions is None else parse_count(positions, "--positions", least=1)
     limit_seconds = None if seconds is None else _parse_seconds(seconds)
     if limit_positions is None and limit_seconds is None:
         limit_positions = DEFAULT_POSITIONS

@@ -56,7 +56,7 @@ def standard_only(variant: str, **uses: bool) -> None:
     names = {"gpu": "--device gpu", "cluster": "the cluster options (--scheduler, --workers, ...)"}
     for use, given in uses.items():
         if given:
-            raise InputError(f"--variant {variant}: not with {names[use]}, which count standard chess only")
+            raise InputError(f"--variant {variant}: not with {names[use]}, which {'counts' if use == 'gpu' else 'count'} standard chess only")
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -82,14 +82,15 @@ def parse_depth(text: str, minimum: int = 0, why: str = "", name: str = "DEPTH")
     return depth
 
 
-def parse_count(text: str, name: str) -> int:
-    """A non-negative count that may be written 1000000, 1_000_000 or 1e6."""
+def parse_count(text: str, name: str, least: int = 0) -> int:
+    """A count of at least ``least`` that may be written 1000000, 1_000_000 or 1e6."""
     value = plain_int(text, grouped=True)
     if value is None:
         number = plain_float(text)
         value = int(number) if number is not None and number.is_integer() else -1
-    if value < 0:
-        raise InputError(f"bad {name} {text!r}: must be a non-negative integer such as 1000000 or 1e6")
+    if value < least:
+        wanted = "a non-negative integer" if least == 0 else f"an integer of at least {least}"
+        raise InputError(f"bad {name} {text!r}: must be {wanted}, such as 1000000 or 1e6")
     return value
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from typing import Callable, Iterator
 
@@ -28,8 +29,14 @@ def stdout_is_terminal() -> bool:
 
 
 def stderr_is_terminal() -> bool:
-    """True when stderr is an interactive terminal: progress bars may be drawn there."""
-    return sys.stderr.isatty()
+    """True when stderr is an interactive terminal that can redraw a line: progress bars may
+    be drawn there (not on a dumb one, ``TERM=dumb``, where a transient bar left an empty
+    line behind)."""
+    return sys.stderr.isatty() and os.environ.get("TERM", "").lower() not in _DUMB
+
+
+# the terminals rich cannot redraw a line on (its Console.is_dumb_terminal)
+_DUMB = ("dumb", "unknown")
 
 
 def console(stderr: bool = False):

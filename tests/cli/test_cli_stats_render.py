@@ -57,3 +57,14 @@ def test_in_background_runs_on_a_thread_of_its_own_and_gives_back_what_it_gave(m
         output.in_background(fails, "x")
     monkeypatch.setattr(output, "stderr_is_terminal", lambda: False)  # a pipe: no thread
     assert output.in_background(lambda: threading.current_thread().name, "x") == threading.current_thread().name
+
+
+@pytest.mark.parametrize("term, bars", [("xterm-256color", True), ("dumb", False), ("unknown", False), ("", True)])
+def test_no_bar_on_a_terminal_that_cannot_redraw_a_line(monkeypatch, term, bars):
+    class Tty:
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(output.sys, "stderr", Tty())
+    monkeypatch.setenv("TERM", term)
+    assert output.stderr_is_terminal() is bars  # TERM=dumb: a transient bar left an empty line
