@@ -77,7 +77,9 @@ def error_line(err: BaseException) -> tuple[str, int]:
                 message = message.rstrip(".") + f" (see '{err.ctx.command_path} --help')"
         return message, err.exit_code
     if isinstance(err, (KeyboardInterrupt, click.Abort)):
-        return "interrupted", signals.Interrupted.exit_code
+        # what the run found before it was stopped and has not shown (fuzz's difference)
+        found = "; ".join(str(note) for note in getattr(err, "__notes__", ()))
+        return "interrupted" + (f": {found}" if found else ""), signals.Interrupted.exit_code
     if _memory_limit() and isinstance(err, (OSError, SystemError, ImportError)):
         # under `ulimit -v`, an allocation that fails inside a library (numba's loader,
         # numpy) surfaces as OSError, SystemError or a failed import rather than

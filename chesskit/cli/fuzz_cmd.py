@@ -70,7 +70,8 @@ def fuzz(
     --time bounds the whole run, shrinking included: a depth whose estimated cost does not
     fit in the time left is not started, and shrinking keeps what it has when time runs
     out. A finding is shown before it is saved; if --save then fails the run still exits 1.
-    Ctrl-C while shrinking shows and saves the smallest position so far, then exits 130.
+    Ctrl-C while shrinking shows and saves the smallest position so far, then exits 130;
+    before shrinking, its one line names the position that differs.
 
     An engine that crashes, hangs (--timeout for one answer, --position-timeout for all of
     one position) or prints what cannot be read fails that position only: it is listed

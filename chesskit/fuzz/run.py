@@ -165,7 +165,12 @@ def fuzz(
             board = _board(generated.fen, generated.chess960, variant)
             found = differs(clocked, generated.fen, generated.chess960, depth, _adder(run, compared), board, deadline)
             if found is not None:
-                run.finding = _chase(clocked, name, run.positions, generated, board, found, on_shrink, deadline, variant)
+                try:
+                    run.finding = _chase(clocked, name, run.positions, generated, board, found, on_shrink, deadline, variant)
+                except KeyboardInterrupt as err:  # before anything of the finding was shown: say where it is
+                    fen = shown_fen(generated.fen, generated.chess960, variant)
+                    err.add_note(f"position {run.positions} of seed {seed} differs at depth {found}: {fen}")
+                    raise
                 run.stopped_by = "interrupted" if run.finding.shrunk.interrupted else "finding"
                 break
         except OutOfTime:  # its next depth would not end in time: it was not compared in full

@@ -260,3 +260,34 @@ def _after(board: chess.Board, move: chess.Move) -> int:
         return board.legal_moves.count()
     finally:
         board.pop()
+
+
+class InterruptedInTheDescent:
+    """The three-queens bug engine; Ctrl-C lands in the descent of the first difference (the
+    second question about a position with three queens: the first finds the difference)."""
+
+    name = "queens"
+
+    def __init__(self, inner):
+        self.inner, self.asked = inner, 0
+
+    def divide(self, fen, depth, moves, chess960=False):
+        if queens(fen) >= 3:
+            self.asked += 1
+            if self.asked == 2:
+                raise KeyboardInterrupt
+        return self.inner.divide(fen, depth, moves, chess960)
+
+
+def test_ctrl_c_before_a_difference_is_shown_says_where_it_is():
+    # before: "interrupted", and nothing of the difference it had found
+    with open_engine(python=QUEENS_BUG) as inner:
+        with pytest.raises(KeyboardInterrupt) as caught:
+            fuzz(InterruptedInTheDescent(inner), seed=1, depth=2, max_positions=200)
+    (note,) = caught.value.__notes__
+    assert note.startswith("position ") and " of seed 1 differs at depth " in note
+    fen = note.split(": ", 1)[1]
+    assert queens(fen) >= 3 and _bug_shows(fen)
+    from chesskit.cli.boundary import error_line  # the one line the command prints
+
+    assert error_line(caught.value) == (f"interrupted: {note}", 130)
