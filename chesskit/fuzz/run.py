@@ -16,6 +16,7 @@ finding, shrunk so far (``stopped_by == "interrupted"``): the CLI shows and save
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from dataclasses import dataclass, field
@@ -141,12 +142,7 @@ def fuzz(
         raise ValueError("fuzz needs max_positions or max_seconds")
     if depth < 1:
         raise ValueError(f"fuzz needs depth >= 1, got {depth!r}")
-    if variant == "chess":
-        stream = PositionStream(seed, chess960, suite_fens)
-    else:
-        from chesskit.fuzz.vplay import VariantStream
-
-        stream = VariantStream(seed, variant, bool(chess960))
+    stream = _stream(seed, chess960, suite_fens, variant)
     began = clock()
     deadline = Deadline(max_seconds, clock)
     run = FuzzRun(seed, depth, 0, 0, 0.0, variant=variant)
@@ -165,12 +161,8 @@ def fuzz(
             board = _board(generated.fen, generated.chess960, variant)
             found = differs(clocked, generated.fen, generated.chess960, depth, _adder(run, compared), board, deadline)
             if found is not None:
-                try:
+                with _told_where(run.positions, seed, found, generated, variant):
                     run.finding = _chase(clocked, name, run.positions, generated, board, found, on_shrink, deadline, variant)
-                except KeyboardInterrupt as err:  # before anything of the finding was shown: say where it is
-                    fen = shown_fen(generated.fen, generated.chess960, variant)
-                    err.add_note(f"position {run.positions} of seed {seed} differs at depth {found}: {fen}")
-                    raise
                 run.stopped_by = "interrupted" if run.finding.shrunk.interrupted else "finding"
                 break
         except OutOfTime:  # its next depth would not end in time: it was not compared in full
@@ -248,6 +240,27 @@ def _board(fen: str, chess960: bool, variant: str) -> Board:
     if variant == "chess":
         return Board(fen, chess960=chess960)
     return Board(fen, chess960=chess960 or None, variant=variant)
+
+
+def _stream(seed: int, chess960: bool | None, suite_fens, variant: str):
+    """The positions to try: standard chess's and Chess960's sources, or a variant's play."""
+    if variant == "chess":
+        return PositionStream(seed, chess960, suite_fens)
+    from chesskit.fuzz.vplay import VariantStream
+
+    return VariantStream(seed, variant, bool(chess960))
+
+
+@contextlib.contextmanager
+def _told_where(index: int, seed: int, depth: int, generated: Generated, variant: str):
+    """A Ctrl-C before a finding is shown says where it is: a note on the KeyboardInterrupt
+    (the command's one line shows it)."""
+    try:
+        yield
+    except KeyboardInterrupt as err:
+        fen = shown_fen(generated.fen, generated.chess960, variant)
+        err.add_note(f"position {index} of seed {seed} differs at depth {depth}: {fen}")
+        raise
 
 
 def _chase(
