@@ -222,6 +222,7 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
             on_position=position,
             gpu=gpu,
             ahead=ahead,
+            skip_unplayable_960=how.bisect,
         )
     if stream is not None and outcome.engine_error is None:
         stream.finish()

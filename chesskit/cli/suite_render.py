@@ -44,6 +44,8 @@ class Stream:
             click.echo(f"ERROR {record.label.ljust(self.width)}  {position.reason}")
         elif position.failure is not None:  # a mismatch, then the engine failed
             click.echo(f"FAIL  {record.label.ljust(self.width)}  {position.reason}")
+        elif position.status == SKIPPED:  # one the engine cannot be given (--bisect)
+            click.echo(f"skip  {record.label.ljust(self.width)}  {position.reason}")
         else:
             click.echo(position_line(position.results, self.width))
 

@@ -208,6 +208,7 @@ def execute(
     on_position: Callable[[PositionResult], None] | None = None,
     gpu=None,
     ahead: Ahead | None = None,
+    skip_unplayable_960: bool = False,
 ) -> Outcome:
     """Count every planned task with chesskit (``run``, ``stats``: the leaf counters too)
     or ``engine`` (``run_engine``; the caller refuses ``stats`` with an engine: see
@@ -224,17 +225,20 @@ def execute(
     mismatches or fails (the rest are ``not-run``). The engine is not closed here. ``gpu``
     (a ``chesskit.gpu.walk.Walk``, never with an engine or ``stats``): chesskit's counts
     are made on the GPU. ``ahead``: ``prepare``'s, used by chesskit's CPU walk with the
-    same threads and table (``runner.run``), closed in any case."""
+    same threads and table (``runner.run``), closed in any case. ``skip_unplayable_960``: a
+    Chess960 position that the engine cannot be given (its protocol has no Chess960, as
+    Stockfish's UCI_Chess960) is skipped with that reason, not its failure (``--bisect``: a
+    limit of the engine's interface, the same at every commit, is no regression)."""
     try:
         return _execute(planned, engine, stats, threads, hash_mb, progress, on_result, start, position_timeout,
-                        fail_fast, on_position, gpu, ahead)
+                        fail_fast, on_position, gpu, ahead, skip_unplayable_960)
     finally:
         if ahead is not None:
             ahead.close()
 
 
 def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, start, position_timeout, fail_fast,
-             on_position, gpu, ahead) -> Outcome:
+             on_position, gpu, ahead, skip_unplayable_960=False) -> Outcome:
     outcome = Outcome([], list(planned.errors), skip_chess960=planned.skip_chess960)
     jobs = by_position(planned.tasks)
     seen = _Positions(outcome, fail_fast, on_result, on_position)
@@ -252,7 +256,7 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
             _count(jobs, seen, stats, threads, hash_mb, progress, gpu, ahead)
         else:
             try:
-                _ask_engine(jobs, seen, engine, position_timeout)
+                _ask_engine(jobs, seen, engine, position_timeout, skip_unplayable_960)
             except EngineNotStarted as err:  # a --script starts at its first question, not before the run
                 _cannot_start(outcome, seen, jobs, err)
     for job in jobs[len(seen.done):]:
@@ -322,8 +326,9 @@ def _count(jobs, seen: _Positions, stats, threads, hash_mb, progress, gpu=None, 
         counted.close()
 
 
-def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None) -> None:
-    """The counts made by ``engine``, one position at a time; a failure is the position's."""
+def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None, skip_unplayable_960=False) -> None:
+    """The counts made by ``engine``, one position at a time; a failure is the position's
+    (one it could not be given, with ``skip_unplayable_960``, a skip: ``execute``)."""
     for job in jobs:
         made: list[SuiteResult] = []
         failure = None
@@ -342,11 +347,20 @@ def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None) 
         record = job[0].record
         if failure is None:
             position = result_of.counted(record, made, timer.elapsed_s)
+        elif skip_unplayable_960 and not made and record.chess960 and _unplayable_960(failure):
+            position = result_of.skipped(record, f"{failure.reason}: --bisect leaves it out (the same at every commit)")
         else:
             rest = job[len(made) + (0 if in_descent else 1):]
             position = result_of.failed(record, made, failed_task, rest, failure, timer.elapsed_s)
         if not seen.close(position):
             return
+
+
+def _unplayable_960(failure: EngineFailure) -> bool:
+    """The engine cannot be given a Chess960 position at all (its protocol has no Chess960)."""
+    from chesskit.compare.engines.base import CANNOT_PLAY_960  # an engine run only: loaded then
+
+    return CANNOT_PLAY_960 in failure.reason
 
 
 def _chess960_hint(record, skip_chess960: bool) -> str:

@@ -64,3 +64,26 @@ def test_the_position_check_comes_after_the_first_answer(cli, suite, dialect):
 
 def test_bisect_needs_an_engine(cli, suite):
     one_line(cli("suite", str(suite), "--bisect"), 2, "--bisect applies to an engine")
+
+
+def test_a_chess960_position_the_engine_cannot_be_given_is_skipped_by_bisect(cli, tmp_path):
+    """An engine without UCI_Chess960 fails every Chess960 position at every commit: under
+    --bisect that is no regression (git bisect run took the exit 3 of a good commit for bad
+    and named the wrong first bad commit); without it the run still fails (exit 3)."""
+    path = tmp_path / "mixed.epd"
+    path.write_text(f'{START4} id "start"; D1 20; D2 400;\n'
+                    'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - id "c960"; D1 21;\n')
+    engine = ["--engine", f"{ENGINES / 'fake_uci.py'} --no-960"]
+    result = cli("suite", str(path), *engine, "--bisect", "--json")
+    assert result.exit_code == 0, result.stderr
+    import json
+
+    data = json.loads(result.stdout)
+    assert data["positions"]["passed"] == 1 and data["positions"]["skipped"] == 1 and data["engine_errors"] == []
+    (skipped,) = data["skipped"]
+    assert "cannot play Chess960" in json.dumps(skipped) and "--bisect leaves it out" in json.dumps(skipped)
+    assert cli("suite", str(path), *engine).exit_code == 3
+    buggy = ["--engine", f"{ENGINES / 'fake_uci.py'} --no-960 --bug no_ep"]
+    ep = tmp_path / "ep.epd"
+    ep.write_text(path.read_text() + 'rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 id "ep"; D1 31;\n')
+    assert cli("suite", str(ep), *buggy, "--bisect").exit_code == 1  # a bug is still a bad commit
