@@ -42,8 +42,10 @@ def _fails_fast(engine: str, dialect: str) -> str:
     [
         (ETHEREAL, "uci-perft", "uci-perft-total", "'perft 1'"),
         (f"{FAKE} --command go-perft --total-only --total bare", "uci-go-perft", "uci-go-perft-total", "'go perft 1'"),
+        # a console confirms nothing: the bare total alone ends the answer after a short grace
+        (f"{FAKE} --loop console --command perft --total-only --total bare", "console-perft", "console-perft-total", "'perft 1'"),
     ],
-    ids=["ethereal-perft", "go-perft-total-only"],
+    ids=["ethereal-perft", "go-perft-total-only", "console-perft"],
 )
 def test_a_bare_total_where_a_divide_was_asked_names_the_total_only_dialect(engine, dialect, total, question):
     message = _fails_fast(engine, dialect)
@@ -63,3 +65,14 @@ def test_a_search_where_go_perft_was_asked_says_so_at_once():
 def test_a_total_only_dialect_given_a_search_says_so_at_once():
     message = _fails_fast(ETHEREAL, "uci-go-perft-total")
     assert "started a search" in message and "'bestmove g1f3'" in message
+
+
+def test_a_named_uci_dialect_refused_at_uci_fails_at_once():
+    """An xboard engine answers `uci` with `Error (unknown command): uci` (Fair-Max, Sjeng:
+    `Illegal move: uci`): named uci-go-perft, the run waited out --timeout for `uciok`."""
+    start = time.monotonic()
+    with pytest.raises(EngineError) as caught:
+        with open_engine(engine=f"{sys.executable} {ENGINES / 'fake_xboard.py'}", dialect="uci-go-perft", timeout=TIMEOUT) as e:
+            e.divide(STARTPOS, 1, [])
+    assert time.monotonic() - start < TIMEOUT / 2
+    assert "does not speak UCI (dialect uci-go-perft): it answered 'uci' with" in str(caught.value)

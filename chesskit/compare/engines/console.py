@@ -55,6 +55,7 @@ class PerftEngine(UciEngine):
         self._refused = False  # the console refused a command that set the position
         self._ping = 0
         self._waiting_uciok = False
+        self._named_uci = False  # in the handshake of a named UCI dialect, until `uciok`
         self._no_uciok = False  # it did not say `uciok` in the wait
         self.late_uci = False  # and printed UCI's handshake later: a UCI engine slow to start
         self._position_checked = False  # once for the engine, not again when it is restarted
@@ -121,7 +122,11 @@ class PerftEngine(UciEngine):
                 )
             return
         if self.dialect is not None:
-            super()._handshake()
+            self._named_uci = True  # a named UCI dialect the engine plainly refuses fails at once
+            try:
+                super()._handshake()
+            finally:
+                self._named_uci = False
             return
         self._full_timeout = self.timeout  # the wait for uciok is shorter; the rest has --timeout
         self.timeout = self.uciok_wait()[0]
@@ -141,6 +146,14 @@ class PerftEngine(UciEngine):
             self._waiting_uciok = False
 
     def _readline(self, deadline: float | None) -> str:
+        if self._named_uci:
+            line = super()._readline(deadline)
+            if line.strip() == "uciok":
+                self._named_uci = False
+            elif _REFUSED.search(line) and not _UCI_HANDSHAKE.match(line.strip()) and not line.startswith("info"):
+                # `Error (unknown command): uci`: no UCI engine
+                raise self.error(f"does not speak UCI (dialect {self.dialect.name}): it answered 'uci' with {one_line(line)!r}")
+            return line
         if not self._waiting_uciok:
             return super()._readline(deadline)
         line = self._poll(deadline)
@@ -365,12 +378,17 @@ class PerftEngine(UciEngine):
         confirmed it had read the question (Ethereal's `perft N` where a divide was asked:
         `query` names the total-only dialect). A bare number equal to the depth may be an
         echo of it before the answer, and a bare 0 would end it as an empty divide (every
-        move missing, a false bug), so those are still waited for."""
+        move missing, a false bug), so those are still waited for. A console confirms
+        nothing, so there a bare number alone may end the answer only in a named divide
+        dialect (Ethereal's `perft 1` named console-perft waited out --timeout)."""
+        confirmed = ready_reply is not None or (
+            self._console and self.dialect is not None and not self.dialect.total_only
+        )
         return (
             answer.total is not None
             or bool(answer.moves and not self.expect_total and not self._console)
             or (turned_down and answer.empty)
-            or (ready_reply is not None and not answer.moves and answer.bare not in (None, 0, depth))
+            or (confirmed and not answer.moves and answer.bare not in (None, 0, depth))
         )
 
     def _answer_line(self, command: str, answer: Answer, deadline: float | None) -> str:
