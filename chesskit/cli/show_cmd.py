@@ -46,10 +46,13 @@ def show(
     info = describe(board, ident)
     if as_json:
         output.emit_json(info)
-    elif output.stdout_is_terminal():
-        _render_terminal(info, board.move_stack[-1] if board.move_stack else None)
+        return
+    # the id names the position --moves started from
+    label = f"{ident} after {' '.join(board.move_stack)}" if ident and board.move_stack else ident
+    if output.stdout_is_terminal():
+        _render_terminal(info, board.move_stack[-1] if board.move_stack else None, label)
     else:
-        _render_plain(info)
+        _render_plain(info, label)
 
 
 def _state_lines(info: dict) -> list[tuple[str, str]]:
@@ -67,17 +70,17 @@ def _state_lines(info: dict) -> list[tuple[str, str]]:
     ]
 
 
-def _render_plain(info: dict) -> None:
+def _render_plain(info: dict, label: str | None) -> None:
     for line in plain_lines(info["fen"]):
         click.echo(line)
     click.echo()
-    if info["id"]:
-        click.echo(f"id: {info['id']}")
+    if label:
+        click.echo(f"id: {label}")
     for name, value in _state_lines(info):
         click.echo(f"{name}: {value}")
 
 
-def _render_terminal(info: dict, last_move: str | None) -> None:
+def _render_terminal(info: dict, last_move: str | None, label: str | None) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -96,8 +99,8 @@ def _render_terminal(info: dict, last_move: str | None) -> None:
     state = Table.grid(padding=(0, 2))
     state.add_column(style="dim")
     state.add_column(overflow="fold")
-    if info["id"]:
-        state.add_row("id", Text(info["id"], style="cyan"))
+    if label:
+        state.add_row("id", Text(label, style="cyan"))
     for name, value in _state_lines(info):
         state.add_row(name, value)
     con.print(board)

@@ -151,7 +151,7 @@ def _ellxor(path: str, fen: str, depth: int, cpu: int | None, timeout: float) ->
             f"ellxor: {path} did not finish {where} within {timeout:g} s (more time: --timeout SECONDS)"
         ) from None
     except OutputLimit as exc:
-        raise EngineError(f"ellxor: {path} {exc} {where}") from None
+        raise EngineError(f"ellxor: {path} {exc}") from None  # its words name the position and depth
     finally:
         kill_group(child)  # whatever it left running in its group goes with it
         drain(child)

@@ -184,6 +184,8 @@ def test_show_plain(cli):
     assert "castling: KQkq" in out
     assert "halfmove clock: 0" in out and "fullmove number: 1" in out
     assert "legal moves (20): a7a5 a7a6 b7b5 b7b6 b8a6 b8c6 " in out
+    assert "id: startpos after e2e4\n" in out  # it said "id: startpos" for the position after e2e4
+    assert "id: kiwipete\n" in cli("show", "kiwipete").stdout
 
 
 def test_show_json(cli):
@@ -215,6 +217,7 @@ def test_show_terminal(cli, terminal):
     assert "♚" in out and "♔" in out
     assert "side to move" in out and "white" in out
     assert "g1f3" in out and "legal moves (29)" in out
+    assert "startpos after e2e4 e7e5" in out
 
 
 # ------------------------------------------------------------------ real processes
