@@ -343,7 +343,8 @@ def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None, 
                 in_descent = bool(made) and made[-1].engine_error is not None
                 failed_task = made[-1].task if in_descent else job[len(made)]
                 failure = EngineFailure.of(err, failed_task.depth)
-                restart(engine)
+                if not _unplayable_960(failure):  # refused before anything was sent: nothing to restart
+                    restart(engine)
         record = job[0].record
         if failure is None:
             position = result_of.counted(record, made, timer.elapsed_s)
