@@ -144,7 +144,8 @@ def count_table_lines(report) -> list[str]:
         lines.append(f"  {'move':<7}{'chesskit':>10}{'engine':>10}")
         for move in _rows(step):
             a, b = step.ours.get(move), step.theirs.get(move)
-            flag = "  <" if a != b else ""
+            # a total-only engine's step without counts by move: nothing to tell the rows apart
+            flag = "  <" if a != b and step.theirs else ""
             lines.append(f"  {move:<7}{shown_value(a):>10}{shown_value(b):>10}{flag}")
         lines.append(f"  {'total':<7}{sum(step.ours.values()):>10}{step.engine_total():>10}")
     return lines

@@ -221,3 +221,17 @@ def test_a_dialect_the_engine_does_not_speak_is_its_failure_not_a_finding(cli):
     assert result.stdout == ""
     assert "printed no divide for 'perft 1'" in result.stderr and "it printed 'Unknown command: perft 1'" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_a_total_only_step_without_counts_by_move_flags_no_row(cli):
+    """At a step where a total-only engine gave its total alone, every row showed '-  <' as
+    if each move differed, beside 'its totals cannot tell which'."""
+    engine = f"{sys.executable} {ENGINES / 'fake_xboard.py'} --format sjeng --bug castle_through_check"
+    result = cli("compare", "kiwipete", "3", "--engine", engine)
+    assert result.exit_code == 1, result.stderr
+    steps = result.stdout.split("counts at each step:\n")[1].split("regression line")[0].split("\ndepth ")
+    last = steps[-1].splitlines()
+    assert last[0].startswith("1 after ") and last[-1].split()[0] == "total"
+    rows = last[2:-1]
+    assert rows and all(row.split()[2] == "-" and not row.endswith("<") for row in rows)
+    assert any(row.endswith("<") for row in steps[0].splitlines())  # where it gave counts by move
