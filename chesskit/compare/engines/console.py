@@ -228,7 +228,9 @@ class PerftEngine(UciEngine):
         answer, search = self.ask(verb, 1, lambda: node_board(detect.START, [], False), probe=True)
         if verb.startswith("go ") and answer.empty and not search:
             self._send("stop")
-        self._probe_answered = self._probe_answered or search or not answer.empty
+        # anything printed in answer, even a line chesskit cannot read, shows the engine awake:
+        # silence at the next probes is no answer (a garbage-printing engine took 3 x --timeout)
+        self._probe_answered = self._probe_answered or search or not answer.empty or answer.last is not None
         return answer, search
 
     # -- asking ---------------------------------------------------------------
