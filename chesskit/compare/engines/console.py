@@ -228,9 +228,7 @@ class PerftEngine(UciEngine):
         answer, search = self.ask(verb, 1, lambda: node_board(detect.START, [], False), probe=True)
         if verb.startswith("go ") and answer.empty and not search:
             self._send("stop")
-        # anything printed in answer, even a line chesskit cannot read, shows the engine awake:
-        # silence at the next probes is no answer (a garbage-printing engine took 3 x --timeout)
-        self._probe_answered = self._probe_answered or search or not answer.empty or answer.last is not None
+        self._probe_answered = self._probe_answered or search or not answer.empty
         return answer, search
 
     # -- asking ---------------------------------------------------------------
