@@ -133,10 +133,13 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
 
 
 def _plugin_flags(message: str) -> str:
-    """The CLI's flags in ``message`` as this plugin spells them (--engine: --chesskit-engine)."""
+    """The CLI's engine and suite flags in ``message`` as this plugin spells them (--engine:
+    --chesskit-engine, --max-depth: --chesskit-max-depth)."""
     from chesskit.cli.engine_options import prefixed_flags
+    from chesskit.respell import respell
 
-    return prefixed_flags(message, "chesskit-")
+    message = prefixed_flags(message, "chesskit-")
+    return respell(message, ("max-nodes", "max-depth", "skip-chess960"), lambda name, _: f"--chesskit-{name}")
 
 
 class _Run:
@@ -209,7 +212,7 @@ def _cases(config: pytest.Config):
                 variant=config.getoption("chesskit_variant"),
             )
         except InputError as err:
-            raise pytest.UsageError(f"chesskit: {_suite_flags(str(err))}") from None
+            raise pytest.UsageError(f"chesskit: {_plugin_flags(str(err))}") from None
         cases, bad = run.cases
         run.paths = {file: _node_path(config, file) for file in {entry.file for entry in [*cases, *bad]}}
     return run.cases
@@ -285,18 +288,8 @@ def _only_files_named(config: pytest.Config) -> bool:
     return bool(config.args) and all(not (here / arg.split("::")[0]).is_dir() for arg in config.args)
 
 
-def _suite_flags(message: str) -> str:
-    """The suite's CLI flags in ``message`` as this plugin spells them (--max-depth:
-    --chesskit-max-depth)."""
-    from chesskit.respell import respell
-
-    return respell(message, ("max-nodes", "max-depth", "skip-chess960", "variant"), lambda name, _: f"--chesskit-{name}")
-
-
 def _node_path(config: pytest.Config, file: str) -> str:
     """A suite file as test ids name files: relative to the rootdir, else as shown."""
-    from pathlib import Path
-
     try:
         return Path(file).resolve().relative_to(config.rootpath.resolve()).as_posix()
     except ValueError:

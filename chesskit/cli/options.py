@@ -53,10 +53,10 @@ def standard_only(variant: str, **uses: bool) -> None:
     (``gpu=True``: --device gpu; ``cluster=True``: the cluster options)."""
     if find(variant)[0].name == "chess":
         return
-    names = {"gpu": "--device gpu", "cluster": "the cluster options (--scheduler, --workers, ...)"}
+    names = {"gpu": "--device gpu, which counts", "cluster": "the cluster options (--scheduler, --workers, ...), which count"}
     for use, given in uses.items():
         if given:
-            raise InputError(f"--variant {variant}: not with {names[use]}, which {'counts' if use == 'gpu' else 'count'} standard chess only")
+            raise InputError(f"--variant {variant}: not with {names[use]} standard chess only")
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

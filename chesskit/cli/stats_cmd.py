@@ -94,7 +94,8 @@ def _table(kind, fen, ident, depth, first, rows, footer, timer: Timer, nps: int,
     con = output.console()
     con.print(Text.assemble((f"{kind} {depth} --stats", "bold"), "  ", (ident or "", "cyan")))
     con.print(Text(fen, style="dim"))
-    for part in _fitting(con.width, first, rows, footer, names):
+    widths = {name: _width(name, rows, footer) for name in names}
+    for part in _fitting(con.width, first, rows, footer, widths):
         table = Table(show_footer=footer is not None, box=None, padding=(0, 1))
         table.add_column(first, footer=footer[0] if footer else "", no_wrap=True)
         for name in part:
@@ -104,7 +105,7 @@ def _table(kind, fen, ident, depth, first, rows, footer, timer: Timer, nps: int,
                 footer=f"[bold]{footer[1][name]}[/]" if footer else "",
                 style="green" if name == "nodes" else None,
                 no_wrap=True,
-                min_width=_width(name, rows, footer),
+                min_width=widths[name],
             )
         for label, row in rows:
             table.add_row(label, *(str(row[name]) for name in part))
@@ -118,16 +119,17 @@ def _width(name: str, rows, footer) -> int:
     return max(*numbers, len(headings()[name]))
 
 
-def _fitting(width: int, first: str, rows, footer, names) -> list[list[str]]:
-    """The counters in runs whose table fits ``width`` columns, one table each, in order:
-    on a narrow terminal the numbers are never cut (an 80-column one cut Kiwipete 4's node
-    count to "40856…"); each table repeats the first column."""
+def _fitting(width: int, first: str, rows, footer, widths: dict[str, int]) -> list[list[str]]:
+    """The counters (``widths``: each one's column, in order) in runs whose table fits
+    ``width`` columns, one table each: on a narrow terminal the numbers are never cut (an
+    80-column one cut Kiwipete 4's node count to "40856…"); each table repeats the first
+    column."""
     labels = [first, *(label for label, _ in rows), *([footer[0]] if footer else [])]
     lead = max(len(label) for label in labels) + 2  # the first column and its padding
     parts: list[list[str]] = [[]]
     used = lead
-    for name in names:
-        need = _width(name, rows, footer) + 2
+    for name, column in widths.items():
+        need = column + 2
         if parts[-1] and used + need > width:
             parts.append([])
             used = lead

@@ -434,7 +434,10 @@ def _probe(scheduler: str, timeout: float, security=None) -> str:
         # never answers, and reads another one's bytes as a message length (a MemoryError)
         asyncio.run(asyncio.wait_for(handshake(), timeout))
     except (OSError, asyncio.TimeoutError) as err:
-        said = f" ({err})" if str(err) else f" within {timeout:g} s" if isinstance(err, asyncio.TimeoutError) else ""
+        if str(err):
+            said = f" ({err})"
+        else:  # wait_for's timeout says nothing of its own
+            said = f" within {timeout:g} s" if isinstance(err, asyncio.TimeoutError) else ""
         raise SchedulerUnreachable(scheduler, f"no Dask scheduler answered{said}") from None
     except Exception as err:  # noqa: BLE001 (what another service sent, read as Dask's messages)
         reason = f"no Dask scheduler answered (something else did: Dask cannot read what it sent, {type(err).__name__})"

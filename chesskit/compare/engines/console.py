@@ -55,7 +55,7 @@ class PerftEngine(UciEngine):
         self._refused = False  # the console refused a command that set the position
         self._ping = 0
         self._waiting_uciok = False
-        self._named_uci = False  # in the handshake of a named UCI dialect, until `uciok`
+        self._named_uci = False  # in the handshake of a named UCI dialect
         self._no_uciok = False  # it did not say `uciok` in the wait
         self.late_uci = False  # and printed UCI's handshake later: a UCI engine slow to start
         self._position_checked = False  # once for the engine, not again when it is restarted
@@ -148,9 +148,7 @@ class PerftEngine(UciEngine):
     def _readline(self, deadline: float | None) -> str:
         if self._named_uci:
             line = super()._readline(deadline)
-            if line.strip() == "uciok":
-                self._named_uci = False
-            elif _REFUSED.search(line) and not _UCI_HANDSHAKE.match(line.strip()) and not line.startswith("info"):
+            if _REFUSED.search(line) and not _UCI_HANDSHAKE.match(line.strip()) and not line.startswith("info"):
                 # `Error (unknown command): uci`: no UCI engine
                 raise self.error(f"does not speak UCI (dialect {self.dialect.name}): it answered 'uci' with {one_line(line)!r}")
             return line
