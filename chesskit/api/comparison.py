@@ -63,7 +63,8 @@ class CompareResult:
     engine: str
     depth: int
     dialect: dict | None = None
-    # "king-takes-rook" when the engine wrote a standard castle as e1h1 (read as e1g1)
+    # "king-takes-rook" when the engine wrote a standard castle as e1h1 (read as e1g1),
+    # "king-to-square" when it wrote a Chess960 castle as g1c1 (read as g1b1)
     castling_spelling: str | None = None
     position_notes: list[str] = field(default_factory=list)
     dialect_about: str | None = field(default=None, repr=False)  # the dialect in words

@@ -177,7 +177,7 @@ def engine_dialect(eng):
 
 def note_dialect(spoken, as_json: bool, eng=None) -> None:
     """In text mode, once the run is over, say on stderr which dialect the engine spoke,
-    and that it writes castling as the king taking its rook where it did (``eng``).
+    and how it spells castling where that is not chesskit's spelling (``eng``).
 
     Not for `go perft` (what chesskit always spoke: that output stays as it was), and not
     when the engine failed (the one error line stays the only one).
@@ -187,16 +187,16 @@ def note_dialect(spoken, as_json: bool, eng=None) -> None:
     if spoken is not None and spoken["name"] != "uci-go-perft":
         how = "detected" if spoken["detected"] else "as named"
         click.echo(f"chesskit: engine dialect {spoken['name']} ({how}): {spoken['about']}", err=True)
-    if castling_spelling(eng) is not None:
-        click.echo(
-            "chesskit: engine writes castling as the king taking its rook (e1h1, as in Chess960); "
-            "chesskit reads that as castling (e1g1) in standard chess",
-            err=True,
-        )
+    spelling = castling_spelling(eng)
+    if spelling is not None:
+        from chesskit.compare.engines.castling import SAID
+
+        click.echo(f"chesskit: {SAID[spelling]}", err=True)
 
 
 def castling_spelling(eng) -> str | None:
-    """"king-takes-rook" when the engine wrote a standard castle as `e1h1`, else None."""
+    """"king-takes-rook" when the engine wrote a standard castle as `e1h1`, "king-to-square"
+    when it wrote a Chess960 castle as `g1c1`, else None."""
     return getattr(eng, "castling_spelling", None)
 
 

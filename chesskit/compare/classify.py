@@ -184,6 +184,46 @@ def _shape_ok(move: _Move, setup) -> bool:
     return not any(board[s] for s in between(frm, to))
 
 
+def king_exposing_moves(setup) -> int:
+    """How many moves the side to move's pieces could make by their own rules
+    (``_shape_ok``; no castling, en passant only onto the en-passant square) leave its king
+    attacked: what a count of pseudo-legal moves adds to the legal ones."""
+    board, us = setup.board, setup.turn
+    king = king_square(board, us)
+    if king is None:
+        return 0
+    exposing = 0
+    for frm in range(64):
+        if not board[frm] or board[frm] >> 3 != us:
+            continue
+        for to in range(64):
+            if to == frm or (board[to] and board[to] >> 3 == us):
+                continue
+            last_rank = board[frm] & 7 == PAWN and to >> 3 in (0, 7)
+            for promo in PROMOTIONS if last_rank else ("",):
+                move = _parse(square_name(frm) + square_name(to) + promo, setup)
+                if move.castle_rook is not None or not _shape_ok(move, setup):
+                    continue
+                if move.en_passant and setup.ep != to:
+                    continue
+                exposing += bool(attackers(_apply(move, board), to if move.ptype == KING else king, 1 - us))
+    return exposing
+
+
+def pseudo_legal_hint(setup, legal: int, reached: int) -> str:
+    """The hint for a node whose perft 1 the engine gives as ``reached`` from its parent
+    but as ``legal`` (chesskit's count) asked directly, when ``reached`` is its count of
+    pseudo-legal moves; else ""."""
+    exposing = king_exposing_moves(setup)
+    if not exposing or reached != legal + exposing:
+        return ""
+    return (
+        f"{reached} is the number of pseudo-legal moves here ({legal} legal and {exposing} that leave the king "
+        "in check): the engine's count at the last ply (a bulk count of the moves below a move) does not test "
+        "that its king is safe, while its divide of this node does"
+    )
+
+
 # ------------------------------------------------------------------ classification
 
 
@@ -388,6 +428,13 @@ def _extra_hint(move: _Move, setup, checkers: list[int], pinned: dict[int, int])
     if exposed:
         if len(checkers) > 1:
             return "a non-king move in double check: only the king may move"
+        if checkers and move.frm in pinned and (move.captured_sq in checkers or move.to in between(king, checkers[0])):
+            checker = _name(board, checkers[0]).removeprefix("the ")
+            answer = "captures the checking" if move.captured_sq in checkers else "blocks the check from the"
+            return (
+                f"pinned piece (pinned by {_name(board, pinned[move.frm])}) {answer} {checker}: "
+                "a pinned piece may not answer a check"
+            )
         if checkers and move.captured_sq not in checkers:
             return f"move ignores the check from {_name(board, checkers[0])}"
         if move.frm in pinned:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from chesskit.compare.classify import classify_moves, listing_note
+from chesskit.compare.classify import classify_moves, listing_note, pseudo_legal_hint
 from chesskit.compare.engines.base import UCI_MOVE
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
@@ -165,7 +165,7 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
         if not differing:
             if expected is None:  # the start node: they agree
                 return report
-            return _walk_report(report, board, here, ours, expected)
+            return _walk_report(report, board, here, ours, expected, d)
         # descend into the differing move with the smallest subtree: cheapest to chase
         move = min(differing, key=lambda m: ours[m])
         expected = theirs[move]
@@ -174,9 +174,12 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
         d -= 1
 
 
-def _walk_report(report: Report, board, here: list[str], ours: dict[str, int], expected: int) -> Report:
-    """The engine's own numbers disagree: its parent's divide vs. its divide of this node."""
+def _walk_report(report: Report, board, here: list[str], ours: dict[str, int], expected: int, depth: int) -> Report:
+    """The engine's own numbers disagree: its parent's divide vs. its divide of this node
+    (``depth`` plies of it). At depth 1 the parent's count may be the node's pseudo-legal
+    moves, a bulk count that tests no legality: the hint says so (``classify``)."""
     total = sum(ours.values())
+    hint = pseudo_legal_hint(board.setup(), total, expected) if depth == 1 and board.variant == "chess" else ""
     report.state = StateMismatch(
         path=here,
         fen=board.shown_fen(),
@@ -185,5 +188,6 @@ def _walk_report(report: Report, board, here: list[str], ours: dict[str, int], e
         field="walk",
         ours=total,
         theirs=expected,
+        hint=hint,
     )
     return _state_report(report, report.state)

@@ -106,7 +106,7 @@ class FuzzRun:
     # the position after which only standard ones were tried: the engine cannot play Chess960
     chess960_dropped_at: int | None = None
     variant: str = "chess"  # the rules (a canonical name)
-    # "king-takes-rook" when the engine wrote a standard castle as e1h1 (compare's key)
+    # "king-takes-rook" or "king-to-square": how the engine spelled castling (compare's key)
     castling_spelling: str | None = None
 
     @property

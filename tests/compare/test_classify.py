@@ -208,6 +208,23 @@ CASES = [
         ["evasion"],
         "move ignores the check from the knight on f3",
     ),
+    # in check, a pinned piece that blocks the check or takes the checker is still pinned
+    (
+        "4k3/8/8/8/1b6/8/3N4/4K2r w - - 0 1",
+        "d2f1",
+        "extra",
+        ["pinned piece", "evasion"],
+        "pinned piece (pinned by the bishop on b4) blocks the check from the rook on h1: "
+        "a pinned piece may not answer a check",
+    ),
+    (
+        "4k3/8/8/8/1b6/8/3N4/4Kr2 w - - 0 1",
+        "d2f1",
+        "extra",
+        ["capture", "pinned piece", "evasion"],
+        "pinned piece (pinned by the bishop on b4) captures the checking rook on f1: "
+        "a pinned piece may not answer a check",
+    ),
     (
         "4k3/8/8/8/1b6/8/8/3RK3 w - - 0 1",
         "d1d2",

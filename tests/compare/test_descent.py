@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+import chess
 import pytest
 
 from chesskit.compare.engines import PythonEngine
@@ -354,6 +355,51 @@ def test_descend_reports_an_inconsistent_engine_as_a_walk_mismatch():
     assert report.path == ["e1g1", "h3g2"]
     assert [s.path for s in report.steps] == [[], ["e1g1"], ["e1g1", "h3g2"]]
     assert report.state.theirs == report.state.ours + 5
+
+
+class _BulkPseudo:
+    """A python-chess engine whose last ply counts pseudo-legal moves (a bulk count that
+    tests no legality), while its divide of a node lists the legal moves only."""
+
+    def divide(self, fen, depth, moves, chess960=False):
+        board = chess.Board(fen)
+        for m in moves:
+            board.push_uci(m)
+        result = {}
+        for move in list(board.legal_moves):
+            board.push(move)
+            result[move.uci()] = self._perft(board, depth - 1)
+            board.pop()
+        return result
+
+    def _perft(self, board, depth):
+        if depth == 0:
+            return 1
+        if depth == 1:
+            return sum(1 for _ in board.generate_pseudo_legal_moves())
+        total = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            total += self._perft(board, depth - 1)
+            board.pop()
+        return total
+
+
+def test_a_pseudo_legal_bulk_count_is_named_as_such():
+    from chesskit.board.board import Board
+    from chesskit.compare.descent import descend
+
+    fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"  # pos3: b4f4 checks, two legal replies
+    report = descend(Board(fen), _BulkPseudo(), 2, fen, engine_name="bulk")
+    assert report.kind == "state" and report.state.field == "walk" and report.path == ["b4f4"]
+    assert report.state.hint == (
+        "16 is the number of pseudo-legal moves here (2 legal and 14 that leave the king in check): "
+        "the engine's count at the last ply (a bulk count of the moves below a move) does not test that "
+        "its king is safe, while its divide of this node does"
+    )
+    # a count off by anything else keeps the unmake hint
+    report = descend(Board(KIWIPETE), _Fixed(["e1g1", "h3g2"], 5), 3, KIWIPETE, engine_name="fixed")
+    assert report.to_json()["hint"].endswith("an unmake that does not restore the state")
 
 
 def test_depth_one_counts_other_than_one_are_an_engine_error():

@@ -15,7 +15,7 @@ import re
 import subprocess
 from abc import ABC, abstractmethod
 
-from chesskit.compare.engines.castling import KING_TAKES_ROOK, read_castling
+from chesskit.compare.engines.castling import read_castling
 from chesskit.compare.engines.proc import (
     OutputLimit,
     communicate_bounded,
@@ -63,7 +63,8 @@ class Engine(ABC):
     # True for an engine that answers perft with a total only (no divide lines):
     # ask it with `perft`; `descend` then asks for the count below each move itself.
     total_only: bool = False
-    # "king-takes-rook" once the engine wrote a standard castle as `e1h1`; else None
+    # "king-takes-rook" once the engine wrote a standard castle as `e1h1`, "king-to-square"
+    # once it wrote a Chess960 castle as the king's destination (`g1c1`); else None
     castling_spelling: str | None = None
     # the rules it counts in (a canonical name of chesskit.variants), set by open_engine
     variant: str = "chess"
@@ -185,8 +186,8 @@ def _reading_castling(divide):
         chess960 = castles_in_960(fen, chess960)
         result = divide(self, fen, depth, moves, chess960)
         result, spelled = read_castling(result, lambda: node_board(fen, moves, chess960, self.variant), chess960)
-        if spelled:
-            self.castling_spelling = KING_TAKES_ROOK
+        if spelled is not None:
+            self.castling_spelling = spelled
         return result
 
     wrapped.reads_castling = True

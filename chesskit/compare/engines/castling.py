@@ -1,4 +1,5 @@
-"""Castling written as the king taking its own rook (`e1h1`) in standard chess.
+"""Castling written as the king taking its own rook (`e1h1`) in standard chess, and as
+the king's destination square (`g1c1`) in Chess960.
 
 chessops, lichess and some engines write castling that way in standard chess too, as
 Chess960 has to. In standard chess a king moves at most one square otherwise, so `e1h1`,
@@ -9,25 +10,45 @@ castle or not, it is read the same way: an engine that castles where it may not 
 shown castling where it may not. Every back end's divide passes through ``read_castling``
 (``base.Engine`` sees to it), and the engine remembers that it spelled castling so
 (``Engine.castling_spelling``) for the report to say once.
+
+In Chess960 it is the other way round: UCI_Chess960 asks for the king taking its rook
+(chesskit's spelling there), and an engine may still write a castle as the king's move to
+its destination (`g1c1` for the king on g1 castling with the rook on b1; `g1g1` where the
+king stays). Such a move is read as the castle where it can be nothing else: the castle is
+legal, the engine does not also list it as king takes rook, and the king cannot step there
+(a king on f1 castling to g1 and stepping to g1 writes `f1g1` twice: both lines are left
+as they are, and the spelling is still named, so the report's "listed twice" is explained).
 """
 
 from __future__ import annotations
 
-from chesskit.vocab import KING, parse_square
+from chesskit.vocab import KING, ROOK, parse_square
 
 KING_TAKES_ROOK = "king-takes-rook"
+KING_TO_SQUARE = "king-to-square"
+# what a report says of each (compare's stderr line)
+SAID = {
+    KING_TAKES_ROOK: "engine writes castling as the king taking its rook (e1h1, as in Chess960); "
+    "chesskit reads that as castling (e1g1) in standard chess",
+    KING_TO_SQUARE: "engine writes Chess960 castling as the king's move to its destination (g1c1); "
+    "UCI_Chess960 asks for the king taking its rook (g1b1), and chesskit reads the first as the "
+    "second where the king cannot also step there",
+}
 # king takes rook -> the king's two-square step, in standard chess
 _TWO_SQUARES = {"e1h1": "e1g1", "e1a1": "e1c1", "e8h8": "e8g8", "e8a8": "e8c8"}
 
 
-def read_castling(divide: dict[str, int], board_factory, chess960: bool) -> tuple[dict[str, int], bool]:
-    """``divide`` with king-takes-rook castles renamed to chesskit's spelling, and whether
-    any was; ``board_factory()`` builds the node (only when a candidate move shows up)."""
-    if chess960 or not any(move in _TWO_SQUARES for move in divide):
-        return divide, False
+def read_castling(divide: dict[str, int], board_factory, chess960: bool) -> tuple[dict[str, int], str | None]:
+    """``divide`` with castles renamed to chesskit's spelling, and the spelling found
+    (``KING_TAKES_ROOK`` in standard chess, ``KING_TO_SQUARE`` in Chess960) or None;
+    ``board_factory()`` builds the node (only when a candidate move shows up)."""
+    if chess960:
+        return _read_960(divide, board_factory)
+    if not any(move in _TWO_SQUARES for move in divide):
+        return divide, None
     board = board_factory()
     if board.chess960:
-        return divide, False
+        return divide, None
     renamed: dict[str, int] = {}
     spelled = False
     for move, count in divide.items():
@@ -37,7 +58,32 @@ def read_castling(divide: dict[str, int], board_factory, chess960: bool) -> tupl
             spelled = True
         else:  # not the king's move, or both spellings listed: left for the comparison to show
             renamed[move] = count
-    return renamed, spelled
+    return renamed, KING_TAKES_ROOK if spelled else None
+
+
+def _read_960(divide: dict[str, int], board_factory) -> tuple[dict[str, int], str | None]:
+    """Chess960: castles written as the king's destination renamed to king takes rook."""
+    if not any(len(move) >= 4 and move[1] == move[3] and move[1] in "18" and move[2] in "cg" for move in divide):
+        return divide, None
+    board = board_factory()
+    legal = board.legal_moves()
+    renamed = dict(divide)
+    spelled = False
+    for castle in legal:
+        rook = parse_square(castle[2:4])
+        if board.piece_at(rook) != board.piece_at(parse_square(castle[:2])) - KING + ROOK:
+            continue  # not the king onto its own rook: no castle
+        destination = ("c" if castle[2] < castle[0] else "g") + castle[1]
+        written = castle[:2] + destination
+        if castle in divide or written not in divide:
+            continue
+        spelled = True
+        if written in legal and written != castle:
+            continue  # also a step of the king: which line is which is not known
+        renamed[castle] = renamed.pop(written)
+    if not spelled:
+        return divide, None
+    return renamed, KING_TO_SQUARE
 
 
 def _our_king_on(board, square: str) -> bool:
