@@ -31,7 +31,9 @@ objects: [json.md](json.md).
 def _help(command, name: str, parent=None) -> str:
     import click
 
-    ctx = click.Context(command, info_name=name, parent=parent, terminal_width=WIDTH, max_content_width=WIDTH)
+    # the command's own context settings (the root's ``-h``), as ``make_context`` applies them
+    settings = {"terminal_width": WIDTH, "max_content_width": WIDTH, **command.context_settings}
+    ctx = click.Context(command, info_name=name, parent=parent, **settings)
     return command.get_help(ctx).rstrip() + "\n"
 
 
@@ -42,7 +44,7 @@ def render() -> str:
     sys.path.insert(0, str(REPO))
     from chesskit.cli.main import main
 
-    root = click.Context(main, info_name="chesskit", terminal_width=WIDTH, max_content_width=WIDTH)
+    root = click.Context(main, info_name="chesskit", terminal_width=WIDTH, max_content_width=WIDTH, **main.context_settings)
     names = main.list_commands(root)
     parts = [HEADER, "Commands: " + ", ".join(f"[{n}](#chesskit-{n})" for n in names) + ".\n"]
     parts.append("## chesskit\n\n```text\n" + _help(main, "chesskit") + "```\n")

@@ -34,6 +34,11 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+def threads_for(depth: int, threads: int) -> int:
+    """The threads a count of ``depth`` plies runs on when given ``threads``."""
+    return 1 if depth < MIN_THREADED_DEPTH else threads
+
+
 def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
     """perft as ``{"": nodes}``, or divide as ``{move: nodes}`` (depth >= 1; the board has
     room for ``depth`` more plies of history).
@@ -44,8 +49,7 @@ def run(board, depth: int, tt, threads: int, progress, by_move: bool) -> dict:
     the compiled walk on its own copy of the position; the walk releases the GIL, so the
     threads run on all cores at once, taking the next chunk as they finish (the table, if
     any, is shared: its entries are safe against concurrent writers)."""
-    if depth < MIN_THREADED_DEPTH:
-        threads = 1
+    threads = threads_for(depth, threads)
     if threads == 1 and progress is None:
         if by_move:
             return {board.uci(int(m)): walk(board, depth - 1, tt, (int(m),)) for m in board._legal_packed()}

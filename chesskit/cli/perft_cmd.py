@@ -91,7 +91,7 @@ def perft(
         nodes = sum(_count(board, depth_n, hash_mb, threads, timer, f"perft {depth_n}", as_json).values())
     seconds = timer.elapsed_s
     nps = output.nodes_per_second(nodes, seconds)
-    setting = _setting(device, hash_mb, threads)
+    setting = _setting(device, hash_mb, threads, depth_n)
     if as_json:
         output.emit_json(
             {
@@ -152,7 +152,7 @@ def divide(
     nodes = sum(counts.values())
     seconds = timer.elapsed_s
     nps = output.nodes_per_second(nodes, seconds)
-    setting = _setting(device, hash_mb, threads)
+    setting = _setting(device, hash_mb, threads, depth_n)
     if as_json:
         output.emit_json(
             {
@@ -189,12 +189,14 @@ def _count(board, depth, hash_mb, threads, timer: Timer, label, as_json, by_move
         return run(depth, hash_mb=hash_mb, threads=threads, progress=report)
 
 
-def _setting(device: str, hash_mb, threads) -> dict:
-    """What the count ran with, for ``--json``: the table in MiB (0: none) and the threads;
-    both null on the GPU, which has neither."""
+def _setting(device: str, hash_mb, threads, depth: int) -> dict:
+    """What the count ran with, for ``--json``: the table in MiB (0: none) and the threads
+    (one for a tree too shallow to share out); both null on the GPU, which has neither."""
+    from chesskit.board.threads import threads_for
+
     if device == "gpu":
         return {"hash_mb": None, "threads": None}
-    return {"hash_mb": hash_mb, "threads": threads}
+    return {"hash_mb": hash_mb, "threads": threads_for(depth, threads)}
 
 
 def _divide_table(fen, ident, depth, counts: dict[str, int], timer: Timer, nps: int, setting=()):

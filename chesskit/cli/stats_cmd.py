@@ -14,6 +14,10 @@ from chesskit.cli import output
 from chesskit.board.counters import counter_names, headings, only_stats, stats_by_depth, total
 from chesskit.timer import Timer
 
+# what the counters' walk runs with (``--json``'s "hash_mb" and "threads", as perft's):
+# one thread and no table, whatever the defaults
+STATS_SETTING = {"hash_mb": 0, "threads": 1}
+
 
 def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json: bool) -> None:
     """Print perft with the leaf-move counters: DEPTH's row, or one row per depth 1..DEPTH."""
@@ -34,6 +38,7 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
             "nps": nps,
             "stats": only_stats(rows[-1]),
             "notes": board.notes,
+            **STATS_SETTING,
         }
         if all_depths:
             data["depths"] = [{"depth": d, "nodes": row["nodes"], "stats": only_stats(row)} for d, row in shown]
@@ -69,6 +74,7 @@ def divide_stats(board, ident: str | None, depth: int, as_json: bool) -> None:
                 "stats": only_stats(summed),
                 "move_stats": {move: only_stats(row) for move, row in rows.items()},
                 "notes": board.notes,
+                **STATS_SETTING,
             }
         )
     elif output.stdout_is_terminal():

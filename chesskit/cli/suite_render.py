@@ -256,9 +256,24 @@ def regression(result: SuiteResult, engine_call: str | None = None):
     return for_count(record.fen, record.chess960, result.task.depth, result.task.expected, record.label)
 
 
+def counters_by_move(result: SuiteResult) -> str:
+    """The command that splits a counter mismatch's leaf counters by root move."""
+    import shlex
+
+    record = result.task.record
+    extra = (" --chess960" if record.chess960 else "") + (f" --variant {record.variant}" if record.variant != "chess" else "")
+    return f"chesskit divide {shlex.quote(record.shown_fen)} {result.task.depth} --stats{extra}"
+
+
 def render_plain(outcome: Outcome, engine_call: str | None = None) -> None:
-    """After the streamed position lines: each mismatch's divide, then the summary."""
+    """After the streamed position lines: each mismatch's divide (a counter mismatch's
+    block names the command that splits its counters by move), then the summary."""
     for result in outcome.failed:
+        if result.counters_only:
+            click.echo()
+            click.echo("\n".join(mismatch_lines(result)))
+            click.echo(f"the counters by move: {counters_by_move(result)}")
+            continue
         if result.divide is None:
             continue
         click.echo()

@@ -103,12 +103,18 @@ def located(
 
     moves, depth = node
     board = Board(position_fen, chess960=True if chess960 else None, variant=variant)
+    # a position that cannot arise reaches the engine as given, not as chesskit reads it
+    # (without a castling right whose rook is missing, say): the FEN quoted is the one that
+    # failed, and a node below it is named from it
+    as_given = bool(board.notes)
     for move in moves:
         board.push(move)
     where = f"after {' '.join(moves)}" if moves else "at the start position"
+    if moves and as_given:
+        where += f" from {position_fen}"
     # a Chess960 node in Shredder-FEN: X-FEN's KQkq would read as standard chess (all that
     # an engine failing with "cannot play Chess960" can play), and so ask another question
-    fen = board.shown_fen()
+    fen = position_fen if as_given and not moves else board.shown_fen()
     found = EngineError(f"{err}; it failed at depth {depth} of compare's descent, {where} (fen {fen})")
     found.path, found.depth, found.fen = list(moves), depth, fen
     return found

@@ -52,7 +52,13 @@ def test_perft_json(cli):
     data = json.loads(result.stdout)
     assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "notes", "hash_mb", "threads"}
     assert data["fen"] == KIWIPETE
-    assert data["hash_mb"] == 1 and data["threads"] == default_threads()  # the defaults at depth 2
+    # the default table at depth 2, and one thread: a tree under 4 plies is not shared out
+    assert data["hash_mb"] == 1 and data["threads"] == 1
+    deep = json.loads(cli("perft", "startpos", "4", "--json").stdout)
+    assert deep["threads"] == default_threads()
+    for flag in ("--stats", "--all-depths"):  # the counters' walk: one thread, no table
+        counted = json.loads(cli("perft", "kiwipete", "2", flag, "--json").stdout)
+        assert (counted["hash_mb"], counted["threads"]) == (0, 1)
     assert (data["depth"], data["nodes"]) == (2, 2039)
     assert isinstance(data["seconds"], float) and data["seconds"] >= 0
     assert isinstance(data["nps"], int)

@@ -272,3 +272,20 @@ def test_progress_over_split_counts_on_a_terminal(cli, tmp_path, monkeypatch):
     assert all(r["ok"] for r in json.loads(result.stdout)["results"])
     assert len(seen) > 5 + 2  # five counts, and parts of D4 and D5 as they finish
     assert sum(seen) == pytest.approx(14 + 191 + 2812 + 43238 + 674624 + 5)
+
+
+def test_a_counter_mismatch_prints_its_block_and_the_command_that_splits_it(cli, tmp_path):
+    # Kiwipete has 3 checks at depth 2 (the Perft Results page): 4 is wrong
+    suite = tmp_path / "g.epd"
+    suite.write_text(f'{KIWI4} id "kiwi"; D2 2039; S2 "checks=4";\n')
+    result = cli("suite", str(suite), "--stats")
+    assert result.exit_code == 1
+    block = result.stdout.split("\n\n")[1].splitlines()
+    assert block == [
+        f"mismatch: kiwi ({suite}:1)",
+        f"fen: {KIWI4} 0 1",
+        "S2: checks expected 4, got 3",
+        f"the counters by move: chesskit divide '{KIWI4} 0 1' 2 --stats",
+        "positions: 0 passed, 1 mismatched, 0 engine errors, 0 skipped",
+        "1 count (1 with leaf counters) of 1 position checked in " + block[-1].split(" in ")[1],
+    ]

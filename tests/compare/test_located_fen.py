@@ -39,3 +39,23 @@ def test_an_engine_that_cannot_play_chess960_is_shown_the_chess960_fen(cli, fen,
     expected = shredder(fen, moves)
     assert " KQkq " not in expected  # the point: the FEN keeps its Shredder castling letters
     one_line(result, 3, "cannot play Chess960", f"(fen {expected})")
+
+
+IMPOSSIBLE = "4k3/8/8/8/8/8/8/4K3 w K - 0 1"  # a right without its rook: chesskit drops it
+
+
+@pytest.mark.parametrize("moves, where", [((), "at the start position"), (("e1d1",), f"after e1d1 from {IMPOSSIBLE}")])
+def test_an_impossible_position_is_named_as_the_engine_was_given_it(cli, tmp_path, moves, where):
+    # Stockfish crashes on this FEN as typed and not on chesskit's reading of it (no right):
+    # the failure named the second, which then agreed when pasted back
+    crash = tmp_path / "crash.sh"
+    crash.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    crash.chmod(0o755)
+    extra = ["--moves", " ".join(moves)] if moves else []
+    result = cli("compare", IMPOSSIBLE, "1", "--script", str(crash), *extra)
+    node = chess.Board(IMPOSSIBLE)
+    for move in moves:
+        node.push_uci(move)
+    fen = IMPOSSIBLE if not moves else node.fen()
+    assert result.exit_code == 3, result.stderr
+    assert f"it failed at depth 1 of compare's descent, {where} (fen {fen})" in result.stderr

@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Shared helper for the variant test engines: a correct adapter over python-chess's
 variant boards (``chess.variant``) and the perftree main, which reads the variant from
 ``$CHESSKIT_VARIANT`` (what chesskit sets for a --script under --variant).
