@@ -251,7 +251,7 @@ class Board:
         rules, or checkmate, or stalemate (``gameover.py``)."""
         from chesskit.board.gameover import game_over, without_moves
 
-        over = game_over(self.setup()) if self.variant != "chess" else None
+        over = game_over(self.setup(), no_moves=True) if self.variant != "chess" else None
         return f"the game is over: {over}" if over else without_moves(self.variant, self.is_check(), COLOR_NAMES[self.turn])
 
     def legal_moves(self) -> list[str]:

@@ -53,8 +53,8 @@ def _describe_variant(board, ident: str | None, variant: str) -> dict:
         "check": bool(board.is_check()),
         "legal_moves": sorted(board.legal_moves()),
         "notes": board.notes,
-        "game_over": game_over(setup),
     }
+    info["game_over"] = game_over(setup, no_moves=not info["legal_moves"])
     if setup.pockets is not None:
         info["pockets"] = format_pockets(setup.pockets)[1:-1]
     if setup.checks is not None:

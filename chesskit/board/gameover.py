@@ -19,8 +19,10 @@ def king_square(board: list[int], color: int) -> int | None:
     return next((sq for sq in range(64) if board[sq] == code), None)
 
 
-def game_over(setup) -> str | None:
-    """Why the game is over at ``setup`` by its variant's own rules (None: it is not)."""
+def game_over(setup, no_moves: bool = False) -> str | None:
+    """Why the game is over at ``setup`` by its variant's own rules (None: it is not).
+    ``no_moves``: the side to move has no legal move, which ends a racing kings game whose
+    white king is home (Black cannot follow) and an antichess game (its side has won)."""
     board, variant = setup.board, setup.variant
     kings = {color: king_square(board, color) for color in (WHITE, BLACK)}
     if variant == "kingofthehill":
@@ -39,8 +41,15 @@ def game_over(setup) -> str | None:
         home = {color: sq is not None and sq >> 3 == 7 for color, sq in kings.items()}
         if home[BLACK] or (home[WHITE] and setup.turn == WHITE):
             return "a king has reached the eighth rank"
+        if home[WHITE] and no_moves:
+            return "the white king has reached the eighth rank, and the black king cannot follow"
     if variant == "horde" and not any(code and code >> 3 == WHITE for code in board):
         return "white has no piece left"
+    if variant in _NO_MOVE_WINS and no_moves:
+        side = _COLOUR[setup.turn]
+        if not any(code and code >> 3 == setup.turn for code in board):
+            return f"{side} has no piece left and wins"
+        return f"{side} has no legal move and wins"
     return None
 
 

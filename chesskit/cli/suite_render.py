@@ -253,7 +253,7 @@ def regression(result: SuiteResult, engine_call: str | None = None):
     record = result.task.record
     if result.report is not None:
         return from_report(result.report, record.label, engine_call or DEFAULT_ENGINE)
-    return for_count(record.fen, record.chess960, result.task.depth, result.task.expected, record.label)
+    return for_count(record.fen, record.chess960, result.task.depth, result.task.expected, record.label, record.variant)
 
 
 def counters_by_move(result: SuiteResult) -> str:

@@ -234,8 +234,13 @@ def classify_moves(board, missing: list[str], extra: list[str]) -> list[MoveNote
     if getattr(setup, "variant", "chess") != "chess":
         from chesskit.compare.vclassify import variant_note
 
+        # the pieces the engine drops somewhere here (a missing drop of one of them is a
+        # question of the square, not of the pocket)
+        missed = set(missing)
+        dropping = frozenset(m[0] for m in board.legal_moves() if "@" in m and m not in missed)
+
         def note(uci: str, side: str) -> MoveNote:
-            found = variant_note(setup, uci, side)
+            found = variant_note(setup, uci, side, dropping)
             return MoveNote(uci, side, *found) if found is not None else _classify(setup, uci, side)
     else:
 

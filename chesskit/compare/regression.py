@@ -133,9 +133,9 @@ def from_report(report, base_id: str, engine_call: str | None = DEFAULT_ENGINE) 
     return None
 
 
-def for_count(fen: str, chess960: bool, depth: int, expected: int, ident: str) -> Regression:
+def for_count(fen: str, chess960: bool, depth: int, expected: int, ident: str, variant: str = "chess") -> Regression:
     """The regression of a suite count chesskit itself gets wrong: the suite's count."""
-    return Regression(fen, chess960, depth, expected, node_id(ident, []), None)
+    return Regression(fen, chess960, depth, expected, node_id(ident, []), None, variant)
 
 
 def _node_fen(position_fen: str, chess960: bool, path: list[str], variant: str = "chess") -> str:

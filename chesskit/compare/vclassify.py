@@ -35,15 +35,16 @@ def _near(a: int, b: int) -> bool:
 Note = tuple[list[str], str]  # (kinds, hint)
 
 
-def variant_note(setup, uci: str, side: str) -> Note | None:
-    """``(kinds, hint)`` for a move in one of the variant bug classes, or None."""
+def variant_note(setup, uci: str, side: str, dropping: frozenset = frozenset()) -> Note | None:
+    """``(kinds, hint)`` for a move in one of the variant bug classes, or None. ``dropping``:
+    the letters of the pieces the engine drops somewhere at this node (``P``, ``N``, ...)."""
     over = game_over(setup)
     if over is not None:
         return ["game end"], f"the game is over here ({over}): the engine plays on (goal squares, check counting, explosions)"
     if side == "missing" and (chance := last_chance_note(setup)) is not None:
         return ["game end"], f"{chance}: the engine ends the game too early"
     if "@" in uci:
-        return ["drop"], _drop_hint(setup, uci, side)
+        return ["drop"], _drop_hint(setup, uci, side, dropping)
     frm, to = parse_square(uci[0:2]), parse_square(uci[2:4])
     board, us = setup.board, setup.turn
     piece = board[frm]
@@ -122,13 +123,24 @@ def _racing(setup, frm: int, to: int, ptype: int, side: str):
 _RULES = {"atomic": _atomic, "antichess": _antichess, "giveaway": _antichess, "horde": _horde, "racingkings": _racing}
 
 
-def _drop_hint(setup, uci: str, side: str) -> str:
+def _drop_hint(setup, uci: str, side: str, dropping: frozenset) -> str:
     board, us = setup.board, setup.turn
     ptype, to = _DROP_LETTERS.get(uci[0].upper(), 0), parse_square(uci[2:4])
     held = setup.pockets[us][ptype] if setup.pockets is not None and ptype else 0
     king = king_square(board, us)
     checkers = attackers(board, king, 1 - us) if king is not None else []
     if side == "missing":
+        if uci[0].upper() in dropping:  # the pocket holds it for the engine too: the square is the question
+            if ptype == PAWN:
+                return (
+                    f"a pawn drop on rank {to // 8 + 1} missing (the engine drops the pawn elsewhere): "
+                    "only ranks 1 and 8 are closed to a dropped pawn"
+                )
+            where = " that blocks the check" if checkers else ""
+            return (
+                f"a drop of the {PIECE_NAMES[ptype]} on {square_name(to)} missing (the engine drops it "
+                f"elsewhere): it may go to any empty square{where}"
+            )
         if ptype == PAWN:
             return "a pawn in the pocket the engine lacks: a captured promoted piece returns as a pawn"
         return f"a drop of a {PIECE_NAMES[ptype]} from the pocket the engine did not generate"

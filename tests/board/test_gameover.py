@@ -19,7 +19,7 @@ CASES = [
     ("chess", STALEMATED, f" ({STALEMATE})"),
     ("chess", "4k3/8/8/8/8/8/8/4K2r w - - 0 1", " (in check)"),
     ("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", ""),
-    ("antichess", "8/8/8/7p/7P/8/8/8 b - - 0 1", " (no legal moves: black wins)"),
+    ("antichess", "8/8/8/7p/7P/8/8/8 b - - 0 1", " (the game is over: black has no legal move and wins)"),
     ("kingofthehill", "8/8/8/3K4/8/8/8/7k b - - 0 1", " (the game is over: the white king stands on the centre square d5)"),
 ]
 

@@ -289,3 +289,18 @@ def test_a_counter_mismatch_prints_its_block_and_the_command_that_splits_it(cli,
         "positions: 0 passed, 1 mismatched, 0 engine errors, 0 skipped",
         "1 count (1 with leaf counters) of 1 position checked in " + block[-1].split(" in ")[1],
     ]
+
+
+def test_a_variant_mismatch_regression_names_the_variant(cli, tmp_path):
+    # 67 moves (Fairy-Stockfish: 5 king moves and 62 queen drops); 65 is wrong on purpose
+    suite = tmp_path / "zh.epd"
+    suite.write_text('4k3/8/8/8/8/8/8/4K3[Q] w - - id "zh"; variant crazyhouse; D1 65;\n')
+    result = cli("suite", str(suite))
+    assert result.exit_code == 1
+    line = '4k3/8/8/8/8/8/8/4K3[Q] w - - id "zh"; variant crazyhouse; D1 65;'
+    assert f"  {line}\n" in result.stdout
+    assert 'chesskit.perft("4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1", 1, variant="crazyhouse") == 65' in result.stdout
+    # pasted back, the line reads as the same position (it failed as a chess position: exit 2)
+    pasted = tmp_path / "pasted.epd"
+    pasted.write_text(line + "\n")
+    assert cli("suite", str(pasted)).exit_code == 1

@@ -86,9 +86,28 @@ def test_show_says_antichess_without_a_move_has_won(cli, variant):
     board = oracle(variant, fen)
     assert not any(board.legal_moves) and board.is_variant_win()
     out = cli("show", fen, "--variant", variant).stdout
-    assert "side to move: black (no legal moves: black wins)" in out
+    assert "side to move: black (the game is over: black has no legal move and wins)" in out
+    shown = json.loads(cli("show", fen, "--variant", variant, "--json").stdout)
+    assert shown["game_over"] == "black has no legal move and wins"
     result = cli("perft", fen, "1", "--variant", variant, "--moves", "h5h4")
-    assert "legal moves: (none: black wins)" in result.stderr
+    assert "legal moves: (none: the game is over: black has no legal move and wins)" in result.stderr
+    # no piece left at all: it has won too (python-chess: a variant win)
+    bare = "8/8/8/8/8/8/8/7K b - - 0 1"
+    assert oracle(variant, bare).is_variant_win()
+    shown = json.loads(cli("show", bare, "--variant", variant, "--json").stdout)
+    assert shown["game_over"] == "black has no piece left and wins"
+
+
+def test_show_says_a_racing_king_home_that_black_cannot_follow_ends_the_game(cli):
+    # White's king reached g8; Black's on a6 cannot reach the eighth rank: White has won
+    fen = "6K1/8/k7/8/8/8/8/8 b - - 1 1"
+    assert oracle("racingkings", fen).is_variant_end()
+    shown = json.loads(cli("show", fen, "--variant", "racingkings", "--json").stdout)
+    assert shown["game_over"] == "the white king has reached the eighth rank, and the black king cannot follow"
+    # one that can follow plays on (its last chance)
+    follow = "6K1/k7/8/8/8/8/8/8 b - - 1 1"
+    assert not oracle("racingkings", follow).is_variant_end()
+    assert json.loads(cli("show", follow, "--variant", "racingkings", "--json").stdout)["game_over"] is None
 
 
 def test_a_move_after_a_variants_own_end_says_the_game_is_over(cli):

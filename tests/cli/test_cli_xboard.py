@@ -103,3 +103,15 @@ def test_fuzz_agrees(cli, name):
     result = cli("fuzz", "--engine", name, "--positions", "25", "--depth", "3", "--seed", "7", "--no-chess960")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "25 positions" in result.stdout and "agreed" in result.stdout
+
+
+def test_sjaak_under_a_variant_is_asked_in_its_uci_loop(cli):
+    """Under --variant Sjaak II was asked in its xboard loop, which chesskit never tells the
+    variant (it counted standard chess there, and compare blamed its variant rules): its UCI
+    loop, where UCI_Variant is set, answers with totals."""
+    debian_engine("sjaakii")
+    fen = "8/8/8/2k5/8/8/3K4/8 w - - 0 1"
+    result = cli("compare", fen, "2", "--variant", "kingofthehill", "--engine", "sjaakii", "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["agree"] and report["dialect"]["name"] == "uci-perft-total"

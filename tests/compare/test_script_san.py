@@ -47,3 +47,14 @@ def test_a_script_line_that_is_no_move_is_still_refused(tmp_path):
     script.chmod(0o755)
     with pytest.raises(EngineError, match=r"printed a line chesskit cannot parse .*'Xq9 20'"):
         ScriptEngine(str(script)).divide(KIWIPETE, 1, [])
+
+
+def test_san_with_drops_in_crazyhouse(tmp_path):
+    # a SAN king move where the node has drops (``Q@d1``, written the same in both
+    # notations): reading the SAN once failed on the drops ("'Q@' is not a square name", exit 2)
+    script = tmp_path / "zh.sh"
+    script.write_text("#!/bin/sh\nprintf 'Kd1 1\\nKd2 1\\nQ@a4 1\\n\\n3\\n'\n")
+    script.chmod(0o755)
+    engine = ScriptEngine(str(script))
+    engine.variant = "crazyhouse"
+    assert engine.divide("4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1", 1, []) == {"e1d1": 1, "e1d2": 1, "Q@a4": 1}

@@ -36,13 +36,17 @@ CASES = [
 
 
 class _Node:
-    """What classify_moves asks of a board: its setup."""
+    """What classify_moves asks of a board: its setup, and its legal moves (Fairy-Stockfish's)."""
 
     def __init__(self, fen: str, variant: str):
         self._setup = parse_fen(fen, variant=variant)
+        self._fen, self._variant = fen, variant
 
     def setup(self):
         return self._setup
+
+    def legal_moves(self):
+        return pyffish.legal_moves(self._variant, self._fen, [])
 
 
 def _node(module: str, variant: str, fen: str, path: list[str]):
@@ -75,3 +79,16 @@ def test_game_over_names_each_variants_end():
 def test_a_standard_position_is_classified_as_before():
     notes = classify_moves(_Node("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "chess"), ["e1g1"], [])
     assert notes[0].kinds == ["castle"]
+
+
+def test_a_missing_drop_of_a_piece_the_engine_drops_elsewhere_is_about_the_square():
+    fen = "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1"
+    node = _Node(fen, "crazyhouse")
+    rank7 = sorted(m for m in node.legal_moves() if m.startswith("P@") and m.endswith("7"))
+    notes = classify_moves(node, rank7, [])
+    assert {n.hint for n in notes} == {
+        "a pawn drop on rank 7 missing (the engine drops the pawn elsewhere): only ranks 1 and 8 are closed to a dropped pawn"
+    }
+    # every pawn drop missing: the pawn is not in the engine's pocket
+    drops = sorted(m for m in node.legal_moves() if m.startswith("P@"))
+    assert all("pocket" in n.hint for n in classify_moves(node, drops, []))

@@ -286,7 +286,7 @@ def test_the_board_is_as_large_as_leaves_the_table_its_width(size, scale):
     ("crazyhouse", "r2qk2r/ppp2ppp/2n2n2/8/8/2N2N2/PPP2PPP/R1BQ~K2R[BNPbnp] w KQkq - 0 9",
      ["variant: crazyhouse", "pockets: BNPbnp", "side to move: white"]),
     # a variant's game ends without mate: antichess's side without a move has won, not been stalemated
-    ("antichess", "8/8/8/7p/7P/8/8/8 b - - 0 1", ["side to move: black (no legal moves: black wins)"]),
+    ("antichess", "8/8/8/7p/7P/8/8/8 b - - 0 1", ["side to move: black (the game is over: black has no"]),  # the panel wraps
     # and a variant's own end is named
     ("kingofthehill", "rnbq1bnr/pppppppp/8/3k4/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
      ["side to move: white (the game is over: the black king"]),  # the panel wraps the rest

@@ -70,6 +70,8 @@ def _read_960(divide: dict[str, int], board_factory) -> tuple[dict[str, int], st
     renamed = dict(divide)
     spelled = False
     for castle in legal:
+        if "@" in castle:  # a drop (crazyhouse)
+            continue
         rook = parse_square(castle[2:4])
         if board.piece_at(rook) != board.piece_at(parse_square(castle[:2])) - KING + ROOK:
             continue  # not the king onto its own rook: no castle

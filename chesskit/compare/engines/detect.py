@@ -44,7 +44,13 @@ def choose(engine) -> tuple[Dialect, bool]:
     found, totals = _probe_loop(engine, loop, heard)
     if found is not None:
         return found
-    if loop == "uci" and engine.switch_to_xboard():
+    if loop == "uci" and engine.variant != "chess" and not totals:
+        # its xboard loop (Sjaak II's) would count standard chess: no variant is set there
+        raise engine.error(
+            f"answers no perft in its UCI loop, and an xboard or console dialect cannot be told to play "
+            f"{engine.variant} (chesskit sets a variant with UCI_Variant only)"
+        )
+    if loop == "uci" and engine.variant == "chess" and engine.switch_to_xboard():
         found, xtotals = _probe_loop(engine, "xboard", heard)
         if found is not None:
             return found

@@ -292,6 +292,8 @@ class MoveNames:
             board = self._board = self._factory() if self._board is None else self._board
             table = []
             for uci in board.legal_moves():
+                if "@" in uci:  # a drop (crazyhouse) is written the same in SAN: never matched here
+                    continue
                 frm, to = parse_square(uci[0:2]), parse_square(uci[2:4])
                 ptype = board.piece_at(frm) & 7
                 target = board.piece_at(to)
