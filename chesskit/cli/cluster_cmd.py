@@ -61,6 +61,7 @@ class ClusterOptions:
             output.emit_json(
                 {
                     "fen": board.shown_fen(),
+                    "variant": board.variant,
                     "depth": depth,
                     "nodes": result.nodes,
                     "seconds": round(result.seconds, 6),

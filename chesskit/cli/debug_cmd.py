@@ -80,7 +80,7 @@ def debug(
         full = board.move_stack + result.violation.path
         result = dataclasses.replace(result, violation=dataclasses.replace(result.violation, path=full))
     if as_json:
-        output.emit_json({**result.to_json(), "notes": board.notes})
+        output.emit_json({**result.to_json(), "variant": board.variant, "notes": board.notes})
     elif output.stdout_is_terminal():
         _render_terminal(result, board.shown_fen(), ident, depth_n, timer)
     else:

@@ -115,6 +115,7 @@ def _emit_first_view(explorer) -> int:
     output.emit_json(
         {
             "fen": divide.fen,
+            "variant": explorer.board().variant,
             "depth": explorer.depth,
             "engine": explorer.engine_name if explorer.has_engine else None,
             "moves": [

@@ -96,6 +96,7 @@ def perft(
         output.emit_json(
             {
                 "fen": board.shown_fen(),
+                "variant": board.variant,
                 "depth": depth_n,
                 "nodes": nodes,
                 "seconds": round(seconds, 6),
@@ -157,6 +158,7 @@ def divide(
         output.emit_json(
             {
                 "fen": board.shown_fen(),
+                "variant": board.variant,
                 "depth": depth_n,
                 "nodes": nodes,
                 "seconds": round(seconds, 6),

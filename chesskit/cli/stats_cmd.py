@@ -32,6 +32,7 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
     if as_json:
         data = {
             "fen": board.shown_fen(),
+            "variant": board.variant,
             "depth": depth,
             "nodes": nodes,
             "seconds": round(timer.elapsed_s, 6),
@@ -66,6 +67,7 @@ def divide_stats(board, ident: str | None, depth: int, as_json: bool) -> None:
         output.emit_json(
             {
                 "fen": board.shown_fen(),
+                "variant": board.variant,
                 "depth": depth,
                 "nodes": nodes,
                 "seconds": round(timer.elapsed_s, 6),

@@ -50,7 +50,7 @@ def test_perft_json(cli):
     result = cli("perft", "kiwipete", "2", "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "notes", "hash_mb", "threads"}
+    assert set(data) == {"fen", "variant", "depth", "nodes", "seconds", "nps", "notes", "hash_mb", "threads"}
     assert data["fen"] == KIWIPETE
     # the default table at depth 2, and one thread: a tree under 4 plies is not shared out
     assert data["hash_mb"] == 1 and data["threads"] == 1
@@ -110,7 +110,7 @@ def test_divide_plain_is_stockfish_format(cli):
 def test_divide_json(cli):
     result = cli("divide", "kiwipete", "2", "--json")
     data = json.loads(result.stdout)
-    assert set(data) == {"fen", "depth", "nodes", "seconds", "nps", "moves", "notes", "hash_mb", "threads"}
+    assert set(data) == {"fen", "variant", "depth", "nodes", "seconds", "nps", "moves", "notes", "hash_mb", "threads"}
     assert len(data["moves"]) == 48
     assert sum(data["moves"].values()) == data["nodes"] == 2039
     assert list(data["moves"]) == sorted(data["moves"])
