@@ -104,6 +104,7 @@ class Engine:
                 raise InputError(f"command must be a command line or a list of its words, got {command!r}")
             command = [str(part) for part in command]
         self.lock = threading.RLock()  # one question at a time (``lock``)
+        self.closed = False  # ``close()`` ends it for good: a question after it is refused
         self.call = engine_call(command, dialect, options, timeout, engine_cmd, script, python)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or math.isnan(timeout):
             raise InputError(f"timeout must be a number of seconds, got {timeout!r}")
@@ -131,6 +132,7 @@ class Engine:
         engine = cls.__new__(cls)
         engine._backend = backend
         engine.lock = threading.RLock()
+        engine.closed = False
         engine.call = engine_call(backend.name, None, (), DEFAULT_TIMEOUT, None, None, None)
         engine.variant = getattr(backend, "variant", "chess") or "chess"
         engine._chess960 = None
@@ -154,7 +156,7 @@ class Engine:
     def dialect(self) -> dict | None:
         """How the engine answers perft (starting it to detect that), as ``compare --json``'s
         ``"dialect"`` object; None for a script, a template or a Python adapter."""
-        found = dialect_of(self._backend)
+        found = dialect_of(self._asked())
         return None if found is None else {k: v for k, v in found.items() if k != "about"}
 
     def divide(
@@ -166,7 +168,7 @@ class Engine:
         depth = check_depth(depth, 1)
         board, _ = self._open(position, moves, chess960)
         with self.lock:
-            answer = self._backend.divide(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
+            answer = self._asked().divide(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
         return dict(sorted(answer.items()))
 
     def perft(self, position: str, depth: int, *, moves: Moves = (), chess960: bool | None = None) -> int:
@@ -176,15 +178,24 @@ class Engine:
         if depth == 0:
             return 1
         with self.lock:
-            return self._backend.perft(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
+            return self._asked().perft(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
 
     def _open(self, position: str, moves: Moves, chess960: bool | None):
         """The position read in this engine's variant (``startpos`` is its start position)."""
         return open_position(position, moves, self._chess960 if chess960 is None else chess960, variant=self.variant)
 
+    def _asked(self):
+        """The back end, to ask a question of: an InputError once the Engine is closed (it
+        started its process again before, which nothing then stopped)."""
+        if self.closed:
+            raise InputError(f"the Engine {self.name!r} is closed: open a new one to ask it again")
+        return self._backend
+
     def close(self) -> None:
-        """Stop the engine's process (and its process group); safe to call twice."""
+        """Stop the engine's process (and its process group) for good: a question asked
+        after it is an InputError. Safe to call twice."""
         self._backend.close()
+        self.closed = True
 
     def __enter__(self) -> "Engine":
         return self
@@ -204,6 +215,7 @@ def opened(engine, variant: str | None) -> tuple["Engine", bool]:
     from chesskit.api.position import variant_rules
 
     if isinstance(engine, Engine):
+        engine._asked()  # a closed Engine is refused here too
         asked = None if variant is None else variant_rules(variant, None)[0]
         if asked is not None and asked != engine.variant:
             raise InputError(

@@ -387,3 +387,20 @@ def test_run_suite_says_its_keywords_not_the_clis_flags(kwargs, said):
 
 def test_run_suite_takes_a_float_limit_such_as_1e3():
     assert chesskit.run_suite(str(REPO / "positions" / "standard.epd"), max_nodes=1e3).tally()["passed"] == 7
+
+
+def test_a_closed_engine_is_refused_not_started_again(tmp_path, monkeypatch):
+    # a question after close() started the engine's process again, which nothing stopped
+    log = tmp_path / "log"
+    monkeypatch.setenv("FAKE_UCI_LOG", str(log))
+    engine = chesskit.Engine(FAKE_UCI)
+    assert engine.perft("startpos", 2) == 400
+    engine.close()
+    engine.close()  # twice is fine
+    started = log.read_text().splitlines().count("uci")
+    assert started == 1
+    with pytest.raises(InputError, match=r"is closed: open a new one"):
+        engine.perft("startpos", 1)
+    with pytest.raises(InputError, match=r"is closed"):
+        chesskit.compare(engine, "startpos", 2)
+    assert log.read_text().splitlines().count("uci") == started  # nothing was started again
