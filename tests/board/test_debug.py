@@ -232,6 +232,7 @@ def test_cli_debug_violation_json(cli):
         "check": "castling-rights-placement",
         "expected": "castling rights: a8 h8",
         "actual": "castling rights: a1 h1 a8 h8",
+        "variant": "chess",
         "notes": [],
     }
 
