@@ -61,9 +61,45 @@ def descend(
         raise ValueError(f"descend needs depth >= 1, got {depth!r}")
     asked = _Asked(engine)
     try:
-        return _descend(board, asked, depth, position_fen, prefix, checker, engine_name, on_step)
+        report = _descend(board, asked, depth, position_fen, prefix, checker, engine_name, on_step)
+        if not report.agree:
+            report.regression_step = reproducing_step(report, asked)
+        return report
     except EngineError as err:
         raise located(err, asked.node, position_fen, bool(board.chess960), board.variant) from None
+
+
+def reproducing_step(report: Report, engine) -> int | None:
+    """The deepest step whose counts differ and whose node, given to the engine as a FEN
+    with no moves (as its regression line and test give it), still gets a count other than
+    chesskit's; None when no count differs. A bug that needs the moves played to the node
+    (a castling right kept after its rook was taken: a fresh FEN has no such right) passes
+    at that node's FEN, so the line goes up to the first node that still fails, at worst
+    the position itself, which the engine was given as a FEN."""
+    from chesskit.compare.engines.base import node_board
+
+    for index in reversed(range(len(report.steps))):
+        step = report.steps[index]
+        ours = sum(step.ours.values())
+        if ours == step.engine_total():
+            continue
+        if not step.path:
+            return index
+        node = node_board(report.position_fen, step.path, report.chess960, report.variant)
+        try:
+            if _fresh_count(engine, node.fen(), step.depth, report.chess960) != ours:
+                return index
+        except EngineError:  # it fails there too, by an error: the line fails as well
+            return index
+    return None
+
+
+def _fresh_count(engine, fen: str, depth: int, chess960: bool) -> int:
+    """The engine's count of ``fen`` given alone: its perft, or its divide's sum for an
+    engine with a divide only (``Divider``)."""
+    if hasattr(getattr(engine, "engine", engine), "perft"):
+        return engine.perft(fen, depth, [], chess960)
+    return sum(engine.divide(fen, depth, [], chess960).values())
 
 
 class _Asked:

@@ -20,7 +20,9 @@ the failing node, its depth there and the right count at that depth, written as
 The failing node of a descent (``from_report``) is the deepest node whose counts differ,
 chesskit's against the engine's: the node where the move lists differ when its totals
 differ too, else its parent (an engine that counts a node right when asked about it but
-wrong when it reaches it by make/unmake fails at the parent). The count is chesskit's,
+wrong when it reaches it by make/unmake fails at the parent); and of those, the deepest
+whose FEN alone still makes the engine count wrong (``descent.reproducing_step``: a bug
+that needs the moves played to reach it is kept by a shallower node's line). The count is chesskit's,
 the sum of chesskit's divide there (chesskit is checked against independent oracles; an
 engine run where chesskit agrees with the engine has no line: the suite's count is the one
 in doubt). A state mismatch whose counts all agree has no line either: no count catches it.
@@ -123,7 +125,9 @@ def from_report(report, base_id: str, engine_call: str | None = DEFAULT_ENGINE) 
     the engine agrees or no node's counts differ. ``base_id`` names the report's position."""
     if report.agree:
         return None
-    for step in reversed(report.steps):
+    chosen = getattr(report, "regression_step", None)
+    steps = report.steps if chosen is None else report.steps[: chosen + 1]
+    for step in reversed(steps):
         ours = sum(step.ours.values())
         if ours != step.engine_total():
             variant = getattr(report, "variant", "chess")

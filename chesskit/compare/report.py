@@ -82,6 +82,9 @@ class Report:
     # (a FEN that cannot arise in a game, sent as typed: see ``compare --engine-fen``)
     chesskit_fen: str = ""
     variant: str = "chess"  # the rules compared (a canonical name of chesskit.variants)
+    # the step whose node, given to the engine as a FEN alone, still fails (its regression
+    # line's: ``descent.reproducing_step``); None: not looked for (the deepest differing step)
+    regression_step: int | None = None
 
     @property
     def counted_fen(self) -> str:

@@ -307,8 +307,8 @@ def test_state_checked_along_the_descent_when_the_sweep_is_off(cli, monkeypatch)
 class _Fixed:
     """Answers with chesskit's own divide, plus ``delta`` on the way to ``at`` (but not at ``at``)."""
 
-    def __init__(self, at: list[str], delta: int):
-        self.at, self.delta = at, delta
+    def __init__(self, at: list[str], delta: int, root: str = KIWIPETE):
+        self.at, self.delta, self.root = at, delta, root  # a node asked as a FEN of its own is counted right
 
     def divide(self, fen, depth, moves, chess960=False):
         from chesskit.board.board import Board
@@ -318,7 +318,7 @@ class _Fixed:
             board.push(m)
         result = board.divide(depth)
         moves = list(moves)
-        if len(moves) < len(self.at) and moves == self.at[: len(moves)]:
+        if len(moves) < len(self.at) and moves == self.at[: len(moves)] and fen == self.root:
             result[self.at[len(moves)]] += self.delta
         return result
 

@@ -214,3 +214,22 @@ def test_the_chess960_snippet_shows_a_shredder_fen_and_runs(cli, tmp_path):
     own = Regression(node.fen(), True, 1, pc_perft(node, 1), "c960", None)
     assert f'chesskit.perft("{node.shredder_fen()}", 1, chess960=True) == {own.nodes}' in own.pytest
     assert _run_snippet(tmp_path, own.pytest).returncode == 0
+
+
+def test_a_bug_that_needs_the_moves_played_keeps_a_line_that_fails(cli, tmp_path):
+    # bug_castle_rights_kept keeps white's right after black's bishop takes the rook on h1:
+    # the failing node's FEN alone has no right, and its line passed against the bug; the
+    # line goes up to the position itself, which the engine was given as a FEN
+    fen = "4k3/8/8/8/8/8/6b1/4K2R b K - 0 1"
+    script = str(ENGINES / "bug_castle_rights_kept.py")
+    result = cli("compare", fen, "3", "--script", script, "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["path"] == ["g2h1"]  # the descent still shows where the lists differ
+    regression = data["regression"]
+    assert (regression["fen"], regression["depth"]) == (fen, 3)
+    assert regression["nodes"] == pc_perft(chess.Board(fen), 3)
+    suite = tmp_path / "kept.epd"
+    suite.write_text(regression["line"] + "\n")
+    assert cli("suite", str(suite), "--script", script).exit_code == 1  # it fails while the bug is there
+    assert cli("suite", str(suite), "--script", CORRECT).exit_code == 0
