@@ -24,7 +24,7 @@ from chesskit.errors import EngineError, InputError
 from chesskit.suites.guard import parse_position_timeout
 from chesskit.suites.formats import parse_tags
 from chesskit.suites.runner import DEFAULT_MAX_NODES, suite_paths
-from chesskit.suites.session import execute, prepare, refuse_stats_with_engine
+from chesskit.suites.session import execute, prepare, refuse_stats_with_engine, without_impossible
 
 
 @click.command()
@@ -127,6 +127,8 @@ def suite(
             eng = engine_opts.open(variant) if engine_opts.given else None
         except EngineError as err:  # a Python adapter that cannot be imported
             raise start_failed(err, bisect) from None
+        if bisect:
+            planned = without_impossible(planned)
         deepest = max((task.depth for task in planned.tasks), default=1)
         gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
         try:

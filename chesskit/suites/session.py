@@ -16,7 +16,7 @@ outcome (``chesskit.cli.suite_render``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -52,6 +52,24 @@ class Planned:
     errors: list[LineError]
     skip_chess960: bool = False
     skipped: list[tuple[SuiteRecord, str]] = field(default_factory=list)
+
+
+# why ``without_impossible`` leaves a position out
+NOT_BISECTED = (
+    "cannot arise in a game: --bisect leaves it out (an engine may count it its own way, "
+    "the same at every commit: Stockfish one of impossible.epd's)"
+)
+
+
+def without_impossible(planned: Planned) -> Planned:
+    """``planned`` without the positions that cannot arise in a game, each skipped: under
+    ``--bisect`` an engine that counts one its own way would mark every commit bad, the
+    good ones too (Stockfish fails ``impossible.epd``'s tricky-ep-unrelated-check)."""
+    left = {id(task.record): task.record for task in planned.tasks if task.record.notes}
+    if not left:
+        return planned
+    kept = [task for task in planned.tasks if not task.record.notes]
+    return replace(planned, tasks=kept, skipped=[*planned.skipped, *((record, NOT_BISECTED) for record in left.values())])
 
 
 @dataclass
