@@ -103,11 +103,7 @@ def suite(
     The checking itself is ``chesskit.suites.session`` (prepare, execute); this wires the
     options and renders.
     """
-    if device == "gpu":
-        standard_only(variant, gpu=True)
-        gpu_run.refuse(stats=stats, hash=hash_mb is not None, threads=threads is not None)
-        if engine_opts.given:
-            raise InputError("--device gpu counts with chesskit itself: it cannot be combined with an engine")
+    _refuse_on_gpu(device, variant, stats, hash_mb, threads, engine_opts)
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")
     node_limit = parse_count(max_nodes, "--max-nodes")
     if hash_mb is not None:
@@ -123,12 +119,11 @@ def suite(
         refuse_stats_with_engine(engine_opts.given, stats)
         if not engine_opts.given and (seconds is not None or bisect):
             raise InputError(f"{'--bisect' if bisect else '--position-timeout'} applies to an engine (--engine, --script, ...)")
+        planned = without_impossible(planned) if bisect else planned
         try:
             eng = engine_opts.open(variant) if engine_opts.given else None
         except EngineError as err:  # a Python adapter that cannot be imported
             raise start_failed(err, bisect) from None
-        if bisect:
-            planned = without_impossible(planned)
         deepest = max((task.depth for task in planned.tasks), default=1)
         gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
         try:
@@ -229,6 +224,16 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
     if stream is not None and outcome.engine_error is None:
         stream.finish()
     return outcome, encoded
+
+
+def _refuse_on_gpu(device: str, variant: str, stats: bool, hash_mb, threads, engine_opts) -> None:
+    """What ``--device gpu`` cannot be combined with: an InputError (exit 2) naming it."""
+    if device != "gpu":
+        return
+    standard_only(variant, gpu=True)
+    gpu_run.refuse(stats=stats, hash=hash_mb is not None, threads=threads is not None)
+    if engine_opts.given:
+        raise InputError("--device gpu counts with chesskit itself: it cannot be combined with an engine")
 
 
 def _render(outcome, as_json: bool, call: str | None, encoded: JsonResults | None = None) -> None:
