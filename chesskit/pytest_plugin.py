@@ -271,10 +271,30 @@ class SuiteFile(pytest.File):
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
     if _STATE not in config.stash or _only_files_named(config):
         return
-    added = _items(session, config, collected=config.stash[_STATE].collected)
+    added = _named(config, _items(session, config, collected=config.stash[_STATE].collected))
     items.extend(added)
     # as a collector's report would: "collected N items" counts them
     config.hook.pytest_collectreport(report=pytest.CollectReport("", "passed", None, added))
+
+
+def _named(config: pytest.Config, added: list) -> list:
+    """Of the suites' tests added to the session, those the command line names where it
+    names tests or files of the suites (``pytest 'a.epd::pos3[D3]' --chesskit-suite a.epd
+    --chesskit-suite b.epd`` ran every test of b.epd too); all of them where it names a
+    folder, nothing, or only files of its own (``--chesskit-suite``'s tests come then)."""
+    here = config.invocation_params.dir
+    suites = set(config.stash[_STATE].paths.values())
+    named = []
+    for arg in config.args:
+        file, _, test = arg.partition("::")
+        if (here / file).is_dir():
+            return added
+        path = _node_path(config, str(here / file))
+        if path in suites:
+            named.append(path + (f"::{test}" if test else ""))
+    if not named:
+        return added
+    return [item for item in added if any(item.nodeid == n or item.nodeid.startswith(n + "::") for n in named)]
 
 
 def _only_files_named(config: pytest.Config) -> bool:

@@ -57,8 +57,12 @@ class Case:
 
     @property
     def name(self) -> str:
-        """``kiwipete[D3]``: the test id the pytest plugin gives it."""
-        return f"{self.id}[D{self.depth}]"
+        """``kiwipete[D3]``: the test id the pytest plugin gives it under its file's node. The
+        position's id in its own file (unique there), not ``id``, which names the file too
+        where another file of the run uses the same id: a test's id must not change with the
+        other suites on the command line, or it cannot be run again by that id."""
+        record = getattr(self.task, "record", None)
+        return f"{self.id if record is None else record.id}[D{self.depth}]"
 
 
 @dataclass(frozen=True)

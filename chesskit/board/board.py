@@ -381,6 +381,7 @@ class Board:
         if depth == 0:
             return {"": 1}
         threads = self._check_threads(threads)
+        self._check_size(depth)
         self._reserve(depth, margin=2)
         if tt is None:
             try:
@@ -388,6 +389,22 @@ class Board:
             except MemoryError:  # the request, not the machine, is at fault: exit 2
                 raise InputError(f"a hash table of {hash_mb} MiB does not fit in this machine's memory") from None
         return _threads.run(self, depth, tt, threads, progress, by_move)
+
+    def _check_size(self, depth: int) -> None:
+        """An InputError (exit 2) for a tree whose count a 64-bit count may not hold: its
+        size guessed from shallow counts (``tablesize.estimated_leaves``, a few ms; it can
+        be off by a factor of two, hence the margin) over ``tablesize.LARGEST_TREE``. Only
+        from depth 7 on: a shallower tree cannot come near it."""
+        from chesskit.board import tablesize
+
+        if depth < tablesize.ESTIMATE_FROM:
+            return
+        guessed = tablesize.estimated_leaves(lambda k: self.perft(k), depth)
+        if guessed > tablesize.LARGEST_TREE:
+            raise InputError(
+                f"perft {depth} of this position has about {guessed:.2e} leaves, more than chesskit counts "
+                f"(at most about {tablesize.LARGEST_TREE:.2e}: 64-bit counts); ask a shallower depth"
+            )
 
     def warm_up(self, threads: int = 1) -> None:
         """Load (or, the first time, compile) everything a perft of this board with

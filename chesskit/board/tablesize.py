@@ -54,6 +54,11 @@ DEEP_MEMORY_SHARE = 2
 # from this depth on the default follows the tree's estimated size (``estimated_leaves``):
 # one MiB per LEAVES_PER_MB leaves, at least the depth's table at this depth (64 MiB)
 ESTIMATE_FROM = 7
+# the largest tree a perft counts, as ``estimated_leaves`` guesses it: 2^61, a factor of
+# eight under 2^64, what the walk's 64-bit counts hold (read as unsigned: ``core/entry.py``);
+# the guess can be several times low (a bare king in a corner, whose moves grow with depth:
+# 5.6 times at KvK 24)
+LARGEST_TREE = 1 << 61
 LEAVES_PER_MB = 1 << 29
 # the shallow counts of the estimate: up to this depth, or until one passes this many leaves
 SHALLOW_DEPTH = 4

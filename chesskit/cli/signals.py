@@ -94,7 +94,8 @@ def interrupt_guard() -> Iterator[None]:
       (a signal to that thread, once it is out of the unraisable hook), and a run whose
       code kept it and went on to its end still ends as interrupted (128 + the signal).
 
-    A signal that was ignored when chesskit started (``nohup`` ignores SIGHUP) stays ignored.
+    A signal that was ignored when chesskit started (``nohup`` ignores SIGHUP, a shell's
+    ``&`` SIGINT) stays ignored; the others are still handled.
     """
     global _signum, _lost, _echoes, _previous_hook, _ask_fd
     _interrupted.clear()
@@ -103,10 +104,14 @@ def interrupt_guard() -> Iterator[None]:
     previous_handlers: dict[int, object] = {}
     watchdog = None
     if threading.current_thread() is threading.main_thread() and (
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        signal.getsignal(signal.SIGINT) in (signal.default_int_handler, signal.SIG_IGN)
     ):
+        # each signal as it was: Python's own Ctrl-C handler, or the default of SIGTERM and
+        # SIGHUP, is taken over; one ignored (a job started with `&` ignores SIGINT) stays
+        # ignored, and the others are still handled (they were not, and a background
+        # chesskit ended by SIGTERM left its engines running)
         for sig in STOP_SIGNALS:
-            if sig == signal.SIGINT or signal.getsignal(sig) is signal.SIG_DFL:
+            if signal.getsignal(sig) is (signal.default_int_handler if sig == signal.SIGINT else signal.SIG_DFL):
                 previous_handlers[sig] = signal.signal(sig, _on_signal)
         watchdog = _Watchdog.start()
         _ask_fd = watchdog.write_fd if watchdog is not None else None

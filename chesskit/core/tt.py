@@ -65,6 +65,7 @@ DEEP_PART = 4
 SPLIT_FROM = 1024
 _DEPTH_MASK = np.uint64(63)
 _SIX = np.uint64(6)
+_COUNT_BITS = np.uint64(58)  # a deep entry's count: the data word but its 6 depth bits
 _FIELD_BITS = np.uint64(16)
 _FIELD = np.uint64(0xFFFF)
 _HALF = np.uint64(32)
@@ -180,8 +181,8 @@ def _store(tt, key, check, depth, count):
         tt[base + SMALL_WAYS] = (low << _FIELD_BITS) | field
         tt[base] = check ^ (field * _MIX)
         return
-    if words == 0:
-        return
+    if words == 0 or np.uint64(count) >> _COUNT_BITS:
+        return  # no table, or a count its entry's 58 bits cannot hold (a tree of 2^58 leaves)
     base, ways = _bucket(_deep_words(words), key)
     d = np.uint64(depth)
     victim = base

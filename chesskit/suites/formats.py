@@ -572,6 +572,7 @@ class _Block:
     epd_line: int = 0
     depths: dict[int, int] | None = None
     broken: bool = False  # an error was reported for it: its perft lines are not run
+    rejected: bool = False  # one of its perft lines was an error (reported for that line)
     variant: str | None = None  # the rules of the ``variant`` line above it (or the file's name)
 
 
@@ -597,6 +598,8 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
         if block.epd is None:
             entries.append(LineError(path, block.id_line, "an id without an 'epd' line", block.id))
             return
+        if block.rejected and not block.depths:
+            return  # its only counts were bad lines, each reported: no second error for the block
         try:
             record = parse_epd_line(block.epd, path, block.epd_line, mode, block.depths or {}, strict, block.variant)
         except InputError as err:
@@ -641,6 +644,7 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
                     raise InputError(f"expected 'perft DEPTH COUNT', found 'perft {printable(value[:40])}'")
                 _add_depth(block.depths, parts[0], parts[1], "perft ")
             except InputError as err:
+                block.rejected = True
                 entries.append(LineError(path, lineno, str(err), block.id))
         else:
             entries.append(

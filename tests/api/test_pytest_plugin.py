@@ -370,3 +370,17 @@ def test_chesskit_variant_checks_a_variant_engine_on_that_variants_suites(projec
     result = project(engine, "--chesskit-variant=klingon")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*chesskit: --chesskit-variant: unknown variant 'klingon'*"])
+
+
+def test_a_test_id_does_not_change_with_the_other_suites_named(project, pytester):
+    """Two suites that both use the id ``start``: each test is ``FILE::start[D1]`` whatever
+    else is named (it was ``suite.epd::suite.epd:start[D1]`` beside another suite, an id that
+    could not be run again), and naming one test of one suite runs that test alone (every
+    test of the other suite ran too)."""
+    pytester.path.joinpath("other.epd").write_text(SUITE)
+    both = ("--chesskit-suite=suite.epd", "--chesskit-suite=other.epd")
+    listed = project(adapter("eng_correct.py"), *both, "--collect-only", "-q")
+    assert "suite.epd::start[D1]" in listed.outlines and "other.epd::start[D1]" in listed.outlines
+    one = project(adapter("eng_correct.py"), *both, "suite.epd::start[D1]", "-v")
+    one.assert_outcomes(passed=1)
+    one.stdout.fnmatch_lines(["suite.epd::start[[]D1[]] PASSED*"])

@@ -256,6 +256,35 @@ def test_sigterm_and_sighup_kill_the_engine_and_exit_128_plus_signal(tmp_path, s
     assert all(gone(p) for p in pids), f"engine processes survived: {pids}"
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_background_run_ignoring_ctrl_c_still_handles_sigterm_and_sighup(tmp_path, sig):
+    """A job a shell starts with ``&`` ignores SIGINT: chesskit then installed no handler at
+    all, and SIGTERM or SIGHUP killed it with its engine left running."""
+    pidfile = tmp_path / "pids"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chesskit", "compare", "startpos", "2", "--engine", str(ENGINES / "fail_hang.py"),
+         "--timeout", "100"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(CHESSKIT_HANG_PIDFILE=str(pidfile)),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        pids = _pids(pidfile)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 128 + sig and err.startswith("chesskit: "), err
+    deadline = time.monotonic() + 10
+    while not all(gone(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(gone(p) for p in pids), f"engine processes survived: {pids}"
+
+
 @pytest.mark.parametrize("args", [["perft", "startpos", "8", "--stats"], ["debug", "startpos", "7"]])
 def test_ctrl_c_stops_the_compiled_counting_and_checking_walks(args):
     """The --stats and debug walks run compiled for minutes: Ctrl-C still ends the run

@@ -426,3 +426,12 @@ def test_a_file_whose_lines_end_in_a_bare_carriage_return_says_so(tmp_path, name
     entries = read_suite(write(tmp_path, name, data))
     assert records(entries) == []
     assert errors(entries) == [(1, "a carriage return inside the line: lines end in '\\n' or '\\r\\n', not a bare '\\r' (old Mac line ends)")]
+
+
+def test_a_perft_block_whose_only_count_is_bad_is_one_error(tmp_path):
+    # the bad 'perft' line was reported, then its block again ("no D<n> opcodes", an EPD
+    # word in a .perft file): two errors, a doubled JUnit case and pytest id, for one mistake
+    text = f"id bigdepth\nepd {START4}\nperft 101 15\nid fine\nepd {START4}\nperft 1 20\n"
+    entries = read_suite(write(tmp_path, "one.perft", text))
+    assert [line for line, _ in errors(entries)] == [3]
+    assert [r.id for r in records(entries)] == ["fine"]
