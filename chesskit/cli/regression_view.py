@@ -32,7 +32,8 @@ def echo(regression, terminal: bool = False) -> None:
 
     con = output.console()
     for line in lines:
-        con.print(Text(line, style="bold" if line and not line.startswith(" ") else ""))
+        # never wrapped: a suite line or a string literal cut in two no longer pastes
+        con.print(Text(line, style="bold" if line and not line.startswith(" ") else ""), soft_wrap=True)
 
 
 def to_json(regression) -> dict | None:

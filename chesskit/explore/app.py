@@ -24,6 +24,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Label, ProgressBar, Static
+from textual.widgets.data_table import RowDoesNotExist
 
 from chesskit.board.describe import describe, game_status, variant_lines
 from chesskit.errors import ChesskitError
@@ -437,9 +438,13 @@ class ExplorerApp(App):
         if not report.agree:
             self.ex.land(report)
         self.show_node()
-        if report.missing:
+        # the cursor on the first missing move, else on the first extra one
+        for move in [*report.missing, *report.extra][:1]:
             table = self.query_one(DataTable)
-            table.move_cursor(row=table.get_row_index(report.missing[0]))
+            try:
+                table.move_cursor(row=table.get_row_index(move))
+            except RowDoesNotExist:  # a row of its own the table has not (a null move, a move listed twice)
+                pass
 
     def go(self, move: Callable[[], object]) -> None:
         """Move (a navigation call on the Explorer), then draw; a bad move is an error line."""

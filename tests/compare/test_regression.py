@@ -233,3 +233,21 @@ def test_a_bug_that_needs_the_moves_played_keeps_a_line_that_fails(cli, tmp_path
     suite.write_text(regression["line"] + "\n")
     assert cli("suite", str(suite), "--script", script).exit_code == 1  # it fails while the bug is there
     assert cli("suite", str(suite), "--script", CORRECT).exit_code == 0
+
+
+def test_on_a_terminal_the_lines_to_paste_are_never_wrapped(monkeypatch):
+    # an 80-column terminal cut the suite line and the test's string literal in two
+    import io
+
+    from rich.console import Console
+
+    from chesskit.cli import output, regression_view
+
+    screen = io.StringIO()
+    monkeypatch.setattr(output, "console", lambda stderr=False: Console(file=screen, width=40, force_terminal=True))
+    found = Regression("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", False, 3, 97862,
+                       "kiwi", 'chesskit.Engine("./myengine")')
+    regression_view.echo(found, terminal=True)
+    text = screen.getvalue()
+    assert found.line in text
+    assert 'assert engine.perft("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3) == 97862' in text

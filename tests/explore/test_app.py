@@ -398,3 +398,18 @@ def test_a_position_that_cannot_arise_shows_its_note_and_d_types_a_depth():
         assert shows(app, "bad depth 'x': an integer from 1 to 100") and ex.depth == 3  # the line mode's words
 
     run(ex, script)
+
+
+def test_a_puts_the_cursor_on_an_extra_move_where_none_is_missing():
+    # bug_ep_rank_pin generates the illegal f4e3 after e2e4 in pos3: the cursor stayed on
+    # the first row, and Enter went down a move that was not the finding
+    pos3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+    ex = make(pos3, 2, python=f"{ENGINES / 'bug_ep_rank_pin.py'}:Adapter")
+
+    async def script(pilot, app):
+        await pilot.press("a")
+        await idle(pilot, app)
+        assert shows(app, "generates illegal f4e3")
+        assert app.selected() == "f4e3"
+
+    run(ex, script)
