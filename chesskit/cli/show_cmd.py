@@ -41,7 +41,7 @@ def show(
         from chesskit.report.svg import board_svg
 
         last = board.move_stack[-1] if board.move_stack else None
-        svg = board_svg(board.fen(), last_move=last, chess960=board.chess960, variant=getattr(board, "variant", "chess"))
+        svg = board_svg(board.shown_fen(), last_move=last, chess960=board.chess960, variant=getattr(board, "variant", "chess"))
         write_file(svg_path, svg + "\n", "--svg")
     info = describe(board, ident)
     if as_json:

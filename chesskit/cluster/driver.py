@@ -371,9 +371,13 @@ def _security(scheduler: str):
     from distributed.comm.addressing import parse_address
 
     try:
-        scheme, _ = parse_address(scheduler)
+        scheme, location = parse_address(scheduler)
     except ValueError as err:
         raise InputError(f"bad scheduler address {scheduler!r}: {err} (expected tcp://HOST:PORT)") from None
+    port = location.rpartition(":")[2]
+    if ":" in location and port.isdigit() and not 0 < int(port) < 1 << 16:
+        # the connection then failed as "connection refused" (exit 3), as if nothing listened there
+        raise InputError(f"bad scheduler address {scheduler!r}: port {port} is not from 1 to 65535")
     if scheme not in SCHEMES:
         raise InputError(
             f"bad scheduler address {scheduler!r}: chesskit reaches a Dask scheduler over tcp:// or tls://, "

@@ -122,6 +122,7 @@ def test_missing_dask_says_how_to_install(cli, monkeypatch):
         (["--split-depth", "5"], "bad split depth 5: must be at most the depth (3)"),
         (["--split-depth", "-1"], "bad split depth '-1'"),
         (["--scheduler", "nonsense"], "bad scheduler address 'nonsense'"),
+        (["--scheduler", "tcp://127.0.0.1:99999"], "port 99999 is not from 1 to 65535"),  # was "connection refused", exit 3
         (["--workers", "1", "--stats"], "--stats and --all-depths do not run on a cluster"),
         # issue 27: these were exit 70
         (["--scheduler", "inproc://127.0.0.1/1/1"], "over tcp:// or tls://, not inproc://"),
@@ -129,7 +130,7 @@ def test_missing_dask_says_how_to_install(cli, monkeypatch):
         (["--scheduler", "tls://127.0.0.1:8786"], "a tls:// scheduler needs certificates: set the distributed.comm.tls"),
         (["--scheduler", "tls://127.0.0.1"], "a tls:// scheduler needs certificates"),
     ],
-    ids=["both", "zero-workers", "word-workers", "split-too-deep", "negative-split", "address", "stats",
+    ids=["both", "zero-workers", "word-workers", "split-too-deep", "negative-split", "address", "port", "stats",
          "inproc", "ucx", "tls-without-certificates", "tls-without-port"],
 )
 def test_bad_cluster_options(cli, args, message):

@@ -556,3 +556,11 @@ def test_a_crash_on_go_is_gos_when_it_beats_isready_to_the_pipe(monkeypatch):
     with pytest.raises(EngineError, match=r"exited with code 2 after 'go perft \d'"):
         with open_engine(engine=f"{engine_file('fake_uci.py')} --crash-on-go") as engine:
             engine.divide(STARTPOS, 1, [])
+
+
+@pytest.mark.parametrize("seconds, shown", [(2.91577, "2.92"), (30.0, "30"), (1000, "1000"), (0.5, "0.5")])
+def test_a_wait_in_an_engine_error_is_rounded(seconds, shown):
+    # what --position-timeout left of its time was printed "within 2.91577 s"
+    from chesskit.compare.engines.base import seconds_text
+
+    assert seconds_text(seconds) == shown

@@ -124,7 +124,7 @@ class Engine(ABC):
         except subprocess.TimeoutExpired:
             kill_group(proc)
             drain(proc)
-            raise self.error(f"did not answer {call} within {self.timeout:g} s") from None
+            raise self.error(f"did not answer {call} within {seconds_text(self.timeout)} s") from None
         except OutputLimit as limit:  # a line past MAX_LINE or an answer past MAX_ANSWER
             kill_group(proc)
             drain(proc)
@@ -226,6 +226,12 @@ def add_divide_entry(result: dict[str, int], move: str, count: int) -> None:
     generation (exit 1), as a null move (``0000``, kept as it is) is, not a failure to run."""
     key = move + TWICE if move in result else move
     result[key] = result.get(key, 0) + count
+
+
+def seconds_text(seconds: float) -> str:
+    """A wait in an engine error: ``30``, ``2.92`` (the rest of a --position-timeout was
+    printed ``2.91577``)."""
+    return f"{round(seconds, 2):g}"
 
 
 def one_line(text: str, limit: int = 200) -> str:

@@ -22,7 +22,7 @@ import queue
 import re
 import time
 
-from chesskit.compare.engines.base import CANNOT_PLAY_960, check_depth, fairy_fen, node_board, one_line, position_label  # noqa: F401 (node_board re-exported)
+from chesskit.compare.engines.base import CANNOT_PLAY_960, check_depth, fairy_fen, node_board, one_line, position_label, seconds_text  # noqa: F401 (node_board re-exported)
 from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect, bad_count
 from chesskit.compare.engines import detect, xboard
 from chesskit.compare.engines.uci import UciEngine
@@ -395,7 +395,7 @@ class PerftEngine(UciEngine):
         line = self._poll(deadline)
         if line is None:
             self._kill()
-            raise self.error(f"did not answer {command!r} within {self.timeout:g} s{_printed(answer)}")
+            raise self.error(f"did not answer {command!r} within {seconds_text(self.timeout)} s{_printed(answer)}")
         return line
 
     def _refuse_bad_count(self, command: str, line: str) -> None:

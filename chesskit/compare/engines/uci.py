@@ -39,6 +39,7 @@ from chesskit.compare.engines.base import (
     fairy_fen,
     one_line,
     parse_divide_line,
+    seconds_text,
 )
 from chesskit.compare.engines.proc import (
     MAX_ANSWER,
@@ -283,7 +284,7 @@ class UciEngine(Engine):
             line = self._lines.get(timeout=remaining)
         except queue.Empty:
             self._kill()
-            raise self.error(f"did not answer {self._last_command!r} within {self.timeout:g} s") from None
+            raise self.error(f"did not answer {self._last_command!r} within {seconds_text(self.timeout)} s") from None
         return self._taken(line)
 
     def _taken(self, line) -> str:
