@@ -413,8 +413,14 @@ def read_epd(path: Path, strict: bool = False, default: str | None = None, seen=
         try:
             entries.append(parse_epd_line(text, path, lineno, mode, strict=strict, variant=variant))
         except InputError as err:
-            entries.append(LineError(path, lineno, printable(str(err)), _scan_id(text)))
+            # "// a note" read as a FEN said "expected 8 ranks ..., found 3": say what a comment is
+            why = f"{err} (a comment line starts with '#' or '%')" if text.startswith(_OTHER_COMMENTS) else str(err)
+            entries.append(LineError(path, lineno, printable(why), _scan_id(text)))
     return entries.done()
+
+
+# how other languages start a comment: a line that begins so and is no position gets a hint
+_OTHER_COMMENTS = ("//", ";", "--", "/*")
 
 
 def parse_epd_line(

@@ -61,7 +61,10 @@ class PositionResult:
 
     @property
     def expected(self) -> dict[int, int]:
-        """``{depth: expected nodes}`` of the counts planned."""
+        """``{depth: expected nodes}`` of the counts planned; a skipped position's are its
+        line's (none was planned: a skip's reason named the count, and ``expected`` was empty)."""
+        if self.status == SKIPPED:
+            return dict(sorted(self.record.depths.items()))
         tasks = [*(r.task for r in self.results), *([self.failed_task] if self.failed_task else []), *self.not_run]
         return {t.depth: t.expected for t in tasks}
 

@@ -304,3 +304,11 @@ def test_a_variant_mismatch_regression_names_the_variant(cli, tmp_path):
     pasted = tmp_path / "pasted.epd"
     pasted.write_text(line + "\n")
     assert cli("suite", str(pasted)).exit_code == 1
+
+
+def test_a_skipped_position_keeps_its_expected_counts_in_json(cli, tmp_path):
+    suite = tmp_path / "sk.epd"
+    suite.write_text(f'{START4} id "deep"; D6 119060324;\n{START4} id "shallow"; D1 20;\n')
+    data = json.loads(cli("suite", str(suite), "--json").stdout)
+    (skipped,) = data["skipped"]
+    assert skipped["id"] == "deep" and skipped["expected"] == {"6": 119060324}  # it was {}

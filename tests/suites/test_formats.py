@@ -435,3 +435,12 @@ def test_a_perft_block_whose_only_count_is_bad_is_one_error(tmp_path):
     entries = read_suite(write(tmp_path, "one.perft", text))
     assert [line for line, _ in errors(entries)] == [3]
     assert [r.id for r in records(entries)] == ["fine"]
+
+
+def test_a_comment_of_another_language_is_an_error_that_says_what_a_comment_is(tmp_path):
+    text = f"// a C comment\n; a Lisp one\n# ours\n{START4} ;D1 20\n"
+    entries = read_suite(write(tmp_path, "notes.epd", text))
+    found = dict(errors(entries))
+    assert list(found) == [1, 2]
+    assert all(why.endswith("(a comment line starts with '#' or '%')") for why in found.values())
+    assert [r.depths for r in records(entries)] == [{1: 20}]
