@@ -49,7 +49,8 @@ def _node_panel(data: dict, path: list[str], i: int, fen: str | None, step: dict
     arrows = []
     if failing and data.get("kind") == "moves":
         arrows = [Arrow(m, "missing") for m in data.get("missing") or []]
-        arrows += [Arrow(m, "extra") for m in data.get("extra") or []]
+        # a move listed twice ("e1f2 (listed twice)") has its arrow too
+        arrows += [Arrow(m.split(" (")[0], "extra") for m in data.get("extra") or []]
     elif not failing:
         arrows = [Arrow(path[i], "path")]
     last_move = path[i - 1] if i else None

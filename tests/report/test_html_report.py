@@ -339,3 +339,12 @@ def test_an_engine_that_fails_in_a_crazyhouse_descent_is_named_with_its_node(cli
     one_line(result, 3, "at the start position (fen 4k3/8/8/8/8/8/8/4K3[P] w - - 0 1)")
     (board,) = svg_boards(out.read_text())
     assert board_facts(board)[1] == {"e1": "K", "e8": "k"}
+
+
+def test_a_move_listed_twice_has_its_arrow(cli, tmp_path):
+    # its extra entry, "e1f2 (listed twice)", was no UCI move to the drawing: no arrow
+    page = tmp_path / "twice.html"
+    result = cli("compare", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "1", "--python", f"{ENGINES / 'bad_divide.py'}:Twice",
+                 "--html", str(page))
+    assert result.exit_code == 1
+    assert re.findall(r'class="arrow extra" data-move="([^"]*)"', page.read_text()) == ["e1f2"]
