@@ -231,44 +231,30 @@ def test_a_python_adapters_child_processes_die_with_it(tmp_path):
 )
 @pytest.mark.parametrize("command", ["compare", "suite"])
 def test_sigterm_and_sighup_kill_the_engine_and_exit_128_plus_signal(tmp_path, suite_file, sig, engine, command):
-    pidfile = tmp_path / "pids"
     args = ["compare", "startpos", "2"] if command == "compare" else ["suite", str(suite_file)]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "chesskit", *args, *engine, "--timeout", "100"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env(CHESSKIT_HANG_PIDFILE=str(pidfile)),
-    )
-    try:
-        pids = _pids(pidfile)
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 128 + sig, err
-    assert err.count("\n") == 1 and err.startswith("chesskit: ") and "Traceback" not in err
-    deadline = time.monotonic() + 10
-    while not all(gone(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert all(gone(p) for p in pids), f"engine processes survived: {pids}"
+    err = _signalled(tmp_path, [*args, *engine], sig)
+    assert err.count("\n") == 1 and "Traceback" not in err
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_a_background_run_ignoring_ctrl_c_still_handles_sigterm_and_sighup(tmp_path, sig):
     """A job a shell starts with ``&`` ignores SIGINT: chesskit then installed no handler at
     all, and SIGTERM or SIGHUP killed it with its engine left running."""
+    args = ["compare", "startpos", "2", "--engine", str(ENGINES / "fail_hang.py")]
+    _signalled(tmp_path, args, sig, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+
+
+def _signalled(tmp_path, args: list[str], sig, preexec_fn=None) -> str:
+    """Run chesskit with ``args`` and a hanging engine, send ``sig`` once the engine is up,
+    check it ended with 128 + ``sig`` and no engine process is left; its stderr."""
     pidfile = tmp_path / "pids"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "chesskit", "compare", "startpos", "2", "--engine", str(ENGINES / "fail_hang.py"),
-         "--timeout", "100"],
+        [sys.executable, "-m", "chesskit", *args, "--timeout", "100"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=env(CHESSKIT_HANG_PIDFILE=str(pidfile)),
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+        preexec_fn=preexec_fn,
     )
     try:
         pids = _pids(pidfile)
@@ -283,6 +269,7 @@ def test_a_background_run_ignoring_ctrl_c_still_handles_sigterm_and_sighup(tmp_p
     while not all(gone(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(gone(p) for p in pids), f"engine processes survived: {pids}"
+    return err
 
 
 @pytest.mark.parametrize("args", [["perft", "startpos", "8", "--stats"], ["debug", "startpos", "7"]])
