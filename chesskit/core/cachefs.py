@@ -168,7 +168,11 @@ def write(folder: str | os.PathLike, name: str, data: bytes) -> bool:
             if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) != 0o700:
                 os.chmod(inner, 0o700)
         write_atomic(path, data, mode=0o600)
-    except OSError:
+    except OSError as error:
+        # said once: a full disk made every run compile again (about 30 s here) in silence
+        why = error.strerror or type(error).__name__
+        warn(f"cannot save to the compile cache {folder}: {why}; the next run compiles the move generator "
+             "again (seconds): free some space, or set CHESSKIT_CACHE_DIR to a folder you can write")
         return False
     return True
 

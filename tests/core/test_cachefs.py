@@ -272,3 +272,18 @@ def test_the_compile_notice_says_every_run_when_no_cache_is_kept(monkeypatch, tm
     assert first_run_only(kept) == "first run only"
     assert first_run_only(private).startswith("every run")
     assert first_run_only(None).startswith("every run")
+
+
+def test_a_save_that_fails_is_said_once(tmp_path, monkeypatch, capsys):
+    # a full disk under the cache: every run compiled again (about 30 s) and said nothing
+    monkeypatch.setattr(cachefs, "_warned", set())
+
+    def full(path, data, mode):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(cachefs, "write_atomic", full)
+    assert not cachefs.write(tmp_path, "walk.o", b"code")
+    assert not cachefs.write(tmp_path, "walk.json", b"{}")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"cannot save to the compile cache {tmp_path}: No space left on device" in err
