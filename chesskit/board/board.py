@@ -393,8 +393,8 @@ class Board:
     def _check_size(self, depth: int) -> None:
         """An InputError (exit 2) for a tree whose count a 64-bit count may not hold: its
         size guessed from shallow counts (``tablesize.estimated_leaves``, a few ms; it can
-        be off by a factor of two, hence the margin) over ``tablesize.LARGEST_TREE``. Only
-        from depth 7 on: a shallower tree cannot come near it."""
+        be several times low, hence the margin of ``tablesize.LARGEST_TREE``) over that
+        bound. Only from depth 7 on: a shallower tree cannot come near it."""
         from chesskit.board import tablesize
 
         if depth < tablesize.ESTIMATE_FROM:
