@@ -61,8 +61,7 @@ class Case:
         position's id in its own file (unique there), not ``id``, which names the file too
         where another file of the run uses the same id: a test's id must not change with the
         other suites on the command line, or it cannot be run again by that id."""
-        record = getattr(self.task, "record", None)
-        return f"{self.id if record is None else record.id}[D{self.depth}]"
+        return f"{self.task.record.id}[D{self.depth}]"
 
 
 @dataclass(frozen=True)

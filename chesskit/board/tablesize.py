@@ -55,7 +55,7 @@ DEEP_MEMORY_SHARE = 2
 # one MiB per LEAVES_PER_MB leaves, at least the depth's table at this depth (64 MiB)
 ESTIMATE_FROM = 7
 # the largest tree a perft counts, as ``estimated_leaves`` guesses it: 2^61, a factor of
-# eight under 2^64, what the walk's 64-bit counts hold (read as unsigned: ``core/entry.py``);
+# eight under 2^64, what the walk's 64-bit counts hold (read as unsigned: ``core/walkargs.as_count``);
 # the guess can be several times low (a bare king in a corner, whose moves grow with depth:
 # 5.6 times at KvK 24)
 LARGEST_TREE = 1 << 61

@@ -25,7 +25,8 @@ bisect_option = click.option(
     is_flag=True,
     help="For git bisect run: exit 125 (skip this commit) instead of 3 when the engine cannot be "
     "started (not found, not built, fails before its first answer); in a suite, a Chess960 position "
-    "the engine cannot be given (no UCI_Chess960) is skipped, not failed.",
+    "the engine cannot be given (no UCI_Chess960) and a position that cannot arise in a game are "
+    "skipped, not failed.",
 )
 
 

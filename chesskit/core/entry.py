@@ -18,9 +18,6 @@ from . import native, walkargs
 
 _NO_TABLE = np.zeros(0, dtype=np.uint64)
 _NO_PREFIX = np.zeros(0, dtype=np.int64)
-# a count is never negative: the walk's 64-bit sum holds one up to 2^64 - 1 read as unsigned
-# (``Board._check_size`` refuses a tree that may be larger)
-_WORD = 1 << 64
 _KINDS = dict(walkargs.ARGS)
 _SLOT = {name: i for i, (name, _) in enumerate(walkargs.ARGS)}
 
@@ -83,7 +80,7 @@ def count(T, state, depth: int, tt, prefix=()) -> int:
     the packed moves of ``prefix``; the history must have room for all of them."""
     if depth == 0:
         return 1
-    return _walk(T, state, prefix, depth, tt)[0] % _WORD  # the walk's int64, read as unsigned
+    return walkargs.as_count(_walk(T, state, prefix, depth, tt)[0])
 
 
 def play(T, state, move: int) -> None:

@@ -40,7 +40,7 @@ def count(vid: int, T, state, depth: int, tt, prefix=()) -> int:
     after the packed moves of ``prefix``."""
     if depth == 0:
         return 1
-    return _walk(vid, T, state, prefix, depth, tt)[0] % (1 << 64)  # the walk's int64, read as unsigned
+    return walkargs.as_count(_walk(vid, T, state, prefix, depth, tt)[0])
 
 
 def legal(vid: int, T, state, prefix=()) -> np.ndarray:

@@ -22,7 +22,7 @@ as they are, and the spelling is still named, so the report's "listed twice" is 
 
 from __future__ import annotations
 
-from chesskit.vocab import KING, ROOK, parse_square
+from chesskit.vocab import KING, ROOK, castle_squares, parse_square, piece_code, square_name
 
 KING_TAKES_ROOK = "king-takes-rook"
 KING_TO_SQUARE = "king-to-square"
@@ -70,13 +70,12 @@ def _read_960(divide: dict[str, int], board_factory) -> tuple[dict[str, int], st
     renamed = dict(divide)
     spelled = False
     for castle in legal:
-        if "@" in castle:  # a drop (crazyhouse)
+        if "@" in castle or not _our_king_on(board, castle[:2]):  # a drop (crazyhouse), or no king move
             continue
-        rook = parse_square(castle[2:4])
-        if board.piece_at(rook) != board.piece_at(parse_square(castle[:2])) - KING + ROOK:
-            continue  # not the king onto its own rook: no castle
-        destination = ("c" if castle[2] < castle[0] else "g") + castle[1]
-        written = castle[:2] + destination
+        king, rook = parse_square(castle[:2]), parse_square(castle[2:4])
+        if board.piece_at(rook) != piece_code(board.turn, ROOK):
+            continue  # not onto its own rook: no castle
+        written = castle[:2] + square_name(castle_squares(king, rook)[0])
         if castle in divide or written not in divide:
             continue
         spelled = True
