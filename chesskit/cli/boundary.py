@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import signal
 import sys
 
 import click
@@ -48,7 +49,11 @@ def error_line(err: BaseException) -> tuple[str, int]:
     if signum is not None:
         code = 128 + int(signum)
         if isinstance(err, ChesskitError) and err.exit_code in (signals.Interrupted.exit_code, code):
-            return str(err), code  # its own words (a cluster run says how to resume)
+            # its own words (a cluster run says how to resume), naming the signal
+            text = str(err)
+            if signum != signal.SIGINT and text.startswith("interrupted"):
+                text = signals.interrupt_message(signum) + text[len("interrupted") :]
+            return text, code
         return signals.interrupt_message(signum), code
     if isinstance(err, ChesskitError):
         return str(err), err.exit_code

@@ -316,15 +316,14 @@ def _local_cluster(n: int):
     """N worker processes of one thread each, on loopback, without a dashboard.
 
     The workers are started with SIGINT ignored (they inherit that), so a Ctrl-C on the
-    terminal reaches only this process, which then shuts them down in order.
+    terminal reaches only this process, which then shuts them down in order. A Ctrl-C,
+    SIGTERM or SIGHUP that comes while they start is held (Dask's start-up, interrupted
+    half way, prints its tracebacks) and taken once the cluster is up, which is then
+    closed first.
     """
     from distributed import LocalCluster
 
-    previous = signal.getsignal(signal.SIGINT)
-    main_thread = previous is not None and _in_main_thread()
-    if main_thread:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
+    with _held_signals() as held:
         with warnings.catch_warnings():
             # without a dashboard, Dask still opens its HTTP server on port 8787 and warns
             # when another cluster (a second chesskit run) holds it: chesskit uses no port
@@ -338,14 +337,71 @@ def _local_cluster(n: int):
                 dashboard_address=None,
                 silence_logs=logging.CRITICAL,
             )
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGINT, previous)
     try:
+        if held:
+            with contextlib.suppress(Exception):
+                cluster.close(timeout=20)
+            signal.raise_signal(held[0])  # to the handler the run had: KeyboardInterrupt
         yield cluster
     finally:
         with contextlib.suppress(Exception):
             cluster.close(timeout=20)
+
+
+@contextlib.contextmanager
+def _held_signals() -> Iterator[list[int]]:
+    """While the body starts local workers: SIGINT ignored (the workers inherit that, so a
+    Ctrl-C on the terminal reaches only this process), SIGTERM and SIGHUP recorded in the
+    list yielded instead of acted on, and a Ctrl-C recorded too. An ignored signal cannot
+    be seen, so a ``sleep`` in this process group stands watch: the terminal's Ctrl-C ends
+    it. Handlers are restored on the way out. Outside the main thread (where no handler
+    can be set) nothing is changed."""
+    held: list[int] = []
+    if not _in_main_thread() or signal.getsignal(signal.SIGINT) is None:
+        yield held
+        return
+
+    def hold(signum, frame):
+        held.append(signum)
+
+    watch = _watch_for_ctrl_c() if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN else None
+    previous = {signal.SIGINT: signal.signal(signal.SIGINT, signal.SIG_IGN)}
+    for sig in STOP_SIGNALS[1:]:
+        if signal.getsignal(sig) not in (signal.SIG_IGN, None):  # one ignored (nohup) stays so
+            previous[sig] = signal.signal(sig, hold)
+    try:
+        yield held
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if watch is not None:
+            if watch.poll() == -signal.SIGINT:
+                held.insert(0, signal.SIGINT)
+            with contextlib.suppress(OSError):
+                watch.kill()
+            watch.wait()
+
+
+# Ctrl-C, SIGTERM, SIGHUP: the signals the CLI turns into an interrupt.
+STOP_SIGNALS = tuple(
+    sig for sig in (signal.SIGINT, getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if sig
+)
+
+
+def _watch_for_ctrl_c():
+    """A ``sleep`` in this process group (a Ctrl-C on the terminal ends it), or None."""
+    import shutil
+    import subprocess
+
+    sleep = shutil.which("sleep")
+    if sleep is None:
+        return None
+    try:
+        return subprocess.Popen(
+            [sleep, "3600"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+    except OSError:
+        return None
 
 
 def _in_main_thread() -> bool:

@@ -82,6 +82,37 @@ def test_local_workers_ctrl_c_then_resume(tmp_path):
     assert data["split_depth"] == 2 and data["positions"] == 400
 
 
+def starting_workers(run: subprocess.Popen) -> bool:
+    """Wait until ``run`` is starting its local workers: its first child process (the
+    warm-up before is in process). False when the run ended or none showed."""
+    import psutil
+
+    deadline = time.monotonic() + 120
+    while run.poll() is None and time.monotonic() < deadline:
+        try:
+            if psutil.Process(run.pid).children():
+                return True
+        except psutil.Error:
+            pass
+        time.sleep(0.005)
+    return False
+
+
+@pytest.mark.slow  # starts two local workers twice (a few seconds each)
+@pytest.mark.parametrize(
+    ("signum", "code", "line"),
+    [(signal.SIGINT, 130, "chesskit: interrupted\n"), (signal.SIGTERM, 143, "chesskit: terminated (SIGTERM)\n")],
+)
+def test_a_signal_while_the_workers_start_stops_the_run(signum, code, line):
+    # the workers start with Ctrl-C ignored: the run ignored it too then, went on and
+    # printed its count with exit 0; a SIGTERM printed Dask's tracebacks
+    need_dask()
+    run = chesskit_process("perft", "startpos", "7", "--workers", "2")
+    assert starting_workers(run), run.communicate()
+    os.killpg(run.pid, signum)
+    assert finish(run) == (code, "", line)
+
+
 def test_unreachable_scheduler_names_the_address(cli):
     need_dask()
     address = f"tcp://127.0.0.1:{free_port()}"
