@@ -32,6 +32,7 @@ from chesskit.cluster.errors import (
     ClusterInterrupted,
     ExtraMissing,
     SchedulerUnreachable,
+    WorkersFailed,
 )
 from chesskit.cluster.plan import make_plan
 from chesskit.cluster.worker import run_batch
@@ -329,14 +330,18 @@ def _local_cluster(n: int):
             # when another cluster (a second chesskit run) holds it: chesskit uses no port
             # of it, and the warning would be the run's only stderr line
             warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-            cluster = LocalCluster(
-                n_workers=n,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-                silence_logs=logging.CRITICAL,
-            )
+            try:
+                cluster = LocalCluster(
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,
+                )
+            except Exception as err:  # Dask's "Nanny failed to start", its cause inside
+                _end_stray_workers()
+                raise WorkersFailed(n, err) from err
     try:
         if held:
             with contextlib.suppress(Exception):
@@ -402,6 +407,17 @@ def _watch_for_ctrl_c():
         )
     except OSError:
         return None
+
+
+def _end_stray_workers() -> None:
+    """End the worker processes a failed start left running (Dask would reap them at exit,
+    with a log line after the run's one-line error)."""
+    import multiprocessing
+
+    for process in multiprocessing.active_children():
+        if process.name.startswith("Dask Worker process"):
+            process.terminate()
+            process.join(5)
 
 
 def _in_main_thread() -> bool:

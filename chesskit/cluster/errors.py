@@ -44,3 +44,19 @@ class ClusterInterrupted(ChesskitError):
         else:
             message = "interrupted; nothing was saved (add --checkpoint FILE to make a run resumable)"
         super().__init__(message)
+
+
+class WorkersFailed(ClusterError):
+    """Local workers that did not start: out of memory (exit 4, as the CLI reports any
+    run that ran out) or another reason Dask gives (exit 3)."""
+
+    def __init__(self, workers: int, err: BaseException):
+        cause = err
+        while cause.__cause__ is not None or cause.__context__ is not None:
+            cause = cause.__cause__ or cause.__context__
+        reason = f"{type(cause).__name__}: {cause}" if str(cause) else type(cause).__name__
+        memory = isinstance(cause, MemoryError) or "can't start new thread" in str(cause)
+        if memory:  # a thread's stack is memory: under `ulimit -v` that fails first
+            self.exit_code = 4
+            reason = f"out of memory ({reason}); fewer --workers need less"
+        super().__init__(f"cannot start {workers} local Dask worker{'s' * (workers != 1)}: {reason}")

@@ -213,3 +213,45 @@ def test_local_workers_print_nothing_on_stderr_when_dasks_port_is_taken():
     assert code == 0, err
     assert err == ""
     assert json.loads(out)["nodes"] == 8902
+
+
+def test_workers_that_cannot_start_are_named():
+    # under `ulimit -v` the workers failed with Dask's "Nanny failed to start", an internal
+    # error (exit 70), and Dask's log line about the worker it reaped came after it
+    from chesskit.cluster.errors import WorkersFailed
+
+    def failed(inner: BaseException) -> WorkersFailed:
+        try:
+            try:
+                raise inner
+            except Exception as err:
+                raise RuntimeError("Nanny failed to start.") from err
+        except RuntimeError as outer:
+            return WorkersFailed(2, outer)
+
+    memory = failed(RuntimeError("can't start new thread"))
+    assert memory.exit_code == 4
+    assert str(memory) == (
+        "cannot start 2 local Dask workers: out of memory (RuntimeError: can't start new thread); "
+        "fewer --workers need less"
+    )
+    other = failed(OSError("[Errno 24] Too many open files"))
+    assert other.exit_code == 3
+    assert str(other) == "cannot start 2 local Dask workers: OSError: [Errno 24] Too many open files"
+
+
+@pytest.mark.slow  # starts (and fails to start) two local workers
+def test_workers_out_of_memory_is_exit_4():
+    need_dask()
+    import resource
+
+    def limit() -> None:  # room for the driver, not for two more Python processes' threads
+        resource.setrlimit(resource.RLIMIT_AS, (600 << 20, 600 << 20))
+
+    run = subprocess.run(
+        [sys.executable, "-m", "chesskit", "perft", "startpos", "4", "--workers", "2"],
+        capture_output=True, text=True, env=subprocess_env(), preexec_fn=limit, timeout=300,
+    )
+    assert run.returncode == 4, run.stderr
+    assert run.stderr.startswith("chesskit: ") and run.stderr.count("\n") == 1, run.stderr
+    assert run.stdout == ""
