@@ -237,13 +237,11 @@ class Checkpoint:
         self.format = found["format"]
         task_hash = self.header["task_hash"]
         end = len(first)
+        unverified: dict[int, int] = {}  # task -> the first line whose checksum failed
         for number, (line, end) in enumerate(_lines(handle), start=2):
             task, nodes, checksum = _parse_task(self.path, number, line, ntasks)
             if self.format >= 2 and checksum != line_sum(task_hash, task, nodes):
-                self.warnings.append(
-                    f"checkpoint {self.path} line {number}: the count of task {task} does not match "
-                    "its checksum (edited or damaged); that task is computed again"
-                )
+                unverified.setdefault(task, number)
                 continue
             known = self.finished.get(task)
             if known is not None and known != nodes:
@@ -252,6 +250,12 @@ class Checkpoint:
                     f"an earlier line {known}: the file was edited or corrupted; delete it to start afresh"
                 )
             self.finished[task] = nodes
+        for task, number in unverified.items():
+            if task not in self.finished:  # once computed again (a line further on), said no more
+                self.warnings.append(
+                    f"checkpoint {self.path} line {number}: the count of task {task} does not match "
+                    "its checksum (edited or damaged); that task is computed again"
+                )
         if self.format < FORMAT:
             self.warnings.append(
                 f"checkpoint {self.path} has format {self.format}, written before checkpoints had checksums: "

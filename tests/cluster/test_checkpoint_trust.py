@@ -54,6 +54,7 @@ def test_an_edited_line_is_not_summed_and_its_task_is_computed_again(tmp_path, p
         ck.record(1, 2000)
     with Checkpoint(path, plan) as ck:  # the recomputed line is the one that counts
         assert ck.finished == {0: 1000, 1: 2000}
+        assert ck.warnings == []  # before: the edited line was warned about on every resume
 
 
 def test_a_format_1_checkpoint_resumes_with_a_warning(tmp_path, plan):
