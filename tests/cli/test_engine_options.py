@@ -13,7 +13,7 @@ from chesskit.cli.compare_cmd import compare
 from chesskit.cli.engine_options import EngineOptions, engine_options
 from chesskit.cli.fuzz_cmd import fuzz
 from chesskit.cli.suite_cmd import suite
-from helpers import ENGINES, one_line, subprocess_env
+from helpers import ENGINES, STOCKFISH_FALLBACK, find_stockfish, need_program, one_line, subprocess_env
 
 
 def _received(args):
@@ -85,3 +85,14 @@ def test_engine_cmd_help_says_how_the_template_is_split_and_run(tmp_path):
         assert engine.perft("startpos", 1) == 20
     start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     assert record.read_text() == repr([start, "1", "{}", "*", "a b"])
+
+
+def test_an_option_the_engine_does_not_offer_is_bad_input(cli):
+    # the user's typo, not a failing engine: it was exit 3
+    engine = find_stockfish() or need_program(STOCKFISH_FALLBACK)
+    result = cli("compare", "startpos", "2", "--engine", engine, "--engine-option", "Nope=1")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"chesskit: engine {engine!r} has no option 'Nope' (it offers: ")
+    result = cli("compare", "startpos", "2", "--engine", engine, "--engine-option", "Hash=abc")
+    assert result.exit_code == 2
+    assert "option 'Hash' (spin) takes an integer" in result.stderr

@@ -52,7 +52,7 @@ from chesskit.compare.engines.proc import (
     spawn,
     too_much_output,
 )
-from chesskit.errors import EngineError, InputError
+from chesskit.errors import EngineError, EngineOptionError, InputError
 
 _NODES = re.compile(r"Nodes searched\s*:\s*(" + COUNT + ")")
 
@@ -211,10 +211,12 @@ class UciEngine(Engine):
         option = self.uci_options.get(name.lower())
         if option is None:
             offered = ", ".join(sorted(opt.name for opt in self.uci_options.values())) or "none"
-            raise self.error(f"has no option {name!r} (it offers: {offered})")
+            raise EngineOptionError(f"engine {self.name!r} has no option {name!r} (it offers: {offered})")
         refused = option.refuses(value) if option.type != "button" else None
         if refused is not None:
-            raise self.error(f"option {option.name!r} ({option.type}) {refused}, not {str(value)!r}")
+            raise EngineOptionError(
+                f"engine {self.name!r} option {option.name!r} ({option.type}) {refused}, not {str(value)!r}"
+            )
         if option.type == "button":
             self._send(f"setoption name {option.name}")
         else:
