@@ -54,7 +54,9 @@ def error_line(err: BaseException) -> tuple[str, int]:
             if signum != signal.SIGINT and text.startswith("interrupted"):
                 text = signals.interrupt_message(signum) + text[len("interrupted") :]
             return text, code
-        return signals.interrupt_message(signum), code
+        # what the run found before it was stopped and has not shown (fuzz's difference)
+        found = "; ".join(str(note) for note in getattr(err, "__notes__", ()))
+        return signals.interrupt_message(signum) + (f": {found}" if found else ""), code
     if isinstance(err, ChesskitError):
         return str(err), err.exit_code
     if _is_broken_pipe(err):

@@ -65,9 +65,10 @@ class ChesskitGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as err:
             # caught here, before click turns it into Abort and prints a blank line
-            raise signals.Interrupted(signals.interrupted_signal()) from None
+            found = "; ".join(str(note) for note in getattr(err, "__notes__", ()))
+            raise signals.Interrupted(signals.interrupted_signal(), found) from None
         except BrokenPipeError:
             # caught here, before click's own handler exits 1 (our "mismatch" code)
             raise boundary.OutputClosed() from None

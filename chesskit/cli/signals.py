@@ -22,13 +22,14 @@ from chesskit.errors import ChesskitError
 
 class Interrupted(ChesskitError):
     """Ctrl-C (or SIGTERM, SIGHUP): reported like any other error, with the shell's
-    conventional 128 + the signal's number (130 for Ctrl-C)."""
+    conventional 128 + the signal's number (130 for Ctrl-C); ``found``: what the run found
+    before it was stopped and has not shown (the notes on its KeyboardInterrupt)."""
 
     exit_code = 130
 
-    def __init__(self, signum: int = signal.SIGINT):
+    def __init__(self, signum: int = signal.SIGINT, found: str = ""):
         self.exit_code = 128 + int(signum)
-        super().__init__(interrupt_message(signum))
+        super().__init__(interrupt_message(signum) + (f": {found}" if found else ""))
 
 
 def interrupt_message(signum: int) -> str:

@@ -147,45 +147,46 @@ def fuzz(
     deadline = Deadline(max_seconds, clock)
     run = FuzzRun(seed, depth, 0, 0, 0.0, variant=variant)
     name = getattr(engine, "name", "engine")
-    for generated in stream:
-        if max_positions is not None and run.positions >= max_positions:
-            run.stopped_by = "positions"
-            break
-        if deadline.bounded and deadline.left() <= 0:
-            run.stopped_by = "time"
-            break
-        run.positions += 1
-        clocked = Clocked(engine, position_timeout, clock)
-        found, compared = None, []
-        try:
-            board = _board(generated.fen, generated.chess960, variant)
-            found = differs(clocked, generated.fen, generated.chess960, depth, _adder(run, compared), board, deadline)
-            if found is not None:
-                with _told_where(run.positions, seed, found, generated, variant):
-                    run.finding = _chase(clocked, name, run.positions, generated, board, found, on_shrink, deadline, variant)
-                run.stopped_by = "interrupted" if run.finding.shrunk.interrupted else "finding"
+    with _told_seed(run):
+        for generated in stream:
+            if max_positions is not None and run.positions >= max_positions:
+                run.stopped_by = "positions"
                 break
-        except OutOfTime:  # its next depth would not end in time: it was not compared in full
-            run.positions -= 1
-            run.stopped_by = "time"
-            break
-        except EngineError as err:  # on a depth compared, or in the descent of a difference
-            at = found if found is not None else len(compared) + 1
-            run.crashes.append(Crash(run.positions, generated, EngineFailure.of(err, at), variant=variant))
-            if run.crashes[-1].failure.not_started:  # a fault of its command (missing, not
-                run.stopped_by = "engine-error"  # executable): every other position fails the same
+            if deadline.bounded and deadline.left() <= 0:
+                run.stopped_by = "time"
                 break
-            if chess960 is None and variant == "chess" and generated.chess960 and CANNOT_PLAY_960 in str(err):
-                # every other Chess960 position with castling rights would fail the same way:
-                # the rest of the run tries standard positions (the failure still counts)
-                stream.chess960 = False
-                run.chess960_dropped_at = run.positions
-            restart(engine)
-            if fail_fast:
-                run.stopped_by = "engine-error"
+            run.positions += 1
+            clocked = Clocked(engine, position_timeout, clock)
+            found, compared = None, []
+            try:
+                board = _board(generated.fen, generated.chess960, variant)
+                found = differs(clocked, generated.fen, generated.chess960, depth, _adder(run, compared), board, deadline)
+                if found is not None:
+                    with _told_where(run.positions, seed, found, generated, variant):
+                        run.finding = _chase(clocked, name, run.positions, generated, board, found, on_shrink, deadline, variant)
+                    run.stopped_by = "interrupted" if run.finding.shrunk.interrupted else "finding"
+                    break
+            except OutOfTime:  # its next depth would not end in time: it was not compared in full
+                run.positions -= 1
+                run.stopped_by = "time"
                 break
-        if on_progress is not None:
-            on_progress(run.positions, run.nodes, clock() - began)
+            except EngineError as err:  # on a depth compared, or in the descent of a difference
+                at = found if found is not None else len(compared) + 1
+                run.crashes.append(Crash(run.positions, generated, EngineFailure.of(err, at), variant=variant))
+                if run.crashes[-1].failure.not_started:  # a fault of its command (missing, not
+                    run.stopped_by = "engine-error"  # executable): every other position fails the same
+                    break
+                if chess960 is None and variant == "chess" and generated.chess960 and CANNOT_PLAY_960 in str(err):
+                    # every other Chess960 position with castling rights would fail the same way:
+                    # the rest of the run tries standard positions (the failure still counts)
+                    stream.chess960 = False
+                    run.chess960_dropped_at = run.positions
+                restart(engine)
+                if fail_fast:
+                    run.stopped_by = "engine-error"
+                    break
+            if on_progress is not None:
+                on_progress(run.positions, run.nodes, clock() - began)
     if run.crashes and run.finding is None and crashed(run.crashes[0].failure) and variant == "chess":
         _shrink_crash(engine, run.crashes[0], position_timeout, on_shrink, deadline)
     run.seconds = clock() - began
@@ -249,6 +250,19 @@ def _stream(seed: int, chess960: bool | None, suite_fens, variant: str):
     from chesskit.fuzz.vplay import VariantStream
 
     return VariantStream(seed, variant, bool(chess960))
+
+
+@contextlib.contextmanager
+def _told_seed(run: FuzzRun):
+    """A Ctrl-C with no finding yet says how far the run got and its seed, to repeat it
+    (``--json`` printed nothing else); one inside a finding says where (``_told_where``)."""
+    try:
+        yield
+    except KeyboardInterrupt as err:
+        if not getattr(err, "__notes__", None):
+            tried = f"{run.positions} position{'s' * (run.positions != 1)}"
+            err.add_note(f"{tried} of seed {run.seed} tried, no difference found yet")
+        raise
 
 
 @contextlib.contextmanager

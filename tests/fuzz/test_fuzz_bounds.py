@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import json
+import re
 import os
 import signal
 import subprocess
@@ -291,3 +292,51 @@ def test_ctrl_c_before_a_difference_is_shown_says_where_it_is():
     from chesskit.cli.boundary import error_line  # the one line the command prints
 
     assert error_line(caught.value) == (f"interrupted: {note}", 130)
+
+
+COUNTING_ADAPTER = '''
+import os, sys
+sys.path.insert(0, {engines!r})
+import pchelper
+
+class Adapter(pchelper.Adapter):
+    """python-chess's moves; the first question leaves a marker file: the run is under way."""
+
+    def legal_moves(self):
+        open(os.environ["FUZZING_MARKER"], "a").close()
+        return super().legal_moves()
+'''
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_with_no_difference_yet_names_the_seed(tmp_path, as_json):
+    # before: "chesskit: interrupted" and, with --json, not even the seed had been shown
+    adapter = tmp_path / "counting.py"
+    adapter.write_text(COUNTING_ADAPTER.format(engines=str(ENGINES)))
+    marker = tmp_path / "fuzzing"
+    env = {**subprocess_env(), "FUZZING_MARKER": str(marker)}
+    command = [sys.executable, "-m", "chesskit", "fuzz", "--python", f"{adapter}:Adapter", "--seed", "7",
+               "--positions", "100000"] + (["--json"] if as_json else [])
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(1200):
+            if marker.exists() or process.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert marker.exists(), "no position was asked about"
+        time.sleep(0.5)
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, stderr
+    (line,) = stderr.splitlines()
+    tried = re.fullmatch(r"chesskit: interrupted: (\d+) positions? of seed 7 tried, no difference found yet", line)
+    assert tried is not None, line
+    assert int(tried.group(1)) >= 1
+    if as_json:
+        assert stdout == ""
+    else:
+        assert stdout.startswith("fuzz: seed 7 against ")
