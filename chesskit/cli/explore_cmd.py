@@ -175,7 +175,14 @@ def _engine_fen(position: str, board) -> str:
 
 def _full_screen() -> bool:
     """A terminal on both ends that can draw a full screen."""
-    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+    return _stdin().isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+
+
+def _stdin():
+    """The commands' input: stdin, or no input at all when it is closed (``<&-``)."""
+    import io
+
+    return sys.stdin if sys.stdin is not None else io.StringIO("")
 
 
 def _run_repl(explorer, chess960: bool, strict: bool, variant: str = "chess") -> int:
@@ -185,8 +192,9 @@ def _run_repl(explorer, chess960: bool, strict: bool, variant: str = "chess") ->
         board, _ = load_board(text, "", chess960, strict, variant)
         return board, _engine_fen(text, board)
 
-    repl = Repl(explorer, load_position, _describe, sys.stdout, sys.stderr, prompt=sys.stdin.isatty())
-    return repl.run(sys.stdin)
+    stdin = _stdin()
+    repl = Repl(explorer, load_position, _describe, sys.stdout, sys.stderr, prompt=stdin.isatty())
+    return repl.run(stdin)
 
 
 def _describe(board) -> list[str]:

@@ -91,6 +91,22 @@ def test_a_pipe_gets_the_line_mode_without_asking():
     assert total(done.stdout) == [48] and "\x1b[" not in done.stdout  # quit ends it; no escape codes
 
 
+@pytest.mark.parametrize("repl", [[], ["--repl"]])
+def test_a_closed_stdin_is_no_input(repl):
+    # `explore startpos 1 <&-` was an internal error (exit 70): sys.stdin is None then
+    import os
+
+    done = subprocess.run(
+        [sys.executable, "-m", "chesskit", "explore", "startpos", "1", *repl],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=300,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
 @pytest.mark.parametrize(
     "args, words",
     [
