@@ -126,9 +126,11 @@ def _fuzz_rules(variant: str, chess960: bool | None) -> tuple[dict[str, str], bo
     """``({"variant": canonical name} or {} for standard chess, chess960)``: a 960 form
     (``atomic960``) asks for Chess960 positions; a variant's are standard-castling
     positions unless asked."""
-    from chesskit.variants import find
+    from chesskit.variants import check_960, find
 
     found, c960 = find(variant)
+    if chess960:
+        check_960(found, variant)  # racingkings, antichess: no castling, no Chess960 form
     if c960 and chess960 is False:
         # the 960 form asks for Chess960 positions, --no-chess960 for standard ones: neither
         # may win silently (the 960 form did)

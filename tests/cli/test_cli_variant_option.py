@@ -9,7 +9,7 @@ import pytest
 import chesskit
 from chesskit.cli.main import COMMANDS
 from chesskit.errors import InputError
-from helpers import one_line
+from helpers import ENGINES, one_line
 
 VARIANT_COMMANDS = ["perft", "divide", "show", "debug", "suite", "compare", "fuzz", "explore", "bench"]
 
@@ -52,6 +52,13 @@ def test_no_960_form_without_castling(cli):
 def test_no_chess960_flag_without_castling(cli, variant):
     # the flag asks what the 960 name asks, and is refused the same way
     one_line(cli("perft", "startpos", "1", "--variant", variant, "--chess960"), 2, f"{variant} has no castling")
+
+
+@pytest.mark.parametrize("variant", ["racingkings", "antichess"])
+def test_fuzz_refuses_chess960_without_castling(cli, variant):
+    # fuzz took the flag and generated "Chess960" positions of a variant that has none
+    result = cli("fuzz", "--script", str(ENGINES / "vpchelper.py"), "--variant", variant, "--chess960", "--positions", "1")
+    one_line(result, 2, f"{variant} has no castling, so it has no Chess960 form")
 
 
 @pytest.mark.parametrize("name", ["chess", "standard", "Normal", "from-position"])
