@@ -96,3 +96,13 @@ def test_an_option_the_engine_does_not_offer_is_bad_input(cli):
     result = cli("compare", "startpos", "2", "--engine", engine, "--engine-option", "Hash=abc")
     assert result.exit_code == 2
     assert "option 'Hash' (spin) takes an integer" in result.stderr
+
+
+def test_an_engine_option_given_twice_with_two_values_is_refused(cli):
+    # both were sent, the engine kept the last, and nothing said so
+    result = cli("compare", "startpos", "1", "--engine", "stockfish", "--engine-option", "Threads=2",
+                 "--engine-option", "threads=3")
+    one_line(result, 2, "--engine-option threads is given twice, as '2' and '3'")
+    from chesskit.compare.engines import parse_options
+
+    assert parse_options(["Hash=16", "hash=16", "Threads=1"]) == {"Hash": "16", "Threads": "1"}  # the same value twice is fine

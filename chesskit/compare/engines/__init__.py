@@ -147,7 +147,13 @@ def parse_options(options: Iterable[str] | Mapping[str, str]) -> dict[str, str]:
             name, sep, value = str(item).partition("=")
             if not sep or not name.strip():
                 raise InputError(f"--engine-option must be NAME=VALUE, got {item!r}")
-            parsed[name.strip()] = value.strip()
+            name, value = name.strip(), value.strip()
+            earlier = next((key for key in parsed if key.lower() == name.lower()), None)  # UCI: any case
+            if earlier is not None and parsed[earlier] != value:
+                raise InputError(
+                    f"--engine-option {name} is given twice, as {parsed[earlier]!r} and {value!r}: give one value"
+                )
+            parsed[earlier or name] = value
     for name, value in parsed.items():
         if _CONTROL.search(name + value):  # a line break would end 'setoption': the rest a command of its own
             raise InputError(
