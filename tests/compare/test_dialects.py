@@ -146,6 +146,10 @@ def test_a_listed_null_move_is_read_as_a_row_of_the_divide():
         ("-112", "a negative count"),
         ("Nodes searched: 99999999999999999999999", "a count of 23 digits"),
         ("e2e4: 12345678901234567890", "a count of 20 digits"),
+        ("Nodes searched: banana", "a count that is no number ('banana')"),
+        ("Perft(3) = ?", "a count that is no number ('?')"),
+        ("Nodes searched: 12 (3.2 s)", None),  # a count with more after it: not garbled
+        ("info string nodes searched: none", None),
         ("e2e4 - 20", None),  # perftree's dash, a count of 20
         ("info depth 1 score cp -20", None),
         ("Time: -0.5", None),
@@ -167,6 +171,33 @@ def test_a_wrapped_counter_fails_at_once_naming_its_line():
                        r"'go perft 2': 'Nodes searched: -112'$"):
         with open_engine(engine=f"{FAKE} --command go-perft --total stockfish --overflow 8", timeout=60) as engine:
             engine.divide(STARTPOS, 2, [])
+
+
+GARBLED_UCI = """
+import sys
+for line in sys.stdin:
+    command = line.strip()
+    if command == "uci":
+        print("id name Garbled\\nuciok", flush=True)
+    elif command == "isready":
+        print("readyok", flush=True)
+    elif command.startswith("go perft"):
+        print("Nodes searched: banana", flush=True)
+    elif command == "quit":
+        break
+"""
+
+
+def test_a_count_that_is_no_number_fails_at_once(tmp_path):
+    # the engine ignores what it does not know: its dialect was probed with `go perft`,
+    # `perft` and `divide`, a whole --timeout each (90 s with the default 30)
+    script = tmp_path / "garbled.py"
+    script.write_text(GARBLED_UCI)
+    engine = open_engine(engine=f"{sys.executable} {script}", timeout=1000)
+    with pytest.raises(EngineError, match=r"printed a count that is no number \('banana'\) in answer to 'go perft 1': "
+                       r"'Nodes searched: banana'$"):
+        with engine:
+            finishes(lambda: engine.divide(STARTPOS, 1, []), timeout=120)
 
 
 def test_an_answer_that_never_ends_is_quoted_when_it_times_out():

@@ -189,12 +189,21 @@ _MINUS = re.compile(r"(?<![\w-])-(?=\d)")
 _LONG_NUMBER = re.compile(r"\d{20,}")
 
 
+# the labels only a perft answer uses, with a value that holds no digit (`Nodes searched: nan`)
+_NO_NUMBER = re.compile(r"(?:nodes\s+searched|perft\s*\(\s*\d{1,3}\s*\))\s*[:=]\s*(?P<value>[^\d\s][^\d]*)", re.IGNORECASE)
+
+
 def bad_count(line: str) -> str | None:
     """What is wrong with the count of a line that would be a total or a divide line but for
     it: ``'a negative count'`` (``Nodes searched: -1104895168``, a 32-bit counter that
-    wrapped), ``'a count of 23 digits'``; None for any other line. Such a line is the
-    engine's answer, so it fails at once instead of being skipped until --timeout."""
+    wrapped), ``'a count of 23 digits'``, ``"a count that is no number ('nan')"``
+    (``Nodes searched: nan``, ``Perft(3) = ?``); None for any other line. Such a line is
+    the engine's answer, so it fails at once instead of being skipped until --timeout
+    (three of them while its dialect is detected)."""
     text = line.strip()
+    garbled = _NO_NUMBER.fullmatch(text)
+    if garbled is not None:
+        return f"a count that is no number ({garbled.group('value').strip()!r})"
     fixed = _MINUS.sub("", text)
     if fixed != text:
         why = "a negative count (a signed counter that wrapped?)"
