@@ -71,8 +71,16 @@ def error_line(err: BaseException) -> tuple[str, int]:
     if isinstance(err, click.exceptions.NoSuchOption) and _NUMBER_AS_OPTION.fullmatch(
         err.option_name
     ):
-        # `chesskit perft startpos -1`: click sees an option; the user meant a depth.
-        return f"bad depth {err.option_name!r}: DEPTH must be an integer >= 0", InputError.exit_code
+        # `chesskit perft startpos -1`: click sees an option; the user meant a depth, and
+        # is told the command's rule for it (divide's DEPTH is at least 1)
+        from chesskit.cli.options import parse_depth
+
+        rule = getattr(err.ctx.command, "depth_rule", {}) if err.ctx is not None else {}
+        try:
+            parse_depth(err.option_name, **rule)
+        except InputError as bad:
+            return str(bad), bad.exit_code
+        return f"bad depth {err.option_name!r}", InputError.exit_code
     if isinstance(err, click.ClickException):
         message = err.format_message()
         # click's IntRange calls a non-number "not a valid integer range"

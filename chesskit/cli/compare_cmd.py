@@ -10,12 +10,13 @@ from chesskit.cli.engine_options import EngineOptions, engine_dialect, engine_op
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
+    depth_rule,
     json_option,
     load_board,
     moves_option,
-    strict_option,
     parse_depth,
     position_argument,
+    strict_option,
     variant_option,
 )
 from chesskit.cli.regression_view import engine_call
@@ -23,6 +24,11 @@ from chesskit.cli.run_options import bisect_option, start_failed, starting
 from chesskit.errors import EngineError, MismatchError
 
 
+# DEPTH at least 1 (compare starts from a divide)
+COMPARE_DEPTH = {"minimum": 1, "why": " (compare starts from a divide)"}
+
+
+@depth_rule(**COMPARE_DEPTH)
 @click.command()
 @position_argument
 @depth_argument
@@ -81,7 +87,7 @@ def compare(
     from chesskit.api.comparison import compare_board
     from chesskit.api.position import engine_fens
 
-    depth_n = parse_depth(depth, minimum=1, why=" (compare starts from a divide)")
+    depth_n = parse_depth(depth, **COMPARE_DEPTH)
     budget = parse_state_pushes(engine_opts, state_pushes)
     check_writable(html_path, engine_opts.input_files())
     # the moves are checked by chesskit before any engine sees them: Stockfish

@@ -14,6 +14,7 @@ import click
 from chesskit.cli.engine_options import EngineOptions, engine_options, parse_state_pushes
 from chesskit.cli.options import (
     chess960_option,
+    depth_rule,
     json_option,
     load_board,
     moves_option,
@@ -27,6 +28,11 @@ from chesskit.errors import InputError
 DEFAULT_DEPTH = "3"
 
 
+# DEPTH at least 1 (explore shows a divide)
+EXPLORE_DEPTH = {"minimum": 1, "why": " (explore shows a divide)"}
+
+
+@depth_rule(**EXPLORE_DEPTH)
 @click.command()
 @position_argument
 @click.argument("depth", metavar="[DEPTH]", required=False, default=DEFAULT_DEPTH)
@@ -85,7 +91,7 @@ def explore(
             "--json and --repl contradict each other: --json prints the first view and exits, "
             "--repl reads commands; give one of them"
         )
-    depth_n = parse_depth(depth, minimum=1, why=" (explore shows a divide)")
+    depth_n = parse_depth(depth, **EXPLORE_DEPTH)
     pushes = parse_state_pushes(engine_opts, state_pushes)
     board, _ = load_board(position, moves, chess960, strict, variant)
     open_engine = None

@@ -68,6 +68,18 @@ strict_option = click.option(
 )
 
 
+def depth_rule(minimum: int, why: str):
+    """Put a command's rule for DEPTH (``parse_depth``'s ``minimum`` and ``why``) on the
+    click command, for the boundary: click takes a negative DEPTH for an option
+    (``divide startpos -1``) before the command can say its rule."""
+
+    def mark(command: click.Command) -> click.Command:
+        command.depth_rule = {"minimum": minimum, "why": why}  # type: ignore[attr-defined]
+        return command
+
+    return mark
+
+
 def parse_depth(text: str, minimum: int = 0, why: str = "", name: str = "DEPTH") -> int:
     """A depth as an int >= ``minimum`` (and, for the DEPTH argument, <= MAX_DEPTH);
     InputError (exit 2) otherwise. Options such as --max-depth are limits, not unbounded."""

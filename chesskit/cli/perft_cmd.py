@@ -9,19 +9,20 @@ from chesskit.cli.cluster_cmd import cluster_options  # the options only: Dask l
 from chesskit.cli.options import (
     chess960_option,
     default_threads,
-    device_option,
     depth_argument,
+    depth_rule,
+    device_option,
     hash_option,
     json_option,
     load_board,
     moves_option,
     parse_depth,
     position_argument,
-    table_mb,
     standard_only,
     strict_option,
-    variant_option,
+    table_mb,
     threads_option,
+    variant_option,
 )
 from chesskit.timer import Timer
 
@@ -111,6 +112,11 @@ def perft(
         click.echo(perft_view.pipe_lines(nodes, seconds, nps))
 
 
+# DEPTH at least 1 (divide splits the count by the first move)
+DIVIDE_DEPTH = {"minimum": 1, "why": " (divide splits the count by the first move)"}
+
+
+@depth_rule(**DIVIDE_DEPTH)
 @click.command()
 @position_argument
 @depth_argument
@@ -133,7 +139,7 @@ def divide(
     one 'e2e4: 600' line per legal move, a blank line, 'Nodes searched: 8902'.
     DEPTH is an integer >= 1.
     """
-    depth_n = parse_depth(depth, minimum=1, why=" (divide splits the count by the first move)")
+    depth_n = parse_depth(depth, **DIVIDE_DEPTH)
     if device == "gpu":
         gpu_run.refuse(stats=stats, hash=hash_mb is not None, threads=threads is not None)
     standard_only(variant, gpu=device == "gpu")

@@ -95,6 +95,21 @@ def test_a_bad_depth_option_is_named_once(cli, args, line):
 
 
 @pytest.mark.parametrize(
+    "args, line",
+    [
+        (["perft", "startpos", "-1"], "DEPTH must be an integer >= 0"),
+        (["divide", "startpos", "-1"], "DEPTH must be an integer >= 1 (divide splits the count by the first move)"),
+        (["compare", "startpos", "-2", "--script", "x"], "DEPTH must be an integer >= 1 (compare starts from a divide)"),
+        (["explore", "startpos", "-1", "--json"], "DEPTH must be an integer >= 1 (explore shows a divide)"),
+    ],
+)
+def test_a_negative_depth_is_told_the_commands_rule(cli, args, line):
+    # click takes `-1` for an option; the line said ">= 0" for every command, and 0 was then refused
+    result = cli(*args)
+    assert result.exit_code == 2 and result.stderr.strip() == f"chesskit: bad depth '{args[2]}': {line}"
+
+
+@pytest.mark.parametrize(
     "args, words",
     [BAD_INPUTS[0], BAD_INPUTS[7], BAD_INPUTS[9], BAD_INPUTS[13], BAD_INPUTS[16], BAD_INPUTS[-1]],
 )
