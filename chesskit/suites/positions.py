@@ -101,8 +101,8 @@ def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess
     """Turn a POSITION argument into ``(fen, id)``.
 
     ``startpos`` gives the start FEN and id ``"startpos"``; anything containing a
-    ``/`` is taken as a FEN (validated later, by ``Board``) with id None; anything
-    else must be an id of the suite files (the bundled variants' too). Raises
+    ``/`` is taken as a FEN (validated later, by ``Board``) with id None, and so is
+    anything of four words or more that is no id; anything else must be an id of the suite files (the bundled variants' too). Raises
     InputError for an unknown id and, naming ``file:line``, for an id whose suite line
     does not parse or whose ``variant`` operation is not ``variant`` (the rules the
     position is counted with: canonical name).
@@ -116,6 +116,8 @@ def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess
         return arg, None
     found = _find(arg, folder)
     if found is None:
+        if len(arg.split()) >= 4:  # the fields of a FEN whose placement lost its '/' (told by Board)
+            return arg, None
         raise InputError(_unknown_message(arg, id_index(folder)))
     try:
         record = parse_epd(found.text, variant=variant)

@@ -270,6 +270,16 @@ def test_unknown_id_lists_the_standard_positions_first(cli):
     assert "try: startpos, kiwipete" in line
 
 
+@pytest.mark.parametrize("fen", ["rnbqkbnr w KQkq - 0 1", "xxxxxxxx w - - 0 1", "8 w - -"])
+def test_a_fen_without_slashes_is_told_its_placement_field(cli, fen):
+    # it was "unknown position ...: not a FEN, 'startpos', or a suite id"
+    one_line(cli("perft", fen, "1"), 2, "invalid FEN: piece placement: expected 8 ranks separated by '/', found 1")
+
+
+def test_two_words_are_still_an_unknown_id(cli):
+    one_line(cli("perft", "kiwi pete", "1"), 2, "unknown position 'kiwi pete'", "did you mean 'kiwipete'")
+
+
 def test_quote_hint_only_when_a_fen_was_split(cli):
     line = one_line(cli("show", "startpos", "3"), 2, "unexpected extra argument")
     assert "quote it" not in line
