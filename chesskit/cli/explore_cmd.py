@@ -79,8 +79,8 @@ def explore(
     --json prints the first view as one object instead (the divide at POSITION with the
     engine's counts beside chesskit's) and exits: 1 when they differ, 3 when the engine failed.
 
-    Exit codes: 0 ok, 1 the counts differ (--json), 2 bad input, 3 the engine failed (--repl:
-    the last failed command's code).
+    Exit codes: 0 ok, 1 the counts differ (--json), 2 bad input, 3 the engine failed (--repl
+    and the full screen: the last failure's code).
     """
     from chesskit.board.threads import usable_cores
     from chesskit.explore.state import Explorer

@@ -27,7 +27,7 @@ from textual.widgets import DataTable, Footer, Input, Label, ProgressBar, Static
 from textual.widgets.data_table import RowDoesNotExist
 
 from chesskit.board.describe import describe, game_status, variant_lines
-from chesskit.errors import ChesskitError
+from chesskit.errors import ChesskitError, EngineError
 from chesskit.explore.state import Cancelled, Divide, Explorer, extra_is_move
 from chesskit.explore.text import breadcrumb, count, finding_lines
 from chesskit.glyphs import FIGURINES, ranks
@@ -169,6 +169,7 @@ class ExplorerApp(App):
     def __init__(self, explorer: Explorer, **kwargs):
         super().__init__(**kwargs)
         self.ex = explorer
+        self.exit_code = 0  # the last failure's (as --repl's: 2 bad input, 3 the engine failed)
         self._cancel: threading.Event | None = None  # the running count's
         self._engine_busy: list[bool] = [False]  # whether the running count is asking the engine
         self._asking: str | None = None  # "move" or "depth" while the input line is open
@@ -451,7 +452,7 @@ class ExplorerApp(App):
         try:
             move()
         except ChesskitError as err:
-            self.error(str(err))
+            self.error(str(err), err.exit_code)
             return
         self.stop_count()
         self.query_one("#finding", Static).display = False
@@ -460,7 +461,11 @@ class ExplorerApp(App):
 
     # ------------------------------------------------------------ messages
 
-    def error(self, text: str) -> None:
+    def error(self, text: str, code: int | None = None) -> None:
+        """Show ``text``; ``code``: the exit code of what failed (the session's, unless a
+        later failure replaces it), None for a hint."""
+        if code is not None:
+            self.exit_code = code
         panel = self.query_one("#error", Static)
         panel.update(Text(text))
         panel.display = True
@@ -479,7 +484,10 @@ class ExplorerApp(App):
 
         def done(divide: Divide) -> None:
             if divide.engine_error:
-                self.error(f"{divide.engine_error}\nchesskit's counts are shown; the engine is started again for the next count")
+                self.error(
+                    f"{divide.engine_error}\nchesskit's counts are shown; the engine is started again for the next count",
+                    EngineError.exit_code,
+                )
             else:
                 self.clear_error()
             if node == self.ex.node:
@@ -525,7 +533,7 @@ class ExplorerApp(App):
             return
         except ChesskitError as err:
             if not cancel.is_set():
-                self.error(str(err))
+                self.error(str(err), err.exit_code)
             return
         except Exception as err:  # noqa: BLE001 - a bug in a count must not end the session
             if not cancel.is_set():
@@ -565,6 +573,7 @@ class ExplorerApp(App):
 
 
 def run_app(explorer: Explorer) -> int:
-    ExplorerApp(explorer).run()
-    return 0
+    app = ExplorerApp(explorer)
+    app.run()
+    return app.exit_code
 

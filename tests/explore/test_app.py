@@ -149,7 +149,7 @@ def test_a_lands_on_the_failing_node_and_shows_its_fen_and_the_missing_move():
         captures = sum(board.is_capture(move) for move in board.legal_moves)
         assert app.selected() == "a2a4" and shows(app, "a2a4 at depth 2", f"captures {captures} ")
 
-    run(ex, script)
+    assert run(ex, script).exit_code == 0  # a difference is no failure on the full screen
 
 
 def test_enter_descends_and_backspace_ascends():
@@ -204,7 +204,8 @@ def test_an_engine_crash_shows_an_error_panel_and_the_explorer_goes_on():
         expected = pc_divide(QUEENS, 2)
         assert row_of(app, "a7a8q").split()[-2:] == [str(expected["a7a8q"])] * 2  # the engine is back
 
-    run(ex, script)
+    # the session's exit code says the engine failed, as --repl's does (it was 0)
+    assert run(ex, script).exit_code == 3
 
 
 def test_the_table_is_drawn_at_its_cells_widths_even_before_textual_measures_them():
