@@ -305,7 +305,7 @@ def _check_position_timeout(seconds) -> None:
         return
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not position_timeout_ok(seconds):
         raise InputError(
-            f"position_timeout must be a positive number of seconds up to {MAX_POSITION_TIMEOUT:g}, got {seconds!r}"
+            f"position_timeout must be a positive number of seconds up to {MAX_POSITION_TIMEOUT:.0f}, got {seconds!r}"
         )
 
 

@@ -234,7 +234,8 @@ def _note_house_material(board: list[int], pockets, promoted: list[int], notes) 
     if needed > max(0, 16 - total_pawns):
         notes.add(
             "piece placement",
-            f"at least {needed} pieces are promoted pawns but only {max(0, 16 - total_pawns)} pawns are missing",
+            f"at least {needed} {'pieces are promoted pawns' if needed != 1 else 'piece is a promoted pawn'} "
+            f"but only {max(0, 16 - total_pawns)} {'pawn is' if 16 - total_pawns == 1 else 'pawns are'} missing",
         )
 
 

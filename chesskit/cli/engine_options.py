@@ -163,7 +163,7 @@ def parse_timeout(text: str, option: str = "--timeout") -> float:
 
     value = plain_float(text)
     if value is None or not 0 < value <= MAX_TIMEOUT:  # also refuses nan and inf
-        raise InputError(f"bad {option} {text!r}: must be a positive number of seconds up to {MAX_TIMEOUT:g}")
+        raise InputError(f"bad {option} {text!r}: must be a positive number of seconds up to {MAX_TIMEOUT:.0f}")
     return value
 
 

@@ -143,7 +143,7 @@ device_option = click.option(
     default="cpu",
     show_default=True,
     help="Count on the CPU, or on an NVIDIA GPU with numba-cuda (pip install 'chesskit-perft[gpu]'; "
-    "nodes only: not with --stats, --hash, --threads or the cluster options).",
+    "nodes only: not with --stats, --hash or --threads, nor perft's cluster options).",
 )
 threads_option = click.option(
     "--threads",

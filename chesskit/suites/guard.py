@@ -74,7 +74,7 @@ def parse_position_timeout(text: str | None) -> float | None:
     value = plain_float(text)
     if value is None or not position_timeout_ok(value):
         raise InputError(
-            f"bad --position-timeout {text!r}: must be a positive number of seconds up to {MAX_POSITION_TIMEOUT:g}"
+            f"bad --position-timeout {text!r}: must be a positive number of seconds up to {MAX_POSITION_TIMEOUT:.0f}"
         )
     return value
 

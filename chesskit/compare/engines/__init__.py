@@ -67,7 +67,7 @@ def open_engine(
     """
     check_one(engine, script, python, engine_cmd)
     if timeout is not None and not (0 < timeout <= MAX_TIMEOUT and math.isfinite(timeout)):
-        raise InputError(f"timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}, got {timeout:g}")
+        raise InputError(f"timeout must be a positive number of seconds up to {MAX_TIMEOUT:.0f}, got {timeout:g}")
     parsed, named = _for_engine(engine, options, dialect)
     if engine:
         found: Engine = PerftEngine(engine, parsed, timeout, named)
