@@ -533,3 +533,16 @@ def test_the_total_only_form_a_message_names_is_a_dialect():
         total = parse_dialect(dialect.total_name)
         assert total is not None and total.total_only and total.loop == dialect.loop, name
     assert parse_dialect("xboard-perft-split").total_name == "xboard-perft-total"
+
+
+def test_an_engine_that_prints_nothing_at_all_is_told_so(tmp_path):
+    # it was "answered no perft question chesskit knows as a console (it never said
+    # 'uciok')": as if it were a console that answered something else
+    script = tmp_path / "silent.sh"
+    script.write_text("#!/bin/sh\nexec sleep 300\n")
+    script.chmod(0o755)
+    engine = open_engine(engine=str(script), timeout=1)
+    with pytest.raises(EngineError, match=r"printed nothing at all, to 'uci', 'xboard' or a perft question \('perft 1' "
+                       r"gave nothing; 'divide 1' gave nothing\): it hangs, or waits for other input"):
+        with engine:
+            finishes(lambda: engine.divide(STARTPOS, 1, []), timeout=120)

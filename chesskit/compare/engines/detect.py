@@ -69,6 +69,11 @@ def choose(engine) -> tuple[Dialect, bool]:
             f"did not say 'uciok' within {wait:g} s of 'uci', and printed UCI's handshake after that: "
             f"a UCI engine slower to start; give {advice}"
         )
+    if loop == "console" and not engine.printed_anything():
+        raise engine.error(
+            f"printed nothing at all, to 'uci', 'xboard' or a perft question ({'; '.join(heard)}): it hangs, "
+            "or waits for other input (one slow to start: a longer --timeout)"
+        )
     where = {
         "uci": "in its UCI loop",
         "console": "as a console (it never said 'uciok')",

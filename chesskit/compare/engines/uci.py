@@ -109,6 +109,7 @@ class UciEngine(Engine):
         self._answer_chars = 0  # read since the last command: at most MAX_ANSWER
         self._stdout_tail: deque[str] = deque(maxlen=10)
         self._stderr_tail: deque[str] = deque(maxlen=10)
+        self._lines_read = 0  # lines of stdout taken since the process started
         self._threads: list[threading.Thread] = []
         self._finalizer: weakref.finalize | None = None
         self._chess960 = False
@@ -159,6 +160,7 @@ class UciEngine(Engine):
         self._lines = queue.Queue(QUEUE_LINES)
         self._stdout_tail.clear()
         self._stderr_tail.clear()
+        self._lines_read = 0
         self._finalizer = weakref.finalize(self, kill_group, proc)
         self._threads = [
             threading.Thread(target=_pump, args=(proc.stdout, self._lines.put), daemon=True),
@@ -302,7 +304,12 @@ class UciEngine(Engine):
             self._kill()
             raise self.error(str(too_much_output(repr(self._last_command))))
         self._stdout_tail.append(line)
+        self._lines_read += 1
         return line
+
+    def printed_anything(self) -> bool:
+        """Whether the running process has printed a line on stdout (or on stderr)."""
+        return self._lines_read > 0 or any(line.strip() for line in self._stderr_tail)
 
     def _exited(self) -> EngineError:
         """The error for an engine whose output ended (it exited or crashed)."""
