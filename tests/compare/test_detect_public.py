@@ -37,6 +37,9 @@ class Scripted:
         self.asked.append(verb)
         return self.answers.get(verb, (Answer(), False))
 
+    def printed_anything(self):
+        return bool(self.answers)  # a scripted answer is something printed
+
     def error(self, message):
         return EngineError(message)
 
