@@ -73,9 +73,9 @@ def debug(
     if inject is not None and inject not in faults:
         raise InputError(f"--inject {inject}: not a fault of {'standard chess' if board.variant == 'chess' else 'a variant'}'s checker")
     board.debug(0)  # load (or compile) the checker outside the timed run
-    with Timer() as timer:
-        checks = run_checks if board.variant == "chess" else vdebug.run_checks
-        result = checks(board, depth_n, inject, fen_n)
+    checks = run_checks if board.variant == "chess" else vdebug.run_checks
+    with Timer() as timer:  # a bar with the time elapsed on a terminal, after half a second
+        result = output.in_background(lambda: checks(board, depth_n, inject, fen_n), "debug", not as_json)
     if result.violation is not None and board.move_stack:  # the path from POSITION
         full = board.move_stack + result.violation.path
         result = dataclasses.replace(result, violation=dataclasses.replace(result.violation, path=full))
