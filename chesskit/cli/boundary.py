@@ -109,6 +109,20 @@ def error_line(err: BaseException) -> tuple[str, int]:
     )
 
 
+# The longest error line shown whole: a legal-move list or an engine's options fit; a 100 KB
+# POSITION echoed back does not.
+MAX_ERROR_LINE = 4000
+
+
+def _within(message: str) -> str:
+    """``message``, or its start and end with what was left out between them counted."""
+    if len(message) <= MAX_ERROR_LINE:
+        return message
+    keep = MAX_ERROR_LINE // 2
+    cut = len(message) - 2 * keep
+    return f"{message[:keep]} ... ({cut} characters left out) ... {message[-keep:]}"
+
+
 def _looks_like_split_fen(ctx: click.Context | None) -> bool:
     """True when the POSITION given looks like the first field of an unquoted FEN."""
     if ctx is None:
@@ -149,7 +163,7 @@ def fail(err: BaseException) -> None:
     A closed stdout prints nothing (and stdout is pointed at /dev/null so the
     interpreter's last flush cannot complain either)."""
     message, code = error_line(err)
-    message = " ".join(message.split())  # one line, whatever the message held
+    message = _within(" ".join(message.split()))  # one line, whatever the message held
     if os.environ.get("CHESSKIT_DEBUG") and code == INTERNAL_ERROR:
         raise err
     if code == OutputClosed.exit_code:

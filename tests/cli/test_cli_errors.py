@@ -334,3 +334,10 @@ def test_a_python_adapter_without_its_attribute_is_bad_input(cli, command, spec,
     # `--python file.py` (the ':Adapter' left out) said "engine 'file.py' must be MODULE:ATTR"
     # with exit 3, an engine failure (125 with --bisect: git bisect skipped every commit)
     one_line(cli(*command, "--python", spec), 2, f"--python {spec!r} must be MODULE:ATTR", f"such as {example!r}")
+
+
+def test_an_enormous_position_is_not_echoed_whole(cli):
+    # a 100,000-character POSITION came back as one 100 KB stderr line
+    result = cli("perft", "x" * 100_000, "1")
+    line = one_line(result, 2, "unknown position 'xxx", "characters left out", "not a FEN, 'startpos', or a suite id")
+    assert len(line) < 4100
