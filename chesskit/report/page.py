@@ -22,7 +22,7 @@ CSS = """
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 1200px; padding: 1.5rem; background: var(--bg); color: var(--fg);
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
-h1 { font-size: 1.5rem; margin: 0 0 .25rem; } h2 { font-size: 1.2rem; margin: 0 0 .5rem; }
+h1 { font-size: 1.5rem; margin: 0 0 .25rem; } h2 { font-size: 1.2rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }
 h3 { font-size: 1rem; margin: 1rem 0 .4rem; color: var(--muted); }
 a { color: var(--link); }
 code, pre, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .9em; }
@@ -46,6 +46,7 @@ ol.path button[aria-pressed="true"] { border-color: var(--link); font-weight: 60
 :is(td, p):is(.engine-error, .not-run) { color: var(--error); }
 table { border-collapse: collapse; font-size: .9rem; }
 th, td { border-bottom: 1px solid var(--line); padding: .1rem .6rem; text-align: left; }
+td code, td.muted { overflow-wrap: anywhere; } /* a long id or file name wraps, the words of the others stay whole */
 table.divide { margin-top: .75rem; } table.divide caption { text-align: left; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.row-missing, tr.row-extra, tr.row-differ { background: var(--mark); }

@@ -89,7 +89,8 @@ def board_svg(
     squares tinted; ``size``: the width in pixels (default: the natural size)."""
     setup = parse_fen(fen, chess960, variant=variant)
     rows = placement(fen, chess960, variant)
-    width, height = MARGIN + 8 * SQUARE, 8 * SQUARE + MARGIN + (POCKET_ROW if setup.pockets is not None else 0)
+    below = _below(setup)
+    width, height = MARGIN + 8 * SQUARE, 8 * SQUARE + MARGIN + POCKET_ROW * len(below)
     shown = size or width
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chessboard" viewBox="0 0 {width} {height}" '
@@ -107,8 +108,12 @@ def board_svg(
     parts += _pieces(rows)
     parts += _arrows(arrows)
     parts += _drops(arrows)
-    if setup.pockets is not None:
-        parts += _pockets(setup.pockets)
+    for row, (name, text) in enumerate(below, start=1):
+        y = 8 * SQUARE + MARGIN + POCKET_ROW * row - 6
+        parts.append(
+            f'<text class="{name}" x="{MARGIN}" y="{y}" fill="currentColor" font-size="12" font-family="sans-serif">'
+            f"{escape(text)}</text>"
+        )
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -193,18 +198,22 @@ def _drops(arrows: list[Arrow]) -> list[str]:
     return out
 
 
-def _pockets(pockets) -> list[str]:
-    """The pockets (crazyhouse) as one line below the coordinates: white's, then black's."""
-    def held(colour: int) -> str:
-        counts = pockets[colour]  # queen first, pawns last, as python-chess writes a pocket
-        letters = "".join(PIECE_LETTERS[p] * counts[p] for p in range(len(counts) - 1, 0, -1))
-        return (letters.upper() if colour == WHITE else letters) or "-"
+def _below(setup) -> list[tuple[str, str]]:
+    """The lines under the board, (class, text): the pockets (crazyhouse), the checks
+    given (three-check): what the FEN holds beside the placement that decides the game."""
+    lines = []
+    if setup.pockets is not None:
+        lines.append(("pockets", f"pockets: white {_held(setup.pockets, WHITE)}, black {_held(setup.pockets, 1 - WHITE)}"))
+    if getattr(setup, "checks", None) is not None:
+        white, black = setup.checks
+        lines.append(("checks", f"checks given: white {white}, black {black} (the third wins)"))
+    return lines
 
-    y = 8 * SQUARE + MARGIN + POCKET_ROW - 6
-    return [
-        f'<text class="pockets" x="{MARGIN}" y="{y}" fill="currentColor" font-size="12" font-family="sans-serif">'
-        f"pockets: white {held(WHITE)}, black {held(1 - WHITE)}</text>"
-    ]
+
+def _held(pockets, colour: int) -> str:
+    counts = pockets[colour]  # queen first, pawns last, as python-chess writes a pocket
+    letters = "".join(PIECE_LETTERS[p] * counts[p] for p in range(len(counts) - 1, 0, -1))
+    return (letters.upper() if colour == WHITE else letters) or "-"
 
 
 def _arrow_shape(frm: str, to: str) -> str:

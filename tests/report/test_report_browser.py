@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import EP_BELOW
+from conftest import BARE_KINGS, EP_BELOW
 
 SHOWN = ".node:not([hidden])"
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -108,3 +108,17 @@ def test_the_checks_catch_a_broken_page(page, tmp_path):
     )
     found = "\n".join(page(bad).problems())
     assert "console error" in found and "thrown" in found and "request: http://127.0.0.1:9/x.png" in found
+
+
+def test_a_long_id_wraps_and_the_page_keeps_its_width(page, cli, tmp_path):
+    # a 150-character id stretched the suite table and the finding's heading past the window
+    # (a horizontal scrollbar); the other columns' words must stay whole
+    suite = tmp_path / "long.epd"
+    suite.write_text(f"{BARE_KINGS} ;D1 4 ;id \"{'x' * 150}\"\n")  # 3 is right: a mismatch, a finding
+    out = tmp_path / "long.html"
+    assert cli("suite", str(suite), "--html", str(out)).exit_code == 1
+    shown = page(out, width=1000)
+    assert shown.problems() == []
+    assert shown.eval("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    heads = shown.eval("[...document.querySelectorAll('table.positions th')].map(th => th.getBoundingClientRect().height)")
+    assert max(heads) < 1.9 * min(heads)  # no header broken over two lines ('resul t')

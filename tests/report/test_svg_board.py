@@ -115,6 +115,17 @@ def test_a_crazyhouse_board_shows_its_pockets_and_drops():
     assert pocket == "pockets: white QN, black np"
 
 
+def test_a_three_check_board_shows_the_checks_given():
+    # the board showed nothing of them, and two checks given decide the game's next check
+    svg = board_svg("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2+1 0 1", variant="3check")
+    root = parse(svg)
+    (line,) = [t.text for t in root.iterfind("svg:text", NS) if t.get("class") == "checks"]
+    assert line == "checks given: white 1, black 2 (the third wins)"  # 2+1 are the checks remaining
+    assert float(root.get("viewBox").split()[3]) > float(root.get("viewBox").split()[2])  # room for the line
+    plain = parse(board_svg(KIWIPETE))
+    assert [t for t in plain.iterfind("svg:text", NS) if t.get("class") in ("checks", "pockets")] == []
+
+
 @pytest.mark.parametrize(
     "variant, fen",
     [
