@@ -651,9 +651,9 @@ def _run_job(
     gpu=None,
 ) -> Iterator[SuiteResult]:
     """The results of one position's tasks, counted here (``threads`` for each count, or
-    on ``gpu``)."""
-    from chesskit.board.counters import compare, counter_names, parse_stat_opcode
-
+    on ``gpu``). A position the walk refuses (``Board.perft``'s InputError: a clock that
+    its moves would take past ``MAX_CLOCK``, a tree too big for a 64-bit count) gives
+    results with ``error`` for that count and the ones after it."""
     record = tasks[0].record
     try:
         board = record.board()
@@ -668,34 +668,47 @@ def _run_job(
             for task in tasks:
                 yield SuiteResult(task, 0, 0.0, error=printable(str(err)))
             return
-    for task in tasks:
-        # a table only where it can pay (TABLE_FROM_DEPTH); the shared one made on first use
-        table = tables.get(bool(board.chess960), record.variant) if gpu is None and task.depth >= TABLE_FROM_DEPTH else _NO_TABLE
-        wanted = None
-        if stats and task.depth in record.stats:  # read when the line was (formats.parse_epd_line)
-            wanted = parse_stat_opcode(record.stats[task.depth], counter_names(board))
-        report = None
-        if progress is not None and task.expected > SPLIT_NODES and task.depth >= 4:  # worth a bar
-            report = lambda done, total, nodes, task=task: progress(task, done / total)  # noqa: E731
-        with Timer() as timer:
-            if wanted is not None:
-                row = board.stats(task.depth)
-                nodes = row["nodes"]
-            elif gpu is not None:
-                nodes = gpu.perft(board, task.depth)
-            else:
-                nodes = board.perft(task.depth, threads=threads, progress=report, table=table)
-        result = SuiteResult(task, nodes, timer.elapsed_s)
-        if wanted is not None:
-            result.stats = compare(wanted, row)
-        if nodes != task.expected and not diverged:
-            diverged = True
-            if task.depth >= 1:
-                by_move = gpu.divide(board, task.depth) if gpu is not None else board.divide(
-                    task.depth, threads=threads, table=table
-                )
-                result.divide = dict(sorted(by_move.items()))
+    for index, task in enumerate(tasks):
+        try:
+            result = _count_task(board, task, stats, tables, threads, diverged, progress, gpu)
+        except InputError as err:  # the walk refuses it (a clock past MAX_CLOCK, a tree past 64-bit counts)
+            for rest in tasks[index:]:  # this position's error, the counts made stand: the run goes on
+                yield SuiteResult(rest, 0, 0.0, error=printable(str(err)))
+            return
+        diverged = diverged or result.nodes != task.expected
         yield result
+
+
+def _count_task(board, task: Task, stats: bool, tables: _Tables, threads: int, diverged: bool, progress, gpu) -> SuiteResult:
+    """One count of ``_run_job`` (see there), with the divide where it is the position's
+    first mismatch (``diverged``: one came before). Raises InputError where the walk
+    refuses the position."""
+    from chesskit.board.counters import compare, counter_names, parse_stat_opcode
+
+    record = task.record
+    # a table only where it can pay (TABLE_FROM_DEPTH); the shared one made on first use
+    table = tables.get(bool(board.chess960), record.variant) if gpu is None and task.depth >= TABLE_FROM_DEPTH else _NO_TABLE
+    wanted = None
+    if stats and task.depth in record.stats:  # read when the line was (formats.parse_epd_line)
+        wanted = parse_stat_opcode(record.stats[task.depth], counter_names(board))
+    report = None
+    if progress is not None and task.expected > SPLIT_NODES and task.depth >= 4:  # worth a bar
+        report = lambda done, total, nodes, task=task: progress(task, done / total)  # noqa: E731
+    with Timer() as timer:
+        if wanted is not None:
+            row = board.stats(task.depth)
+            nodes = row["nodes"]
+        elif gpu is not None:
+            nodes = gpu.perft(board, task.depth)
+        else:
+            nodes = board.perft(task.depth, threads=threads, progress=report, table=table)
+    result = SuiteResult(task, nodes, timer.elapsed_s)
+    if wanted is not None:
+        result.stats = compare(wanted, row)
+    if nodes != task.expected and not diverged and task.depth >= 1:
+        by_move = gpu.divide(board, task.depth) if gpu is not None else board.divide(task.depth, threads=threads, table=table)
+        result.divide = dict(sorted(by_move.items()))
+    return result
 
 
 def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Iterator[SuiteResult]:
@@ -706,7 +719,8 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     agrees with the engine there, the suite's expected count is the one in doubt).
     An EngineError is raised; one in the descent comes after the mismatch's result, which
     then has ``engine_error`` set (``chesskit.suites.session`` makes either that
-    position's result and goes on).
+    position's result and goes on). A mismatch that chesskit's walk cannot descend (the
+    position's clocks would pass ``MAX_CLOCK``) is a result with ``error``: the position's.
     """
     from chesskit.compare.descent import descend
     from chesskit.compare.statecmp import state_checker
@@ -731,8 +745,8 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
         if not result.ok and id(record) not in diverged and task.depth >= 1:
             diverged.add(id(record))
             result.divide = dict(sorted(divide.items()))
-            board = record.board()
             try:
+                board = record.board()
                 checker = state_checker(_unwrapped(engine), record.fen, [], record.chess960, state_pushes)
                 if checker is not None:
                     checker.engine = engine  # its questions bounded as the engine's are
@@ -741,7 +755,15 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
                 result.engine_error = str(err)
                 yield result
                 raise
+            except InputError as err:  # chesskit's walk refuses it (a clock past MAX_CLOCK): no descent
+                why = f"{mismatch_text(result)} from the engine, and chesskit cannot walk this position: {err}"
+                result = SuiteResult(task, nodes, result.seconds, error=printable(why))
         yield result
+
+
+def mismatch_text(result: SuiteResult) -> str:
+    """``D2: expected 401, got 400``."""
+    return f"D{result.task.depth}: expected {result.task.expected}, got {result.nodes}"
 
 
 def _unwrapped(engine):

@@ -156,6 +156,49 @@ def test_position_that_cannot_be_counted_is_an_error_for_its_line(cli, tmp_path,
     assert (error["line"], error["id"]) == (1, "s") and error["error"].startswith("S1: ")
 
 
+# a clock at MAX_CLOCK (2**62) reads, but no move of the tree may take it past: the walk refuses it
+AT_MAX = 4611686018427387904
+CLOCK_PAST = "the moves of this tree would take the {} (now 4611686018427387904) past 4611686018427387904"
+
+
+@pytest.mark.parametrize(
+    "fields,ops,clock",
+    [(f"{AT_MAX} 1", "D1 20;", "halfmove clock"), (f"0 {AT_MAX}", "D1 20; D2 400;", "fullmove number")],
+)
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_clock_the_walk_refuses_is_its_lines_error_and_the_rest_runs(cli, tmp_path, monkeypatch, fields, ops, clock, threads):
+    """The walk's InputError while counting (not while reading) was the run's: one line, no
+    FILE:LINE, the next line never run and no JSON at all."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "clock.epd").write_text(f'{START4} {fields} id "max"; {ops}\n{KIWI4} id "kiwi"; D1 48;\n')
+    result = cli("suite", "clock.epd", "--threads", threads)
+    assert result.exit_code == 2, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"ERROR clock.epd:1: {CLOCK_PAST.format(clock)}, the largest a FEN may give")
+    assert lines[1].split()[:2] == ["ok", "kiwi"]
+    assert result.stderr.startswith("chesskit: 1 line could not be run (first: clock.epd:1: ")
+    data = json.loads(cli("suite", "clock.epd", "--threads", threads, "--json").stdout)
+    assert [(e["line"], e["id"]) for e in data["error_lines"]] == [(1, "max")]
+    assert CLOCK_PAST.format(clock) in data["error_lines"][0]["error"]
+    assert [(r["id"], r["ok"]) for r in data["results"] if r["id"] == "kiwi"] == [("kiwi", True)]
+
+
+def test_an_engine_mismatch_chesskit_cannot_descend_is_its_lines_error(cli, tmp_path, monkeypatch):
+    """With an engine the counts are its own, but compare's descent of a mismatch walks
+    chesskit's board: at a clock it refuses, that was the run's error too."""
+    from helpers import FAKE_UCI
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "clock.epd").write_text(f'{START4} {AT_MAX} 1 id "max"; D1 21;\n{KIWI4} id "kiwi"; D1 48;\n')
+    result = cli("suite", "clock.epd", "--engine", FAKE_UCI, "--json")
+    assert result.exit_code == 2, result.output
+    data = json.loads(result.stdout)
+    ((error,),) = [data["error_lines"]]
+    assert (error["line"], error["id"]) == (1, "max")
+    assert error["error"].startswith("D1: expected 21, got 20 from the engine, and chesskit cannot walk this position: ")
+    assert [(r["id"], r["ok"]) for r in data["results"]] == [("kiwi", True)]
+
+
 # ------------------------------------------------------------------ threads
 
 
