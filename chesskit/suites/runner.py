@@ -114,29 +114,61 @@ class Loaded:
 
 def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
     """Expand files and folders (default: the positions folder) into suite files
-    (``*.epd`` and ``*.perft`` in a folder), once each."""
+    (``*.epd`` and ``*.perft`` in a folder), once each. A path that does not exist, or is
+    neither a regular file nor a folder (a FIFO, a device: reading it could block), raises
+    InputError when it is the only one given; among several it is left out
+    (``load_entries`` reports it as an error for that path, and reads the others)."""
+    return _sources(paths)[0]
+
+
+def _sources(paths: Iterable[str | Path]) -> tuple[list[Path], list[LineError], list[Path], list[InputError]]:
+    """``suite_paths``' files, the file-level LineErrors of the paths among several that
+    cannot be read (see there), the folders among several with no suite file, and the
+    InputErrors the paths that cannot be read would raise alone."""
     paths = list(paths)
     if any(str(p).strip() == "" for p in paths if not isinstance(p, Path)):  # Path("") is the current folder
         raise InputError("an empty suite path: give a suite file or folder")
     given = [Path(p) for p in paths] or [positions_dir()]
     files: list[Path] = []
+    bad: list[LineError] = []
+    empty: list[Path] = []
+    alone: list[InputError] = []
     seen: set[Path] = set()
     for path in given:
-        if path.is_dir():
-            # a broken link, a FIFO, ... with a suite's name: read_suite reports it
-            found = sorted(p for p in path.iterdir() if p.suffix.lower() in SUITE_SUFFIXES and not p.is_dir())
-        elif path.is_file():
-            found = [path]
-        elif path.exists():  # a FIFO or a device: reading it could block forever
-            raise InputError(f"not a suite file or folder: {path} (not a regular file)")
-        else:
-            raise InputError(f"no such suite file or folder: {path}")
+        found, why = _expand(path)
+        if why is not None:
+            if len(given) == 1:
+                raise InputError(why[1])
+            bad.append(LineError(path, 0, why[0]))
+            alone.append(InputError(why[1]))
+            continue
+        if not found and path.is_dir() and len(given) > 1:
+            empty.append(path)
         for file in found:
             key = file.resolve()
             if key not in seen:
                 seen.add(key)
                 files.append(file)
-    return files
+    return files, bad, empty, alone
+
+
+def _expand(path: Path) -> tuple[list[Path], tuple[str, str] | None]:
+    """The suite files of one path (a folder's ``*.epd`` and ``*.perft``, or the file),
+    or ``([], (why, message))`` for a path that does not exist or is no regular file nor
+    folder: why as an error for that path, the message naming it."""
+    if path.is_dir():
+        # a broken link, a FIFO, ... with a suite's name: read_suite reports it
+        return sorted(p for p in path.iterdir() if p.suffix.lower() in SUITE_SUFFIXES and not p.is_dir()), None
+    if path.is_file():
+        return [path], None
+    if path.exists():  # a FIFO or a device: reading it could block forever
+        why = "not a suite file or folder (not a regular file)"
+        return [], (why, f"not a suite file or folder: {path} (not a regular file)")
+    return [], ("no such suite file or folder", f"no such suite file or folder: {path}")
+
+
+NO_SUITE_FILES = "no suite files (" + " or ".join(f"*{suffix}" for suffix in SUITE_SUFFIXES) + ")"
+NO_POSITIONS = "no suite positions found"
 
 
 def load_entries(
@@ -148,32 +180,47 @@ def load_entries(
     Ids are unique within a file (``chesskit.suites.formats.read_suite``); an id that
     several files use is told apart by the file's name: each record's ``name`` is its id,
     or ``file:id`` (``tricky.perft:pos-2``) when another file of the run uses the id too.
-    A file that cannot be read (no permission, a broken link, UTF-16) is an error for the
-    whole file (a LineError at line 0) and the other files are read. Raises InputError for
-    a path that does not exist, when no file can be read at all (the first one's reason),
-    and when the files hold no line at all to run or report. ``variant``: the rules of the
-    files and lines that name none (``read_suite``).
+    A file that cannot be read (no permission, a broken link, UTF-16), and among several
+    paths one that does not exist or is no regular file nor folder, is an error for the
+    whole file (a LineError at line 0) and the other files are read; so is, where the run
+    has anything else to run or report, a file that holds no line at all to run or report
+    and a folder given among several that holds no suite file. Raises InputError for the
+    only path given when it does not exist, when no file can be read at all (the first
+    one's reason), and when the files hold no line at all to run or report. ``variant``:
+    the rules of the files and lines that name none (``read_suite``).
     """
     paths = list(paths)
+    files, bad, empty_folders, unreadable = _sources(paths)
     records: list[SuiteRecord] = []
-    errors: list[LineError] = []
-    unreadable: list[InputError] = []
-    files = suite_paths(paths)
-    kept = 0  # the errors kept in detail over the run (MAX_ERRORS_KEPT)
+    errors: list[LineError] = [*bad, *(LineError(f, 0, f"{NO_SUITE_FILES} in this folder") for f in empty_folders)]
+    read_any = False  # a file that holds a line to run or report
     for path in files:
         try:
             entries = read_suite(path, strict, variant, seen)
         except InputError as err:
             unreadable.append(err)
             entries = [LineError(path, 0, str(err).removeprefix(f"{display_path(path)}: "))]
-        capped = Entries(path, MAX_ERRORS_KEPT - kept)
-        for entry in entries:
+        read_any = read_any or bool(entries)
+        # nothing in it: reported where the run has something else (else raised below)
+        capped = Entries(path, MAX_ERRORS_KEPT - len(errors))
+        for entry in entries or [LineError(path, 0, f"{NO_POSITIONS}: no line is a position")]:
             capped.append(entry)
         for entry in capped.done():
             (records if isinstance(entry, SuiteRecord) else errors).append(entry)
-        kept = len(errors)
-    if unreadable and len(unreadable) == len(files):
+    if unreadable and len(unreadable) == len(files) + len(bad) and not empty_folders:
         raise unreadable[0]
+    if not read_any and not bad:
+        shown = ", ".join(display_path(Path(p)) for p in paths or [positions_dir()])
+        if not files:  # only folders given, and none holds a suite file
+            raise InputError(f"{NO_SUITE_FILES} in {shown}")
+        raise InputError(f"{NO_POSITIONS} in {shown}: no line is a position")
+    _tell_apart(records)
+    return Loaded(records, errors)
+
+
+def _tell_apart(records: list[SuiteRecord]) -> None:
+    """Name each record whose id another file of the run uses too ``file:id`` (in place: a
+    second list of a million records would not fit)."""
     files_of: dict[str, set[Path]] = {}
     for record in records:
         files_of.setdefault(record.id, set()).add(record.path)
@@ -181,16 +228,9 @@ def load_entries(
     # the file's name tells them apart; where two files share a name too, their whole path
     names = {(p.name, i) for i in shared for p in files_of[i]}
     same_name = len(names) < sum(len(files_of[i]) for i in shared)
-    for index, r in enumerate(records):  # in place: a second list of a million records would not fit
+    for index, r in enumerate(records):
         if r.id in shared:
             records[index] = replace(r, name=f"{display_path(r.path) if same_name else r.path.name}:{r.id}")
-    if not records and not errors:
-        shown = ", ".join(display_path(Path(p)) for p in paths or [positions_dir()])
-        if not files:  # only folders given, and none holds a suite file
-            names = " or ".join(f"*{suffix}" for suffix in SUITE_SUFFIXES)
-            raise InputError(f"no suite files ({names}) in {shown}")
-        raise InputError(f"no suite positions found in {shown}: no line is a position")
-    return Loaded(records, errors)
 
 
 def load_suites(paths: Iterable[str | Path] = (), strict: bool = False) -> list[SuiteRecord]:

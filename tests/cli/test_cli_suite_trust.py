@@ -218,6 +218,64 @@ def test_nul_bytes_make_a_file_not_text(cli, tmp_path):
     assert result.exit_code == 2 and result.stderr.endswith("bin.epd: not a text file (it holds NUL bytes)\n")
 
 
+@pytest.mark.parametrize("kind", ["missing", "fifo", "device"])
+def test_a_path_that_cannot_be_read_among_several_is_its_error_and_the_rest_runs(cli, tmp_path, monkeypatch, kind):
+    """A missing path, a FIFO or a device before a good file stopped the whole run (exit 2,
+    the good file never read); an unreadable file already was an error for that file."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "good.epd").write_text(GOOD)
+    bad, why = {
+        "missing": ("nonexist.epd", "no such suite file or folder"),
+        "fifo": ("fifo.epd", "not a suite file or folder (not a regular file)"),
+        "device": ("/dev/null", "not a suite file or folder (not a regular file)"),
+    }[kind]
+    if kind == "fifo":
+        os.mkfifo(bad)
+    result = cli("suite", bad, "good.epd", "--threads", "1")
+    assert result.exit_code == 2, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"ERROR {bad}: {why}"
+    assert lines[1].split()[:2] == ["ok", "rook"]
+    assert lines[-1].endswith("3 passed, all match, 1 line not run (errors)")
+    assert result.stderr == f"chesskit: 1 line could not be run (first: {bad}: {why})\n"
+    data = json.loads(cli("suite", bad, "good.epd", "--json").stdout)
+    assert (data["passed"], data["errors"]) == (3, 1)
+    assert data["error_lines"] == [{"file": bad, "line": None, "id": None, "error": why}]
+    alone = cli("suite", bad)  # the only path given: one line, as before
+    assert (alone.exit_code, alone.stdout) == (2, "")
+    assert alone.stderr == {
+        "missing": "chesskit: no such suite file or folder: nonexist.epd\n",
+        "fifo": "chesskit: not a suite file or folder: fifo.epd (not a regular file)\n",
+        "device": "chesskit: not a suite file or folder: /dev/null (not a regular file)\n",
+    }[kind]
+
+
+def test_an_empty_file_or_folder_among_several_is_reported(cli, tmp_path, monkeypatch):
+    """Among other paths an empty file or folder exited 0 without a word; alone each is
+    ``no suite ... found`` (exit 2)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "good.epd").write_text(GOOD)
+    (tmp_path / "empty.epd").write_text("# only a comment\n\n")
+    (tmp_path / "none").mkdir()
+    result = cli("suite", "empty.epd", "none", "good.epd", "--json")
+    assert result.exit_code == 2, result.output
+    data = json.loads(result.stdout)
+    assert data["passed"] == 3
+    assert sorted((e["file"], e["line"], e["error"]) for e in data["error_lines"]) == [
+        ("empty.epd", None, "no suite positions found: no line is a position"),
+        ("none", None, "no suite files (*.epd or *.perft) in this folder"),
+    ]
+    (tmp_path / "none" / "also-empty.perft").write_text("")
+    (tmp_path / "none" / "good.epd").write_text(GOOD.replace("rook", "rook-2"))
+    inside = cli("suite", "none", "--threads", "1")  # a folder's empty file among its others
+    assert inside.exit_code == 2, inside.output
+    assert "ERROR none/also-empty.perft: no suite positions found: no line is a position" in inside.stdout.splitlines()
+    for alone in ("empty.epd", "none/also-empty.perft"):
+        assert cli("suite", alone).stderr.startswith(f"chesskit: no suite positions found in {alone}: ")
+
+
 # ------------------------------------------------------------------ bounded memory (item 16)
 
 
