@@ -28,7 +28,8 @@ file without one is read in the rules its name gives when the name is a variant'
 ``giveaway.perft``, ``horde.perft``, ``racingkings.perft``; ``atomic960.epd``), else in
 standard chess; an EPD line's ``variant`` operation overrides it.
 
-In both, blank lines and lines starting with ``#`` or ``%`` are comments. Lines end at
+In both, blank lines and lines starting with ``#`` or ``%`` are comments, whatever their
+bytes (only the other lines must be UTF-8 text). Lines end at
 ``\\n`` only (a form feed or U+2028 inside a comment stays in the comment), a ``\\r``
 before it and a UTF-8 byte-order mark at the start of the file are dropped.
 
@@ -182,7 +183,9 @@ def printable(text: str) -> str:
 
 def read_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
     """``(lineno, text, error)`` for each line of ``path``: the text without its line end
-    (and, on line 1, without a UTF-8 byte-order mark), or None and why it cannot be read.
+    (and, on line 1, without a UTF-8 byte-order mark), or None and why it cannot be read
+    (a comment line, ``#`` or ``%``, is read whatever its bytes: those that are not UTF-8
+    become U+FFFD).
 
     Lines end at ``\\n`` only; the file is read in chunks and at most ``MAX_LINE_BYTES`` of
     a line are kept, so memory stays bounded whatever the file holds. Raises OSError.
@@ -222,7 +225,11 @@ def _decoded(lineno: int, raw: bytes | bytearray, length: int) -> tuple[int, str
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return lineno, None, not_utf8(bytes(raw))
+        # a comment is passed over whatever its bytes (a Latin-1 "café" in a header); its
+        # text here has U+FFFD for them. A line to read must be UTF-8 text
+        text = raw.decode("utf-8", "replace")
+        if not _is_comment(text.removeprefix(_BOM).strip() if lineno == 1 else text.strip()):
+            return lineno, None, not_utf8(bytes(raw))
     if lineno == 1 and text.startswith(_BOM):
         text = text[1:]
     return lineno, text, None

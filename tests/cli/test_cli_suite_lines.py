@@ -279,6 +279,17 @@ def test_bom_and_separators_inside_comments(cli, tmp_path):
     assert [(r["id"], r["line"]) for r in data["results"]] == [("start", 3)] and data["errors"] == 0
 
 
+def test_a_latin1_comment_is_passed_over_and_a_latin1_position_is_not(cli, tmp_path):
+    path = tmp_path / "l1.epd"
+    path.write_bytes(b"# caf\xe9 comment\n% na\xefve\n" + f"{START4} ;D1 20\n".encode())
+    result = cli("suite", str(path), "--threads", "1")
+    assert result.exit_code == 0, result.output  # was: ERROR l1.epd:1: not UTF-8 text (byte 0xe9 at column 6)
+    assert result.stdout.splitlines()[0].split()[:2] == ["ok", "l1:3"]
+    path.write_bytes(b"# caf\xe9 comment\n" + f'{START4} ;D1 20; id "caf\xe9";\n'.encode("latin-1"))
+    bad = cli("suite", str(path), "--threads", "1")
+    assert bad.exit_code == 2 and bad.stdout.startswith("ERROR ") and ":2: not UTF-8 text (byte 0xe9 at column " in bad.stdout
+
+
 def test_progress_over_split_counts_on_a_terminal(cli, tmp_path, monkeypatch):
     """The bar advances inside a split count too (Board.perft's progress), and what it is
     credited never makes the run's total wrong: the same results as on a pipe."""

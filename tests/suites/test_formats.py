@@ -265,6 +265,23 @@ def test_undecodable_line_is_an_error_for_that_line_only(tmp_path):
     assert errors(entries) == [(2, "not UTF-8 text (byte 0xff at column 1)")]
 
 
+@pytest.mark.parametrize("comment", [b"# caf\xe9 comment", b"% caf\xe9", b"  #\xff\xfe", b"\xef\xbb\xbf# caf\xe9"])
+@pytest.mark.parametrize(
+    "name,lines",
+    [
+        ("c.epd", [f"{START4} ;D1 20".encode(), f'{KIWI4} ;D1 48; id "caf\xe9";'.encode("latin-1")]),
+        ("c.perft", [b"id s", f"epd {START4}".encode(), b"perft 1 20", b"id caf\xe9"]),
+    ],
+)
+def test_a_comment_that_is_not_utf8_is_still_a_comment(tmp_path, comment, name, lines):
+    """A Latin-1 byte in a '#' or '%' line made that line an error ("not UTF-8 text"); a
+    comment is passed over whatever its bytes, a position's line must still be UTF-8."""
+    entries = read_suite(write(tmp_path, name, b"\n".join([comment, *lines]) + b"\n"))
+    assert [r.depths for r in records(entries)] == [{1: 20}]
+    ((line, why),) = errors(entries)
+    assert line == len(lines) + 1 and why.startswith("not UTF-8 text (byte 0xe9 at column ")
+
+
 def test_too_long_line_is_an_error_and_the_next_line_still_reads(tmp_path):
     long_line = START4 + " ;D1 20 ;" + " c0 x;" * (MAX_LINE_BYTES // 5)
     text = f"{long_line}\n{KIWI4} ;D1 48\n"
