@@ -99,7 +99,8 @@ def suite(
     --position-timeout for all of a position) or prints what cannot be read fails that
     position only (an engine error; a mismatch naming it where a count mismatched first):
     the engine is restarted, the run goes on and the exit code is 3. The last line counts
-    the positions passed, mismatched, failed by the engine and skipped (over --max-nodes).
+    the positions passed, mismatched, failed by the engine and skipped (over --max-nodes),
+    and the lines not run (errors).
     The checking itself is ``chesskit.suites.session`` (prepare, execute); this wires the
     options and renders.
     """

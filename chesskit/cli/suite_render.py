@@ -94,7 +94,7 @@ def json_data(outcome: Outcome, engine_call: str | None = None, with_results: bo
         "mismatched": tally[MISMATCH],
         "engine_errors": tally[ENGINE_ERROR],
         "skipped": tally[SKIPPED],
-        "errors": tally[ERROR],
+        "errors": outcome.not_run,  # every line not run: refused when read too, not only when counted
         "not_run": tally[NOT_RUN],
     }
     data["engine_errors"] = [p.to_json() for p in outcome.engine_failed]
@@ -189,8 +189,9 @@ def summary(outcome: Outcome) -> str:
 
 def position_summary(outcome: Outcome) -> str:
     """The last line: how many positions passed, mismatched, failed in the engine, were
-    skipped (every count over the limits) and, when any, could not be counted or were not
-    run (--fail-fast)."""
+    skipped (every count over the limits) and, when any, were errors (the lines not run:
+    refused when the file was read, or when counted; a whole file that cannot be read is
+    one) or were not run (--fail-fast)."""
     tally = outcome.tally()
     also = sum(p.status == MISMATCH and p.failure is not None for p in outcome.positions)
     parts = [
@@ -199,8 +200,8 @@ def position_summary(outcome: Outcome) -> str:
         plural(tally[ENGINE_ERROR], "engine error"),
         f"{tally[SKIPPED]} skipped",
     ]
-    if tally[ERROR]:
-        parts.append(f"{tally[ERROR]} not counted (errors)")
+    if outcome.not_run:
+        parts.append(plural(outcome.not_run, "error"))
     if tally[NOT_RUN]:
         parts.append(f"{tally[NOT_RUN]} not run (--fail-fast)")
     return f"positions: {', '.join(parts)}"

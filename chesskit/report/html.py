@@ -223,7 +223,8 @@ def _suite_verdict(data: dict) -> tuple[str, bool]:
     tally = data.get("positions")
     if isinstance(tally, dict):  # suite's count of positions by outcome
         kept = [(name, n) for name, n in tally.items() if n or name in ("passed", "mismatched")]
-        shown = ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in kept)
+        # "1 error", "2 engine errors"; "passed", "skipped", "not run" read the same for one
+        shown = ", ".join(f"{n} {name.replace('_', ' ').removesuffix('s' if n == 1 else '')}" for name, n in kept)
         text = f"positions: {shown}; counts: {text.replace(_plural(passed, 'count') + ' passed', f'{passed} passed', 1)}"
     return text, not failed and not errors and not engine_errors and not data.get("engine_error")
 

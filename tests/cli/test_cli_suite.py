@@ -73,6 +73,27 @@ def test_json_schema(cli, good):
     assert all(set(r) == set(first) for r in data["results"])
 
 
+def test_positions_count_the_lines_refused_and_the_positions_not_counted(cli, tmp_path):
+    """``positions.errors`` was 0 while 27 lines were refused (impossible.epd --strict): only
+    a position refused while counting was counted, and the last line added up to 0 of 27."""
+    from helpers import REPO
+
+    impossible = str(REPO / "positions" / "impossible.epd")
+    data = json.loads(cli("suite", impossible, "--strict", "--max-nodes", "1e3", "--json").stdout)
+    assert data["errors"] == len(data["error_lines"]) == 27
+    assert data["positions"] == {"passed": 0, "mismatched": 0, "engine_errors": 0, "skipped": 0, "errors": 27, "not_run": 0}
+    plain = cli("suite", impossible, "--strict", "--max-nodes", "1e3", "--threads", "1")
+    assert plain.stdout.splitlines()[-2] == "positions: 0 passed, 0 mismatched, 0 engine errors, 0 skipped, 27 errors"
+    # refused when read (line 2) and when counted (line 3, a clock its moves would pass): each counted once
+    mixed = tmp_path / "mixed.epd"
+    mixed.write_text(f"{GOOD_LINE}\nnot a position\n{START} 4611686018427387904 1 ;D1 20\n")
+    data = json.loads(cli("suite", str(mixed), "--json").stdout)
+    assert [e["line"] for e in data["error_lines"]] == [2, 3]
+    assert data["positions"] == {"passed": 1, "mismatched": 0, "engine_errors": 0, "skipped": 0, "errors": 2, "not_run": 0}
+    lines = cli("suite", str(mixed), "--threads", "1").stdout.splitlines()
+    assert lines[-2] == "positions: 1 passed, 0 mismatched, 0 engine errors, 0 skipped, 2 errors"
+
+
 def test_mismatch_exits_1_and_prints_the_divide(cli, wrong):
     result = cli("suite", str(wrong))
     assert result.exit_code == 1

@@ -277,8 +277,8 @@ def test_suite_report_is_written_when_the_engine_fails(cli, tmp_path):
 
 def test_suite_summary_counts_positions_by_outcome(reports):
     summary = parse_html(reports.suite.read_text()).one("header").one("p", "summary").text_content()
-    # ep-below mismatched (D1 passed, D2 failed), bare-kings passed; the broken line is no position
-    assert summary.startswith("positions: 1 passed, 1 mismatched; counts: 2 passed, 1 failed, 1 line not run")
+    # ep-below mismatched (D1 passed, D2 failed), bare-kings passed; the broken line is an error
+    assert summary.startswith("positions: 1 passed, 1 mismatched, 1 error; counts: 2 passed, 1 failed, 1 line not run")
 
 
 def test_a_clean_suite_report_names_the_engine_it_checked(cli, tmp_path):
