@@ -274,3 +274,16 @@ def test_stats_cannot_be_combined_with_an_engine(cli, tmp_path):
     one_line(cli("suite", str(path), "--stats", "--engine", "./no-such-engine"), 2, message)
     with pytest.raises(InputError, match=message):
         chesskit.run_suite([str(path)], "./no-such-engine", stats=True)
+
+
+def test_json_md_names_every_key_of_an_engine_suite_run(cli, tmp_path):
+    """``suite --engine ... --json`` emits ``"dialect"``; docs/json.md's suite row did not
+    list it (compare's row did)."""
+    path = epd(tmp_path, [("start", chess.STARTING_FEN, 1)])
+    result = cli("suite", str(path), "--engine", FAKE_UCI, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data["dialect"]) == {"name", "moves", "total_only", "detected"}
+    row = next(line for line in (REPO / "docs" / "json.md").read_text().splitlines() if line.startswith("| `suite` |"))
+    assert [key for key in data if f'"{key}"' not in row] == []
+    assert all(f'"{key}"' in row for key in data["dialect"])
