@@ -138,8 +138,9 @@ def check_case(engine: Engine, case: Case, state_pushes: int = STATE_PUSHES) -> 
     from chesskit.suites.runner import run_engine
 
     state_pushes = check_pushes(state_pushes)
+    backend = engine._asked()  # a closed Engine is refused, not started again
     with engine.lock:
-        (result,) = list(run_engine([case.task], engine.backend, state_pushes))
+        (result,) = list(run_engine([case.task], backend, state_pushes))
     if result.error is not None:  # it was never asked: not a count of 0
         raise InputError(result.error)
     found = None if result.report is None else CompareResult.from_report(result.report)
@@ -254,6 +255,8 @@ def run_suite(
     from chesskit.suites.session import execute, prepare, refuse_stats_with_engine
 
     refuse_stats_with_engine(engine is not None, stats)
+    if isinstance(engine, Engine):
+        engine._asked()  # a closed Engine is refused: it was started again, and left running
     name, _ = variant_rules(variant, None)
     rules = {} if name == "chess" else {"variant": variant}
     max_depth = None if max_depth is None else _limit(max_depth, "max_depth")

@@ -404,3 +404,23 @@ def test_a_closed_engine_is_refused_not_started_again(tmp_path, monkeypatch):
     with pytest.raises(InputError, match=r"is closed"):
         chesskit.compare(engine, "startpos", 2)
     assert log.read_text().splitlines().count("uci") == started  # nothing was started again
+
+
+def test_run_suite_and_check_case_refuse_a_closed_engine(tmp_path, monkeypatch):
+    # run_suite started a closed Engine's process again, ran the suite and left it running
+    from chesskit.api.suite import check_case, suite_cases
+
+    log = tmp_path / "log"
+    monkeypatch.setenv("FAKE_UCI_LOG", str(log))
+    engine = chesskit.Engine(FAKE_UCI)
+    assert engine.perft("startpos", 1) == 20
+    engine.close()
+    started = log.read_text().splitlines().count("uci")
+    suite = str(REPO / "positions" / "standard.epd")
+    with pytest.raises(InputError, match=r"the Engine .* is closed: open a new one"):
+        chesskit.run_suite(suite, engine, max_nodes=100)
+    (case, *_), _ = suite_cases(suite, max_nodes=100)
+    with pytest.raises(InputError, match=r"the Engine .* is closed: open a new one"):
+        check_case(engine, case)
+    assert log.read_text().splitlines().count("uci") == started  # nothing was started again
+    assert engine.closed
