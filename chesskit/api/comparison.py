@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from chesskit.api.engine import Engine, dialect_of, opened
+from chesskit.api.keywords import keyword_errors
 from chesskit.api.position import Moves, check_depth, engine_fens, open_position
 from chesskit.errors import InputError
 
@@ -141,7 +142,7 @@ def compare(
     try:
         board, ident = open_position(position, moves, engine._chess960 if chess960 is None else chess960, strict, engine.variant)
         fen, ours = engine_fens(position, board, engine_fen)
-        with engine.lock:
+        with engine.lock, keyword_errors():  # the descent's errors name the CLI's flags: say the keywords
             return compare_board(engine, board, fen, depth, state_pushes, on_step, ident, engine.call, ours)
     finally:
         if mine:

@@ -16,6 +16,7 @@ depth 7 on, by the tree's estimated size (``chesskit.board.tablesize``).
 
 from __future__ import annotations
 
+from chesskit.api.keywords import keyword_errors
 from chesskit.api.position import Moves, check_depth, open_position
 from chesskit.errors import InputError
 
@@ -50,6 +51,13 @@ def table_mb(hash_mb: float | None, depth: int, board=None) -> float:
     return tablesize.fitting_mb(tablesize.default_table_mb(depth, leaves=leaves))
 
 
+def keyword_table_mb(hash_mb: float | None, depth: int, board=None) -> float:
+    """``table_mb`` for the API: a refusal names ``hash_mb``, not the commands' ``--hash``
+    (``hash_mb=1000000 MiB is more than this machine's memory``)."""
+    with keyword_errors():
+        return table_mb(hash_mb, depth, board)
+
+
 def perft(
     position: str,
     depth: int,
@@ -80,7 +88,7 @@ def perft(
     depth = check_depth(depth)
     board, _ = open_position(position, moves, chess960, strict, variant)
     threads = default_threads() if threads is None else threads
-    return board.perft(depth, hash_mb=table_mb(hash_mb, depth, board), threads=threads)
+    return board.perft(depth, hash_mb=keyword_table_mb(hash_mb, depth, board), threads=threads)
 
 
 def divide(
@@ -104,7 +112,7 @@ def divide(
     depth = check_depth(depth, 1)
     board, _ = open_position(position, moves, chess960, strict, variant)
     threads = default_threads() if threads is None else threads
-    return dict(sorted(board.divide(depth, hash_mb=table_mb(hash_mb, depth, board), threads=threads).items()))
+    return dict(sorted(board.divide(depth, hash_mb=keyword_table_mb(hash_mb, depth, board), threads=threads).items()))
 
 
 def stats(

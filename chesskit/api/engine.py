@@ -15,32 +15,28 @@ bad arguments are ``InputError`` (exit code 2).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Union
 
+from chesskit.api.keywords import keyword_errors
 from chesskit.api.position import Moves, check_depth, engine_fen, open_position
 from chesskit.errors import InputError
 
 Options = Union[Sequence[str], Mapping[str, object]]
 DEFAULT_TIMEOUT = 30.0  # seconds per answer, as --timeout's default
-# the keyword of ``Engine`` for each engine flag that an InputError of the back ends names
-_KEYWORDS = {
-    "engine": "command",
-    "engine-cmd": "engine_cmd",
-    "engine-option": "options",
-    "script": "script",
-    "python": "python",
-    "dialect": "dialect",
-    "variant": "variant",
-}
 
 
 class Engine:
     """An external engine that answers perft questions; use it as a context manager
     (or call ``close``) so that its process is stopped."""
+
+    # its errors name the keywords (``timeout``), not the commands' flags (``--timeout``):
+    # True when made by ``Engine(...)``, False by ``with_flags`` and ``wrap``
+    _keywords = False
 
     def __init__(
         self,
@@ -61,14 +57,11 @@ class Engine:
         ``["Threads=2"]`` or ``{"Threads": 2}``) are sent to a UCI engine with setoption;
         ``timeout`` (``--timeout``) bounds each answer, in seconds. ``variant`` names the
         rules of every question (a UCI engine is set to it with ``UCI_Variant``). A bad
-        argument's InputError names these keywords (``engine_cmd``), not the flags."""
-        try:
+        argument's InputError, and a question's error, names these keywords (``engine_cmd``,
+        ``give a longer timeout``), not the flags."""
+        self._keywords = True
+        with keyword_errors():  # the messages name the commands' flags: say the keywords
             self._start(command, dialect, options, timeout, engine_cmd, script, python, variant)
-        except InputError as err:  # the message names the commands' flags: say the keywords
-            from chesskit.compare.engines import respell_flags
-
-            err.args = (respell_flags(str(err), _KEYWORDS.__getitem__),)
-            raise
 
     @classmethod
     def with_flags(cls, command: str | Sequence[str] | None = None, **keywords) -> "Engine":
@@ -156,7 +149,8 @@ class Engine:
     def dialect(self) -> dict | None:
         """How the engine answers perft (starting it to detect that), as ``compare --json``'s
         ``"dialect"`` object; None for a script, a template or a Python adapter."""
-        found = dialect_of(self._asked())
+        with self._said():
+            found = dialect_of(self._asked())
         return None if found is None else {k: v for k, v in found.items() if k != "about"}
 
     def divide(
@@ -167,7 +161,7 @@ class Engine:
         by chesskit first: an illegal one is an IllegalMoveError, never sent."""
         depth = check_depth(depth, 1)
         board, _ = self._open(position, moves, chess960)
-        with self.lock:
+        with self.lock, self._said():
             answer = self._asked().divide(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
         return dict(sorted(answer.items()))
 
@@ -177,12 +171,16 @@ class Engine:
         board, _ = self._open(position, moves, chess960)
         if depth == 0:
             return 1
-        with self.lock:
+        with self.lock, self._said():
             return self._asked().perft(engine_fen(position, board), depth, board.move_stack, bool(board.chess960))
 
     def _open(self, position: str, moves: Moves, chess960: bool | None):
         """The position read in this engine's variant (``startpos`` is its start position)."""
         return open_position(position, moves, self._chess960 if chess960 is None else chess960, variant=self.variant)
+
+    def _said(self):
+        """Where a question's error is raised: its flags said as keywords for an ``Engine(...)``."""
+        return keyword_errors() if self._keywords else contextlib.nullcontext()
 
     def _asked(self):
         """The back end, to ask a question of: an InputError once the Engine is closed (it

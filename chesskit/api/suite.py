@@ -14,6 +14,7 @@ The checking itself is ``chesskit.suites.session`` (what ``chesskit suite`` runs
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -24,6 +25,7 @@ from typing import Any, Union
 from chesskit.api.comparison import STATE_PUSHES, CompareResult, check_pushes
 from chesskit.api.counting import SUITE_HASH_MB
 from chesskit.api.engine import Engine, dialect_of, opened as open_engine
+from chesskit.api.keywords import keyword_errors, keyworded
 from chesskit.errors import InputError
 from chesskit.suites.result import PositionResult  # noqa: F401 (what iterating a SuiteResult gives)
 from chesskit.suites.runner import DEFAULT_MAX_NODES  # what ``chesskit suite --max-nodes`` defaults to
@@ -182,7 +184,7 @@ class SuiteResult:
         cannot be counted)."""
         from chesskit.suites.positions import display_path
 
-        return [BadLine(display_path(e.path), e.lineno, e.id, str(e)) for e in self.outcome.errors]
+        return [BadLine(display_path(e.path), e.lineno, e.id, keyworded(str(e))) for e in self.outcome.errors]
 
     def tally(self) -> dict[str, int]:
         """How many positions have each status."""
@@ -201,7 +203,10 @@ class SuiteResult:
     def verdict(self):
         """The ``chesskit.errors`` exception that sums the run up, as ``chesskit suite`` exits
         with it (EngineError 3, MismatchError 1, InputError 2), or None when all passed."""
-        return self.outcome.verdict()
+        verdict = self.outcome.verdict()
+        if verdict is not None:  # the CLI's words: its flags, here the keywords
+            verdict.args = (keyworded(str(verdict)),)
+        return verdict
 
     @property
     def exit_code(self) -> int:
@@ -249,10 +254,45 @@ def run_suite(
     does not exist or nothing at all can be run. ``variant`` names the rules of the lines
     and files that name none (an engine command is opened in them).
     """
-    from chesskit.api.counting import default_threads, table_mb
-    from chesskit.board.board import Board
+    from chesskit.api.counting import default_threads
+    from chesskit.suites.session import execute
+
+    with keyword_errors():  # the CLI's words: its flags, here the keywords
+        planned, name = _planned(paths, engine, max_depth, max_nodes, tags, skip_chess960, strict, stats, threads,
+                                 hash_mb, position_timeout, variant)
+    # an Engine of other rules is each line's error, as for `chesskit suite` (run_engine)
+    opened = None if engine is None else engine if isinstance(engine, Engine) else open_engine(engine, name)[0]
+    try:
+        with keyword_errors(), contextlib.nullcontext() if opened is None else opened.lock:
+            outcome = execute(
+                planned,
+                None if opened is None else opened.backend,
+                stats,
+                threads=default_threads() if threads is None else threads,
+                hash_mb=SUITE_HASH_MB if hash_mb is None else hash_mb,
+                start=dialect_of,
+                position_timeout=position_timeout,
+                fail_fast=fail_fast,
+                on_position=None if on_position is None else _keyworded(on_position),
+            )
+    finally:
+        if opened is not None and opened is not engine:
+            opened.close()
+    for position in outcome.positions:
+        _keyword_position(position)
+    if outcome.engine_error is not None:
+        outcome.engine_error.args = (keyworded(str(outcome.engine_error)),)
+    return SuiteResult(outcome)
+
+
+def _planned(paths, engine, max_depth, max_nodes, tags, skip_chess960, strict, stats, threads, hash_mb,
+             position_timeout, variant):
+    """``run_suite``'s arguments checked and its suites read: the ``Planned`` run and the
+    variant's canonical name. InputError, in the CLI's words, for a bad one."""
+    from chesskit.api.counting import table_mb
     from chesskit.api.position import variant_rules
-    from chesskit.suites.session import execute, prepare, refuse_stats_with_engine
+    from chesskit.board.board import Board
+    from chesskit.suites.session import prepare, refuse_stats_with_engine
 
     refuse_stats_with_engine(engine is not None, stats)
     if isinstance(engine, Engine):
@@ -266,29 +306,26 @@ def run_suite(
         Board._check_threads(threads)  # perft's rule: threads=0 ran as if accepted
     if hash_mb is not None:
         table_mb(hash_mb, 0)  # perft's rule: hash_mb=-1 ran as if accepted
-    try:
-        planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, _tags(tags), **rules)
-    except InputError as err:  # the CLI's words: its flags, here the keywords
-        raise InputError(_keywords(str(err))) from None
-    # an Engine of other rules is each line's error, as for `chesskit suite` (run_engine)
-    opened = None if engine is None else engine if isinstance(engine, Engine) else open_engine(engine, name)[0]
-    try:
-        with contextlib.nullcontext() if opened is None else opened.lock:
-            outcome = execute(
-                planned,
-                None if opened is None else opened.backend,
-                stats,
-                threads=default_threads() if threads is None else threads,
-                hash_mb=SUITE_HASH_MB if hash_mb is None else hash_mb,
-                start=dialect_of,
-                position_timeout=position_timeout,
-                fail_fast=fail_fast,
-                on_position=on_position,
-            )
-    finally:
-        if opened is not None and opened is not engine:
-            opened.close()
-    return SuiteResult(outcome)
+    return prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, _tags(tags), **rules), name
+
+
+def _keyword_position(position) -> None:
+    """``position``'s reason and engine failure with the keywords for the CLI's flags
+    (``within position_timeout=0.05 s``, ``give a longer timeout``)."""
+    if position.reason is not None:
+        position.reason = keyworded(position.reason)
+    if position.failure is not None:
+        position.failure = dataclasses.replace(position.failure, reason=keyworded(position.failure.reason))
+
+
+def _keyworded(on_position: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``on_position`` given each result with the keywords for the CLI's flags."""
+
+    def seen(position) -> None:
+        _keyword_position(position)
+        on_position(position)
+
+    return seen
 
 
 def _limit(value, name: str) -> int:
@@ -322,15 +359,3 @@ def _tags(tags: Sequence[str] | str) -> tuple[str, ...]:
     if not isinstance(tags, (Sequence, set, frozenset)) or not all(isinstance(tag, str) for tag in tags):
         raise InputError(f"tags must be a string (\"ep,castling\") or a list of tags, got {tags!r}")
     return tuple(tags)
-
-
-def _keywords(message: str) -> str:
-    """``message`` with the suite's CLI flags as ``run_suite``'s keywords: ``--max-nodes
-    100`` as ``max_nodes=100``, ``--tags`` as ``tags``."""
-    from chesskit.respell import respell
-
-    def spelt(name: str, given: str | None) -> str:
-        keyword = name.replace("-", "_")
-        return f"{keyword}={given}" if given else keyword
-
-    return respell(message, ("max-nodes", "max-depth", "tags", "skip-chess960"), spelt, value=True)

@@ -424,3 +424,79 @@ def test_run_suite_and_check_case_refuse_a_closed_engine(tmp_path, monkeypatch):
         check_case(engine, case)
     assert log.read_text().splitlines().count("uci") == started  # nothing was started again
     assert engine.closed
+
+
+# ------------------------------------------------------------------ the keywords, not the flags
+
+
+def _beyond_memory_mb() -> int:
+    with open("/proc/meminfo", encoding="ascii") as meminfo:
+        total = next(int(line.split()[1]) // 1024 for line in meminfo if line.startswith("MemTotal:"))
+    if total + total // 4 > 1 << 20:
+        pytest.skip("hash_mb takes up to 1 TiB, less than this machine's memory")
+    return total + total // 4
+
+
+@pytest.mark.parametrize("call", [chesskit.perft, chesskit.divide])
+def test_a_hash_beyond_memory_names_hash_mb_not_the_flag(call):
+    # it said "--hash N MiB is more than this machine's memory ...: give a smaller --hash"
+    size = _beyond_memory_mb()
+    with pytest.raises(InputError) as caught:
+        call("startpos", 2, hash_mb=size)
+    said = str(caught.value)
+    assert said.startswith(f"hash_mb={size} MiB is more than") and said.endswith("give a smaller hash_mb")
+    assert "--" not in said
+
+
+def test_run_suite_s_reasons_name_position_timeout_and_fail_fast_not_the_flags():
+    # a position past position_timeout was "within --position-timeout 2 s" (its result, the
+    # one on_position saw, the verdict), the rest "--fail-fast stopped the run"; fake_uci
+    # counts with python-chess: startpos D5 takes far longer than 2 s
+    seen = []
+    result = chesskit.run_suite(str(REPO / "positions" / "standard.epd"), FAKE_UCI, max_nodes=5_000_000,
+                                position_timeout=2, fail_fast=True, on_position=seen.append)
+    first, second = result[0], result[1]
+    assert first.status == "engine-error" and seen == [first]
+    assert "did not finish the position within position_timeout=2 s" in first.reason
+    assert "within position_timeout=2 s" in first.failure.reason
+    assert (second.status, second.reason) == ("not-run", "fail_fast stopped the run")
+    verdict = str(result.verdict())
+    assert "within position_timeout=2 s" in verdict
+    assert not [text for text in (first.reason, first.failure.reason, verdict) if "--" in text]
+
+
+def test_run_suite_names_its_keywords_for_an_engine_that_cannot_start_or_stats():
+    hang = [sys.executable, str(ENGINES / "fail_hang.py")]  # hangs at its first 'go perft'
+    result = chesskit.run_suite(str(REPO / "positions" / "standard.epd"), hang, max_nodes=100, tags="ep",
+                                position_timeout=0.5)
+    verdict = str(result.verdict())
+    assert "did not finish the position within position_timeout=0.5 s" in verdict and "--" not in verdict
+    assert result[0].reason == verdict
+    with pytest.raises(InputError, match=r"^stats counts with chesskit itself"):
+        chesskit.run_suite((), hang, stats=True)
+
+
+def test_an_engine_s_question_names_its_keywords_with_flags_its_flags(tmp_path):
+    # Engine(...).perft said "name its dialect with --dialect or give a one-shot --engine-cmd";
+    # Engine.with_flags (the commands, the pytest plugin) keeps the flags
+    mute = tmp_path / "mute.py"
+    mute.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    word = line.strip()\n"
+        "    if word == 'uci':\n"
+        "        print('id name Mute\\nuciok', flush=True)\n"
+        "    elif word == 'isready':\n"
+        "        print('readyok', flush=True)\n"
+    )
+    said = {}
+    for make in (chesskit.Engine, chesskit.Engine.with_flags):
+        engine = make([sys.executable, str(mute)], timeout=0.3)
+        try:
+            with pytest.raises(EngineError, match="answered no perft question") as caught:
+                engine.perft("startpos", 1)
+        finally:
+            engine.close()
+        said[make] = str(caught.value)
+    assert said[chesskit.Engine].endswith("name its dialect with dialect or give a one-shot engine_cmd")
+    assert said[chesskit.Engine.with_flags].endswith("name its dialect with --dialect or give a one-shot --engine-cmd")
