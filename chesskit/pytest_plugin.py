@@ -15,7 +15,9 @@ afresh; one that cannot be started at all stops the session at its first test. A
 worker starts its own engine.
 
 Without its options the plugin does nothing and imports nothing of chesskit: it is loaded
-by every pytest run where chesskit is installed.
+by every pytest run where chesskit is installed. An option of the engine's tests
+(``--chesskit-suite``, ``--chesskit-timeout``, ...) given without an engine is a usage error,
+and so is a bad value of any of them, engine or not.
 """
 
 from __future__ import annotations
@@ -32,6 +34,18 @@ _ENGINE_OPTIONS = {
     "chesskit_python": "python",
 }
 _STATE = pytest.StashKey["_Run"]()
+# the options that only shape the tests of an engine, and their defaults: given without an
+# engine, a usage error (they did nothing, silently); each given value is checked either way
+_FOR_ENGINE = {
+    "chesskit_suite": [],
+    "chesskit_engine_option": [],
+    "chesskit_dialect": None,
+    "chesskit_variant": "chess",
+    "chesskit_max_nodes": "1000000",
+    "chesskit_max_depth": None,
+    "chesskit_skip_chess960": False,
+    "chesskit_timeout": "30",
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -58,7 +72,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--chesskit-variant",
         metavar="NAME",
-        default="chess",
         help="The rules the engine plays and the suites' lines that name none are read in "
         "(atomic, crazyhouse, ...; without --chesskit-suite, that variant's bundled suites) [default: chess].",
     )
@@ -72,7 +85,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--chesskit-max-nodes",
         metavar="N",
-        default="1000000",
         help="Leave out the counts expected over N nodes [default: 1000000].",
     )
     group.addoption("--chesskit-max-depth", metavar="D", help="Leave out the depths over D.")
@@ -82,9 +94,41 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--chesskit-timeout",
         metavar="SECONDS",
-        default="30",
         help="An engine answer that takes longer is an error of that test [default: 30].",
     )
+
+
+def _option(config: pytest.Config, name: str):
+    """The value of the plugin's option ``name`` (``chesskit_timeout``), its default when not given."""
+    value = config.getoption(name)
+    return _FOR_ENGINE[name] if value is None else value
+
+
+def _checked_values(config: pytest.Config) -> dict:
+    """The engine's and the suites' limits read (``timeout``, ``max_nodes``, ``max_depth``,
+    ``variant``: their defaults where not given), and ``--chesskit-dialect`` and
+    ``--chesskit-engine-option`` checked: a bad value is a usage error naming the option
+    and why, with an engine or without."""
+    from chesskit.api.position import variant_rules
+    from chesskit.cli.engine_options import check_engine_values, parse_timeout
+    from chesskit.cli.options import parse_count, parse_depth
+    from chesskit.errors import InputError
+
+    depth = config.getoption("chesskit_max_depth")
+    try:
+        check_engine_values(tuple(config.getoption("chesskit_engine_option")), config.getoption("chesskit_dialect"))
+        read = {
+            "timeout": parse_timeout(_option(config, "chesskit_timeout"), "--chesskit-timeout"),
+            "max_nodes": parse_count(_option(config, "chesskit_max_nodes"), "--chesskit-max-nodes"),
+            "max_depth": None if depth is None else parse_depth(depth, name="--chesskit-max-depth"),
+        }
+    except InputError as err:
+        raise pytest.UsageError(f"chesskit: {_plugin_flags(str(err))}") from None
+    try:
+        read["variant"] = variant_rules(_option(config, "chesskit_variant"), None)[0]
+    except InputError as err:
+        raise pytest.UsageError(f"chesskit: --chesskit-variant: {err}") from None
+    return read
 
 
 def _engine_kwargs(config: pytest.Config) -> dict | None:
@@ -93,13 +137,10 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
     named = {key: value for key, value in named.items() if value is not None}
     if not named:
         return None
-    from chesskit.cli.engine_options import check_engine_choice, parse_timeout
+    from chesskit.cli.engine_options import check_engine_choice
     from chesskit.errors import InputError
 
-    try:
-        timeout = parse_timeout(config.getoption("chesskit_timeout"), "--chesskit-timeout")
-    except InputError as err:
-        raise pytest.UsageError(f"chesskit: {err}") from None
+    read = _checked_values(config)
     dialect = config.getoption("chesskit_dialect")
     options = tuple(config.getoption("chesskit_engine_option"))
     try:
@@ -116,19 +157,12 @@ def _engine_kwargs(config: pytest.Config) -> dict | None:
             check_python_spec(named["python"], "--chesskit-python")
         except InputError as err:
             raise pytest.UsageError(f"chesskit: {err}") from None
-    variant = config.getoption("chesskit_variant")
-    try:
-        from chesskit.api.position import variant_rules
-
-        variant_rules(variant, None)
-    except InputError as err:
-        raise pytest.UsageError(f"chesskit: --chesskit-variant: {err}") from None
     return {
         **named,
         "dialect": dialect,
         "options": options,
-        "timeout": timeout,
-        "variant": variant,
+        "timeout": read["timeout"],
+        "variant": _option(config, "chesskit_variant"),
     }
 
 
@@ -177,10 +211,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "chesskit: a count of a suite checked by chesskit's plugin")
     kwargs = _engine_kwargs(config)
     if kwargs is None:
-        for option in ("chesskit_suite", "chesskit_engine_option"):
-            if config.getoption(option):
-                flag = "--" + option.replace("_", "-")
-                raise pytest.UsageError(f"{flag} needs an engine: --chesskit-engine (or --chesskit-script, ...)")
+        given = [name for name in _FOR_ENGINE if config.getoption(name) not in (None, [], False)]
+        if given:
+            _checked_values(config)  # a bad value says why first: it would be wrong with an engine too
+            flag = "--" + given[0].replace("_", "-")
+            raise pytest.UsageError(f"{flag} needs an engine: --chesskit-engine (or --chesskit-script, ...)")
         return
     config.stash[_STATE] = _Run(kwargs)
 
@@ -197,19 +232,16 @@ def _cases(config: pytest.Config):
     run = config.stash[_STATE]
     if run.cases is None:
         from chesskit.api.suite import suite_cases
-        from chesskit.cli.options import parse_count, parse_depth
         from chesskit.errors import InputError
 
+        limits = _checked_values(config)
         try:
-            max_nodes = parse_count(config.getoption("chesskit_max_nodes"), "--chesskit-max-nodes")
-            max_depth = config.getoption("chesskit_max_depth")
-            max_depth = None if max_depth is None else parse_depth(max_depth, name="--chesskit-max-depth")
             run.cases = suite_cases(
                 config.getoption("chesskit_suite"),
-                max_depth=max_depth,
-                max_nodes=max_nodes,
+                max_depth=limits["max_depth"],
+                max_nodes=limits["max_nodes"],
                 skip_chess960=config.getoption("chesskit_skip_chess960"),
-                variant=config.getoption("chesskit_variant"),
+                variant=_option(config, "chesskit_variant"),
             )
         except InputError as err:
             raise pytest.UsageError(f"chesskit: {_plugin_flags(str(err))}") from None

@@ -141,6 +141,16 @@ def check_engine_choice(engine, script, python, engine_cmd, options=(), dialect=
     check_choice(engine, script, python, engine_cmd, options, dialect)
 
 
+def check_engine_values(options=(), dialect: str | None = None) -> None:
+    """An --engine-option that is not NAME=VALUE and a --dialect chesskit does not know are
+    bad input whatever the engine (the pytest plugin checks them even when none is named)."""
+    from chesskit.compare.engines import dialect_names, parse_dialect, parse_options
+
+    parse_options(options)
+    if dialect is not None and parse_dialect(dialect) is None:
+        raise InputError(f"unknown --dialect {dialect!r}: one of {', '.join(dialect_names())}")
+
+
 def prefixed_flags(message: str, prefix: str) -> str:
     """``message`` with each engine flag it names under ``prefix``: the pytest plugin's
     ``--chesskit-engine`` for ``--engine``."""

@@ -278,6 +278,40 @@ def test_a_suite_without_an_engine_is_a_usage_error(project):
     result.stderr.fnmatch_lines(["*--chesskit-suite needs an engine*"])
 
 
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        # each passed silently without an engine
+        (["--chesskit-timeout=abc", "--chesskit-variant=nope"], "ERROR: chesskit: bad --chesskit-timeout 'abc': *"),
+        (["--chesskit-variant=nope"], "ERROR: chesskit: --chesskit-variant: unknown variant 'nope'*"),
+        (["--chesskit-max-nodes=lots"], "ERROR: chesskit: bad --chesskit-max-nodes 'lots': *"),
+        (["--chesskit-max-depth=-1"], "ERROR: chesskit: bad --chesskit-max-depth '-1': *"),
+        (["--chesskit-dialect=nope"], "ERROR: chesskit: unknown --chesskit-dialect 'nope': one of uci-go-perft*"),
+        (["--chesskit-engine-option=Threads"], "ERROR: chesskit: --chesskit-engine-option must be NAME=VALUE, got 'Threads'"),
+        (["--chesskit-max-nodes=1e3"], "ERROR: --chesskit-max-nodes needs an engine: --chesskit-engine*"),
+        (["--chesskit-dialect=uci-perft"], "ERROR: --chesskit-dialect needs an engine: --chesskit-engine*"),
+        (["--chesskit-timeout=5"], "ERROR: --chesskit-timeout needs an engine: --chesskit-engine*"),
+        (["--chesskit-variant=atomic"], "ERROR: --chesskit-variant needs an engine: --chesskit-engine*"),
+        (["--chesskit-max-depth=2"], "ERROR: --chesskit-max-depth needs an engine: --chesskit-engine*"),
+        (["--chesskit-skip-chess960"], "ERROR: --chesskit-skip-chess960 needs an engine: --chesskit-engine*"),
+    ],
+)
+def test_an_engines_option_without_an_engine_is_a_usage_error_and_a_bad_value_says_why(project, pytester, args, words):
+    pytester.makepyfile(test_m="def test_m():\n    pass\n")
+    result = project(*args, "test_m.py")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([words])
+    assert "passed" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("option", ["--chesskit-max-nodes=lots", "--chesskit-dialect=nope", "--chesskit-variant=nope"])
+def test_a_bad_value_with_an_engine_is_a_usage_error_before_any_test(project, option):
+    result = project(adapter("eng_correct.py"), "--chesskit-suite=suite.epd", option)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: chesskit: *{option.split('=')[0]}*"])
+    assert "passed" not in result.stdout.str()
+
+
 @pytest.mark.slow  # two xdist workers, each with its own engine
 def test_it_runs_under_xdist(project):
     pytest.importorskip("xdist")
