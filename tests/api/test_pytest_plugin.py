@@ -278,6 +278,40 @@ def test_a_suite_without_an_engine_is_a_usage_error(project):
     result.stderr.fnmatch_lines(["*--chesskit-suite needs an engine*"])
 
 
+def test_lf_ff_and_sw_rerun_a_suite_files_failures(pytester, monkeypatch):
+    """A suite file named on the command line is a ``SuiteFile`` whose tests pytest's cache
+    finds again by their ids: --lf reruns only the failures, --ff runs them first, --sw
+    starts at the first one (reported: under pytest 9 they reran everything, "2 known
+    failures not in selected tests"; not reproduced here, kept as the guard)."""
+    monkeypatch.setenv("PYTHONPATH", subprocess_env()["PYTHONPATH"])
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    pytester.makeini("[pytest]\n")
+    pytester.path.joinpath("perft.epd").write_text(SUITE)
+    plugin = [] if _plugin_registered() else ["-p", "chesskit.pytest_plugin"]
+    args = [*plugin, "-v", adapter("bug_no_ep.py"), "--chesskit-suite=perft.epd", "perft.epd"]
+    failures = ["perft.epd::ep[[]D1[]] FAILED*", "perft.epd::ep[[]D2[]] FAILED*"]
+
+    def ran(*extra):
+        result = pytester.runpytest_subprocess(*args, *extra, timeout=120)
+        return result, [line.split()[0] for line in result.stdout.lines if line.startswith("perft.epd::")]
+
+    result, order = ran()
+    result.assert_outcomes(passed=2, failed=2)
+    result, order = ran("--lf")
+    result.stdout.fnmatch_lines(["run-last-failure: rerun previous 2 failures", *failures])
+    assert order == ["perft.epd::ep[D1]", "perft.epd::ep[D2]"]
+    result.assert_outcomes(failed=2, deselected=2)
+    result, order = ran("--ff")
+    result.stdout.fnmatch_lines(["run-last-failure: rerun previous 2 failures first"])
+    assert order[:2] == ["perft.epd::ep[D1]", "perft.epd::ep[D2]"] and len(order) == 4
+    result, order = ran("--sw")  # stops at the first failure
+    assert order[-1] == "perft.epd::ep[D1]"
+    result, order = ran("--sw")  # starts there, the tests before it skipped
+    result.stdout.fnmatch_lines(["*stepwise: skipping 2 already passed items*"])
+    assert order == ["perft.epd::ep[D1]"]
+
+
 @pytest.mark.parametrize(
     "args, words",
     [
