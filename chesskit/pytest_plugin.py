@@ -265,8 +265,11 @@ def _items(parent, config: pytest.Config, file: str | None = None, collected=fro
             name, given = entry.id or (f"line {entry.line}" if entry.line else "file"), {"line": entry}
         else:
             name, given = entry.name, {"case": entry}
-        if file is None:  # under the session, named as if under its file
-            given["nodeid"] = f"{path}::{name}"
+        # as a string: under the session it is named as if under its file; under its
+        # SuiteFile, pytest >= 9.2 reads a string's `[D2]` as the test's parameters, as it
+        # reads the ids --lf, --ff and --sw stored (an id built from the name alone held
+        # them in the name, matched none of those, and --lf ran everything)
+        given["nodeid"] = f"{path if file is None else parent.nodeid}::{name}"
         items.append(kind.from_parent(parent, name=name, **given))
     return items
 
