@@ -218,8 +218,10 @@ class SuiteResult:
         return self.verdict() is None
 
     def __repr__(self) -> str:
-        counts = ", ".join(f"{n} {status}" for status, n in self.tally().items() if n)
-        return f"SuiteResult({counts or 'no positions'}, exit code {self.exit_code})"
+        counts = ", ".join(f"{n} {status}" for status, n in self.tally().items() if n) or "no positions"
+        bad = self.outcome.not_run  # the lines refused when read are no positions, but not nothing
+        lines = f", {bad} line{'s' * (bad != 1)} not run" if bad else ""
+        return f"SuiteResult({counts}{lines}, exit code {self.exit_code})"
 
 
 def run_suite(

@@ -500,3 +500,12 @@ def test_an_engine_s_question_names_its_keywords_with_flags_its_flags(tmp_path):
         said[make] = str(caught.value)
     assert said[chesskit.Engine].endswith("name its dialect with dialect or give a one-shot engine_cmd")
     assert said[chesskit.Engine.with_flags].endswith("name its dialect with --dialect or give a one-shot --engine-cmd")
+
+
+def test_a_suite_result_of_lines_not_run_says_so(tmp_path):
+    # repr said "no positions" for a run whose every line was refused when read
+    bad = tmp_path / "bad.epd"
+    bad.write_text("not a fen ;D1 20\nalso not ;D1 3\n")
+    result = chesskit.run_suite(bad)
+    assert len(result.bad_lines) == 2 and result.exit_code == 2
+    assert repr(result) == "SuiteResult(no positions, 2 lines not run, exit code 2)"
