@@ -414,3 +414,24 @@ def test_a_puts_the_cursor_on_an_extra_move_where_none_is_missing():
         assert app.selected() == "f4e3"
 
     run(ex, script)
+
+
+def test_a_long_finding_or_error_leaves_the_table_in_sight():
+    # a finding of many lines (a long path, many missing moves) pushed the divide table
+    # off an 80x24 screen
+    from rich.text import Text
+    from textual.widgets import Static
+
+    ex = make(python=f"{ENGINES / 'bug_no_ep.py'}:Adapter")
+
+    async def script(pilot, app):
+        await pilot.press("a")
+        await idle(pilot, app)
+        for panel in ("#finding", "#error"):
+            shown = app.query_one(panel, Static)
+            shown.update(Text("\n".join(f"line {n}" for n in range(40))))
+            shown.display = True
+        await pilot.pause(0.2)
+        assert app.query_one(DataTable).region.height >= 3
+
+    run(ex, script, size=(80, 24))
