@@ -129,6 +129,38 @@ def compiled_ir(source: str, function: str, patch: str = "") -> str:
     ).stdout
 
 
+def terminal_reader():
+    """A pseudo-terminal for a child's output, read as a terminal reads it (so that a
+    progress bar never blocks): (the descriptor to give the child, which the caller closes
+    once the child has it; a call that waits for the child's end of it and returns all the
+    text that came)."""
+    import pty
+    import threading
+
+    master, replica = pty.openpty()
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:  # EIO: every copy of the replica closed
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+
+    def finish() -> str:
+        reader.join(timeout=10)
+        os.close(master)
+        return b"".join(chunks).decode(errors="replace")
+
+    return replica, finish
+
+
 def gone(pid: int) -> bool:
     """True once ``pid`` has exited (a zombie left to init counts as exited)."""
     try:

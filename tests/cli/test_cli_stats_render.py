@@ -73,33 +73,16 @@ def test_no_bar_on_a_terminal_that_cannot_redraw_a_line(monkeypatch, term, bars)
 def test_debug_shows_a_bar_on_a_terminal():
     # it printed nothing for seconds (kiwipete 3: about 1.3 s) and then the table
     import os
-    import pty
     import subprocess
     import sys
 
-    from helpers import subprocess_env
+    from helpers import subprocess_env, terminal_reader
 
-    master, replica = pty.openpty()
+    replica, finish = terminal_reader()
     env = {**subprocess_env(), "TERM": "xterm", "COLUMNS": "100"}
     proc = subprocess.Popen([sys.executable, "-m", "chesskit", "debug", "kiwipete", "3"],
                             stdout=subprocess.PIPE, stderr=replica, env=env, text=True)
     os.close(replica)
-    chunks: list[bytes] = []
-
-    def drain():
-        while True:
-            try:
-                data = os.read(master, 4096)
-            except OSError:
-                return
-            if not data:
-                return
-            chunks.append(data)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
     out, _ = proc.communicate(timeout=300)
-    reader.join(5)
-    os.close(master)
     assert proc.returncode == 0 and "ok: no invariant violated" in out
-    assert "debug" in b"".join(chunks).decode(errors="replace")  # the bar, on stderr
+    assert "debug" in finish()  # the bar, on stderr

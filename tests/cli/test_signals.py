@@ -8,13 +8,12 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
 
 from chesskit.cli import boundary
-from helpers import children_cpu, cpu_seconds, subprocess_env, wait_for_cpu
+from helpers import children_cpu, cpu_seconds, subprocess_env, terminal_reader, wait_for_cpu
 
 
 # ------------------------------------------------------------------ Ctrl-C
@@ -204,25 +203,9 @@ def _stop_mid_walk(entry_point, start_up_cpu, args, sig, on_terminal=False):
     # pool's threads (one per core; none with one core: the walk then runs on the main thread)
     wanted = 2 + int(on_terminal) + (cores if cores > 1 or on_terminal else 0)
     if on_terminal:
-        import pty
-
-        master, replica = pty.openpty()
+        replica, finish = terminal_reader()
         proc = subprocess.Popen([entry_point, *args], stdout=replica, stderr=replica, env=env)
         os.close(replica)
-        chunks: list[bytes] = []
-
-        def drain():  # what a terminal does: read, so the progress bar never blocks
-            while True:
-                try:
-                    data = os.read(master, 4096)
-                except OSError:
-                    return
-                if not data:
-                    return
-                chunks.append(data)
-
-        reader = threading.Thread(target=drain, daemon=True)
-        reader.start()
     else:
         proc = subprocess.Popen([entry_point, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
@@ -242,9 +225,7 @@ def _stop_mid_walk(entry_point, start_up_cpu, args, sig, on_terminal=False):
             proc.kill()
             proc.wait()
     if on_terminal:
-        reader.join(timeout=10)
-        os.close(master)
-        text = b"".join(chunks).decode(errors="replace")
+        text = finish()
         return proc.returncode, text, text
     return proc.returncode, proc.stdout.read().decode(), proc.stderr.read().decode()
 

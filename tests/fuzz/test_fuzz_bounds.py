@@ -212,6 +212,26 @@ class Adapter(bug_three_queens.Adapter):
 '''
 
 
+def _ctrl_c_once(command: list[str], env: dict, marker, never: str, settle: float) -> tuple[int, str, str]:
+    """Run ``command``; once ``marker`` exists (the run got that far: else fail with
+    ``never``) and ``settle`` seconds more, Ctrl-C: (exit code, stdout, stderr)."""
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(1200):
+            if marker.exists() or process.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert marker.exists(), never
+        time.sleep(settle)
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return process.returncode, stdout, stderr
+
+
 @pytest.mark.parametrize("as_json", [False, True])
 def test_ctrl_c_while_shrinking_shows_and_saves_the_smallest_position(tmp_path, as_json):
     # before: exit 130 with nothing shown and nothing saved
@@ -223,21 +243,8 @@ def test_ctrl_c_while_shrinking_shows_and_saves_the_smallest_position(tmp_path, 
     env["SHRINKING_MARKER"] = str(marker)
     command = [sys.executable, "-m", "chesskit", "fuzz", "--python", f"{adapter}:Adapter", "--seed", "1",
                "--positions", "200", "--save", str(saved)] + (["--json"] if as_json else [])
-    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        for _ in range(1200):
-            if marker.exists() or process.poll() is not None:
-                break
-            time.sleep(0.05)
-        assert marker.exists(), "shrinking never began"
-        time.sleep(1.0)  # a few slow candidates
-        process.send_signal(signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    assert process.returncode == 130, stderr
+    code, stdout, stderr = _ctrl_c_once(command, env, marker, "shrinking never began", settle=1.0)  # a few slow candidates
+    assert code == 130, stderr
     assert stderr.strip().splitlines() == ["chesskit: interrupted"]
     lines = saved.read_text().splitlines()
     assert len(lines) == 2 and lines[1].split(" id ")[0]
@@ -317,21 +324,8 @@ def test_ctrl_c_with_no_difference_yet_names_the_seed(tmp_path, as_json):
     env = {**subprocess_env(), "FUZZING_MARKER": str(marker)}
     command = [sys.executable, "-m", "chesskit", "fuzz", "--python", f"{adapter}:Adapter", "--seed", "7",
                "--positions", "100000"] + (["--json"] if as_json else [])
-    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        for _ in range(1200):
-            if marker.exists() or process.poll() is not None:
-                break
-            time.sleep(0.05)
-        assert marker.exists(), "no position was asked about"
-        time.sleep(0.5)
-        process.send_signal(signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    assert process.returncode == 130, stderr
+    code, stdout, stderr = _ctrl_c_once(command, env, marker, "no position was asked about", settle=0.5)
+    assert code == 130, stderr
     (line,) = stderr.splitlines()
     tried = re.fullmatch(r"chesskit: interrupted: (\d+) positions? of seed 7 tried, no difference found yet", line)
     assert tried is not None, line
