@@ -272,7 +272,7 @@ def test_stats_cannot_be_combined_with_an_engine(cli, tmp_path):
     path = epd(tmp_path, [("start", START4, 1)])
     message = "--stats counts with chesskit itself; it cannot be combined with an engine"
     one_line(cli("suite", str(path), "--stats", "--engine", "./no-such-engine"), 2, message)
-    with pytest.raises(InputError, match=message):
+    with pytest.raises(InputError, match="^" + message[2:]):  # the API names its keyword, stats
         chesskit.run_suite([str(path)], "./no-such-engine", stats=True)
 
 
