@@ -30,8 +30,12 @@ from chesskit.errors import InputError
 
 # How long to wait for `uciok` before taking the engine for a console (capped by --timeout).
 UCIOK_WAIT = 10.0
-# How long a probe waits for more output after the engine went quiet.
-PROBE_GRACE = 2.0
+# How long an answer is waited for after the engine went quiet (past its readyok): more of
+# an answer that may be whole (a total, a divide with no total line) may still come.
+ANSWER_GRACE = 2.0
+# The same for a probe, a depth-1 question on the start position: its answer comes in one
+# burst, in milliseconds (2 s, twice, was most of Ethereal's and Sjaak II's start-up).
+PROBE_GRACE = 0.5
 # What a UCI engine prints after `uci`: seen while it is taken for a console, its late handshake.
 _UCI_HANDSHAKE = re.compile(r"^(uciok|option name .*|id (name|author) .*)$")
 # A reply to `uci` that says the engine does not know it.
@@ -301,7 +305,8 @@ class PerftEngine(UciEngine):
 
         A probe does not insist on an answer: when the engine says nothing in answer
         within --timeout after `readyok` (in a console: after the command), the answer is
-        empty; once it has begun, it ends when the engine stays quiet for PROBE_GRACE seconds.
+        empty; once it has begun, it ends when the engine stays quiet for PROBE_GRACE seconds
+        (an answer: ANSWER_GRACE).
         """
         reader = AnswerReader(depth, board_factory, total_only=self.dialect is not None and self.dialect.total_only)
         answer = reader.answer
@@ -326,7 +331,7 @@ class PerftEngine(UciEngine):
                 # probe (Ethereal: a search for `go perft 1`, `20` for `perft 1`), silence after
                 # readyok is no answer (its `divide 1`: it waited 30 s at every start)
                 return deadline
-            return time.monotonic() + _grace(self.timeout)
+            return time.monotonic() + _grace(self.timeout, probe)
         while True:
             if ready and not searching:
                 if complete() or search or (probe and refused and answer.empty):
@@ -371,7 +376,7 @@ class PerftEngine(UciEngine):
 
     def _may_be_over(self, answer: Answer, depth: int, ready_reply: str | None, turned_down: bool) -> bool:
         """Whether an answer read past the engine's `readyok` may already be all of it, so
-        that silence ends it (PROBE_GRACE) instead of --timeout: a total line, a divide with
+        that silence ends it (ANSWER_GRACE) instead of --timeout: a total line, a divide with
         no total line to wait for, a refusal, or a bare number alone where the engine
         confirmed it had read the question (Ethereal's `perft N` where a divide was asked:
         `query` names the total-only dialect). A bare number equal to the depth may be an
@@ -477,8 +482,9 @@ class PerftEngine(UciEngine):
             lines.append(self._taken(line))
 
 
-def _grace(timeout: float | None) -> float:
-    return PROBE_GRACE if timeout is None else min(PROBE_GRACE, timeout)
+def _grace(timeout: float | None, probe: bool) -> float:
+    grace = PROBE_GRACE if probe else ANSWER_GRACE
+    return grace if timeout is None else min(grace, timeout)
 
 
 def _unread_rows(answer: Answer) -> str:
