@@ -406,7 +406,6 @@ def test_uci_unknown_option_stops_the_engine():
     [
         ("Hash=abc", r"option 'Hash' \(spin\) takes an integer from 1 to 1024, not 'abc'$"),
         ("Hash=4096", r"option 'Hash' \(spin\) takes an integer from 1 to 1024, not '4096'$"),
-        ("UCI_Chess960=yes", r"option 'UCI_Chess960' \(check\) takes true or false, not 'yes'$"),
     ],
 )
 def test_uci_option_value_the_engine_declared_no_room_for(option, expected):
@@ -414,6 +413,23 @@ def test_uci_option_value_the_engine_declared_no_room_for(option, expected):
     # and an out-of-range spin is dropped by it without a word
     with pytest.raises(EngineError, match=r"^engine '.*fake_uci.py' " + expected):
         uci("fake_uci.py", options=dict([option.split("=")])).divide(STARTPOS, 1, [])
+
+
+def test_a_check_option_takes_true_or_false():
+    from chesskit.compare.engines.uci import UciOption
+
+    check = UciOption("Ponder", "check")
+    assert check.refuses("yes") == "takes true or false" and check.refuses(" TRUE ") is None
+
+
+@pytest.mark.parametrize("name", ["UCI_Chess960", "uci_variant"])
+def test_an_option_chesskit_sets_itself_is_refused(name):
+    # --engine-option UCI_Chess960=true was sent, then set back to false for a standard
+    # position without a word
+    from chesskit.compare.engines import parse_options
+
+    with pytest.raises(InputError, match=rf"^--engine-option {name}: chesskit sets UCI_(Chess960|Variant) itself"):
+        parse_options([f"{name}=true"])
 
 
 def test_uci_option_declarations_are_read_with_their_bounds_and_choices():

@@ -155,6 +155,9 @@ def parse_options(options: Iterable[str] | Mapping[str, str]) -> dict[str, str]:
                 )
             parsed[earlier or name] = value
     for name, value in parsed.items():
+        reserved = _SET_BY_CHESSKIT.get(name.lower())
+        if reserved is not None:
+            raise InputError(f"--engine-option {name}: chesskit sets {reserved}; leave it out")
         if _CONTROL.search(name + value):  # a line break would end 'setoption': the rest a command of its own
             raise InputError(
                 f"--engine-option {name + '=' + value!r} has a line break or control character: "
@@ -162,5 +165,12 @@ def parse_options(options: Iterable[str] | Mapping[str, str]) -> dict[str, str]:
             )
     return parsed
 
+
+# The options chesskit sets itself, and how (one given too was overridden without a word).
+_SET_BY_CHESSKIT = {
+    "uci_chess960": "UCI_Chess960 itself for each position (true for a Chess960 one: --chess960, "
+    "a Chess960 FEN or suite)",
+    "uci_variant": "UCI_Variant itself from --variant",
+}
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
