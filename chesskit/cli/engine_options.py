@@ -197,6 +197,12 @@ def note_dialect(spoken, as_json: bool, eng=None) -> None:
     if spoken is not None and spoken["name"] != "uci-go-perft":
         how = "detected" if spoken["detected"] else "as named"
         click.echo(f"chesskit: engine dialect {spoken['name']} ({how}): {spoken['about']}", err=True)
+    switched = getattr(eng, "switched_for_960", None)
+    if switched is not None:  # xboard has no Chess960 chesskit sets: its UCI loop counted those
+        click.echo(
+            f"chesskit: from the first Chess960 position on, engine dialect {switched.name}: {switched.describe()}",
+            err=True,
+        )
     spelling = castling_spelling(eng)
     if spelling is not None:
         from chesskit.compare.engines.castling import SAID

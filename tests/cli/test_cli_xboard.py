@@ -15,7 +15,7 @@ import shutil
 import chess
 import pytest
 
-from helpers import missing, one_line, pc_perft
+from helpers import REPO, missing, one_line, pc_perft
 
 CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"
 ROOK_CHECK = "4k3/8/8/8/8/8/8/3RK3 b - - 0 1"
@@ -95,6 +95,19 @@ def test_sjaak_suite_agrees(cli):
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["failed"] == 0 and data["passed"] > 50
+
+
+def test_sjaak_counts_chess960_in_its_uci_loop(cli):
+    # its xboard dialect divides, but chesskit sets no Chess960 there: every Chess960
+    # position was "cannot play Chess960" (exit 3), where its UCI loop counts them right
+    debian_engine("sjaakii")
+    result = cli("suite", str(REPO / "positions" / "chess960.epd"), "--engine", "sjaakii", "--max-nodes", "20000", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["failed"] == 0 and data["positions"]["passed"] == 75 and data["positions"]["engine_errors"] == 0
+    result = cli("compare", "c960-494", "3", "--engine", "sjaakii")
+    assert result.exit_code == 0, result.stderr
+    assert "from the first Chess960 position on, engine dialect uci-perft-total" in result.stderr
 
 
 @pytest.mark.parametrize("name", ["sjaakii", "sjeng"])

@@ -64,6 +64,10 @@ class PerftEngine(UciEngine):
         self.late_uci = False  # and printed UCI's handshake later: a UCI engine slow to start
         self._position_checked = False  # once for the engine, not again when it is restarted
         self._probe_answered = False  # a detection probe got an answer: the engine is awake
+        # the total-only UCI dialect of an engine found to divide in xboard, whose UCI loop
+        # offers UCI_Chess960 (Sjaak II): spoken from the first Chess960 position on
+        self.chess960_dialect: Dialect | None = None
+        self.switched_for_960: Dialect | None = None  # that dialect, once it is spoken
         if dialect is not None and dialect.loop != "uci" and self.options:
             raise InputError(f"--engine-option needs a UCI engine; a {dialect.loop} dialect has no options")
 
@@ -199,6 +203,10 @@ class PerftEngine(UciEngine):
         self._xboard, self._console, self.dialect = None, dialect.loop == "console", dialect
         UciEngine._ensure_started(self)
 
+    def offers_chess960(self) -> bool:
+        """Whether the engine's UCI handshake offered UCI_Chess960."""
+        return "uci_chess960" in self.uci_options
+
     def switch_to_xboard(self) -> bool:
         """Try xboard on an engine whose UCI loop has no divide (Sjaak II speaks both)."""
         return self._start_xboard(probing=True)
@@ -282,6 +290,10 @@ class PerftEngine(UciEngine):
         return answer
 
     def set_position(self, fen: str, moves: list[str], chess960: bool, raw: bool = False) -> None:
+        if self._xboard is not None and chess960 and self.chess960_dialect is not None:
+            # xboard has no Chess960 that chesskit sets: the engine's UCI loop (totals) from now on
+            self.restart(self.chess960_dialect)
+            self.expect_total, self.chess960_dialect, self.switched_for_960 = True, None, self.chess960_dialect
         if self._xboard is not None:
             if chess960:
                 raise self.error(f"{CANNOT_PLAY_960} (chesskit sets no Chess960 variant in an xboard dialect)")

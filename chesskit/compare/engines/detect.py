@@ -53,6 +53,8 @@ def choose(engine) -> tuple[Dialect, bool]:
     if loop == "uci" and engine.variant == "chess" and engine.switch_to_xboard():
         found, xtotals = _probe_loop(engine, "xboard", heard)
         if found is not None:
+            if totals and engine.offers_chess960():  # Sjaak II: its UCI loop counts Chess960
+                engine.chess960_dialect = Dialect(loop, totals[0], True)
             return found
         if xtotals or not totals:
             loop, totals = "xboard", xtotals
