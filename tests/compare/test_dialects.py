@@ -546,3 +546,13 @@ def test_an_engine_that_prints_nothing_at_all_is_told_so(tmp_path):
                        r"gave nothing; 'divide 1' gave nothing\): it hangs, or waits for other input"):
         with engine:
             finishes(lambda: engine.divide(STARTPOS, 1, []), timeout=120)
+
+
+def test_a_search_that_stop_does_not_end_is_told_as_such():
+    # Sjaak II under --timeout 1: its `go perft 1` starts a search that ignores `stop` for
+    # seconds, and detection said it "did not answer 'go perft 1' within 1 s"
+    engine = open_engine(engine=f"{FAKE} --command perft --total-only --total bare --ethereal --stubborn 30", timeout=1)
+    with pytest.raises(EngineError, match=r"started a search on 'go perft 1' instead of counting, and `stop` did not "
+                       r"end it within 1 s: give a longer --timeout, or name the dialect it counts in with --dialect$"):
+        with engine:
+            finishes(lambda: engine.divide(STARTPOS, 1, []), timeout=120)

@@ -26,6 +26,8 @@
     --garbage-from DEPTH    from DEPTH on, answer `Computing... done` and nothing more (no count)
     --ethereal              as Ethereal: `go perft 1` starts a search (info, bestmove), and a
                             command it does not know gets no reply at all
+    --stubborn SECONDS      with --ethereal, as Sjaak II: the search `go` starts ignores `stop`
+                            and ends (bestmove) after SECONDS
     --slow SECONDS          think this long before each perft answer (a banner line first;
                             with --threaded, after `readyok`)
 
@@ -124,6 +126,7 @@ def main() -> None:
     parser.add_argument("--overflow", type=int)
     parser.add_argument("--garbage-from", type=int)
     parser.add_argument("--ethereal", action="store_true")
+    parser.add_argument("--stubborn", type=float, default=0.0)
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
 
@@ -182,6 +185,7 @@ def main() -> None:
             break
         elif command == "go" and args.ethereal:
             out("info depth 1 seldepth 1 multipv 1 score cp 83 time 0 nodes 6 pv g1f3")
+            time.sleep(args.stubborn)  # reads nothing meanwhile: a `stop` waits
             out("bestmove g1f3")
         elif command != "ucinewgame" and not args.ethereal:
             out(f"Unknown command: {line.strip()}")

@@ -361,7 +361,7 @@ class PerftEngine(UciEngine):
                         raise self.error(f"did not stop the search it started on {command!r}")
                     break
             else:
-                line = self._answer_line(command, answer, deadline)
+                line = self._answer_line(command, answer, deadline, searching)
             text = line.strip()
             if text == ready_reply and not ready:
                 ready = True
@@ -406,13 +406,20 @@ class PerftEngine(UciEngine):
             or (confirmed and not answer.moves and answer.bare not in (None, 0, depth))
         )
 
-    def _answer_line(self, command: str, answer: Answer, deadline: float | None) -> str:
+    def _answer_line(self, command: str, answer: Answer, deadline: float | None, searching: bool = False) -> str:
         """The next line of the answer to ``command``; --timeout passing is an EngineError
-        that quotes what the engine printed and chesskit could not read, if anything."""
+        that quotes what the engine printed and chesskit could not read, if anything (or,
+        ``searching``, says the engine started a search that `stop` did not end)."""
         line = self._poll(deadline)
         if line is None:
             self._kill()
-            raise self.error(f"did not answer {command!r} within {seconds_text(self.timeout)} s{_printed(answer)}")
+            within = f"within {seconds_text(self.timeout)} s"
+            if searching:
+                raise self.error(
+                    f"started a search on {command!r} instead of counting, and `stop` did not end it {within}: "
+                    "give a longer --timeout, or name the dialect it counts in with --dialect"
+                )
+            raise self.error(f"did not answer {command!r} {within}{_printed(answer)}")
         return line
 
     def _refuse_bad_count(self, command: str, line: str) -> None:
