@@ -26,6 +26,12 @@ WAIT_S = 1.5
 POLL_S = 0.02
 
 
+# The folder holding this chesskit package, and the child's program: it compiles this
+# chesskit's sources, whatever the working directory holds.
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_CHILD = "import sys; sys.path.insert(0, sys.argv[1]); from chesskit.core.prewarm import main; main()"
+
+
 def start():
     """Start the child when a second core is free to run it, else None
     (``CHESSKIT_PREWARM=0`` turns it off, to measure what it saves)."""
@@ -39,7 +45,9 @@ def start():
         return None
     try:
         return subprocess.Popen(
-            [sys.executable, "-m", "chesskit.core.prewarm"],
+            # this process's chesskit, first on the path; -P: not the working directory,
+            # where `-m` would import a chesskit (or a numba) of whatever folder it is run in
+            [sys.executable, "-P", "-c", _CHILD, _ROOT],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

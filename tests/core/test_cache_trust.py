@@ -445,3 +445,25 @@ def test_random_damage_to_the_cache_never_gives_a_wrong_count_many_cases(built):
     about 760 s, ran alone at the end of CI's slow step while the other workers idled. The
     40-case sweep is the tool's default, ``python tools/cache_stress.py`` (issue 27)."""
     _stress(built, seed=2027, cases=12)
+
+
+@pytest.mark.slow  # compiles the core from a cold cache in a child (10-20 s of CPU)
+def test_a_first_compile_runs_no_chesskit_of_the_working_directory(tmp_path):
+    # the compile's helper process was `python -m chesskit.core.prewarm`, and `-m` puts the
+    # working directory first on the path: a chesskit/ folder there (an untrusted checkout,
+    # another version's clone) was imported and run
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("the compile's helper process runs only with a second core free")
+    planted = tmp_path / "work"
+    (planted / "chesskit" / "core").mkdir(parents=True)
+    marker = tmp_path / "planted-code-ran"
+    (planted / "chesskit" / "__init__.py").write_text(f"open({str(marker)!r}, 'a').write('ran')\n")
+    (planted / "chesskit" / "core" / "__init__.py").write_text("")
+    (planted / "chesskit" / "core" / "prewarm.py").write_text("raise SystemExit(0)\n")
+    env = _env(tmp_path / "cache")
+    done = subprocess.run([sys.executable, "-P", "-m", "chesskit", "perft", "startpos", "3"], cwd=planted, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Nodes searched: 8902")
+    assert "compiling" in done.stderr  # a cold cache: the helper was started
+    assert not marker.exists()
