@@ -49,7 +49,9 @@ _unloadable = set()  # the walks (variant ids) whose intact saved object this pr
 
 
 # the manifest's fields and their types (``cachefs.unseal``)
-MANIFEST = {"symbol": str, "undefined": list, "sha256": str, "table": str}
+# (``object``: the file it describes, so that another walk's intact pair copied over this
+# one's, a variant's walk as standard chess's, is refused: it counted other rules, or crashed)
+MANIFEST = {"symbol": str, "undefined": list, "sha256": str, "table": str, "object": str}
 OBJECT_CAP = 64 << 20  # bytes: the walk's object is about 100 KB
 MANIFEST_CAP = 1 << 16
 
@@ -73,7 +75,7 @@ def _saved(variant: int = 0) -> tuple[bytes, dict] | None:
     """The saved object and its manifest when they are this build's and intact, else None."""
     obj, manifest = _paths(variant)
     meta = cachefs.unseal(cachefs.read(CACHE, manifest.name, MANIFEST_CAP), KEY, MANIFEST)
-    if meta is None or meta["table"] != tables.digest():
+    if meta is None or meta["table"] != tables.digest() or meta["object"] != obj.name:
         return None
     code = cachefs.read(CACHE, obj.name, OBJECT_CAP)
     if code is None or hashlib.sha256(code).hexdigest() != meta["sha256"]:
@@ -213,6 +215,7 @@ def _save(entry, variant: int = 0) -> None:
         "undefined": undefined_symbols(code),
         "sha256": hashlib.sha256(code).hexdigest(),
         "table": tables.digest(),
+        "object": obj.name,
     }
     if cachefs.write(CACHE, obj.name, code):
         cachefs.write(CACHE, manifest.name, cachefs.seal(KEY, meta))

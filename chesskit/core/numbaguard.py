@@ -7,7 +7,8 @@ an error, and a file someone else wrote is unpickled. ``install(folder)`` change
 for the files in chesskit's numba folder (those of other folders are numba's business):
 
 - a file is read through ``cachefs.read`` (a private regular file, never a link, FIFO
-  or device) and must start with ``MAGIC`` and the SHA-256 of the pickle that follows;
+  or device) and must start with ``MAGIC`` and the SHA-256 of its own name in the folder
+  and the pickle that follows (another function's intact file copied over it is no match);
   any doubt is an empty index or a missing entry, which numba compiles again and saves
   over it;
 - files are written through ``cachefs.write`` (0600, atomic, best effort: a save that
@@ -35,7 +36,7 @@ import sys
 
 from . import cachefs
 
-MAGIC = b"chesskit numba cache 1\n"
+MAGIC = b"chesskit numba cache 2\n"
 CAP = 256 << 20  # bytes: no cache file of the core comes near
 _FILE_METHODS = ("_load_index", "_save_index", "_load_data", "_save_data")
 
@@ -89,13 +90,20 @@ def _inside(path: str) -> str | None:
     return None if relative == os.curdir or relative.startswith(os.pardir) else relative
 
 
+def _sealed(name: str, payload: bytes) -> bytes:
+    """The checksum of ``payload`` saved as the file ``name`` (relative to the folder): an
+    intact file of another function, copied over this one, does not match it."""
+    return hashlib.sha256(name.encode("utf-8", "surrogateescape") + b"\0" + payload).digest()
+
+
 def _read(path: str):
     """The pickled object saved at ``path`` by ``_write`` (None: missing or in doubt)."""
-    data = cachefs.read(_folder, _inside(path), CAP)
+    name = _inside(path)
+    data = cachefs.read(_folder, name, CAP)
     if data is None or not data.startswith(MAGIC):
         return None
     start = len(MAGIC) + 32
-    if hashlib.sha256(data[start:]).digest() != data[len(MAGIC) : start]:
+    if _sealed(name, data[start:]) != data[len(MAGIC) : start]:
         return None
     try:
         return pickle.loads(data[start:])
@@ -104,7 +112,8 @@ def _read(path: str):
 
 
 def _write(path: str, payload: bytes) -> None:
-    cachefs.write(_folder, _inside(path), MAGIC + hashlib.sha256(payload).digest() + payload)
+    name = _inside(path)
+    cachefs.write(_folder, name, MAGIC + _sealed(name, payload) + payload)
 
 
 # what numba's IndexDataCacheFile does for a file in chesskit's folder

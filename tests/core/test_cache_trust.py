@@ -185,6 +185,38 @@ def test_a_manifest_with_a_symbol_of_the_wrong_type_is_rebuilt(built, tmp_path):
     assert isinstance(json.loads(next(folder.glob("walk-*.json")).read_text())["symbol"], str)
 
 
+@pytest.mark.slow  # compiles the walk from numba's cache in a child (10-20 s of CPU)
+def test_another_functions_intact_numba_file_copied_over_one_is_not_loaded(built, tmp_path):
+    # each file's checksum covered its own bytes only: the rook's attacks saved as the
+    # bishop's passed, and startpos 5 counted 4325788 (4865609) with exit 0, the walk built
+    # from it saved and used by every later run
+    folder = _copy(built, tmp_path)
+    for saved in folder.glob("walk-*"):
+        saved.unlink()  # the walk is built again, from numba's cache
+    numba_folder = next(folder.glob("core_*"))
+    rook = next(numba_folder.glob("attacks.rook_attacks-*.nbc"))
+    bishop = next(numba_folder.glob("attacks.bishop_attacks-*.nbc"))
+    bishop.write_bytes(rook.read_bytes())
+    for _ in range(2):  # and the run after it, from what the first saved
+        assert "Nodes searched: 4865609\n" in _run(_env(tmp_path), "perft", "startpos", "5").stdout
+
+
+def test_another_walks_saved_pair_copied_over_one_is_not_loaded(built, tmp_path, monkeypatch):
+    # a manifest did not say which walk it was for: a variant's object and manifest copied
+    # over standard chess's counted the variant's rules with exit 0 (three-check's walk
+    # counted antichess), and one copied the other way was a segmentation fault
+    from chesskit.core import native
+
+    folder = _copy(built, tmp_path)
+    monkeypatch.setattr(native, "CACHE", folder)
+    obj, manifest = native._paths(0)
+    assert native._saved(0) is not None  # the copy is intact and loads
+    other_obj, other_manifest = native._paths(4)
+    other_obj.write_bytes(obj.read_bytes())
+    other_manifest.write_bytes(manifest.read_bytes())
+    assert native._saved(4) is None
+
+
 def _stats_lines(stdout: str) -> list[str]:
     return [line for line in stdout.splitlines() if not line.startswith(("Time", "Nodes/second"))]
 
