@@ -36,10 +36,25 @@ def announce(entry, what: str) -> None:
         print(f"chesskit: compiling {what}, {first_run_only(NUMBA_CACHE)}", file=sys.stderr, flush=True)
 
 
+def _refuse_pure_python() -> None:
+    """``NUMBA_DISABLE_JIT=1`` is refused (exit 2): the walks are numba's compiled code and
+    have no pure-Python form (it was an internal error on a cold cache, and on a warm one
+    the saved code ran as if the variable were not set)."""
+    value = os.environ.get("NUMBA_DISABLE_JIT", "").strip()
+    if value not in ("", "0"):
+        from chesskit.errors import InputError
+
+        raise InputError(
+            f"NUMBA_DISABLE_JIT={value}: chesskit's move generator is numba's compiled code and "
+            "cannot run without it; unset NUMBA_DISABLE_JIT"
+        )
+
+
 def table():
     """The attack table, built on first use; announces the one-time compile."""
     global _T
     if _T is None:
+        _refuse_pure_python()
         if not _cache_is_warm():
             print(f"chesskit: compiling move generator, {first_run_only(NUMBA_CACHE)}", file=sys.stderr, flush=True)
         from .tables import tables

@@ -74,8 +74,34 @@ def build_key(sliders: str) -> str:
         f"chesskit {hashlib.sha256(VERSION_SOURCE.read_bytes()).hexdigest()}",
         *(f"{name} {_package_stamp(name)}" for name in ("numba", "llvmlite", "numpy")),
         f"python {sys.version} {sys.implementation.cache_tag}",
+        f"numba settings {numba_settings()}",
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+# numba's settings that do not change the code it makes (where it caches, how many threads
+# run it, what it prints): every other NUMBA_* variable is part of the key
+_NOT_IN_CODE = {
+    "NUMBA_CACHE_DIR", "NUMBA_NUM_THREADS", "NUMBA_THREADING_LAYER", "NUMBA_THREADING_LAYER_PRIORITY",
+    "NUMBA_DEBUG_CACHE", "NUMBA_WARNINGS", "NUMBA_DISABLE_PERFORMANCE_WARNINGS", "NUMBA_COLOR_SCHEME",
+    "NUMBA_HIGHLIGHT_DUMPS", "NUMBA_FULL_TRACEBACKS", "NUMBA_SHOW_HELP", "NUMBA_CAPTURED_ERRORS",
+}  # fmt: skip
+
+
+# numba-cuda's (the simulator's too): no CPU code changes, and the GPU's is not saved here
+_GPU = ("NUMBA_CUDA", "NUMBA_ENABLE_CUDASIM")
+
+
+def numba_settings() -> str:
+    """The NUMBA_* variables that change the code numba makes, as set: ``NUMBA_OPT=0`` saved
+    code 35 times slower that every later run used, and on a warm cache ``NUMBA_BOUNDSCHECK=1``
+    was silently not applied."""
+    found = sorted(
+        f"{name}={value}"
+        for name, value in os.environ.items()
+        if name.startswith("NUMBA_") and name not in _NOT_IN_CODE and not name.startswith(_GPU)
+    )
+    return " ".join(found)
 
 
 def folder_name(key: str, sliders: str) -> str:

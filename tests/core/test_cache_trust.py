@@ -499,3 +499,34 @@ def test_a_first_compile_runs_no_chesskit_of_the_working_directory(tmp_path):
     assert done.stdout.startswith("Nodes searched: 8902")
     assert "compiling" in done.stderr  # a cold cache: the helper was started
     assert not marker.exists()
+
+
+def test_numbas_code_settings_are_part_of_the_key(monkeypatch):
+    # NUMBA_OPT=0 saved code 35 times slower that every later run used; NUMBA_BOUNDSCHECK=1
+    # on a warm cache was silently not applied (the saved code ran)
+    from chesskit.core import cachedir
+
+    for name in ("NUMBA_OPT", "NUMBA_BOUNDSCHECK", "NUMBA_DISABLE_JIT", "NUMBA_NUM_THREADS", "NUMBA_ENABLE_CUDASIM"):
+        monkeypatch.delenv(name, raising=False)
+    plain = cachedir.build_key("magic")
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")  # how many threads run it: the same code
+    monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", "1")
+    assert cachedir.build_key("magic") == plain
+    monkeypatch.setenv("NUMBA_OPT", "0")
+    slow = cachedir.build_key("magic")
+    monkeypatch.setenv("NUMBA_BOUNDSCHECK", "1")
+    assert len({plain, slow, cachedir.build_key("magic")}) == 3
+
+
+def test_pure_python_numba_is_refused_in_one_line(cli, monkeypatch):
+    # NUMBA_DISABLE_JIT=1 was an internal error (exit 70) on a cold cache
+    from chesskit.core import api
+
+    monkeypatch.setattr(api, "_T", None)
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    result = cli("perft", "startpos", "3")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "chesskit: NUMBA_DISABLE_JIT=1: chesskit's move generator is numba's compiled code and cannot run without it; "
+        "unset NUMBA_DISABLE_JIT\n"
+    )
