@@ -64,6 +64,9 @@ def _why_foreign(st: os.stat_result) -> str | None:
 def distrust(folder: str | os.PathLike) -> str | None:
     """Why the existing cache folder ``folder`` cannot be trusted, or None when it can
     (links followed: a link to someone else's folder is someone else's folder)."""
+    link = _foreign_link(folder)
+    if link:
+        return link
     real = os.path.realpath(folder)
     try:
         st = os.stat(real)
@@ -79,6 +82,22 @@ def distrust(folder: str | os.PathLike) -> str | None:
         return f"the folder holding it is owned by uid {outer.st_uid}, who could replace it"
     if outer.st_mode & 0o022 and not outer.st_mode & stat.S_ISVTX:
         return f"others can write the folder holding it (mode {stat.S_IMODE(outer.st_mode):o}) and replace it"
+    return None
+
+
+def _foreign_link(folder: str | os.PathLike) -> str | None:
+    """Why ``folder`` cannot be trusted when it, or a folder above it, is a symbolic link
+    someone else owns (who could point it elsewhere: in a shared sticky folder, a link
+    planted under the cache's name led the files into another folder of the user's), else
+    None."""
+    path = Path(os.path.abspath(folder))
+    for step in (path, *path.parents):
+        try:
+            st = os.lstat(step)
+        except OSError:
+            continue
+        if stat.S_ISLNK(st.st_mode) and st.st_uid not in (0, os.geteuid()):
+            return f"{step} is a link owned by uid {st.st_uid}, who could point it elsewhere"
     return None
 
 

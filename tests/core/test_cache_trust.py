@@ -343,6 +343,21 @@ def test_a_folder_another_user_controls_is_refused(shared_tmp, how):
     _refused(_env(base), planted)
 
 
+def test_a_link_another_user_planted_in_a_shared_sticky_folder_is_refused(shared_tmp):
+    # a sticky shared CHESSKIT_CACHE_DIR: they make a link under the cache's name to a
+    # folder of ours, and our files went where they chose (the link's target, ours, passed)
+    uid, _ = _second_user()
+    name = chesskit.core.CACHE.name if chesskit.core.CACHE else "x"
+    base = shared_tmp / "shared"
+    base.mkdir()
+    os.chmod(base, 0o1777)
+    ours = shared_tmp / "ours"
+    ours.mkdir(mode=0o700)
+    _as_second_user("ln", "-s", str(ours), str(base / name))
+    assert (base / name).lstat().st_uid == uid
+    _refused(_env(base), base / name)
+
+
 @pytest.mark.parametrize("mode", [0o777, 0o1777, 0o770])
 def test_a_cache_folder_others_can_write_is_refused(tmp_path, mode):
     folder = tmp_path / chesskit.core.CACHE.name
