@@ -14,9 +14,14 @@ _T = None
 
 
 def _cache_is_warm() -> bool:
-    from .native import is_saved
+    """Whether the walk is saved (where its object is saved: an index of numba's alone is
+    what a first run stopped half way leaves, and the next run compiled in silence), else
+    whether numba's cache holds anything."""
+    from .native import SAVES, is_saved
 
-    return is_saved() or (NUMBA_CACHE is not None and NUMBA_CACHE.is_dir() and any(NUMBA_CACHE.rglob("*.nbi")))
+    if SAVES and NUMBA_CACHE is not None:
+        return is_saved()
+    return NUMBA_CACHE is not None and NUMBA_CACHE.is_dir() and any(NUMBA_CACHE.rglob("*.nbi"))
 
 
 def first_run_only(folder) -> str:

@@ -545,3 +545,15 @@ def test_pure_python_numba_is_refused_in_one_line(cli, monkeypatch):
         "chesskit: NUMBA_DISABLE_JIT=1: chesskit's move generator is numba's compiled code and cannot run without it; "
         "unset NUMBA_DISABLE_JIT\n"
     )
+
+
+@pytest.mark.slow  # builds the walk again in a child (a few seconds of CPU)
+def test_a_compile_after_a_first_run_stopped_half_way_is_announced(built, tmp_path):
+    # numba's index files alone (what a first run stopped before the walk was saved leaves)
+    # counted as a warm cache: the next run compiled for 15 s in silence
+    folder = _copy(built, tmp_path)
+    for saved in folder.glob("walk-*"):
+        saved.unlink()
+    done = _run(_env(tmp_path), "perft", "startpos", "3")
+    assert "Nodes searched: 8902\n" in done.stdout
+    assert done.stderr == "chesskit: compiling move generator, first run only\n"
