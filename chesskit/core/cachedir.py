@@ -114,7 +114,10 @@ def base() -> Path:
     if chosen and not os.environ.get("CHESSKIT_CACHE_DIR") and _KEYED.fullmatch(Path(chosen).name):
         chosen = str(Path(chosen).parent)  # a chesskit parent's keyed folder: its siblings
     if not chosen:
-        chosen = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "chesskit")
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        # a relative XDG_CACHE_HOME is invalid (the XDG spec: ignore it), not one per folder run in
+        home = xdg if os.path.isabs(xdg) else os.path.expanduser("~/.cache")
+        chosen = os.path.join(home, "chesskit")
     return Path(os.path.abspath(chosen))
 
 
@@ -141,6 +144,19 @@ def kept(folder: Path | None) -> bool:
     return folder is not None and folder not in _PRIVATE
 
 
+def _owner_of_nearest(folder: Path) -> int | None:
+    """The owner of ``folder``, or of the nearest folder above it that exists (None: none
+    can be read)."""
+    for step in (folder, *folder.parents):
+        try:
+            return os.lstat(step).st_uid
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return None
+    return None
+
+
 def choose(name: str) -> tuple[Path | None, Path | None]:
     """(the folder of the saved walk and attack table, numba's cache folder) for this run."""
     inherited = os.environ.get("NUMBA_CACHE_DIR", "")
@@ -148,6 +164,14 @@ def choose(name: str) -> tuple[Path | None, Path | None]:
         keyed = Path(os.path.abspath(inherited))  # a chesskit parent chose it
     else:
         keyed = base() / name
+    owner = None if os.path.lexists(keyed) else _owner_of_nearest(keyed.parent)  # one there: distrust's
+    if owner not in (None, 0, os.geteuid()):
+        # root with a user's HOME (sudo): a folder made in their tree would be root's, and
+        # the user's every later run would refuse it and compile
+        cachefs.warn(f"not using the compile cache {keyed}: the folder that would hold it is owned by uid {owner}; "
+                     "compiling without it (slower)")
+        private = _private(name)
+        return private, private
     try:
         cachefs.make_folder(keyed)
     except OSError as error:  # a read-only place, or a file in the way: nothing can be saved

@@ -557,3 +557,29 @@ def test_a_compile_after_a_first_run_stopped_half_way_is_announced(built, tmp_pa
     done = _run(_env(tmp_path), "perft", "startpos", "3")
     assert "Nodes searched: 8902\n" in done.stdout
     assert done.stderr == "chesskit: compiling move generator, first run only\n"
+
+
+def test_no_folder_is_made_in_another_users_tree(shared_tmp):
+    # root with a user's XDG_CACHE_HOME (sudo) made a root-owned keyed folder there, which
+    # every later run of the user refused ("owned by uid 0"), compiling each time
+    uid, gid = _second_user()
+    home_cache = shared_tmp / "their-cache"
+    home_cache.mkdir()
+    os.chown(home_cache, uid, gid)
+    (cache, numba_dir), err = _decide(_env(home_cache))
+    assert cache == numba_dir and not str(cache).startswith(str(home_cache))
+    assert len(err) == 1 and f"is owned by uid {uid}" in err[0], err
+    assert list(home_cache.iterdir()) == []  # nothing left behind in their tree
+
+
+def test_a_relative_xdg_cache_home_is_ignored(monkeypatch, tmp_path):
+    # XDG_CACHE_HOME=rel made a cache under whatever folder chesskit was run in
+    from chesskit.core import cachedir
+
+    monkeypatch.delenv("CHESSKIT_CACHE_DIR", raising=False)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", "rel")
+    assert cachedir.base() == tmp_path / ".cache" / "chesskit"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cachedir.base() == tmp_path / "xdg" / "chesskit"
