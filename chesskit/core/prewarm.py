@@ -29,7 +29,7 @@ POLL_S = 0.02
 # The folder holding this chesskit package, and the child's program: it compiles this
 # chesskit's sources, whatever the working directory holds.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_CHILD = "import sys; sys.path.insert(0, sys.argv[1]); from chesskit.core.prewarm import main; main()"
+_CHILD = "import sys; sys.path.insert(0, sys.argv[1]); from chesskit.core.prewarm import main; main(int(sys.argv[2]))"
 
 
 def start():
@@ -47,7 +47,7 @@ def start():
         return subprocess.Popen(
             # this process's chesskit, first on the path; -P: not the working directory,
             # where `-m` would import a chesskit (or a numba) of whatever folder it is run in
-            [sys.executable, "-P", "-c", _CHILD, _ROOT],
+            [sys.executable, "-P", "-c", _CHILD, _ROOT, str(os.getpid())],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -168,7 +168,12 @@ def helpers():
     ]
 
 
-def main() -> None:
+def main(parent: int | None = None) -> None:
+    """Compile the helpers into numba's cache; end at once when ``parent`` (the process
+    that started this one) is gone (killed with SIGKILL, it left this child compiling
+    for 15 s)."""
+    if parent is not None:
+        _end_with(parent)
     import chesskit.core  # noqa: F401 (names numba's cache folder before numba loads)
 
     from . import fastcompile
@@ -180,6 +185,18 @@ def main() -> None:
             function.compile(argtypes)
         except Exception:  # noqa: BLE001 - a helper that changed: the walk compiles it itself
             continue
+
+
+def _end_with(parent: int) -> None:
+    """A daemon thread that ends this process once its parent is gone (it is reparented)."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="chesskit-parent-watch", daemon=True).start()
 
 
 if __name__ == "__main__":

@@ -67,3 +67,32 @@ def test_the_child_compiles_what_the_walk_calls(tmp_path):
     after = met.index(listed[0]) + 1
     assert len(met) - after >= 4  # the table's store, a make's pieces
     assert listed[1:] == met[after:][::-1] + met[: after - 1]
+
+
+KILLED_PARENT = """
+import os, signal
+from chesskit.core import prewarm
+child = prewarm.start()
+print(child.pid if child is not None else "", flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.slow  # a child that starts compiling in a cold cache
+def test_the_child_ends_with_its_parent(tmp_path):
+    # a parent killed with SIGKILL (no cleanup runs) left its child compiling for 15 s
+    import os
+    import time
+
+    from helpers import gone
+
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("the child runs only with a second core free")
+    env = {**subprocess_env(), "CHESSKIT_CACHE_DIR": str(tmp_path / "cold")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-c", KILLED_PARENT], env=env, capture_output=True, text=True, timeout=120)
+    pid = int(done.stdout.strip())
+    deadline = time.monotonic() + 5  # a cold compile of the helpers takes longer than this
+    while not gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gone(pid)
