@@ -95,7 +95,24 @@ def count_lines(report) -> list[str]:
         lines.append(f"the engine misses {report.unnamed_missing} move(s); its totals cannot tell which")
     if report.unnamed_extra:
         lines.append(f"the engine generates {report.unnamed_extra} illegal move(s); totals cannot name them")
+        over = _game_over(report) if counts["chesskit"] == 0 else None
+        if over is not None:  # what a divide's extra moves are told (compare/vclassify.py)
+            lines.append(f"the game is over here ({over}): the engine plays on")
     return lines
+
+
+def _game_over(report) -> str | None:
+    """Why the game is over at the report's node by its variant's rules, or None."""
+    if report.variant == "chess" or not report.fen:
+        return None
+    from chesskit.board.fen import parse_fen
+    from chesskit.board.gameover import game_over
+    from chesskit.errors import InputError
+
+    try:
+        return game_over(parse_fen(report.fen, report.chess960, variant=report.variant), no_moves=True)
+    except InputError:
+        return None
 
 
 def note_lines(report) -> list[str]:

@@ -128,3 +128,14 @@ def test_sjaak_under_a_variant_is_asked_in_its_uci_loop(cli):
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["agree"] and report["dialect"]["name"] == "uci-perft-total"
+
+
+def test_a_total_only_engine_playing_on_after_the_game_ended_is_told_so(cli):
+    # Sjaak II (totals in its UCI loop under --variant) counts moves where the white king
+    # already stands on the hill: a divide's extra moves got "the game is over here", its
+    # totals only "illegal move(s); totals cannot name them"
+    debian_engine("sjaakii")
+    fen = "3k4/1p6/8/2n5/3Kp2P/8/4p3/8 b - - 1 39"
+    result = cli("compare", fen, "1", "--variant", "kingofthehill", "--engine", "sjaakii")
+    assert result.exit_code == 1, result.stderr
+    assert "the game is over here (the white king stands on the centre square d4): the engine plays on" in result.stdout
