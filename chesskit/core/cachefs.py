@@ -107,7 +107,12 @@ def make_folder(folder: str | os.PathLike) -> None:
     path = Path(folder)
     missing = []
     while not path.exists():
-        if path.is_symlink():  # a dangling link: nothing to create through it
+        if path.is_symlink():  # a dangling link, or a loop of links: nothing to create through it
+            try:
+                os.stat(path)
+            except OSError as err:
+                if err.errno == errno.ELOOP:
+                    raise OSError(errno.ELOOP, "a loop of links", str(path)) from None
             raise FileNotFoundError(errno.ENOENT, "a link to nowhere", str(path))
         missing.append(path)
         path = path.parent

@@ -583,3 +583,11 @@ def test_a_relative_xdg_cache_home_is_ignored(monkeypatch, tmp_path):
     assert cachedir.base() == tmp_path / ".cache" / "chesskit"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert cachedir.base() == tmp_path / "xdg" / "chesskit"
+
+
+def test_a_loop_of_links_is_named_as_one(tmp_path):
+    # it was "a link to nowhere"
+    os.symlink(tmp_path / "b", tmp_path / "a")
+    os.symlink(tmp_path / "a", tmp_path / "b")
+    (cache, numba_dir), err = _decide(_env(tmp_path / "a"))
+    assert cache == numba_dir and len(err) == 1 and ": a loop of links;" in err[0], err
