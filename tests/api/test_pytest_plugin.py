@@ -281,8 +281,9 @@ def test_a_suite_without_an_engine_is_a_usage_error(project):
 def test_lf_ff_and_sw_rerun_a_suite_files_failures(pytester, monkeypatch):
     """A suite file named on the command line is a ``SuiteFile`` whose tests pytest's cache
     finds again by their ids: --lf reruns only the failures, --ff runs them first, --sw
-    starts at the first one (reported: under pytest 9 they reran everything, "2 known
-    failures not in selected tests"; not reproduced here, kept as the guard)."""
+    starts at the first one (under pytest 9.2 they reran everything, "2 known failures not
+    in selected tests": the tests' ids held `[D2]` in the name, where pytest 9.2 reads a
+    stored id's `[D2]` as its parameters)."""
     monkeypatch.setenv("PYTHONPATH", subprocess_env()["PYTHONPATH"])
     monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
