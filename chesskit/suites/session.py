@@ -176,6 +176,16 @@ def prepare(
         raise
 
 
+def _played_as_960(record: SuiteRecord) -> bool:
+    """Whether an engine is asked ``record`` in Chess960 (what --skip-chess960 leaves out):
+    a Chess960 position without castling rights is asked as standard chess, the same game
+    (one whose only right was dropped, its rook's file empty, was skipped though an engine
+    without Chess960 passes it)."""
+    from chesskit.compare.engines.base import castles_in_960
+
+    return castles_in_960(record.fen, record.chess960)
+
+
 def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, ahead) -> Planned:
     paths = list(paths)
     if variant is not None and not paths:
@@ -184,7 +194,7 @@ def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, 
     if ahead is not None and not tags:  # ``select`` judges tags over the whole run
 
         def seen(record: SuiteRecord) -> None:
-            if not (skip_chess960 and record.chess960):
+            if not (skip_chess960 and _played_as_960(record)):
                 ahead.offer(record)
 
     loaded = load_entries(paths, strict, variant, seen)
@@ -194,7 +204,7 @@ def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, 
     if tags:
         records = select(records, tags)
     if skip_chess960:
-        records = [record for record in records if not record.chess960]
+        records = [record for record in records if not _played_as_960(record)]
         if not records and not errors:
             raise InputError("nothing to run: every position is a Chess960 one and --skip-chess960 leaves them out")
     tasks, understated = within_bounds(plan(records, max_depth, max_nodes), max_nodes)

@@ -287,3 +287,14 @@ def test_json_md_names_every_key_of_an_engine_suite_run(cli, tmp_path):
     row = next(line for line in (REPO / "docs" / "json.md").read_text().splitlines() if line.startswith("| `suite` |"))
     assert [key for key in data if f'"{key}"' not in row] == []
     assert all(f'"{key}"' in row for key in data["dialect"])
+
+
+def test_skip_chess960_keeps_a_chess960_line_played_as_standard_chess(cli):
+    # `R3K2R w C -`: its only right names an empty file and is dropped, so every engine is
+    # asked it as standard chess (Sjeng passes it), but --skip-chess960 left it out
+    impossible, c960 = (str(REPO / "positions" / name) for name in ("impossible.epd", "chess960.epd"))
+    result = cli("suite", impossible, c960, "--skip-chess960", "--max-nodes", "1000", "--json")
+    assert result.exit_code == 0, result.stderr
+    ids = {row["id"] for row in json.loads(result.stdout)["results"]}
+    assert "castling-shredder-file-empty" in ids
+    assert not any(i.startswith("c960-") for i in ids)  # Chess960 positions with rights stay out
