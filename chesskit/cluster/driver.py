@@ -324,6 +324,7 @@ def _local_cluster(n: int):
     """
     from distributed import LocalCluster
 
+    _quiet_resource_tracker()
     with _held_signals() as held:
         with warnings.catch_warnings():
             # without a dashboard, Dask still opens its HTTP server on port 8787 and warns
@@ -407,6 +408,28 @@ def _watch_for_ctrl_c():
         )
     except OSError:
         return None
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (unless it runs) with its stderr on
+    /dev/null: a run stopped while the workers start ends with semaphores of theirs
+    unreleased, and the tracker then warned of them at exit, after the run's one line.
+    It inherits this process's descriptor 2, which points at /dev/null meanwhile."""
+    from multiprocessing import resource_tracker
+
+    saved = os.dup(2)
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+            resource_tracker.ensure_running()
+        finally:
+            os.dup2(saved, 2)
+            os.close(devnull)
+    except OSError:
+        pass
+    finally:
+        os.close(saved)
 
 
 def _end_stray_workers() -> None:
