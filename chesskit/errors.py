@@ -60,12 +60,12 @@ class EngineError(ChesskitError):
     fen: str | None = None
 
 
-
 class EngineOptionError(EngineError):
     """An ``--engine-option`` the engine does not offer, or a value it refuses: the user's
     input is wrong, not the engine (exit 2, bad input)."""
 
     exit_code = 2
+
 
 class EngineNotStarted(EngineError):
     """The engine could not be started at all (missing, not executable): a fault of its

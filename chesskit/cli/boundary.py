@@ -54,9 +54,7 @@ def error_line(err: BaseException) -> tuple[str, int]:
             if signum != signal.SIGINT and text.startswith("interrupted"):
                 text = signals.interrupt_message(signum) + text[len("interrupted") :]
             return text, code
-        # what the run found before it was stopped and has not shown (fuzz's difference)
-        found = "; ".join(str(note) for note in getattr(err, "__notes__", ()))
-        return signals.interrupt_message(signum) + (f": {found}" if found else ""), code
+        return str(signals.Interrupted(signum, signals.notes_of(err))), code
     if isinstance(err, ChesskitError):
         return str(err), err.exit_code
     if _is_broken_pipe(err):
@@ -92,9 +90,8 @@ def error_line(err: BaseException) -> tuple[str, int]:
                 message = message.rstrip(".") + f" (see '{err.ctx.command_path} --help')"
         return message, err.exit_code
     if isinstance(err, (KeyboardInterrupt, click.Abort)):
-        # what the run found before it was stopped and has not shown (fuzz's difference)
-        found = "; ".join(str(note) for note in getattr(err, "__notes__", ()))
-        return "interrupted" + (f": {found}" if found else ""), signals.Interrupted.exit_code
+        stopped = signals.Interrupted(signal.SIGINT, signals.notes_of(err))
+        return str(stopped), stopped.exit_code
     if _memory_limit() and isinstance(err, (OSError, SystemError, ImportError)):
         # under `ulimit -v`, an allocation that fails inside a library (numba's loader,
         # numpy) surfaces as OSError, SystemError or a failed import rather than

@@ -67,8 +67,7 @@ class ChesskitGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt as err:
             # caught here, before click turns it into Abort and prints a blank line
-            found = "; ".join(str(note) for note in getattr(err, "__notes__", ()))
-            raise signals.Interrupted(signals.interrupted_signal(), found) from None
+            raise signals.Interrupted(signals.interrupted_signal(), signals.notes_of(err)) from None
         except BrokenPipeError:
             # caught here, before click's own handler exits 1 (our "mismatch" code)
             raise boundary.OutputClosed() from None

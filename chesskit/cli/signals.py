@@ -32,6 +32,12 @@ class Interrupted(ChesskitError):
         super().__init__(interrupt_message(signum) + (f": {found}" if found else ""))
 
 
+def notes_of(err: BaseException) -> str:
+    """What a stopped run found and has not shown: the notes on its KeyboardInterrupt
+    (fuzz's difference, its seed), joined; "" for none."""
+    return "; ".join(str(note) for note in getattr(err, "__notes__", ()))
+
+
 def interrupt_message(signum: int) -> str:
     """``interrupted`` for Ctrl-C, ``terminated (SIGTERM)`` / ``hung up (SIGHUP)`` otherwise."""
     if signum == signal.SIGINT:

@@ -48,6 +48,7 @@ VARGS = (
 NAMES = tuple(name for name, _ in ARGS)
 _DTYPES = {"u64*": np.dtype(np.uint64), "i64*": np.dtype(np.int64)}
 
+
 def as_count(result: int) -> int:
     """The walk's int64 result as the count it is: a count is never negative, and the
     walk's 64-bit sums hold one up to 2^64 - 1 read as unsigned (``Board._check_size``

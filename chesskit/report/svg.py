@@ -204,7 +204,7 @@ def _below(setup) -> list[tuple[str, str]]:
     lines = []
     if setup.pockets is not None:
         lines.append(("pockets", f"pockets: white {_held(setup.pockets, WHITE)}, black {_held(setup.pockets, 1 - WHITE)}"))
-    if getattr(setup, "checks", None) is not None:
+    if setup.checks is not None:
         white, black = setup.checks
         lines.append(("checks", f"checks given: white {white}, black {black} (the third wins)"))
     return lines

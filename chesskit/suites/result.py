@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from chesskit.suites.formats import SuiteRecord
 from chesskit.suites.guard import EngineFailure
-from chesskit.suites.runner import SuiteResult, Task
+from chesskit.suites.runner import SuiteResult, Task, mismatch_text
 
 PASSED = "passed"
 MISMATCH = "mismatch"
@@ -135,4 +135,4 @@ def mismatch_reason(result: SuiteResult) -> str:
     """``D2: expected 191, got 193`` (or the leaf counters that differ)."""
     if result.counters_only:
         return result.stats_text()
-    return f"D{result.task.depth}: expected {result.task.expected}, got {result.nodes}"
+    return mismatch_text(result)

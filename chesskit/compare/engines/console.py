@@ -292,8 +292,9 @@ class PerftEngine(UciEngine):
     def set_position(self, fen: str, moves: list[str], chess960: bool, raw: bool = False) -> None:
         if self._xboard is not None and chess960 and self.chess960_dialect is not None:
             # xboard has no Chess960 that chesskit sets: the engine's UCI loop (totals) from now on
-            self.restart(self.chess960_dialect)
-            self.expect_total, self.chess960_dialect, self.switched_for_960 = True, None, self.chess960_dialect
+            self.switched_for_960, self.chess960_dialect = self.chess960_dialect, None
+            self.restart(self.switched_for_960)
+            self.expect_total = True
         if self._xboard is not None:
             if chess960:
                 raise self.error(f"{CANNOT_PLAY_960} (chesskit sets no Chess960 variant in an xboard dialect)")
