@@ -414,10 +414,15 @@ def _quiet_resource_tracker() -> None:
     """Start multiprocessing's resource tracker (unless it runs) with its stderr on
     /dev/null: a run stopped while the workers start ends with semaphores of theirs
     unreleased, and the tracker then warned of them at exit, after the run's one line.
-    It inherits this process's descriptor 2, which points at /dev/null meanwhile."""
+    It inherits this process's descriptor 2, which points at /dev/null meanwhile, and
+    SIGHUP blocked (the tracker ignores SIGINT and SIGTERM itself): a hang-up of the whole
+    process group killed it, and the workers started another on the terminal's stderr,
+    which printed a traceback for each semaphore it had never seen. Blocked, not ignored:
+    a SIGHUP to this process meanwhile is taken when it is unblocked."""
     from multiprocessing import resource_tracker
 
     saved = os.dup(2)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         try:
@@ -429,6 +434,7 @@ def _quiet_resource_tracker() -> None:
     except OSError:
         pass
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         os.close(saved)
 
 

@@ -82,15 +82,16 @@ def test_local_workers_ctrl_c_then_resume(tmp_path):
     assert data["split_depth"] == 2 and data["positions"] == 400
 
 
-def starting_workers(run: subprocess.Popen) -> bool:
-    """Wait until ``run`` is starting its local workers: its first child process (the
-    warm-up before is in process). False when the run ended or none showed."""
+def starting_workers(run: subprocess.Popen, children: int = 1) -> bool:
+    """Wait until ``run`` is starting its local workers: ``children`` child processes of
+    it (the first is multiprocessing's resource tracker; the warm-up before is in
+    process). False when the run ended or they did not show."""
     import psutil
 
     deadline = time.monotonic() + 120
     while run.poll() is None and time.monotonic() < deadline:
         try:
-            if psutil.Process(run.pid).children():
+            if len(psutil.Process(run.pid).children()) >= children:
                 return True
         except psutil.Error:
             pass
@@ -101,14 +102,21 @@ def starting_workers(run: subprocess.Popen) -> bool:
 @pytest.mark.slow  # starts two local workers twice (a few seconds each)
 @pytest.mark.parametrize(
     ("signum", "code", "line"),
-    [(signal.SIGINT, 130, "chesskit: interrupted\n"), (signal.SIGTERM, 143, "chesskit: terminated (SIGTERM)\n")],
+    [
+        (signal.SIGINT, 130, "chesskit: interrupted\n"),
+        (signal.SIGTERM, 143, "chesskit: terminated (SIGTERM)\n"),
+        (signal.SIGHUP, 129, "chesskit: hung up (SIGHUP)\n"),
+    ],
 )
 def test_a_signal_while_the_workers_start_stops_the_run(signum, code, line):
     # the workers start with Ctrl-C ignored: the run ignored it too then, went on and
-    # printed its count with exit 0; a SIGTERM printed Dask's tracebacks
+    # printed its count with exit 0; a SIGTERM printed Dask's tracebacks; a SIGHUP to the
+    # group killed multiprocessing's resource tracker, and the one the workers started
+    # again printed a traceback for each of their semaphores
     need_dask()
     run = chesskit_process("perft", "startpos", "7", "--workers", "2")
-    assert starting_workers(run), run.communicate()
+    # the tracker, and for the hang-up a worker too: it started the second tracker
+    assert starting_workers(run, 2 if signum == signal.SIGHUP else 1), run.communicate()
     os.killpg(run.pid, signum)
     assert finish(run) == (code, "", line)
 
