@@ -188,7 +188,9 @@ def _verdict(run, failure: str | None, chess960: bool | None) -> None:
         return
     where = f"{finding.report.summary()} (fuzz seed {run.seed}, position {finding.index})"
     if finding.shrunk.interrupted:
-        raise signals.Interrupted(signals.interrupted_signal()) if failure is None else _Stopped(failure)
+        if failure is not None:
+            raise _Stopped(failure)
+        raise signals.Interrupted(signals.interrupted_signal(), f"while shrinking the finding shown (fuzz seed {run.seed}, position {finding.index})")
     if failure is not None:
         raise MismatchError(f"{where}; the finding is shown above but {failure}")
     raise MismatchError(where)
@@ -257,9 +259,9 @@ def _save(path: str, run) -> str:
     finding = run.finding
     report = finding.report
     ident = unused_id(path, f"fuzz-{run.seed}")
-    depth = max(SAVE_DEPTH, finding.position_depth)
-    line = suite_line(finding.position_fen, report.chess960, ident, depth, report.variant)
-    what = report.summary() if not finding.shrunk.interrupted else f"divides differ at depth {finding.position_depth}"
+    depth = max(SAVE_DEPTH, finding.smallest_depth)
+    line = suite_line(finding.smallest_fen, report.chess960, ident, depth, report.variant)
+    what = report.summary() if not finding.shrunk.interrupted else f"divides differ at depth {finding.smallest_depth}"
     comment = (
         f"# chesskit fuzz --seed {run.seed} (position {finding.index}, {finding.start.source}): "
         f"{what}; D1-D{depth} counted by chesskit {__version__}"
@@ -316,7 +318,13 @@ def header_lines(run) -> list[str]:
         f"generated ({start.source}{', Chess960' if start.chess960 else ''}): {finding.shown(start.fen)}",
         f"first seen: depth {finding.depth}, path {' '.join(finding.first.path) or '(start)'}, fen {finding.first.fen}",
     ]
-    if finding.was_shrunk:
+    if finding.was_shrunk and finding.shrunk.interrupted:
+        lines.append(
+            f"shrunk so far ({finding.shrunk.tried} candidates tried): {finding.shown(finding.smallest_fen)}"
+            f" ({_pieces(start.fen)} -> {_pieces(finding.smallest_fen)} pieces; its divides differ at depth"
+            f" {finding.smallest_depth}; the report below is of the generated position)"
+        )
+    elif finding.was_shrunk:
         lines.append(
             f"shrunk ({finding.shrunk.tried} candidates tried): {finding.shown(finding.position_fen)}"
             f" ({_pieces(start.fen)} -> {_pieces(finding.position_fen)} pieces)"

@@ -44,13 +44,13 @@ class Finding:
 
     @property
     def was_shrunk(self) -> bool:
-        return self.position_fen != self.start.fen
+        return self.shrunk.fen != self.start.fen
 
     @property
     def position_fen(self) -> str:
-        """The smallest failing position: the shown report's root, or, when Ctrl-C came
-        before its descent, the shrunk position (its divides differ at ``depth``)."""
-        return self.shrunk.fen if self.shrunk.interrupted else self.report.position_fen
+        """The shown report's root: the shrunk position, or, when Ctrl-C came before its
+        descent, the generated one (``path`` leads from it to the report's node)."""
+        return self.report.position_fen
 
     def shown(self, fen: str) -> str:
         """``fen`` (the start or the shrunk root) as the text and JSON show it: Shredder-FEN
@@ -58,7 +58,14 @@ class Finding:
         return shown_fen(fen, self.start.chess960, self.report.variant)
 
     @property
-    def position_depth(self) -> int:
+    def smallest_fen(self) -> str:
+        """The smallest position found whose divides differ (at ``smallest_depth``): the
+        shown root, or, when Ctrl-C stopped shrinking, the position shrunk so far, which
+        ``--save`` keeps."""
+        return self.shrunk.fen if self.shrunk.interrupted else self.report.position_fen
+
+    @property
+    def smallest_depth(self) -> int:
         return self.shrunk.depth if self.shrunk.interrupted else self.report.depth
 
 
@@ -352,6 +359,10 @@ def run_json(run: FuzzRun) -> dict:
             # beyond the issue's schema: where the position came from and how it was shrunk
             "source": finding.start.source if finding else None,
             "position_fen": finding.shown(finding.position_fen) if finding else None,
+            # the smallest position whose divides differ, and at which depth: position_fen,
+            # or where Ctrl-C stopped shrinking (not descended from; --save keeps it)
+            "shrunk_fen": finding.shown(finding.smallest_fen) if finding else None,
+            "shrunk_depth": finding.smallest_depth if finding else None,
             "first_path": list(finding.first.path) if finding else [],
             "first_fen": finding.first.fen if finding else None,
             "shrink_tried": finding.shrunk.tried if finding else 0,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import errno
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -245,15 +245,27 @@ def test_ctrl_c_while_shrinking_shows_and_saves_the_smallest_position(tmp_path, 
                "--positions", "200", "--save", str(saved)] + (["--json"] if as_json else [])
     code, stdout, stderr = _ctrl_c_once(command, env, marker, "shrinking never began", settle=1.0)  # a few slow candidates
     assert code == 130, stderr
-    assert stderr.strip().splitlines() == ["chesskit: interrupted"]
+    # before: "chesskit: interrupted", the seed said nowhere on stderr
+    assert re.fullmatch(r"chesskit: interrupted: while shrinking the finding shown \(fuzz seed 1, position \d+\)\n", stderr)
     lines = saved.read_text().splitlines()
     assert len(lines) == 2 and lines[1].split(" id ")[0]
-    shown = json.loads(stdout)["position_fen"] if as_json else stdout.split("shrunk (")[1].split("): ")[1].split(" (")[0]
-    assert lines[1].startswith(" ".join(shown.split()[:4]) + " ")
     if as_json:
-        assert "interrupted" in json.loads(stdout)["shrink_error"]
+        data = json.loads(stdout)
+        shown = data["shrunk_fen"]
+        assert "interrupted" in data["shrink_error"] and data["shrunk"] is True
+        # before: position_fen was the position shrunk so far, while path and fen were the
+        # generated position's descent; the report is of the generated position, whole
+        assert data["position_fen"] == data["start_fen"] != shown
+        node = chess.Board(data["position_fen"])
+        for move in data["path"]:
+            node.push_uci(move)
+        assert node.fen().split()[:4] == data["fen"].split()[:4]
     else:
+        # before: "shrunk (N candidates tried): FEN", and the report below of another position
+        shown = stdout.split("shrunk so far (")[1].split("): ")[1].split(" (")[0]
+        assert "the report below is of the generated position" in stdout
         assert "shrinking stopped: interrupted after" in stdout and "DISAGREE" in stdout
+    assert lines[1].startswith(" ".join(shown.split()[:4]) + " ")
     assert _bug_shows(shown)
     # the saved counts are right: python-chess's perft at depth 1 and 2
     board = chess.Board(shown)
