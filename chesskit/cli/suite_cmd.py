@@ -116,15 +116,14 @@ def suite(
         check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
     wanted = () if tags is None else parse_tag_option(tags)
     with _ahead(engine_opts.given, stats, device, threads, hash_mb, depth_limit, node_limit) as ahead:
-        planned = prepare(paths, depth_limit, node_limit, strict, skip_chess960, wanted, **variant_rules(variant), ahead=ahead)
+        planned = prepare(
+            paths, depth_limit, node_limit, strict, skip_chess960, wanted, **variant_rules(variant), ahead=ahead, allow_nothing=True,
+        )
         refuse_stats_with_engine(engine_opts.given, stats)
         if not engine_opts.given and (seconds is not None or bisect):
             raise InputError(f"{'--bisect' if bisect else '--position-timeout'} applies to an engine (--engine, --script, ...)")
         planned = without_impossible(planned) if bisect else planned
-        try:
-            eng = engine_opts.open(variant) if engine_opts.given else None
-        except EngineError as err:  # a Python adapter that cannot be imported
-            raise start_failed(err, bisect) from None
+        eng = _open_engine(engine_opts, variant, bisect) if planned.nothing is None else None
         deepest = max((task.depth for task in planned.tasks), default=1)
         gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
         try:
@@ -143,6 +142,15 @@ def suite(
     verdict = outcome.verdict()
     if verdict is not None:
         raise verdict
+
+
+def _open_engine(engine_opts: EngineOptions, variant: str, bisect: bool):
+    """The engine of the options, or None for chesskit's own counts (none is started when
+    the limits leave nothing to run: every position is reported skipped, exit 2)."""
+    try:
+        return engine_opts.open(variant) if engine_opts.given else None
+    except EngineError as err:  # a Python adapter that cannot be imported
+        raise start_failed(err, bisect) from None
 
 
 def parse_tag_option(text: str) -> tuple[str, ...]:

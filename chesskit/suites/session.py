@@ -46,12 +46,14 @@ from chesskit.timer import Timer
 @dataclass
 class Planned:
     """The counts to check, the lines that cannot be run, and the positions with no count
-    within the limits (``skipped``: each with why)."""
+    within the limits (``skipped``: each with why). ``nothing``: why no count is checked
+    when the limits leave none (``prepare(..., allow_nothing=True)``), else None."""
 
     tasks: list[Task]
     errors: list[LineError]
     skip_chess960: bool = False
     skipped: list[tuple[SuiteRecord, str]] = field(default_factory=list)
+    nothing: str | None = None
 
 
 # why ``without_impossible`` leaves a position out
@@ -89,6 +91,8 @@ class Outcome:
     dialect: dict | None = None
     skip_chess960: bool = False
     positions: list[PositionResult] = field(default_factory=list)
+    # the limits left no count to check: why (``Planned.nothing``); the verdict is an InputError
+    nothing: str | None = None
 
     @property
     def failed(self) -> list[SuiteResult]:
@@ -124,7 +128,7 @@ class Outcome:
     def verdict(self) -> ChesskitError | None:
         """The exception that sums the run up: the engine's failure (exit 3: it could not be
         started, or failed on some positions), a mismatch (exit 1, naming the lines not run
-        too), lines not run (exit 2), or None."""
+        too), lines not run or no count checked at all (exit 2: ``nothing``), or None."""
         if self.engine_error is not None:  # it could not be started: whatever the position, no Chess960 hint
             return self.engine_error
         failed, not_run = self.failed, ""
@@ -144,7 +148,9 @@ class Outcome:
         if failed:
             extra = f"; {not_run}" if not_run else ""
             return MismatchError(f"{len(failed)} of {len(self.results)} counts did not match{extra}")
-        return InputError(not_run) if not_run else None
+        if not_run or self.nothing:
+            return InputError(not_run or self.nothing)
+        return None
 
 
 def plural(n: int, noun: str) -> str:
@@ -160,16 +166,20 @@ def prepare(
     tags: Sequence[str] = (),
     variant: str | None = None,
     ahead: Ahead | None = None,
+    allow_nothing: bool = False,
 ) -> Planned:
     """Read the suites and pick the counts to check (see the module's docstring); ``tags``:
     only the positions carrying one of them (``chesskit.suites.tags.select``); ``variant``:
     the rules of the files and lines that name none, and without ``paths`` the bundled
     suites of that variant (``positions/variants/NAME*``). Raises InputError when a path
-    does not exist and when nothing at all can be run or reported. ``ahead``
+    does not exist and when nothing at all can be run or reported; ``allow_nothing``: limits
+    that leave no count of the positions read are no error here (every position is
+    ``skipped``, ``Planned.nothing`` says why, and ``execute``'s verdict is that InputError),
+    so that the run can still be reported. ``ahead``
     (``runner.Ahead``, made with the same limits): counting starts as the positions are
     read (not with ``tags``); pass it on to ``execute``. It is closed when this raises."""
     try:
-        return _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, ahead)
+        return _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, ahead, allow_nothing)
     except BaseException:
         if ahead is not None:
             ahead.close()
@@ -186,7 +196,7 @@ def _played_as_960(record: SuiteRecord) -> bool:
     return castles_in_960(record.fen, record.chess960)
 
 
-def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, ahead) -> Planned:
+def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, ahead, allow_nothing=False) -> Planned:
     paths = list(paths)
     if variant is not None and not paths:
         paths = variant_suites(variant)
@@ -209,10 +219,13 @@ def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, 
             raise InputError("nothing to run: every position is a Chess960 one and --skip-chess960 leaves them out")
     tasks, understated = within_bounds(plan(records, max_depth, max_nodes), max_nodes)
     errors = errors + understated
+    nothing = None
     if not tasks and not errors:
         limits = f"--max-nodes {max_nodes}" + (f" and --max-depth {max_depth}" if max_depth is not None else "")
-        raise InputError(f"nothing to run: no expected count of {plural(len(records), 'position')} is within {limits}")
-    return Planned(tasks, errors, skip_chess960, skipped(records, max_depth, max_nodes))
+        nothing = f"nothing to run: no expected count of {plural(len(records), 'position')} is within {limits}"
+        if not (allow_nothing and records):
+            raise InputError(nothing)
+    return Planned(tasks, errors, skip_chess960, skipped(records, max_depth, max_nodes), nothing)
 
 
 def refuse_stats_with_engine(engine: bool, stats: bool) -> None:
@@ -267,7 +280,7 @@ def execute(
 
 def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, start, position_timeout, fail_fast,
              on_position, gpu, ahead, skip_unplayable_960=False) -> Outcome:
-    outcome = Outcome([], list(planned.errors), skip_chess960=planned.skip_chess960)
+    outcome = Outcome([], list(planned.errors), skip_chess960=planned.skip_chess960, nothing=planned.nothing)
     jobs = by_position(planned.tasks)
     seen = _Positions(outcome, fail_fast, on_result, on_position)
     timer = Timer()

@@ -183,13 +183,6 @@ def test_a_suite_with_no_count_checked_does_not_say_all_match(cli, tmp_path):
     assert "all match" not in result.stdout
 
 
-def test_nothing_to_run_is_bad_input(cli, tmp_path):
-    (tmp_path / "s.epd").write_text(GOOD_LINE + "\n")
-    result = cli("suite", str(tmp_path / "s.epd"), "--max-nodes", "5")
-    one_line(result, 2, "nothing to run")
-    assert result.stdout == ""
-
-
 @pytest.mark.parametrize(
     "error, code",
     [(MismatchError("counts differ"), 1), (EngineError("stockfish died"), 3)],

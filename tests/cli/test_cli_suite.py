@@ -57,6 +57,32 @@ def test_limits(cli, good):
     ]
 
 
+def test_limits_that_leave_nothing_to_run_still_report_every_position_skipped(cli, good):
+    # exit 2 and stdout empty: a CI job asking for --json got no object, though json.md counts
+    # such positions as skipped. Still exit 2: a run that checked no count is no pass
+    result = cli("suite", str(good), "--max-nodes", "0", "--json")
+    assert result.exit_code == 2
+    assert result.stderr == "chesskit: nothing to run: no expected count of 3 positions is within --max-nodes 0\n"
+    data = json.loads(result.stdout)
+    assert data["positions"] == {"passed": 0, "mismatched": 0, "engine_errors": 0, "skipped": 3, "errors": 0, "not_run": 0}
+    assert [(s["id"], s["reason"]) for s in data["skipped"]] == [
+        ("start", "every count over --max-nodes 0 (the least: 20)"),
+        ("kiwi", "every count over --max-nodes 0 (the least: 48)"),
+        ("pos3", "every count over --max-nodes 0 (the least: 14)"),
+    ]
+    assert data["results"] == [] and data["error_lines"] == []
+    text = cli("suite", str(good), "--max-depth", "0")
+    assert text.exit_code == 2 and "nothing to run" in text.stderr and "within --max-nodes 1000000 and --max-depth 0" in text.stderr
+    assert "3 skipped" in text.stdout and "no count checked" in text.stdout and "all match" not in text.stdout
+
+
+def test_nothing_to_run_starts_no_engine(cli, good, tmp_path):
+    # the limits are known before the engine is asked: nothing to run is exit 2, not the engine's 3
+    result = cli("suite", str(good), "--max-nodes", "0", "--engine", str(tmp_path / "no-such-engine"))
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.startswith("chesskit: nothing to run")
+
+
 def test_json_schema(cli, good):
     result = cli("suite", str(good), "--json")
     assert result.exit_code == 0
