@@ -80,11 +80,17 @@ def _path_list(path: list[str], steps: dict, depth) -> str:
     return f'<ol class="path">{"".join(items)}</ol>'
 
 
+# the order of a divide table's rows: the moves one side lacks (most often the bug itself),
+# then the counts that differ, then the rest; by move within each
+_ROW_ORDER = {"missing": 0, "extra": 0, "differ": 1, "": 2}
+
+
 def _divide_table(step: dict) -> str:
-    """chesskit's divide and the engine's, side by side; the rows that differ marked."""
+    """chesskit's divide and the engine's, side by side; the rows that differ marked, those
+    of the missing and extra moves first (``_ROW_ORDER``)."""
     ours, theirs = step.get("ours") or {}, step.get("theirs") or {}
-    rows, same = [], []
-    for move in [*ours, *(m for m in theirs if m not in ours)]:
+    rows = []
+    for move in {*ours, *theirs}:
         a, b = ours.get(move), theirs.get(move)
         if a is None:
             mark = "extra"
@@ -94,16 +100,16 @@ def _divide_table(step: dict) -> str:
             mark = "differ" if a != b else ""
         row = f' class="row-{mark}"' if mark else ""
         badge = f'<span class="badge {mark}">{"differs" if mark == "differ" else mark}</span>' if mark else ""
-        (rows if mark else same).append(
+        rows.append((
+            (_ROW_ORDER[mark], move),
             f"<tr{row} data-move=\"{esc(move)}\"><td><code>{esc(move)}</code></td>"
-            f'<td class="num">{_count(a)}</td><td class="num">{_count(b)}</td><td>{badge}</td></tr>'
-        )
-    rows += same  # the differing rows first
+            f'<td class="num">{_count(a)}</td><td class="num">{_count(b)}</td><td>{badge}</td></tr>',
+        ))
     total_theirs = step.get("theirs_total", sum(theirs.values()))
     return (
         f'<table class="divide"><caption class="muted">divide at depth {esc(step.get("depth"))}</caption>'
         '<thead><tr><th>move</th><th class="num">chesskit</th><th class="num">engine</th><th></th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody><tfoot><tr><th>total</th><th class=\"num\">{_count(sum(ours.values()))}</th>"
+        f"<tbody>{''.join(row for _, row in sorted(rows))}</tbody><tfoot><tr><th>total</th><th class=\"num\">{_count(sum(ours.values()))}</th>"
         f'<th class="num">{_count(total_theirs)}</th><th></th></tr></tfoot></table>'
     )
 

@@ -331,6 +331,26 @@ def test_a_crazyhouse_finding_draws_its_pockets_and_the_illegal_drops(cli, tmp_p
 
 
 @pytest.mark.variant_walk
+def test_the_moves_one_side_lacks_head_the_divide_table(cli, tmp_path):
+    # the 13 illegal drops (the bug) came after the ~50 "differs" rows, off the first screen
+    out = tmp_path / "house2.html"
+    script = str(ENGINES / "vbug_drop_last_rank.py")
+    result = cli("compare", "r3k3/8/8/8/8/8/8/4K3[Pp] w - - 0 1", "2", "--variant", "crazyhouse", "--script", script,
+                 "--html", str(out))
+    assert result.exit_code == 1, result.stderr
+    table = parse_html(out.read_text()).one("div", "node").one("table", "divide")
+    rows = [(row.attrs["data-move"], row.classes()) for row in table.one("tbody").all("tr")]
+    marks = [next(iter(classes), "") for _, classes in rows]
+    illegal = sorted({f"P@{f}{r}" for f in "abcdefgh" for r in "18"} - {"P@a8", "P@e1", "P@e8"})  # taken squares
+    assert len(illegal) == 13
+    assert [move for move, _ in rows[: len(illegal)]] == illegal
+    assert marks[: len(illegal)] == ["row-extra"] * len(illegal)
+    differ = [move for move, mark in zip((m for m, _ in rows), marks) if mark == "row-differ"]
+    assert len(differ) > 40 and marks[len(illegal):len(illegal) + len(differ)] == ["row-differ"] * len(differ)
+    assert differ == sorted(differ) and set(marks[len(illegal) + len(differ):]) <= {""}
+
+
+@pytest.mark.variant_walk
 def test_an_engine_that_fails_in_a_crazyhouse_descent_is_named_with_its_node(cli, tmp_path):
     """The failure's line names the node as a crazyhouse position (it was read as standard
     chess, and the pockets made it a bad FEN: exit 2 instead of 3), and the page draws it."""
