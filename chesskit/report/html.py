@@ -18,6 +18,7 @@ Nothing here counts or runs anything: a path is only replayed to draw its boards
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 
 from chesskit.report.finding import finding_html
@@ -192,12 +193,22 @@ def _position_row(entries: list[dict], anchor: str | None, position: dict | None
     seconds = position.get("seconds") if position is not None and position.get("seconds") is not None else None
     if seconds is None:
         seconds = sum(e.get("seconds") or 0 for e in entries)
-    css = status.replace(" ", "-")
+    css, where = status.replace(" ", "-"), f"{first.get('file')}:{first.get('line')}"
     return (
         f'<tr class="{css}" data-id="{esc(first.get("id"))}"><td><code>{esc(first.get("id"))}</code></td>'
         f'<td class="{css}">{shown}</td><td>{span}</td><td>{esc(" ".join(sorted(tags)))}</td>'
-        f'<td class="num">{seconds:.3f} s</td><td class="muted">{esc(first.get("file"))}:{esc(first.get("line"))}</td></tr>'
+        f'<td class="num">{seconds:.3f} s</td>{_where_cell(where)}</tr>'
     )
+
+
+def _where_cell(where: str) -> str:
+    """The file column's cell for ``FILE:LINE``: a long path breaks after a ``/`` (``<wbr>``),
+    each folder's or the file's name kept whole (``td.where span``: not at a '-' either)
+    unless it is longer than 40 characters."""
+    parts = [esc(part) for part in re.split(r"(?<=[/\\])", where) if part]
+    shown = "<wbr>".join(part if len(part) > 40 else f"<span>{part}</span>" for part in parts)
+    return f'<td class="muted where">{shown}</td>'
+
 
 
 def _error_row(ident: str, where: str, status: str, why: str, seconds: float | None = None) -> str:
@@ -206,7 +217,7 @@ def _error_row(ident: str, where: str, status: str, why: str, seconds: float | N
     return (
         f'<tr class="{css}" data-id="{esc(ident)}"><td><code>{esc(ident)}</code></td><td class="{css}">{esc(status)}'
         f'<br><span class="muted">{esc(why)}</span></td><td></td><td></td><td class="num">{time}</td>'
-        f'<td class="muted">{esc(where)}</td></tr>'
+        f"{_where_cell(where)}</tr>"
     )
 
 

@@ -47,6 +47,7 @@ ol.path button[aria-pressed="true"] { border-color: var(--link); font-weight: 60
 table { border-collapse: collapse; font-size: .9rem; }
 th, td { border-bottom: 1px solid var(--line); padding: .1rem .6rem; text-align: left; }
 td code, td.muted { overflow-wrap: anywhere; } /* a long id or file name wraps, the words of the others stay whole */
+td.where span { white-space: nowrap; } /* FILE:LINE breaks after a '/' (<wbr>), each name whole: the column keeps its width */
 table.divide { margin-top: .75rem; } table.divide caption { text-align: left; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.row-missing, tr.row-extra, tr.row-differ { background: var(--mark); }

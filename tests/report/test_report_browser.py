@@ -122,3 +122,25 @@ def test_a_long_id_wraps_and_the_page_keeps_its_width(page, cli, tmp_path):
     assert shown.eval("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     heads = shown.eval("[...document.querySelectorAll('table.positions th')].map(th => th.getBoundingClientRect().height)")
     assert max(heads) < 1.9 * min(heads)  # no header broken over two lines ('resul t')
+
+
+def test_a_long_path_in_the_file_column_breaks_only_after_a_slash(page, cli, tmp_path):
+    # beside a long id the file column shrank to a few letters: '/tmp/qa3', '0w/h.epd', ':1'
+    folder = tmp_path / "suites-of-mine" / "regressions"
+    folder.mkdir(parents=True)
+    suite = folder / "castling-bugs.epd"
+    suite.write_text(f"{BARE_KINGS} ;D1 4 ;id \"{'x' * 200}\"\nnot a FEN ;D1 1\n")  # 3 is right
+    out = tmp_path / "paths.html"
+    assert cli("suite", str(suite), "--html", str(out)).exit_code == 1
+    shown = page(out, width=1000)
+    assert shown.problems() == []
+    # each piece of the path between two '/' (the last with its ':line') lies on one line
+    pieces = shown.eval(
+        "[...document.querySelectorAll('table.positions tbody tr')].map(tr => [...tr.lastElementChild.childNodes]"
+        ".filter(n => n.nodeName !== 'WBR').map(n => { const r = document.createRange();"
+        " r.selectNodeContents(n); return [n.textContent, r.getClientRects().length]; }))"
+    )
+    assert ["".join(text for text, _ in cell) for cell in pieces] == [f"{suite}:1", f"{suite}:2"]
+    assert all(text.endswith("/") for cell in pieces for text, _ in cell[:-1])
+    assert all(lines == 1 for cell in pieces for _, lines in cell), pieces
+    assert shown.eval("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
