@@ -271,16 +271,26 @@ def check_text_file(path: Path) -> None:
 BARE_CR = "a carriage return inside the line: lines end in '\\n' or '\\r\\n', not a bare '\\r' (old Mac line ends)"
 
 
+def _nul_byte(text: str) -> str:
+    """The error of a line holding a NUL byte (it said "an EPD line starts with 4 FEN fields,
+    found 1", or named the escaped byte inside a count)."""
+    return f"a NUL byte (\\x00) at column {text.index(chr(0)) + 1}: a suite line is text (is the file damaged?)"
+
+
 def _content_lines(path: Path) -> Iterator[tuple[int, str, str | None]]:
     """``read_lines`` without comments and blank lines, each stripped; a line that holds a
-    carriage return is an error (``BARE_CR``)."""
+    carriage return (``BARE_CR``) or a NUL byte (``_nul_byte``) is an error (the text "",
+    but for a NUL byte)."""
     for lineno, text, error in read_lines(path):
         if error is not None:
             yield lineno, "", error
             continue
-        text = text.strip()
-        if _is_comment(text):
+        if _is_comment(text.strip()):
             continue
+        if "\x00" in text:  # the text comes with its error: its id names the line
+            yield lineno, text.strip(), _nul_byte(text)
+            continue
+        text = text.strip()
         yield (lineno, "", BARE_CR) if "\r" in text else (lineno, text, None)
 
 
@@ -415,7 +425,7 @@ def read_epd(path: Path, strict: bool = False, default: str | None = None, seen=
     variant = file_variant(path) or default
     for lineno, text, error in _content_lines(path):
         if error is not None:
-            entries.append(LineError(path, lineno, error))
+            entries.append(LineError(path, lineno, error, _scan_id(text) if text else None))
             continue
         try:
             entries.append(parse_epd_line(text, path, lineno, mode, strict=strict, variant=variant))

@@ -254,6 +254,20 @@ def test_control_characters_in_an_id_are_escaped(tmp_path):
     assert record.id == "red\\x1b[31m\\x07bell"
     (error,) = [e for e in entries if isinstance(e, LineError)]
     assert error.id == "bad\\x00"
+    assert error.message.startswith("a NUL byte (\\x00) at column ")  # named as such, the id kept
+
+
+def test_a_nul_byte_in_a_line_is_named(tmp_path):
+    # it said "an EPD line starts with 4 FEN fields, found 1", or "expected count '2\\\\x000'"
+    text = f"{START4} ;D1 20\n{START4} ;D1 2\x000\n\x00\x00\x00\n# a comment may hold \x00\n{START4} ;D1 20\n"
+    entries = read_suite(write(tmp_path, "nul.epd", text))
+    assert len(records(entries)) == 2
+    assert errors(entries) == [
+        (2, f"a NUL byte (\\x00) at column {len(START4) + 7}: a suite line is text (is the file damaged?)"),
+        (3, "a NUL byte (\\x00) at column 1: a suite line is text (is the file damaged?)"),
+    ]
+    perft = read_suite(write(tmp_path, "nul.perft", f"id a\nepd {START4}\nperft 1 20\x00\n"))
+    assert errors(perft)[-1] == (3, "a NUL byte (\\x00) at column 11: a suite line is text (is the file damaged?)")
     assert printable("plain id") == "plain id"
     assert printable("a\u2028b") == "a\\u2028b"
 
