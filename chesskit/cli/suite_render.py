@@ -14,7 +14,7 @@ from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
 from chesskit.suites.result import ENGINE_ERROR, ERROR, MISMATCH, NOT_RUN, PASSED, SKIPPED, PositionResult
 from chesskit.suites.runner import SuiteResult
-from chesskit.suites.session import Outcome, plural
+from chesskit.suites.session import Outcome, not_run_what, plural
 from chesskit.suites.tags import by_tag, summary_line
 from chesskit.timer import format_seconds
 
@@ -183,7 +183,7 @@ def summary(outcome: Outcome) -> str:
     return (
         head
         + (f", {plural(len(outcome.engine_failed), 'engine error')}" if outcome.engine_failed else "")
-        + (f", {plural(outcome.not_run, 'line')} not run (errors)" if errors else "")
+        + (f", {not_run_what(errors)} not run (errors)" if errors else "")
     )
 
 

@@ -133,7 +133,7 @@ class Outcome:
             return self.engine_error
         failed, not_run = self.failed, ""
         if self.errors:
-            not_run = f"{plural(self.not_run, 'line')} could not be run (first: {self.errors[0]})"
+            not_run = f"{not_run_what(self.errors)} could not be run (first: {self.errors[0]})"
         broken = self.engine_failed
         if broken:
             first = broken[0]
@@ -155,6 +155,17 @@ class Outcome:
 
 def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def not_run_what(errors: Sequence[LineError]) -> str:
+    """What ``errors`` leave out: ``2 lines``, ``1 file``, ``3 lines and 1 folder``: a
+    whole file or folder (a LineError at line 0: unreadable, missing, holding no position
+    or no suite file) is no line of it."""
+    lines = sum(error.count for error in errors if error.lineno)
+    folders = sum(1 for error in errors if not error.lineno and error.path.is_dir())
+    files = sum(1 for error in errors if not error.lineno) - folders
+    parts = [plural(n, noun) for n, noun in ((lines, "line"), (files, "file"), (folders, "folder")) if n]
+    return " and ".join(parts) if len(parts) < 3 else f"{parts[0]}, {parts[1]} and {parts[2]}"
 
 
 def prepare(

@@ -161,9 +161,9 @@ def test_an_unreadable_file_is_an_error_and_the_rest_runs(cli, folder):
         "ERROR d/c.epd: cannot read: Permission denied", "FAIL  start  D2: expected 401, got 400", lines[2]
     ]
     assert lines[2].split()[:2] == ["ok", "rook"]
-    assert lines[-1].endswith("4 passed, 1 FAILED, 1 line not run (errors)")
+    assert lines[-1].endswith("4 passed, 1 FAILED, 1 file not run (errors)")  # said "1 line"
     assert result.stderr == (
-        "chesskit: 1 of 5 counts did not match; 1 line could not be run (first: d/c.epd: cannot read: Permission denied)\n"
+        "chesskit: 1 of 5 counts did not match; 1 file could not be run (first: d/c.epd: cannot read: Permission denied)\n"
     )
 
 
@@ -193,7 +193,7 @@ def test_a_broken_link_in_a_folder_is_reported(cli, tmp_path, monkeypatch):
     result = cli("suite", "d")
     assert result.exit_code == 2, result.output
     assert "ERROR d/gone.epd: a broken symbolic link (to nowhere.epd)" in result.stdout.splitlines()
-    assert result.stdout.splitlines()[-1].endswith("3 passed, all match, 1 line not run (errors)")
+    assert result.stdout.splitlines()[-1].endswith("3 passed, all match, 1 file not run (errors)")
 
 
 @pytest.mark.parametrize(
@@ -210,6 +210,21 @@ def test_a_wide_file_is_one_line_not_noise_per_line(cli, tmp_path, monkeypatch, 
     assert errors == [f"ERROR wide.epd: this file is {name} (save it as UTF-8)"]
     alone = cli("suite", "wide.epd")
     assert alone.stderr == f"chesskit: wide.epd: this file is {name} (save it as UTF-8)\n"
+
+
+def test_a_missing_folder_a_file_and_lines_not_run_are_each_named_in_the_summary(cli, tmp_path, monkeypatch):
+    # a whole file or folder was counted as "1 line not run (errors)"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "good.epd").write_text(GOOD + "not a FEN ;D1 1\n" * 2)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "gone.epd").symlink_to("nowhere.epd")
+    result = cli("suite", "good.epd", "empty", "gone.epd")
+    assert result.exit_code == 2, result.output
+    assert result.stdout.splitlines()[-1].endswith("3 passed, all match, 2 lines, 1 file and 1 folder not run (errors)")
+    assert result.stderr.startswith("chesskit: 2 lines, 1 file and 1 folder could not be run (first: ")
+    data = json.loads(cli("suite", "good.epd", "empty", "gone.epd", "--json").stdout)
+    # the JSON's "errors" still counts each whole path as one (json.md)
+    assert data["errors"] == 4 and [e["file"] for e in data["error_lines"] if e["line"] is None] == ["gone.epd", "empty"]
 
 
 def test_nul_bytes_make_a_file_not_text(cli, tmp_path):
@@ -238,8 +253,8 @@ def test_a_path_that_cannot_be_read_among_several_is_its_error_and_the_rest_runs
     lines = result.stdout.splitlines()
     assert lines[0] == f"ERROR {bad}: {why}"
     assert lines[1].split()[:2] == ["ok", "rook"]
-    assert lines[-1].endswith("3 passed, all match, 1 line not run (errors)")
-    assert result.stderr == f"chesskit: 1 line could not be run (first: {bad}: {why})\n"
+    assert lines[-1].endswith("3 passed, all match, 1 file not run (errors)")
+    assert result.stderr == f"chesskit: 1 file could not be run (first: {bad}: {why})\n"
     data = json.loads(cli("suite", bad, "good.epd", "--json").stdout)
     assert (data["passed"], data["errors"]) == (3, 1)
     assert data["error_lines"] == [{"file": bad, "line": None, "id": None, "error": why}]
