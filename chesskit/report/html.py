@@ -210,7 +210,6 @@ def _where_cell(where: str) -> str:
     return f'<td class="muted where">{shown}</td>'
 
 
-
 def _error_row(ident: str, where: str, status: str, why: str, seconds: float | None = None) -> str:
     css = status.replace(" ", "-")
     time = "" if seconds is None else f"{seconds:.3f} s"
