@@ -204,7 +204,7 @@ def _played_as_960(record: SuiteRecord) -> bool:
     without Chess960 passes it)."""
     from chesskit.compare.engines.base import castles_in_960
 
-    return castles_in_960(record.fen, record.chess960)
+    return castles_in_960(record.fen, record.chess960, record.variant)
 
 
 def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, ahead, allow_nothing=False) -> Planned:

@@ -78,12 +78,18 @@ def test_suite_mismatch_text_and_json_are_shredder_fen(cli, suite_file):
     assert [r["fen"] for r in data["results"]] == [SHOWN, chess.Board(KIWIPETE).fen()]
 
 
-def test_suite_position_an_engine_failed_on_is_shredder_fen(cli, suite_file):
-    """An engine that cannot play Chess960 fails on it: the position's ``fen``."""
-    result = cli("suite", str(suite_file), "--engine", f"{FAKE_UCI} --no-960", "--json")
+def test_suite_position_an_engine_failed_on_is_shredder_fen(cli, tmp_path):
+    """An engine that cannot play Chess960 fails on it: the position's ``fen``. (With the
+    kings on e1/e8 and the rooks in the corners, as ``OUTER_ROOKS``, Chess960 is the standard
+    game, which the engine is asked as such: the kings stand on g1/g8 here.)"""
+    gap = "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1"
+    path = tmp_path / "mixed.epd"
+    path.write_text(f'{gap.rsplit(" ", 2)[0]} id "gap"; D1 1;\n{KIWIPETE} id "kiwipete"; D1 48;\n')
+    result = cli("suite", str(path), "--engine", f"{FAKE_UCI} --no-960", "--json")
     assert result.exit_code == 3, result.stderr
     failed = json.loads(result.stdout)["engine_errors"]
-    assert [p["fen"] for p in failed] == [SHOWN]
+    assert [p["fen"] for p in failed] == [chess.Board(gap, chess960=True).shredder_fen()]
+    assert " KQkq " in chess.Board(gap, chess960=True).fen()  # X-FEN would read as standard chess
 
 
 def test_explore_json_and_line_mode_are_shredder_fen(cli):

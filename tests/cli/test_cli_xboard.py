@@ -44,13 +44,27 @@ def test_sjeng_castling_position_agrees(cli):
 
 
 def test_sjeng_refusing_a_shredder_fen_names_it_as_given(cli):
-    """Castling letters in Shredder-FEN (HAha) make the position Chess960, which Sjeng cannot
+    """Castling letters in Shredder-FEN (HBhb) make the position Chess960, which Sjeng cannot
     play: the failure named the position as KQkq, standard chess, the game Sjeng can play."""
     debian_engine("sjeng")
-    fen = CASTLES.replace("KQkq", "HAha")
-    expected = chess.Board(fen, chess960=True).shredder_fen()  # python-chess keeps HAha
+    fen = "1r4kr/8/8/8/8/8/8/1R4KR b HBhb - 0 1"
+    expected = chess.Board(fen, chess960=True).shredder_fen()  # python-chess keeps HBhb
     result = cli("compare", fen, "2", "--engine", "sjeng", "--timeout", "20")
     one_line(result, 3, "'sjeng' cannot play Chess960", f"(fen {expected})")
+
+
+def test_sjeng_plays_chess960_on_standard_squares(cli):
+    """HAha, the kings on e1/e8 and the castling rooks in the corners, is Chess960 that is
+    the standard game: Sjeng is asked it as standard chess (KQkq) and agrees, as it did
+    not ("cannot play Chess960"), and so does c960-518, the standard start position."""
+    debian_engine("sjeng")
+    result = cli("compare", CASTLES.replace("KQkq", "HAha"), "3", "--engine", "sjeng", "--json", "--timeout", "20")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["agree"] is True and report["steps"][0]["theirs_total"] == pc_perft(chess.Board(CASTLES), 3)
+    result = cli("compare", "c960-518", "3", "--engine", "sjeng", "--json", "--timeout", "20")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["steps"][0]["theirs_total"] == pc_perft(chess.Board(), 3) == 8902
 
 
 def test_sjeng_en_passant_bug_is_found(cli):

@@ -1,6 +1,6 @@
 """The FEN that an engine failure names is a Chess960 FEN when the position is one.
 
-A position given in Shredder-FEN (``HAha``) is counted as Chess960; an engine that cannot
+A position given in Shredder-FEN (``HBhb``) is counted as Chess960; an engine that cannot
 play Chess960 (Sjeng, any console or xboard dialect) fails on it with "cannot play
 Chess960", and the failure named the node's FEN in X-FEN: ``KQkq``, which reads as
 standard chess, the one game that engine can play, so the line contradicted itself and
@@ -19,7 +19,9 @@ import pytest
 from helpers import ENGINES, one_line
 
 CONSOLE = f"{sys.executable} {ENGINES / 'fake_perft.py'} --loop console"
-OUTER_ROOKS = "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"  # X-FEN: KQkq, as standard chess
+# the kings on g1/g8, the rooks on b and h: X-FEN writes KQkq, as standard chess (with the
+# kings on e1/e8 and the rooks in the corners, HAha is standard chess, asked as such)
+OUTER_ROOKS = "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1"
 C960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"  # X-FEN: KQkq too
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")

@@ -15,7 +15,7 @@ import re
 import subprocess
 from abc import ABC, abstractmethod
 
-from chesskit.compare.engines.castling import read_castling
+from chesskit.compare.engines.castling import chess960_divide, read_castling, standard_letters, standard_path
 from chesskit.compare.engines.proc import (
     OutputLimit,
     communicate_bounded,
@@ -153,25 +153,59 @@ class Engine(ABC):
 CANNOT_PLAY_960 = "cannot play Chess960"
 
 
-def castles_in_960(fen: str, chess960: bool) -> bool:
+def castles_in_960(fen: str, chess960: bool, variant: str = "chess") -> bool:
     """Whether a question about ``fen`` (and the moves played from it) must be asked in
-    Chess960: only when it is a Chess960 position whose castling field grants a right. With
-    none, no castle can come in its tree, and the two games are the same: an engine that
+    Chess960 (``asked_as``)."""
+    return asked_as(fen, chess960, variant)[1]
+
+
+def asked_as(fen: str, chess960: bool, variant: str = "chess") -> tuple[str, bool]:
+    """``(fen, chess960)``: how an engine is asked a question about ``fen`` and the moves
+    played from it. In Chess960 only where the game differs from standard chess: a Chess960
+    position without castling rights, or whose kings and castling rooks stand on standard
+    chess's squares (Chess960 number 518: ``HAha``), is the same game, and an engine that
     cannot play Chess960 (an xboard or console dialect, a UCI engine without UCI_Chess960)
-    is asked it as standard chess, not failed (fuzz's Chess960 placements without rights,
-    a third of its positions, were each an engine error for Sjeng)."""
+    is asked it as standard chess, its castling field in ``KQkq`` letters, not failed
+    (fuzz's Chess960 placements without rights, a third of its positions, were each an
+    engine error for Sjeng; ``c960-518`` was one for every xboard engine). A variant's
+    position, and one whose castling field chesskit reads otherwise than it is written (a
+    right dropped), keep their question as it was."""
     if not chess960:
-        return False
+        return fen, False
     fields = fen.split()
-    return len(fields) < 3 or fields[2] != "-"
+    if len(fields) >= 3 and fields[2] == "-":
+        return fen, False
+    if variant != "chess":
+        return fen, True
+    return _standard_castling(fen)
+
+
+@functools.lru_cache(maxsize=4096)  # a descent asks about the same root FEN again and again
+def _standard_castling(fen: str) -> tuple[str, bool]:
+    from chesskit.board.fen import parse_fen
+    from chesskit.errors import FenError
+
+    try:
+        setup = parse_fen(fen, chess960=True)
+    except FenError:
+        return fen, True
+    letters = standard_letters(setup.board, setup.castling)
+    if letters is None or any(note.startswith("castling") for note in setup.notes):
+        return fen, True
+    fields = fen.split()
+    fields[2] = letters
+    return " ".join(fields), False
 
 
 def _standard_without_rights(perft):
-    """``perft`` asked in standard chess where Chess960 makes no difference (``castles_in_960``)."""
+    """``perft`` asked in standard chess where Chess960 makes no difference (``asked_as``)."""
 
     @functools.wraps(perft)
     def wrapped(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> int:
-        return perft(self, fen, depth, moves, castles_in_960(fen, chess960))
+        asked, in_960 = asked_as(fen, chess960, self.variant)
+        if chess960 and not in_960:
+            moves = standard_path(moves, lambda: node_board(fen, [], True, self.variant))
+        return perft(self, asked, depth, moves, in_960)
 
     wrapped.reads_castling = True
     return wrapped
@@ -179,15 +213,22 @@ def _standard_without_rights(perft):
 
 def _reading_castling(divide):
     """``divide`` with its answer passed through ``castling.read_castling``, asked in
-    standard chess where Chess960 makes no difference (``castles_in_960``)."""
+    standard chess where Chess960 makes no difference (``asked_as``), its castles then
+    written as Chess960 writes them (``castling.chess960_divide``)."""
 
     @functools.wraps(divide)
     def wrapped(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
-        chess960 = castles_in_960(fen, chess960)
-        result = divide(self, fen, depth, moves, chess960)
-        result, spelled = read_castling(result, lambda: node_board(fen, moves, chess960, self.variant), chess960)
+        asked, in_960 = asked_as(fen, chess960, self.variant)
+        path = moves
+        if chess960 and not in_960:
+            path = standard_path(moves, lambda: node_board(fen, [], True, self.variant))
+        result = divide(self, asked, depth, path, in_960)
+        node = lambda: node_board(asked, path, in_960, self.variant)  # noqa: E731
+        result, spelled = read_castling(result, node, in_960)
         if spelled is not None:
             self.castling_spelling = spelled
+        if chess960 and not in_960:  # the standard game's castles, as Chess960 writes them
+            result = chess960_divide(result, node)
         return result
 
     wrapped.reads_castling = True

@@ -18,11 +18,18 @@ king stays). Such a move is read as the castle where it can be nothing else: the
 legal, the engine does not also list it as king takes rook, and the king cannot step there
 (a king on f1 castling to g1 and stepping to g1 writes `f1g1` twice: both lines are left
 as they are, and the spelling is still named, so the report's "listed twice" is explained).
+
+A Chess960 position whose kings and castling rooks stand where standard chess has them
+(kings on e1/e8, rooks in the corners: Chess960 number 518 and every position reached from
+one) is the standard game, and an engine is asked it as such (``base.asked_as``): the path
+to the node goes to it with standard castles (``standard_path``: `e1h1` as `e1g1`), and its
+answer comes back with Chess960's (``chess960_divide``: `e1g1` as `e1h1`), as chesskit's own
+Chess960 divide writes them.
 """
 
 from __future__ import annotations
 
-from chesskit.vocab import KING, ROOK, castle_squares, parse_square, piece_code, square_name
+from chesskit.vocab import BLACK, KING, ROOK, WHITE, castle_squares, parse_square, piece_code, square_name
 
 KING_TAKES_ROOK = "king-takes-rook"
 KING_TO_SQUARE = "king-to-square"
@@ -36,6 +43,55 @@ SAID = {
 }
 # king takes rook -> the king's two-square step, in standard chess
 _TWO_SQUARES = {"e1h1": "e1g1", "e1a1": "e1c1", "e8h8": "e8g8", "e8a8": "e8c8"}
+_TAKES_ROOK = {two: takes for takes, two in _TWO_SQUARES.items()}
+# a castling rook's square in standard chess -> its X-FEN letter, in X-FEN's order
+_STANDARD_ROOKS = {7: "K", 0: "Q", 63: "k", 56: "q"}
+_KING_SQUARE = {7: 4, 0: 4, 63: 60, 56: 60}  # e1, e8
+
+
+def standard_letters(board: list[int], castling: list[int]) -> str | None:
+    """The X-FEN castling field (``KQkq``, the rights present) of a Chess960 position whose
+    castling is the standard game's: each castling rook in its corner and its king on e1 or
+    e8; None when any right is another's."""
+    for rook in castling:
+        king = _KING_SQUARE.get(rook)
+        if king is None or board[king] != piece_code(WHITE if rook < 8 else BLACK, KING):
+            return None
+    return "".join(letter for rook, letter in _STANDARD_ROOKS.items() if rook in castling) or "-"
+
+
+def standard_path(moves: list[str], board_factory) -> list[str]:
+    """A Chess960 path with its castles (the king taking its rook, `e1h1`) written as
+    standard chess writes them (`e1g1`); ``board_factory()`` builds its root in Chess960
+    (only when a candidate move shows up: a rook on e1 may go to h1 too)."""
+    if not any(move in _TWO_SQUARES for move in moves):
+        return list(moves)
+    board = board_factory()
+    written = []
+    for move in moves:
+        two = _TWO_SQUARES.get(move)
+        written.append(two if two is not None and _our_king_on(board, move[:2]) else move)
+        board.push(move)
+    return written
+
+
+def chess960_divide(divide: dict[str, int], board_factory) -> dict[str, int]:
+    """A standard chess divide (read by ``read_castling``) with its castles written as
+    Chess960 writes them (`e1g1` as `e1h1`); ``board_factory()`` builds the node in
+    standard chess (only when a candidate move shows up). A castle listed in both spellings
+    is left as it is, for the comparison to show, and so is one without its rook (a right
+    the engine kept after its rook was taken: Chess960 has no spelling for it)."""
+    if not any(move in _TAKES_ROOK for move in divide):
+        return divide
+    board = board_factory()
+    renamed: dict[str, int] = {}
+    for move, count in divide.items():
+        takes = _TAKES_ROOK.get(move)
+        if takes is not None and takes not in divide and _our_king_on(board, move[:2]) and _our_rook_on(board, takes[2:]):
+            renamed[takes] = count
+        else:
+            renamed[move] = count
+    return renamed
 
 
 def read_castling(divide: dict[str, int], board_factory, chess960: bool) -> tuple[dict[str, int], str | None]:
@@ -90,3 +146,7 @@ def _read_960(divide: dict[str, int], board_factory) -> tuple[dict[str, int], st
 def _our_king_on(board, square: str) -> bool:
     piece = board.piece_at(parse_square(square))
     return bool(piece) and piece & 7 == KING and piece >> 3 == board.turn
+
+
+def _our_rook_on(board, square: str) -> bool:
+    return board.piece_at(parse_square(square)) == piece_code(board.turn, ROOK)
