@@ -722,9 +722,9 @@ def format_fen(setup: Setup, dialect: str = "python-chess", shredder: bool = Fal
 #
 # The one Shredder-FEN writer. A Chess960 position is shown to the user in Shredder-FEN
 # wherever a FEN is printed, written to JSON or drawn (``shown_fen``): X-FEN's ``KQkq``
-# reads as standard chess, so such a FEN, pasted back, asks another question. What is
-# sent to an engine is each back end's own choice (a UCI engine with UCI_Chess960 is
-# sent X-FEN; a perftree script, Shredder-FEN).
+# reads as standard chess, so such a FEN, pasted back, asks another question. An engine
+# asked in Chess960 is sent Shredder-FEN too (a UCI engine with UCI_Chess960, a perftree
+# script, a one-shot template), so the FEN shown is the one it read.
 
 
 def shredder_castling(setup: Setup) -> str:

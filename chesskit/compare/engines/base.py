@@ -281,14 +281,39 @@ def one_line(text: str, limit: int = 200) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-def fairy_fen(fen: str, variant: str, chess960: bool) -> str:
-    """``fen`` as Fairy-Stockfish and other ``UCI_Variant`` engines read it (standard
-    chess: unchanged)."""
+def sent_fen(fen: str, variant: str, chess960: bool) -> str:
+    """``fen`` as a UCI engine is sent it: a Chess960 position's castling field in
+    Shredder-FEN, the castling rooks' files (``C`` for the rook on c1), as it is shown
+    (``board.fen.shown_fen``); a variant's in the FEN dialect of Fairy-Stockfish and other
+    ``UCI_Variant`` engines; standard chess unchanged. X-FEN's ``Q`` (the outermost rook
+    west of the king) is read otherwise by some engines: Sjaak II took the black rook on b1
+    for white's in ``3k4/8/8/8/8/1R6/8/1rRK4 w Q -``, and so lost the right with it.
+    Stockfish, Fairy-Stockfish, Ethereal and Sjaak II read the file letters with
+    UCI_Chess960 on. A Chess960 castling field chesskit reads otherwise than it is written
+    (a right without its rook, dropped) goes as written."""
     if variant == "chess":
-        return fen
+        return _shredder_as_written(fen) if chess960 else fen
     from chesskit.board.fen import format_fen, parse_fen
 
-    return format_fen(parse_fen(fen, True if chess960 else None, variant=variant), dialect="fairy")
+    return format_fen(parse_fen(fen, True if chess960 else None, variant=variant), dialect="fairy", shredder=chess960)
+
+
+@functools.lru_cache(maxsize=4096)  # a descent sends the same root FEN again and again
+def _shredder_as_written(fen: str) -> str:
+    from chesskit.board.fen import parse_fen, shredder_castling
+    from chesskit.errors import FenError
+
+    fields = fen.split()
+    if len(fields) < 3 or fields[2] == "-":
+        return fen
+    try:
+        setup = parse_fen(fen, chess960=True)
+    except FenError:
+        return fen
+    if any(note.startswith("castling") for note in setup.notes):
+        return fen
+    fields[2] = shredder_castling(setup)
+    return " ".join(fields)
 
 
 def position_label(fen: str, moves: list[str]) -> str:

@@ -22,7 +22,7 @@ import queue
 import re
 import time
 
-from chesskit.compare.engines.base import CANNOT_PLAY_960, check_depth, fairy_fen, node_board, one_line, position_label, seconds_text  # noqa: F401 (node_board re-exported)
+from chesskit.compare.engines.base import CANNOT_PLAY_960, check_depth, node_board, one_line, position_label, seconds_text, sent_fen  # noqa: F401 (node_board re-exported)
 from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect, bad_count
 from chesskit.compare.engines import detect, xboard
 from chesskit.compare.engines.uci import UciEngine
@@ -306,7 +306,7 @@ class PerftEngine(UciEngine):
             if self._console:
                 raise self.error(f"{CANNOT_PLAY_960} (a console dialect has no UCI_Chess960 option)")
             self._set_chess960(chess960)
-        sent = fen if raw else fairy_fen(fen, self.variant, chess960)
+        sent = fen if raw else sent_fen(fen, self.variant, chess960)
         self._send(f"position fen {sent}" + (f" moves {' '.join(moves)}" if moves else ""))
         if self._console:
             self._refused = any(_REFUSED.search(line) for line in self._drain())

@@ -36,10 +36,10 @@ from chesskit.compare.engines.base import (
     Engine,
     add_divide_entry,
     check_depth,
-    fairy_fen,
     one_line,
     parse_divide_line,
     seconds_text,
+    sent_fen,
 )
 from chesskit.compare.engines.proc import (
     MAX_ANSWER,
@@ -122,7 +122,7 @@ class UciEngine(Engine):
         self._ensure_started()
         if chess960 != self._chess960:
             self._set_chess960(chess960)
-        self._send(f"position fen {fairy_fen(fen, self.variant, chess960)}" + (f" moves {' '.join(moves)}" if moves else ""))
+        self._send(f"position fen {sent_fen(fen, self.variant, chess960)}" + (f" moves {' '.join(moves)}" if moves else ""))
         self._sync()
         go = f"go perft {depth}"
         self._send(go)
