@@ -156,7 +156,7 @@ def test_threads_sharing_one_engine_take_turns():
 
 def test_an_engine_names_its_dialect():
     with chesskit.Engine(FAKE_UCI) as engine:
-        assert engine.dialect == {"name": "uci-go-perft", "moves": "uci", "total_only": False, "detected": True}
+        assert engine.dialect == {"name": "uci-go-perft", "moves": "uci", "total_only": False, "notation": "uci", "detected": True}
     with chesskit.Engine(script=CORRECT) as engine:
         assert engine.dialect is None
 

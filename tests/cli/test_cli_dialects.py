@@ -97,6 +97,7 @@ def test_ethereal_named_dialect(cli):
         "name": "uci-perft-total",
         "moves": None,
         "total_only": True,
+        "notation": None,
         "detected": False,
     }
 

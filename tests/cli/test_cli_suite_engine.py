@@ -304,7 +304,7 @@ def test_json_md_names_every_key_of_an_engine_suite_run(cli, tmp_path):
     result = cli("suite", str(path), "--engine", FAKE_UCI, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data["dialect"]) == {"name", "moves", "total_only", "detected"}
+    assert set(data["dialect"]) == {"name", "moves", "total_only", "notation", "detected"}
     row = next(line for line in (REPO / "docs" / "json.md").read_text().splitlines() if line.startswith("| `suite` |"))
     assert [key for key in data if f'"{key}"' not in row] == []
     assert all(f'"{key}"' in row for key in data["dialect"])

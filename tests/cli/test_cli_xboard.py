@@ -39,7 +39,7 @@ def test_sjeng_castling_position_agrees(cli):
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["agree"] is True
-    assert report["dialect"] == {"name": "xboard-perft-total", "moves": None, "total_only": True, "detected": True}
+    assert report["dialect"] == {"name": "xboard-perft-total", "moves": None, "total_only": True, "notation": None, "detected": True}
     assert report["steps"][0]["theirs_total"] == pc_perft(chess.Board(CASTLES), 3) == 13744
 
 

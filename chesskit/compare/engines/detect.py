@@ -100,7 +100,7 @@ def _probe_loop(engine, loop: str, heard: list[str]) -> tuple[tuple[Dialect, boo
         if search:
             continue
         if _is_start_divide(answer) and (loop != "console" or answer.total is not None):
-            return (Dialect(loop, command, False, "san" if answer.san else "uci"), answer.total is not None), totals
+            return (Dialect(loop, command, False, "san" if answer.san else "uci", answer.notation), answer.total is not None), totals
         if answer.total == START_MOVES and not answer.moves:
             totals.append(command)
     return None, totals

@@ -62,6 +62,9 @@ class Dialect:
     command: str  # "go-perft", "perft", "divide" (oneshot: "template")
     total_only: bool = False
     moves: str | None = None  # "uci" or "san" as seen when detected; None: total only or not known
+    # how its moves are written, more closely: "uci", "san" (Nf3) or "long-algebraic"
+    # (Ng1-f3, Sjaak II), which ``moves`` calls "san" too (its JSON value, kept); None as ``moves``
+    notation: str | None = None
 
     @property
     def name(self) -> str:
@@ -92,10 +95,15 @@ class Dialect:
             where = f"{bare}'{asked}' in {place}"
         if self.total_only:
             return f"{where}, total only"
-        return f"{where}, divide" + (f" with {self.moves.upper()} moves" if self.moves else "")
+        written = NOTATIONS.get(self.notation or "", f"{self.moves.upper()} moves" if self.moves else None)
+        return f"{where}, divide" + (f" with {written}" if written else "")
 
     def to_json(self) -> dict:
-        return {"name": self.name, "moves": self.moves, "total_only": self.total_only}
+        return {"name": self.name, "moves": self.moves, "total_only": self.total_only, "notation": self.notation}
+
+
+# how ``Dialect.describe`` names each notation
+NOTATIONS = {"uci": "UCI moves", "san": "SAN moves", "long-algebraic": "long algebraic moves (Ng1-f3)"}
 
 
 def dialect_names() -> list[str]:
@@ -156,6 +164,8 @@ _SAN = re.compile(
     r"(?:=?(?P<promo>[NBRQnbrq]))?"
 )
 _CASTLE = re.compile(r"([O0])-\1(-\1)?")
+# long algebraic: the from square written whole, then `-` or `x` (`Ng1-f3`, `e7xd8=Q`)
+_LONG = re.compile(r"[NBRQK]?[a-h][1-8][-x:][a-h][1-8]")
 _SUFFIX = re.compile(r"(?:[+#!?]+|\s*e\.?p\.?)+$")
 _PIECE_TYPES = {letter.upper(): ptype for ptype, letter in enumerate(PIECE_LETTERS) if ptype}
 
@@ -252,6 +262,7 @@ class MoveNames:
         self._table: list[tuple] | None = None
         self._board = None
         self.san_seen = False
+        self.long_seen = False  # a move in long algebraic (``Ng1-f3``)
 
     def to_uci(self, token: str) -> str:
         """UCI for `token`.  An illegal move (a buggy engine's) is matched by geometry
@@ -259,6 +270,8 @@ class MoveNames:
         if UCI_MOVE.fullmatch(token) or token == NULL_MOVE:
             return normalise_move(token)
         self.san_seen = True
+        if _LONG.match(token):
+            self.long_seen = True
         found = self._match(token)
         if found is None:
             found = self._pseudo(token)
@@ -364,6 +377,7 @@ class Answer:
     moves: dict[str, int] = field(default_factory=dict)
     total: int | None = None
     san: bool = False
+    long: bool = False  # of those moves, one was written in long algebraic (``Ng1-f3``)
     skipped: list[str] = field(default_factory=list)  # lines that were neither (for messages)
     bare: int | None = None  # a bare number not (yet) taken as the total (see AnswerReader)
     bestmove: str | None = None  # the `bestmove` line of an engine that searched instead of counting
@@ -378,6 +392,13 @@ class Answer:
         """The line to quote for an answer chesskit could not read: the one that should
         have held the count (a number near `nodes`, `perft`, `total`...), else the last line."""
         return self.countish or self.last
+
+    @property
+    def notation(self) -> str | None:
+        """How its divide lines wrote the moves: "uci", "san", "long-algebraic"; None without any."""
+        if not self.moves:
+            return None
+        return "long-algebraic" if self.long else "san" if self.san else "uci"
 
     def note_skipped(self, text: str) -> None:
         row = _ROW_SHAPED.fullmatch(text)
@@ -477,5 +498,6 @@ class AnswerReader:
         move = self.names.to_uci(token) if self.names is not None else token.lower()
         if self.names is not None and self.names.san_seen:
             answer.san = True
+            answer.long = answer.long or self.names.long_seen
         add_divide_entry(answer.moves, move, count)
         return "divide"

@@ -129,7 +129,9 @@ class OneShotEngine(Engine):
                 f"printed divide lines summing to {sum(answer.moves.values())} but a total of {answer.total} for {call}"
             )
         if self.dialect is None:
-            self.dialect = Dialect("oneshot", "template", not answer.moves, ("san" if answer.san else "uci") if answer.moves else None)
+            self.dialect = Dialect(
+                "oneshot", "template", not answer.moves, ("san" if answer.san else "uci") if answer.moves else None, answer.notation
+            )
         elif not self.dialect.total_only and not answer.moves and answer.total:
             raise self.error(f"printed a total but no divide lines for {call}")
         return answer
