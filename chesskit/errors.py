@@ -67,6 +67,14 @@ class EngineOptionError(EngineError):
     exit_code = 2
 
 
+class TotalOnlyDivideError(EngineError):
+    """A divide at depth 1 asked of an engine that prints only totals (Ethereal, Sjeng): it
+    lists no moves, and its divide is its total below each of chesskit's moves, which needs
+    depth 2 or more. The question is at fault, not the engine (exit 2, bad input)."""
+
+    exit_code = 2
+
+
 class EngineNotStarted(EngineError):
     """The engine could not be started at all (missing, not executable): a fault of its
     command, not of any position it was asked about."""

@@ -276,7 +276,7 @@ def test_named_dialect_skips_detection(tmp_path, monkeypatch):
 def test_total_only_engine_cannot_divide_at_depth_1():
     with open_engine(engine=f"{FAKE} --total-only", dialect="uci-perft-total", timeout=10) as engine:
         assert engine.total_only
-        with pytest.raises(EngineError, match="answers perft with a total only: it cannot list its moves"):
+        with pytest.raises(EngineError, match=r"prints only totals \(dialect uci-perft-total\), so it cannot list its moves: its divide needs depth >= 2"):
             engine.divide(STARTPOS, 1, [])
 
 

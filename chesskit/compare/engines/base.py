@@ -27,7 +27,7 @@ from chesskit.compare.engines.proc import (
     resolve_program,
     spawn,
 )
-from chesskit.errors import EngineError
+from chesskit.errors import EngineError, TotalOnlyDivideError
 
 # The longest --timeout: about 11 days, well inside what thread and timer waits accept.
 MAX_TIMEOUT = 1e6
@@ -233,6 +233,17 @@ def _reading_castling(divide):
 
     wrapped.reads_castling = True
     return wrapped
+
+
+def total_only_divide(engine: Engine, depth: int) -> TotalOnlyDivideError:
+    """The error of a divide at ``depth`` (below 2) asked of an engine that prints only totals."""
+    dialect = engine.dialect_info()
+    named = f" (dialect {dialect.name})" if dialect is not None else ""
+    return TotalOnlyDivideError(
+        f"engine {engine.name!r} prints only totals{named}, so it cannot list its moves: its divide "
+        f"needs depth >= 2 (chesskit asks its total below each of its own moves), not depth {depth}; "
+        "its perft at depth 1 is its move count"
+    )
 
 
 def _last_line(text: str) -> str:

@@ -22,7 +22,7 @@ import queue
 import re
 import time
 
-from chesskit.compare.engines.base import CANNOT_PLAY_960, check_depth, node_board, one_line, position_label, seconds_text, sent_fen  # noqa: F401 (node_board re-exported)
+from chesskit.compare.engines.base import CANNOT_PLAY_960, check_depth, node_board, one_line, position_label, seconds_text, sent_fen, total_only_divide  # noqa: F401 (node_board re-exported)
 from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect, bad_count
 from chesskit.compare.engines import detect, xboard
 from chesskit.compare.engines.uci import UciEngine
@@ -96,7 +96,7 @@ class PerftEngine(UciEngine):
     def _divide_by_totals(self, fen, depth, moves, chess960) -> dict[str, int]:
         """A divide from a total-only engine: its count below each of chesskit's legal moves."""
         if depth < 2:
-            raise self.error("answers perft with a total only: it cannot list its moves (a divide at depth 1)")
+            raise total_only_divide(self, depth)
         board = node_board(fen, moves, chess960, self.variant)
         return {m: self.perft(fen, depth - 1, [*moves, m], chess960) for m in board.legal_moves()}
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from chesskit.compare.engines.base import Engine, check_depth, node_board, one_line, position_label
+from chesskit.compare.engines.base import Engine, check_depth, node_board, one_line, position_label, total_only_divide
 from chesskit.compare.engines.dialects import AnswerReader, Dialect
 from chesskit.errors import InputError
 
@@ -88,7 +88,7 @@ class OneShotEngine(Engine):
         check_depth(depth)
         if self.dialect_info().total_only:
             if depth < 2:
-                raise self.error("answers perft with a total only: it cannot list its moves (a divide at depth 1)")
+                raise total_only_divide(self, depth)
             board = node_board(fen, moves, chess960, self.variant)
             return {m: self.perft(fen, depth - 1, [*moves, m], chess960) for m in board.legal_moves()}
         return self._ask(fen, depth, moves, chess960).moves
