@@ -162,6 +162,9 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
     chess960 = bool(board.chess960)
     report = Report(position_fen, chess960, depth, engine_name, fen=board.shown_fen(), path=list(prefix))
     report.variant = getattr(board, "variant", "chess")
+    ready_for = getattr(engine, "ready_for", None)
+    if ready_for is not None:  # Sjaak II asked Chess960 gives totals: known before the first question
+        ready_for(position_fen, chess960)
     if getattr(engine, "total_only", False):
         return descend_totals(board, engine, depth, position_fen, prefix, report, on_step)
 

@@ -182,6 +182,24 @@ def test_buggy_xboard_engine_is_found():
     assert not report.agree and report.kind == "moves" and report.missing == ["e5f6"]
 
 
+C960_ADJACENT = "4k3/8/8/8/8/8/8/5KRn w G - 0 1"  # bug_c960_adjacent misses f1g1 (king takes rook)
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_an_engine_that_counts_chess960_in_its_uci_loop_is_descended_by_totals(depth):
+    """Sjaak II divides in xboard and counts Chess960 in its UCI loop, in totals: a Chess960
+    descent asked it for an xboard divide ('printed no divide for perft 3 1') or, once it
+    spoke totals, a divide at depth 1 (an error of bad input, exit 2)."""
+    board = Board(C960_ADJACENT, chess960=True)
+    with open_engine(engine=f"{XB} --format sjaak --uci --uci960 --bug c960_adjacent", timeout=10) as engine:
+        report = descend(board, engine, depth, C960_ADJACENT, engine_name="fake")
+        assert engine.switched_for_960 is not None and engine.total_only
+    assert not report.agree and report.total_only and report.path == []
+    oracle = pc_divide(C960_ADJACENT, depth, chess960=True)  # python-chess writes the castle f1g1 too
+    assert report.steps[-1].ours == oracle
+    assert report.steps[-1].theirs_total == sum(oracle.values()) - oracle["f1g1"]  # the castle it misses
+
+
 # -- zero-count rows ---------------------------------------------------------------------
 
 

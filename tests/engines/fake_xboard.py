@@ -16,6 +16,8 @@
     --uci               also a UCI loop (uci/uciok, isready, position, a total-only `perft N`)
                         until `xboard`, as Sjaak II; in xboard mode `isready` is refused a
                         little late (a refusal that lands after the handshake)
+    --uci960            with --uci: its UCI loop offers UCI_Chess960 and counts Chess960 with it
+                        on (Sjaak II's does; its xboard loop has no Chess960 chesskit sets)
 
 Out of force mode it plays the side to move after `setboard` when that is its side (black
 after `new`), as Sjeng and Sjaak II do: a GUI that forgets `force` counts the wrong position.
@@ -79,10 +81,12 @@ def main() -> None:
     parser.add_argument("--prompt", default="")
     parser.add_argument("--bug")
     parser.add_argument("--uci", action="store_true")
+    parser.add_argument("--uci960", action="store_true")
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
     force, engine_side, editing, edit_color = False, chess.BLACK, False, chess.WHITE
     uci = args.uci
+    chess960 = False
     out("FakeXboard 1.0 (type 'help')")
     for line in engine_stdin.commands("FAKE_PERFT_LOG"):
         tokens = line.split()
@@ -113,12 +117,16 @@ def main() -> None:
         if uci:
             if command == "uci":
                 out("id name FakeXboard")
+                if args.uci960:
+                    out("option name UCI_Chess960 type check default false")
                 out("uciok")
+            elif command == "setoption" and tokens[2:3] == ["UCI_Chess960"]:
+                chess960 = tokens[-1] == "true"
             elif command == "isready":
                 out("readyok")
             elif command == "position" and "fen" in tokens:
                 at = tokens.index("moves") if "moves" in tokens else len(tokens)
-                adapter.set_fen(" ".join(tokens[2:at]))
+                adapter.set_fen(" ".join(tokens[2:at]), chess960=chess960)
                 for move in tokens[at + 1 :]:
                     adapter.push(move)
             elif command == "perft" and len(tokens) == 2:

@@ -90,6 +90,11 @@ class Engine(ABC):
         """The `Dialect` this engine speaks (None: not a perft dialect engine, or not known yet)."""
         return None
 
+    def ready_for(self, fen: str, chess960: bool = False) -> None:
+        """Before questions about ``fen`` and its tree: an engine that speaks another dialect
+        there switches now, so that ``total_only`` says how they will be answered (an
+        xboard engine asked Chess960 in its UCI loop, ``console.PerftEngine``). Here: nothing."""
+
     def close(self) -> None:
         """Release the engine (stop its process); safe to call twice. Here: stop a one-shot
         command still running (``run_once``), from any thread: its answer becomes an EngineError."""

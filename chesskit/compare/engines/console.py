@@ -22,7 +22,7 @@ import queue
 import re
 import time
 
-from chesskit.compare.engines.base import CANNOT_PLAY_960, check_depth, node_board, one_line, position_label, seconds_text, sent_fen, total_only_divide  # noqa: F401 (node_board re-exported)
+from chesskit.compare.engines.base import CANNOT_PLAY_960, castles_in_960, check_depth, node_board, one_line, position_label, seconds_text, sent_fen, total_only_divide  # noqa: F401 (node_board re-exported)
 from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect, bad_count
 from chesskit.compare.engines import detect, xboard
 from chesskit.compare.engines.uci import UciEngine
@@ -81,8 +81,24 @@ class PerftEngine(UciEngine):
         self._ensure_started()
         return self.dialect
 
+    def ready_for(self, fen: str, chess960: bool = False) -> None:
+        if castles_in_960(fen, chess960, self.variant):
+            self._ensure_started()
+            self._speak_960()
+
+    def _speak_960(self) -> None:
+        """From the first Chess960 question on, the engine's UCI loop (totals): xboard has no
+        Chess960 that chesskit sets (Sjaak II; ``chess960_dialect``)."""
+        if self._xboard is not None and self.chess960_dialect is not None:
+            self.switched_for_960, self.chess960_dialect = self.chess960_dialect, None
+            self.restart(self.switched_for_960)
+            self.expect_total = True
+
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
         check_depth(depth)
+        if chess960:  # (asked in Chess960: ``base.asked_as``) its totals, not its xboard divide
+            self._ensure_started()
+            self._speak_960()
         if self.dialect_info().total_only:
             return self._divide_by_totals(fen, depth, moves, chess960)
         answer = self.query(fen, depth, moves, chess960)
@@ -290,11 +306,8 @@ class PerftEngine(UciEngine):
         return answer
 
     def set_position(self, fen: str, moves: list[str], chess960: bool, raw: bool = False) -> None:
-        if self._xboard is not None and chess960 and self.chess960_dialect is not None:
-            # xboard has no Chess960 that chesskit sets: the engine's UCI loop (totals) from now on
-            self.switched_for_960, self.chess960_dialect = self.chess960_dialect, None
-            self.restart(self.switched_for_960)
-            self.expect_total = True
+        if chess960:
+            self._speak_960()
         if self._xboard is not None:
             if chess960:
                 raise self.error(f"{CANNOT_PLAY_960} (chesskit sets no Chess960 variant in an xboard dialect)")
