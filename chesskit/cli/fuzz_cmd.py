@@ -369,7 +369,7 @@ def _show(run, as_json: bool, saved: str | None, dialect=None, call: str | None 
     from chesskit.compare.regression import from_report
     from chesskit.fuzz.run import run_json
 
-    found = None if run.finding is None else from_report(run.finding.report, f"fuzz-{run.seed}", call)
+    found = None if run.finding is None else from_report(run.finding.report, run.report_id, call)
     if as_json:
         data = run_json(run)
         data["saved"] = saved

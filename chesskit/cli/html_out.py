@@ -103,8 +103,8 @@ def write_fuzz(path: str | None, run, call: str | None = None) -> None:
     data = run_json(run)
     if run.finding is not None:
         report = run.finding.report
-        data["regression"] = regression_view.to_json(from_report(report, f"fuzz-{run.seed}", call))
-        data.update(chess960=bool(report.chess960), engine=report.engine, summary=report.summary(), id=f"fuzz-{run.seed}")
+        data["regression"] = regression_view.to_json(from_report(report, run.report_id, call))
+        data.update(chess960=bool(report.chess960), engine=report.engine, summary=report.summary(), id=run.report_id)
         data["agree"] = False
     write_file(path, fuzz_html(data))
 

@@ -121,6 +121,15 @@ class FuzzRun:
         """No finding (``crashes`` may still hold positions the engine failed on)."""
         return self.finding is None
 
+    @property
+    def report_id(self) -> str:
+        """The id of the shown report's regression line: ``fuzz-SEED``, as ``--save`` names
+        the shrunk position; ``fuzz-SEED-generated`` when Ctrl-C stopped shrinking, the
+        report then being of the generated position and the saved line of another."""
+        finding = self.finding
+        interrupted = finding is not None and finding.shrunk.interrupted and finding.was_shrunk
+        return f"fuzz-{self.seed}" + ("-generated" if interrupted else "")
+
 
 def fuzz(
     engine,

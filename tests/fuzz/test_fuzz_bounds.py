@@ -256,6 +256,8 @@ def test_ctrl_c_while_shrinking_shows_and_saves_the_smallest_position(tmp_path, 
         # before: position_fen was the position shrunk so far, while path and fen were the
         # generated position's descent; the report is of the generated position, whole
         assert data["position_fen"] == data["start_fen"] != shown
+        # before: the regression line had the saved line's id, fuzz-1, for another position
+        assert data["saved"] == "fuzz-1" and data["regression"]["id"].startswith("fuzz-1-generated")
         node = chess.Board(data["position_fen"])
         for move in data["path"]:
             node.push_uci(move)
