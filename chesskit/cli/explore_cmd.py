@@ -94,11 +94,11 @@ def explore(
     depth_n = parse_depth(depth, **EXPLORE_DEPTH)
     pushes = parse_state_pushes(engine_opts, state_pushes)
     board, _ = load_board(position, moves, chess960, strict, variant)
-    open_engine = None
-    if engine_opts.given:
-        open_engine = _engine_factory(engine_opts, variant)
+    open_engine = (lambda: engine_opts.open(variant)) if engine_opts.given else None
     explorer = Explorer(board, depth_n, _engine_fen(position, board), open_engine, usable_cores(), pushes)
     try:
+        if engine_opts.given:
+            _start_engine(explorer, engine_opts)
         if as_json:
             code = _emit_first_view(explorer)
         elif repl or not _full_screen():
@@ -154,22 +154,21 @@ def _emit_first_view(explorer) -> int:
     return 0
 
 
-def _engine_factory(engine_opts: EngineOptions, variant: str = "chess"):
-    """Opens the engine: the first one at once, so bad flags are an error (exit 2) before any
-    screen; one that cannot start is shown by the explorer, which opens a fresh one after
-    a failure."""
-    from chesskit.errors import EngineError
+def _start_engine(explorer, engine_opts: EngineOptions) -> None:
+    """Start the explorer's engine now, before any screen or prompt, so that an engine that
+    cannot start is one line and its exit code, as compare gives it: 2 for an
+    ``--engine-option`` it does not offer or a value it refuses, 3 for an engine not found or
+    failing as it starts. One that fails later is shown by the explorer, which opens a fresh
+    one for the next question. A one-shot ``--engine-cmd`` is first run by the first count
+    (starting it is asking it a question, and its failure is shown beside chesskit's counts)."""
+    from chesskit.cli.engine_options import engine_dialect
+    from chesskit.compare.engines.proc import resolve_program
 
-    first = []
-    try:
-        first.append(engine_opts.open(variant))
-    except EngineError:
-        pass
-
-    def open_engine():
-        return first.pop() if first else engine_opts.open(variant)
-
-    return open_engine
+    engine = explorer.engine()
+    if engine_opts.engine is not None:
+        engine_dialect(engine)  # its process started, its options set, its dialect found
+    elif engine_opts.script is not None:  # a script runs per question: here, that it is there
+        resolve_program(engine_opts.script, engine.name)
 
 
 def _engine_fen(position: str, board) -> str:

@@ -122,6 +122,25 @@ def test_bad_arguments_are_one_line_exit_2(cli, args, words):
     one_line(cli("explore", *args, input="go\n"), 2, *words)
 
 
+@pytest.mark.parametrize("mode", [[], ["--json"]])
+@pytest.mark.parametrize("stdin", ["", "go\n"])
+def test_an_engine_option_the_engine_does_not_offer_is_bad_input_before_anything_runs(cli, mode, stdin):
+    # it was exit 3 after a divide with '-' for every engine count, and exit 0 with nothing
+    # said at all on an empty stdin; compare gives 2 (docs/exit-codes.md)
+    engine = f"{sys.executable} {ENGINES / 'fake_uci.py'}"
+    result = cli("explore", "startpos", "1", "--engine", engine, "--engine-option", "Nope=1", *mode, input=stdin)
+    one_line(result, 2, "has no option 'Nope'")
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("flag", ["--engine", "--script"])
+def test_an_engine_that_is_not_there_is_one_line_exit_3_even_with_nothing_to_count(cli, flag):
+    # with an empty stdin it was exit 0 and not a word: the engine was first tried at 'go'
+    result = cli("explore", "startpos", "2", flag, "/no/such/engine", input="")
+    one_line(result, 3, "'/no/such/engine' was not found")
+    assert result.stdout == ""
+
+
 def test_other_commands_never_load_textual():
     code = (
         "import sys\n"
