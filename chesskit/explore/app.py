@@ -42,6 +42,7 @@ PALETTE = {
     "missing": ("#a6dba0", "#6fb36a"),
     "extra": ("#f0a3a3", "#c96b6b"),
 }
+COUNTERS_LABEL = "CPW counters"  # the counters' count, as its busy bar names it
 # how a row's status is marked in the table
 MARK_STYLES = {"differs": ("differs", "bold yellow"), "missing": ("missing", "bold green"), "extra": ("extra", "bold red")}
 
@@ -172,6 +173,7 @@ class ExplorerApp(App):
         self.exit_code = 0  # the last failure's (as --repl's: 2 bad input, 3 the engine failed)
         self._cancel: threading.Event | None = None  # the running count's
         self._engine_busy: list[bool] = [False]  # whether the running count is asking the engine
+        self._counting = ""  # the running count's label ("divide", COUNTERS_LABEL, ...)
         self._asking: str | None = None  # "move" or "depth" while the input line is open
         self.show_counters = False
         self.last_error: str | None = None
@@ -327,7 +329,10 @@ class ExplorerApp(App):
         rows = self.ex.cached_counters()
         move = self.selected()
         if rows is None:
-            panel.update(Text("counting the CPW counters…", style="dim"))
+            panel.update(Text(self._counters_pending(), style="dim"))
+            return
+        if move is None:
+            panel.update(Text("the counters of the selected move show once the divide is in", style="dim"))
             return
         row = rows.get(move)
         if row is None:
@@ -336,6 +341,14 @@ class ExplorerApp(App):
         text = Text(f"{move} at depth {self.ex.depth}\n", style="bold")
         text.append("  ".join(f"{name.replace('_', ' ')} {value}" for name, value in row.items()))
         panel.update(text)
+
+    def _counters_pending(self) -> str:
+        """What the counters panel says while the counters here are not known."""
+        if self._cancel is None:
+            return "the CPW counters are not counted (g counts them)"
+        if self._counting == COUNTERS_LABEL:
+            return "counting the CPW counters…"
+        return f"the CPW counters are counted once the {self._counting} is done"
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -373,10 +386,13 @@ class ExplorerApp(App):
         self._count_counters()
 
     def _count_counters(self) -> None:
-        """Count the CPW counters here if they are shown and not known yet."""
-        if self.show_counters and self.ex.cached_counters() is None:
+        """Count the CPW counters here if they are shown and not known yet. While another
+        count runs they wait: cancelling it would lose the divide or the engine's answer in
+        flight; its end counts them (``count_divide``'s ``done``, ``_landed``'s drawing)."""
+        if self.show_counters and self.ex.cached_counters() is None and self._cancel is None:
             node = self.ex.node
-            self.run_count("CPW counters", lambda cancel, progress: self.ex.counters(node, cancel), lambda _: self._draw_counters())
+            self.run_count(COUNTERS_LABEL, lambda cancel, progress: self.ex.counters(node, cancel), lambda _: self._draw_counters())
+            self._draw_counters()
 
     def action_recount(self) -> None:
         """Count here again what is not known yet (after Esc, or an engine failure)."""
@@ -414,6 +430,7 @@ class ExplorerApp(App):
             self._close_ask()
         elif self._cancel is not None:
             self.stop_count()
+            self._draw_counters()
             self.message("cancelled")
 
     def action_auto(self) -> None:
@@ -501,7 +518,7 @@ class ExplorerApp(App):
         ``engine``: it asks the engine from the start (else from its first "engine" report)."""
         self.stop_count()
         cancel = threading.Event()
-        self._cancel, self._engine_busy = cancel, [engine]
+        self._cancel, self._engine_busy, self._counting = cancel, [engine], label
         self._show_busy(label, 0, None)
         self.run_worker(self._count(label, work, done, cancel, self._engine_busy), group="count", exclusive=True)
 
@@ -544,6 +561,7 @@ class ExplorerApp(App):
                 self._cancel = None
                 if self.is_running:
                     self.query_one("#busy").display = False
+                    self._draw_counters()  # waiting for this count, or for nothing now
         if not cancel.is_set():
             done(result)
 

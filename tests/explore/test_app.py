@@ -7,6 +7,7 @@ import asyncio
 import html
 import re
 import sys
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -435,3 +436,52 @@ def test_a_long_finding_or_error_leaves_the_table_in_sight():
         assert app.query_one(DataTable).region.height >= 3
 
     run(ex, script, size=(80, 24))
+
+
+class Gated(Explorer):
+    """An explorer whose divide (``where="divide"``) or engine answer (``where="engine"``)
+    waits for ``gate``: the test presses keys while that count is surely in flight."""
+
+    def __init__(self, *args, where: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.gate, self.where = threading.Event(), where
+
+    def divide(self, *args, **kwargs):
+        if self.where == "divide":
+            assert self.gate.wait(60), "the test never opened the gate"
+        return super().divide(*args, **kwargs)
+
+    def _engine_divide(self, *args, **kwargs):
+        if self.where == "engine":
+            assert self.gate.wait(60), "the test never opened the gate"
+        return super()._engine_divide(*args, **kwargs)
+
+
+@pytest.mark.parametrize("where", ["divide", "engine"])
+def test_s_while_a_count_runs_keeps_that_count_and_shows_the_counters_after_it(where):
+    # s cancelled the divide (or stopped the engine) in flight and nothing counted it again:
+    # the table stayed on 'counting…' (the engine's column empty) and the counters panel
+    # said 'None: not a legal move, no counters'
+    board = Board(KIWIPETE)
+    factory = lambda: open_engine(timeout=60, python=f"{ENGINES / 'eng_correct.py'}:Adapter")  # noqa: E731
+    ex = Gated(board, 2, board.fen(), factory, state_pushes=0, where=where)
+
+    async def script(pilot, app):
+        await until(pilot, lambda: app._cancel is not None and (where == "divide" or app._engine_busy[0]))
+        await pilot.pause(0.2)
+        assert shows(app, "waiting for the engine" if where == "engine" else "counting…")
+        await pilot.press("s")
+        await pilot.pause(0.2)
+        assert shows(app, "CPW counters are counted once the divide is done")
+        ex.gate.set()
+        await idle(pilot, app)
+        expected = pc_divide(KIWIPETE, 2)
+        await until(pilot, lambda: len(row_of(app, "a2a4").split()) >= 4)
+        assert row_of(app, "a2a4").split()[:4] == ["a2a4", "a4", str(expected["a2a4"]), str(expected["a2a4"])]
+        assert shows(app, f"chesskit {sum(expected.values())} · engine {sum(expected.values())}", "agree")
+        board = chess.Board(KIWIPETE)
+        board.push_uci(app.selected())
+        captures = sum(board.is_capture(move) for move in board.legal_moves)
+        assert shows(app, f"{app.selected()} at depth 2", f"captures {captures} ")
+
+    assert run(ex, script, settle=False).exit_code == 0
