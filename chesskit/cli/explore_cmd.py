@@ -73,8 +73,10 @@ def explore(
     engine's counts beside chesskit's, rows that differ marked. Keys: Enter descends
     into the selected move, Backspace goes back up, a runs compare's descent to the
     failing node, d/+/- change the depth, f copies the FEN, m types a move, s shows
-    the CPW counters, Esc cancels a count (g counts again), q quits. Without an engine it walks
-    chesskit's own tree. Type 'help' in --repl mode for its commands.
+    the CPW counters, Esc cancels a count (g counts again), q quits; Ctrl-C stops the
+    running count, else quits (exit 130). Without an engine it walks chesskit's own tree.
+    Type 'help' in --repl mode for its commands; there Ctrl-C stops the running count and
+    the prompt comes back.
 
     --json prints the first view as one object instead (the divide at POSITION with the
     engine's counts beside chesskit's) and exits: 1 when they differ, 3 when the engine failed.
@@ -104,9 +106,12 @@ def explore(
         elif repl or not _full_screen():
             code = _run_repl(explorer, chess960, strict, variant)
         else:
-            from chesskit.explore.app import run_app
+            from chesskit.cli.signals import Interrupted
+            from chesskit.explore.app import INTERRUPTED, run_app
 
             code = run_app(explorer)
+            if code == INTERRUPTED:  # Ctrl-C with no count running: ended as Ctrl-C ends a run
+                raise Interrupted()
     finally:
         explorer.close()
     _exit(code)
@@ -198,7 +203,9 @@ def _run_repl(explorer, chess960: bool, strict: bool, variant: str = "chess") ->
         return board, _engine_fen(text, board)
 
     stdin = _stdin()
-    repl = Repl(explorer, load_position, _describe, sys.stdout, sys.stderr, prompt=stdin.isatty())
+    from chesskit.cli.signals import sigint_sets
+
+    repl = Repl(explorer, load_position, _describe, sys.stdout, sys.stderr, prompt=stdin.isatty(), interruptible=sigint_sets)
     return repl.run(stdin)
 
 

@@ -62,6 +62,10 @@ _signum = signal.SIGINT  # the signal that interrupted the run
 _lost = False
 _echoes = 0  # how many of those signals the watchdog is yet to read back from its pipe
 
+# Ctrl-Cs that a ``sigint_sets`` handler took (explore's line mode: they stop a count, not
+# the run): the watchdog, which sees every signal, lets that many be.
+_diverted = 0
+
 # The signals handled like Ctrl-C: the run stops, engines are killed, exit 128 + signal.
 STOP_SIGNALS = tuple(
     sig for sig in (signal.SIGINT, getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if sig
@@ -104,9 +108,9 @@ def interrupt_guard() -> Iterator[None]:
     A signal that was ignored when chesskit started (``nohup`` ignores SIGHUP, a shell's
     ``&`` SIGINT) stays ignored; the others are still handled.
     """
-    global _signum, _lost, _echoes, _previous_hook, _ask_fd
+    global _signum, _lost, _echoes, _diverted, _previous_hook, _ask_fd
     _interrupted.clear()
-    _signum, _lost, _echoes = signal.SIGINT, False, 0
+    _signum, _lost, _echoes, _diverted = signal.SIGINT, False, 0, 0
     previous_hook = _previous_hook = sys.unraisablehook
     previous_handlers: dict[int, object] = {}
     watchdog = None
@@ -199,6 +203,37 @@ def kill_engines() -> None:
         proc.kill_all_groups()
 
 
+@contextlib.contextmanager
+def sigint_sets(event: threading.Event) -> Iterator[None]:
+    """While it runs, Ctrl-C only sets ``event`` and the run goes on (explore's line mode:
+    Ctrl-C stops the running count and the prompt comes back, as in a shell). SIGTERM and
+    SIGHUP, and Ctrl-C before and after, end the run as ``interrupt_guard`` says. In the main
+    thread only, and not where Ctrl-C is ignored (a job started with ``&``)."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+
+    def take(signum, frame) -> None:
+        global _diverted
+        _diverted += 1
+        event.set()
+
+    previous = signal.signal(signal.SIGINT, take)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _take_diverted(signum: int) -> bool:
+    """Whether ``signum`` was a Ctrl-C a ``sigint_sets`` handler took (counted off once)."""
+    global _diverted
+    if signum != signal.SIGINT or _diverted <= 0:
+        return False
+    _diverted -= 1
+    return True
+
+
 class _Watchdog:
     """A daemon thread that reads the signal wakeup pipe; see ``interrupt_guard``."""
 
@@ -244,6 +279,8 @@ class _Watchdog:
             elif _interrupted.wait(INTERRUPT_GRACE_S):
                 taken = True
                 continue  # the main thread took it: the usual path reports it
+            if _take_diverted(got[0]):
+                continue  # a sigint_sets handler took it: the run goes on
             if signal.getsignal(got[0]) is not _on_signal:
                 continue  # someone else handles it now
             self._exit(got[0])

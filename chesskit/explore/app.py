@@ -42,6 +42,7 @@ PALETTE = {
     "missing": ("#a6dba0", "#6fb36a"),
     "extra": ("#f0a3a3", "#c96b6b"),
 }
+INTERRUPTED = 130  # the exit code of a session ended by Ctrl-C (128 + SIGINT, as every command's)
 COUNTERS_LABEL = "CPW counters"  # the counters' count, as its busy bar names it
 # how a row's status is marked in the table
 MARK_STYLES = {"differs": ("differs", "bold yellow"), "missing": ("missing", "bold green"), "extra": ("extra", "bold red")}
@@ -162,9 +163,12 @@ class ExplorerApp(App):
         Binding("f", "copy_fen", "copy FEN"),
         Binding("m", "ask('move')", "move"),
         Binding("s", "toggle_counters", "counters"),
-        Binding("g", "recount", "recount"),
-        Binding("escape", "cancel", "cancel"),
-        Binding("q", "quit", "quit"),
+        Binding("g", "recount", "count"),
+        Binding("escape", "cancel", "stop"),
+        # Ctrl-C as in a shell: it stops the running count, else it ends the session (130,
+        # interrupted); Textual's own Ctrl-C only said "press ctrl+q to quit". Ctrl+Q (Textual's) quits too.
+        Binding("q", "quit", "quit", key_display="q/^c"),
+        Binding("ctrl+c", "interrupt", "interrupt", show=False, priority=True),
     ]
 
     def __init__(self, explorer: Explorer, **kwargs):
@@ -432,6 +436,15 @@ class ExplorerApp(App):
             self.stop_count()
             self._draw_counters()
             self.message("cancelled")
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C, as in a shell: closes the input line, else stops the running count (as
+        Esc), else ends the session (exit 130, interrupted)."""
+        if self._asking or self._cancel is not None:
+            self.action_cancel()
+        else:
+            self.exit_code = INTERRUPTED
+            self.exit()
 
     def action_auto(self) -> None:
         if not self.ex.has_engine:

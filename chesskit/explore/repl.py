@@ -13,24 +13,33 @@ a terminal): perftree's commands over the shared ``Explorer`` state, one per lin
                       and show its differing rows
     counters [MOVE]   chesskit's CPW counters below MOVE, or below every move
     board             the board and its state
-    help, quit
+    help              this list
+    quit, exit, q     end the session (so does the end of the input, Ctrl-D)
+
+Ctrl-C while go, diff, auto or counters counts stops that count (an engine's process too)
+and the prompt comes back; Ctrl-C at the prompt ends the session (exit 130).
 
 Output goes to ``out``; a command that fails prints one ``chesskit: ...`` line to ``err``
 and the next command runs. ``run`` returns 0, or the exit code of the last command that
-failed (2 bad input, 3 the engine failed).
+failed (2 bad input, 3 the engine failed). A count runs on a daemon thread while the
+prompt waits; ``interruptible(event)`` (a context manager) makes Ctrl-C set ``event``
+while it waits, which cancels the count (without it, a KeyboardInterrupt does).
 """
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from typing import Callable, TextIO
 
 from chesskit.errors import ChesskitError, InputError
-from chesskit.explore.state import Explorer
+from chesskit.explore.state import Cancelled, Explorer
 from chesskit.explore.text import breadcrumb, divide_lines, finding_lines
 from chesskit.suites.positions import move_words
 from chesskit.typed import plain_int
 
 PROMPT = "explore> "
+QUIT = ("quit", "exit", "q")
 
 
 class Repl:
@@ -47,8 +56,10 @@ class Repl:
         out: TextIO,
         err: TextIO,
         prompt: bool = False,
+        interruptible: Callable[[threading.Event], contextlib.AbstractContextManager] | None = None,
     ):
         self.ex = explorer
+        self.interruptible = interruptible
         self.load_position = load_position
         self.describe = describe
         self.out, self.err = out, err
@@ -73,7 +84,7 @@ class Repl:
         self._prompt()
         for line in lines:
             words = line.split()
-            if words and words[0] in ("quit", "exit", "q"):
+            if words and words[0].lower() in QUIT:
                 break
             if words:
                 try:
@@ -82,6 +93,10 @@ class Repl:
                     self.err.write(f"chesskit: {err}\n")
                     self.err.flush()
                     code = err.exit_code
+                except Cancelled:
+                    self.out.flush()
+                    self.err.write(f"chesskit: {words[0]} cancelled (Ctrl-C)\n")
+                    self.err.flush()
             self._prompt()
         return code
 
@@ -95,6 +110,35 @@ class Repl:
         if action is None:
             raise InputError(f"unknown command {command!r}: one of {', '.join(self.commands)}, quit")
         action(rest)
+
+    def _count(self, work: Callable[[threading.Event], object]):
+        """``work(cancel)`` (a count on the Explorer) on a daemon thread, the prompt waiting
+        for it; Ctrl-C cancels it (Cancelled): its thread stops at its next report, an
+        engine's process at once, and a compiled walk still running never holds up the exit."""
+        cancel = threading.Event()
+        done: dict = {}
+
+        def thread() -> None:
+            try:
+                done["result"] = work(cancel)
+            except BaseException as err:  # noqa: BLE001 - raised again on the prompt's thread
+                done["error"] = err
+
+        counting = threading.Thread(target=thread, name="chesskit-explore", daemon=True)
+        with self.interruptible(cancel) if self.interruptible else contextlib.nullcontext():
+            counting.start()
+            try:
+                while counting.is_alive() and not cancel.is_set():
+                    counting.join(0.05)
+            except KeyboardInterrupt:
+                cancel.set()
+        if not done:  # cancelled before it ended
+            cancel.set()
+            self.ex.abort_engine()
+            raise Cancelled()
+        if "error" in done:
+            raise done["error"]
+        return done["result"]
 
     def say(self, *lines: str) -> None:
         for line in lines:
@@ -120,7 +164,8 @@ class Repl:
         self.say(str(self.ex.depth))
 
     def go(self, rest: str = "", only_marked: bool = False) -> None:
-        divide = self.ex.divide()
+        node = self.ex.node
+        divide = self._count(lambda cancel: self.ex.divide(node, cancel=cancel))
         self.say(f"depth {self.ex.depth}  {divide.fen}")
         if only_marked and divide.agree:
             self.say("no differences")
@@ -159,7 +204,8 @@ class Repl:
     # ------------------------------------------------------------ beyond perftree
 
     def auto(self, rest: str) -> None:
-        report = self.ex.descend()
+        node = self.ex.node
+        report = self._count(lambda cancel: self.ex.descend(node, cancel=cancel))
         self.say(*finding_lines(report))
         if not report.agree:
             self.ex.land(report)
@@ -169,7 +215,8 @@ class Repl:
     def counters(self, rest: str) -> None:
         from chesskit.board.counters import COUNTERS
 
-        rows = self.ex.counters()
+        node = self.ex.node
+        rows = self._count(lambda cancel: self.ex.counters(node, cancel))
         if rest:
             move = self.ex.resolve(rest)
             rows = {move: rows[move]}
@@ -182,5 +229,5 @@ class Repl:
         self.say(*self.describe(self.ex.board()))
 
     def help(self, rest: str) -> None:
-        doc = __doc__.split("\n\n")[1]
-        self.say(*[line[4:] for line in doc.splitlines()])
+        commands, keys = __doc__.split("\n\n")[1:3]
+        self.say(*[line[4:] for line in commands.splitlines()], "", *keys.splitlines())

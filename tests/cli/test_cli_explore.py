@@ -141,6 +141,38 @@ def test_an_engine_that_is_not_there_is_one_line_exit_3_even_with_nothing_to_cou
     assert result.stdout == ""
 
 
+def test_ctrl_c_during_go_stops_that_count_and_the_session_goes_on():
+    # Ctrl-C during a long 'go' ended the whole session ('chesskit: interrupted', exit 130)
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chesskit", "explore", "startpos", "1", "--repl"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=subprocess_env(),
+    )
+    try:
+        proc.stdin.write("depth 8\ngo\n")  # 84,998,978,956 leaves: minutes
+        proc.stdin.flush()
+        assert proc.stdout.readline() == "8\n"
+        time.sleep(2)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.5)
+        proc.stdin.write("depth 2\ngo\nquit\n")
+        proc.stdin.close()
+        out, err = proc.stdout.read(), proc.stderr.read()
+        proc.wait(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert err == "chesskit: go cancelled (Ctrl-C)\n"
+    assert total(out) == [400]
+
+
+def test_quit_is_case_insensitive_as_the_other_commands_are(cli):
+    result = cli("explore", "startpos", "1", input="QUIT\ngo\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")  # it said: unknown command 'QUIT'
+
+
 def test_other_commands_never_load_textual():
     code = (
         "import sys\n"

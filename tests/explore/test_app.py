@@ -237,7 +237,7 @@ def test_an_80_by_24_terminal_shows_the_whole_board_and_every_column_of_the_tabl
         assert row_of(app, "a2a4").split() == ["a2a4", "a4", str(expected["a2a4"]), str(expected["a2a4"] - 1), "differs"]
         lines = screen(app)
         assert all(len(line) <= 80 for line in lines) and len(lines) <= 24
-        assert lines[-1].split()[-6:] == ["g", "recount", "esc", "cancel", "q", "quit"]  # every key in the footer
+        assert lines[-1].split()[-6:] == ["g", "count", "esc", "stop", "q/^c", "quit"]  # every key in the footer
         assert any(re.match(r"1\s+♖", line) for line in lines)  # the first rank, with its rook on a1
         assert any(re.match(r"\s+a\s+b\s+c\s+d\s+e\s+f\s+g\s+h\b", line) for line in lines)
         # the finding and then the counters above and below the table leave it two rows:
@@ -485,3 +485,24 @@ def test_s_while_a_count_runs_keeps_that_count_and_shows_the_counters_after_it(w
         assert shows(app, f"{app.selected()} at depth 2", f"captures {captures} ")
 
     assert run(ex, script, settle=False).exit_code == 0
+
+
+def test_ctrl_c_stops_the_running_count_and_then_ends_the_session_with_130():
+    # Ctrl-C only showed Textual's "press ctrl+q to quit", whatever ran
+    board = Board(KIWIPETE)
+    ex = Gated(board, 2, board.fen(), None, state_pushes=0, where="divide")
+
+    async def script(pilot, app):
+        await until(pilot, lambda: app._cancel is not None)
+        await pilot.press("ctrl+c")
+        await pilot.pause(0.2)
+        assert app._cancel is None and app.is_running and not shows(app, "Esc cancels")
+        ex.gate.set()
+        await pilot.press("g")  # counted again
+        await idle(pilot, app)
+        assert row_of(app, "a2a4").split()[:3] == ["a2a4", "a4", str(pc_divide(KIWIPETE, 2)["a2a4"])]
+        await pilot.press("ctrl+c")  # nothing runs: the session ends
+        await until(pilot, lambda: not app.is_running, 10)
+        assert not app.is_running
+
+    assert run(ex, script, settle=False).exit_code == 130
