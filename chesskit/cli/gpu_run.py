@@ -13,7 +13,8 @@ def refuse(**given: bool) -> None:
     """One line (exit 2) for an option the GPU walk does not take."""
     for name, present in given.items():
         if present:
-            raise InputError(f"--device gpu counts nodes only: {_OPTION[name]} is for the CPU walk")
+            verb = "are" if name == "cluster" else "is"  # "the cluster options" are plural
+            raise InputError(f"--device gpu counts nodes only: {_OPTION[name]} {verb} for the CPU walk")
 
 
 def count(board, depth: int, timer: Timer, by_move: bool = False) -> dict[str, int]:

@@ -334,3 +334,9 @@ def test_an_enormous_position_is_not_echoed_whole(cli):
     result = cli("perft", "x" * 100_000, "1")
     line = one_line(result, 2, "unknown position 'xxx", "characters left out", "not a FEN, 'startpos', or a suite id")
     assert len(line) < 4100
+
+
+@pytest.mark.parametrize("option, words", [(["--workers", "2"], "the cluster options are for the CPU walk"), (["--stats"], "--stats is for the CPU walk")])
+def test_device_gpu_refuses_a_cpu_option_in_one_grammatical_line(cli, option, words):
+    # it said "the cluster options is for the CPU walk"; refused before any GPU is looked for
+    one_line(cli("perft", "startpos", "1", "--device", "gpu", *option), 2, "--device gpu counts nodes only", words)
