@@ -139,6 +139,18 @@ def _fail(info, code, detail, expected, actual):
 
 
 @njit(cache=True)
+def _king_after(bb, board, st, move):
+    """The square of the mover's king once ``move`` is made: where a king move or a castle
+    puts it (the message of an illegal king move names the square it is attacked on, not
+    the one it left), else where it stands."""
+    frm = from_sq(move)
+    if move & CASTLING:
+        return castle_squares(frm, to_sq(move))[0]
+    if board[frm] & 7 == KING:
+        return to_sq(move)
+    return lsb(bb[(st[STM] << 3) | KING])
+
+@njit(cache=True)
 def _fail_bb(info, uvals, code, detail, expected, actual):
     info[I_CODE] = code
     info[I_DETAIL] = detail
@@ -396,8 +408,7 @@ def _check_node(T, bb, board, st, hist, hkeys, moves, level, nmoves, inject, inf
             move = ours[i]
             info[I_MOVE] = move
             if leaves_king_attacked(T, bb, board, st, hist, hkeys, move):
-                ksq = lsb(bb[(st[STM] << 3) | KING])
-                return _fail(info, MOVER_NOT_IN_CHECK, ksq, 0, 1)
+                return _fail(info, MOVER_NOT_IN_CHECK, _king_after(bb, board, st, move), 0, 1)
             return _fail(info, MOVEGEN_MATCHES_ORACLE, DETAIL_EXTRA, 0, 1)
         else:
             info[I_MOVE] = theirs[j]

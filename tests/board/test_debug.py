@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import chess
 import pytest
 
 from chesskit.board import debug
@@ -141,6 +142,19 @@ def test_unmake_forgetting_the_clock_is_reported_with_its_values():
     board.push_moves(v.path)
     assert v.fen == board.fen()
     assert v.move in board.legal_moves()
+
+
+def test_an_illegal_king_move_is_reported_on_the_square_it_is_attacked_on():
+    # before: "king on e8 not attacked after the move", the square the king left
+    v = run_checks(Board(KIWIPETE), 2, inject="illegal-move").violation
+    assert v.check == "mover-not-in-check"
+    node = chess.Board(v.fen)  # python-chess, the oracle: where the mover's king stands after it
+    move = chess.Move.from_uci(v.move)
+    assert node.piece_at(move.from_square).piece_type == chess.KING and not node.is_legal(move)
+    node.push(move)
+    king = node.king(not node.turn)
+    assert node.is_attacked_by(node.turn, king)
+    assert (v.expected, v.actual) == (f"king on {chess.square_name(king)} not attacked after the move", "attacked")
 
 
 def test_fault_at_the_root_has_an_empty_path():
