@@ -94,12 +94,9 @@ def push(board, move: int) -> None:
 
 
 def is_check(board) -> bool:
-    """Whether the side to move has a king and it is attacked (never in antichess)."""
-    from chesskit.core.vmake import attacked
+    """Whether the side to move is in check by its variant's rules: the counters' and the
+    generator's answer (``vrules.checkers``: never in antichess or racing kings, nor
+    without a king, nor in atomic while the kings touch)."""
+    from chesskit.core.vrules import in_check
 
-    if V.RULES[board._vid] == V.ANTICHESS:
-        return False
-    kings = int(board._bb[(board.turn << 3) | P.KING])
-    if not kings:
-        return False
-    return bool(attacked(table(), board._bb, kings.bit_length() - 1, board.turn ^ 1))
+    return bool(in_check(table(), board._bb, board._st, board._vid))

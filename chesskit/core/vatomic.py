@@ -48,6 +48,13 @@ def blast(T, bb, to):
     return (T[K_ATT + to] & bb[OCC] & ~(bb[PAWN] | bb[8 | PAWN])) | (ONE << np.uint64(to))
 
 
+@njit(inline="always", cache=True)
+def kings_touch(T, ksq, ekings):
+    """Whether the king on ``ksq`` stands next to the enemy king (``ekings``, its bitboard):
+    then neither is in check. The generator's test, and ``vrules.checkers``'s."""
+    return (T[K_ATT + ksq] & ekings) != ZERO
+
+
 @njit(cache=True)
 def _capture_ok(T, bb, us, ksq, ekings, touching, frm, to, victim):
     """Whether the capture from ``frm`` on ``to`` (taking the piece on ``victim``: ``to``,
@@ -188,7 +195,7 @@ def _moves(T, bb, st, out, count_only):
     empty = ~occ
     near = T[K_ATT + ksq]
     enear = T[K_ATT + eksq]
-    touching = (near & ekings) != ZERO
+    touching = kings_touch(T, ksq, ekings)
     capturable = bb[occ_of(them)] & ~near
     sure = ALL if touching else enear | ekings
     pinned = ZERO

@@ -151,9 +151,3 @@ MAKE = {
     HORDE: apply_move,
     RACINGKINGS: apply_move,
 }
-
-
-@njit(cache=True)
-def attacked(T, bb, sq, by):
-    """Whether colour ``by`` attacks ``sq`` (for ``Board.is_check``)."""
-    return attackers_to(T, bb, sq, bb[OCC], by) != ZERO

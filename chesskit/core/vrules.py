@@ -9,6 +9,10 @@ racingkings, Black's king on the eighth rank, or White's with White to move (Bla
 chance is ``vgen``'s); horde and antichess, a side without pieces. Checkmate and
 stalemate need no test: they have no moves.
 
+``checkers``: the pieces that give check to a side's king, by the variant's rules: the one
+owner of a variant's "in check" (the ``--stats`` counters, ``Board.is_check`` and with it
+``show``, the explorer's SAN and checkmate-or-stalemate ask it).
+
 ``LEAF_COUNT``: the replies to ``move`` counted without making it in full: the last-ply
 copy-make of standard chess (``makemove.make_for_count``: bitboards, castling rooks, side
 to move, en-passant square; no square array, key or clocks) and a bulk count, or 0
@@ -18,9 +22,10 @@ where the move ends the game.
 import numpy as np
 from numba import njit
 
-from .bitboard import RANK_8, ZERO
+from .bitboard import RANK_8, ZERO, lsb
 from .makemove import make_for_count
-from .position import KING, STM
+from .movegen import attackers_to
+from .position import KING, OCC, STM
 from .vgen import antichess_moves, chess_moves, crazyhouse_moves, horde_moves, racing_count
 from .vmake import gives_check
 from . import vatomic, vhouse
@@ -73,6 +78,30 @@ GAME_OVER = {
     HORDE: no_pieces_over,
     RACINGKINGS: racingkings_over,
 }
+
+
+@njit(inline="always", cache=True)
+def checkers(T, bb, vid, side):
+    """The pieces that give check to ``side``'s king in a position of rule set ``vid``:
+    none in antichess (no check) and racing kings (no move gives check, no FEN has one),
+    none where ``side`` has no king (horde's white, atomic's exploded king), none in atomic
+    while the kings touch (``vatomic.kings_touch``, the generator's own test: a capture
+    next to one king explodes both); else the enemy pieces attacking the king."""
+    if vid == ANTICHESS or vid == RACINGKINGS:
+        return ZERO
+    kings = bb[(side << 3) | KING]
+    if kings == ZERO:
+        return ZERO
+    ksq = lsb(kings)
+    if vid == ATOMIC and vatomic.kings_touch(T, ksq, bb[((side ^ 1) << 3) | KING]):
+        return ZERO
+    return attackers_to(T, bb, ksq, bb[OCC], side ^ 1)
+
+
+@njit(cache=True)
+def in_check(T, bb, st, vid):
+    """Whether the side to move is in check (``checkers``), for ``Board.is_check``."""
+    return checkers(T, bb, vid, st[STM] & 1) != ZERO
 
 
 def _leaf_counter(over, generate):

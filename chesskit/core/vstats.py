@@ -14,10 +14,11 @@ standard ``stats.py`` (whose indices 0..8 it keeps) plus the variants' own:
   NO_PIECES        the side to move has no piece left (antichess: it wins; horde: White lost)
   NO_MOVES         antichess: the side to move has pieces but no legal move (it wins)
 
-Checks are those of the variant: the side to move's king attacked (atomic: not while the
-kings touch); a side without a king is never in check. A checkmate is a check after which
-the side to move has no legal move by the variant's move rules (whether or not the game
-also ended by the variant's own goal, counted apart). Every move is made (copy-make, as in
+Checks are those of the variant (``vrules.checkers``, which ``show`` and the explorer ask
+too): the side to move's king attacked (atomic: not while the kings touch); a side without
+a king is never in check, nor one in antichess or racing kings. A checkmate is a check
+after which the side to move has no legal move by the variant's move rules (whether or not
+the game also ended by the variant's own goal, counted apart). Every move is made (copy-make, as in
 ``vwalk.py``), the last ply's too: the counters need the position after it.
 
 Compiled per rule set like the variant walk (``vwalk.walk_function``): the rule set's
@@ -34,15 +35,14 @@ from types import FunctionType
 import numpy as np
 from numba import njit
 
-from .attacks import K_ATT
 from .bitboard import ONE, RANK_8, ZERO, lsb, popcount
 from .move import CAPTURE, CASTLING, DROP, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
-from .movegen import attackers_to
 from .position import KING, OCC, STM, occ_of
 from .stats import CAPTURES, CASTLES, CHECKS, DISCOVERY, DOUBLE, EN_PASSANTS, MATES, NODES, PROMOTIONS
 from .vgen import GENERATE
 from .vmake import MAKE
 from .vrules import CENTRE, GAME_OVER
+from .vrules import checkers as variant_checkers
 from .vstate import (
     ANTICHESS,
     ATOMIC,
@@ -110,25 +110,20 @@ def _count_move(T, pbb, pst, move, cbb, cboard, cst, rows, ply, scratch):
             rows[ply, NO_PIECES] += 1
         elif VID == ANTICHESS:
             replies = True
-    kings = cbb[(them << 3) | KING]
-    if VID != ANTICHESS and VID != RACINGKINGS and kings != ZERO:  # else nothing is ever in check
-        ksq = lsb(kings)
-        checkers = ZERO
-        if VID != ATOMIC or T[K_ATT + ksq] & cbb[(us << 3) | KING] == ZERO:  # touching kings: neither is in check
-            checkers = attackers_to(T, cbb, ksq, cbb[OCC], us)
-        if checkers != ZERO:
-            replies = True
-            rows[ply, CHECKS] += 1
-            if move & DROP:
-                rows[ply, DROP_CHECKS] += 1
-            if checkers & (checkers - ONE):
-                rows[ply, DOUBLE] += 1
-            else:
-                landed = to
-                if move & CASTLING:
-                    landed = castle_squares(from_sq(move), to)[1]  # the rook's square
-                if lsb(checkers) != landed:
-                    rows[ply, DISCOVERY] += 1
+    checkers = variant_checkers(T, cbb, VID, them)  # the variant's own check (vrules.checkers)
+    if checkers != ZERO:
+        replies = True
+        rows[ply, CHECKS] += 1
+        if move & DROP:
+            rows[ply, DROP_CHECKS] += 1
+        if checkers & (checkers - ONE):
+            rows[ply, DOUBLE] += 1
+        else:
+            landed = to
+            if move & CASTLING:
+                landed = castle_squares(from_sq(move), to)[1]  # the rook's square
+            if lsb(checkers) != landed:
+                rows[ply, DISCOVERY] += 1
     if replies and generate(T, cbb, cboard, cst, scratch, True) == 0:
         if VID == ANTICHESS:
             rows[ply, NO_MOVES] += 1
