@@ -325,6 +325,9 @@ class Explorer:
 
     def _engine_divide(self, eng, node: Node, known: Divide) -> None:
         fen, moves, chess960 = self.position_fen, self.prefix + list(node.path), bool(self.root.chess960)
+        ready_for = getattr(eng, "ready_for", None)
+        if ready_for is not None:  # Sjaak II asked Chess960 gives totals
+            ready_for(fen, chess960)
         if getattr(eng, "total_only", False):
             # as compare asks a total-only engine: its total, and its count below each of our moves
             known.theirs_total = eng.perft(fen, node.depth, moves, chess960)

@@ -19,7 +19,7 @@ from chesskit.errors import EngineError, EngineNotStarted, InputError
 from chesskit.typed import plain_float
 
 # The engine's methods that ask it something (and may start it): each is bounded.
-_ASKS = frozenset({"divide", "perft", "dialect_info", "set_fen", "legal_moves", "push", "pop", "fen"})
+_ASKS = frozenset({"divide", "perft", "dialect_info", "ready_for", "set_fen", "legal_moves", "push", "pop", "fen"})
 # the most --position-timeout takes: as --timeout's (compare.engines.base.MAX_TIMEOUT)
 MAX_POSITION_TIMEOUT = 1e6
 

@@ -774,8 +774,11 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
                 task, 0, 0.0, error=f"{a_position(record.variant)}, and the engine counts {rules} (give --variant {record.variant})"
             )
             continue
-        total_only = task.depth >= 1 and getattr(engine, "total_only", False)
         with Timer() as timer:
+            ready_for = getattr(engine, "ready_for", None)
+            if ready_for is not None and task.depth >= 1:  # Sjaak II asked Chess960 gives totals
+                ready_for(record.fen, record.chess960)
+            total_only = task.depth >= 1 and getattr(engine, "total_only", False)
             if total_only:  # no divide to show: the descent asks below each move
                 divide, nodes = {}, engine.perft(record.fen, task.depth, [], record.chess960)
             else:
