@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from chesskit.compare.engines.base import UCI_MOVE
+from chesskit.compare.engines.base import UCI_MOVE, get_ready
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.errors import EngineError, InputError
 from chesskit.explore.san import find_move, path_labels, san
@@ -325,9 +325,7 @@ class Explorer:
 
     def _engine_divide(self, eng, node: Node, known: Divide) -> None:
         fen, moves, chess960 = self.position_fen, self.prefix + list(node.path), bool(self.root.chess960)
-        ready_for = getattr(eng, "ready_for", None)
-        if ready_for is not None:  # Sjaak II asked Chess960 gives totals
-            ready_for(fen, chess960)
+        get_ready(eng, fen, chess960)
         if getattr(eng, "total_only", False):
             # as compare asks a total-only engine: its total, and its count below each of our moves
             known.theirs_total = eng.perft(fen, node.depth, moves, chess960)

@@ -158,6 +158,16 @@ class Engine(ABC):
 CANNOT_PLAY_960 = "cannot play Chess960"
 
 
+def get_ready(engine, fen: str, chess960: bool) -> None:
+    """Have ``engine`` switch now to the dialect its questions about ``fen`` will be asked in
+    (``Engine.ready_for``), so that its ``total_only`` says how they will be answered (Sjaak
+    II asked Chess960 gives totals); an engine without ``ready_for`` (a test's, a wrapper's
+    that has none): nothing."""
+    ready_for = getattr(engine, "ready_for", None)
+    if ready_for is not None:
+        ready_for(fen, chess960)
+
+
 def castles_in_960(fen: str, chess960: bool, variant: str = "chess") -> bool:
     """Whether a question about ``fen`` (and the moves played from it) must be asked in
     Chess960 (``asked_as``)."""
