@@ -333,6 +333,11 @@ def header_lines(run) -> list[str]:
         lines.append("shrunk: nothing could go")
     if finding.shrunk.error:
         lines.append(f"shrinking stopped: {finding.shrunk.error}")
+    if finding.fresh_agrees:
+        lines.append(
+            "the engine started afresh agrees here: its answer depends on the positions it was asked "
+            "before (state it keeps between positions: castling rights, an en-passant square, a hash table)"
+        )
     return lines
 
 

@@ -41,6 +41,10 @@ class Finding:
     first: Report  # compare's descent from the start position
     shrunk: Shrunk
     report: Report  # compare's descent from the shrunk position: what is shown
+    # whether a fresh engine process, asked the shown root first, agrees with chesskit there
+    # (True: the difference came from what it was asked before, state it keeps between
+    # positions); None when not asked (interrupted, out of time, the engine failed)
+    fresh_agrees: bool | None = None
 
     @property
     def was_shrunk(self) -> bool:
@@ -323,7 +327,24 @@ def _chase(
         else:
             if not again.agree:
                 report = again
-    return Finding(index, generated, depth, first, shrunk, report)
+    fresh = None if shrunk.interrupted else _fresh_agrees(engine, report, variant, deadline)
+    return Finding(index, generated, depth, first, shrunk, report, fresh)
+
+
+def _fresh_agrees(engine, report: Report, variant: str, deadline: Deadline) -> bool | None:
+    """Whether the engine, started afresh and asked the report's root first, agrees with
+    chesskit there at the report's depth: an engine whose answer depends on the positions
+    it was asked before (rights or an en-passant square kept, a hash table keyed without
+    them) fails only in the run. None when that could not be asked (time, a failure, Ctrl-C,
+    an engine object that cannot be restarted)."""
+    if (deadline.bounded and deadline.left() <= 0) or not callable(getattr(engine, "close", None)):
+        return None
+    restart(engine)
+    try:
+        board = _board(report.position_fen, report.chess960, variant)
+        return differs(engine, report.position_fen, report.chess960, report.depth, None, board, deadline) is None
+    except (EngineError, OutOfTime, KeyboardInterrupt):
+        return None
 
 
 def crash_error(run: FuzzRun, chess960: bool | None = None) -> EngineError:
@@ -374,6 +395,7 @@ def run_json(run: FuzzRun) -> dict:
             "shrunk_depth": finding.smallest_depth if finding else None,
             "first_path": list(finding.first.path) if finding else [],
             "first_fen": finding.first.fen if finding else None,
+            "fresh_engine_agrees": finding.fresh_agrees if finding else None,
             "shrink_tried": finding.shrunk.tried if finding else 0,
             "shrink_error": finding.shrunk.error if finding else None,
             "engine_errors": [crash.to_json() for crash in run.crashes],

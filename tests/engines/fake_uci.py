@@ -11,6 +11,9 @@ answers `go perft` the way Stockfish does (`move: count`, blank, `Nodes searched
     --crash-on-go   print one divide line, then exit with code 2
     --ignore-fen    ignore `position fen ...` silently (it knows `position startpos` only):
                     it counts the start position, or the last `position startpos moves ...`
+    --keep-castling a position without castling rights keeps the last rights it was given
+                    where its kings and rooks still stand (state kept between positions:
+                    a fresh process counts the same position right)
 
 With $FAKE_UCI_LOG set, every command received is appended to that file.
 """
@@ -47,10 +50,12 @@ def main() -> None:
     parser.add_argument("--chatty", action="store_true")
     parser.add_argument("--crash-on-go", action="store_true")
     parser.add_argument("--ignore-fen", action="store_true")
+    parser.add_argument("--keep-castling", action="store_true")
     parser.add_argument("--slow-uci", type=float, default=0.0)  # seconds before it answers 'uci'
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
     chess960, fen, moves = False, chess.STARTING_FEN, []
+    kept = 0  # --keep-castling: the last castling rights given
 
     for line in engine_stdin.commands("FAKE_UCI_LOG"):
         tokens = line.split()
@@ -80,6 +85,11 @@ def main() -> None:
             moves = tokens[at + 1 :]
         elif command == "go" and tokens[1:2] == ["perft"]:
             adapter.set_fen(fen, chess960=chess960)
+            if args.keep_castling:
+                if not adapter.board.castling_rights:
+                    adapter.board.castling_rights = kept
+                    adapter.board.castling_rights = adapter.board.clean_castling_rights()
+                kept = adapter.board.castling_rights or kept
             for move in moves:
                 adapter.push(move)
             result = pchelper.divide(adapter, int(tokens[2]))

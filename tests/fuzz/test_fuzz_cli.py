@@ -131,6 +131,23 @@ def test_uci_engine_is_fuzzed_the_same_way(cli):
     assert report["shrunk"] and report["missing"] and _pieces(report["fen"]) <= 7
 
 
+def test_a_finding_a_fresh_engine_does_not_repeat_is_called_the_engines_state(cli):
+    # before: nothing said that the engine, asked the shown position first, counts it right
+    # (Sjaak II's castling rights kept from earlier positions looked like a move generation bug)
+    engine = f"{PY} {ENGINES / 'fake_uci.py'} --keep-castling"
+    result = cli("fuzz", "--engine", engine, "--seed", "2", "--positions", "100", "--no-chess960", "--json")
+    assert result.exit_code == 1, result.stderr
+    data = json.loads(result.stdout)
+    assert data["fresh_engine_agrees"] is True
+    board = chess.Board(data["position_fen"])  # counted alone, the fake counts right: python-chess agrees
+    assert board.legal_moves.count() == sum(data["steps"][0]["ours"].values())
+    text = cli("fuzz", "--engine", engine, "--seed", "2", "--positions", "100", "--no-chess960").stdout
+    assert "the engine started afresh agrees here: its answer depends on the positions it was asked before" in text
+    # a move generation bug is one a fresh engine repeats
+    data = json.loads(cli("fuzz", "--engine", f"{PY} {ENGINES / 'fake_uci.py'} --bug no_ep", "--seed", "1", "--json").stdout)
+    assert data["fresh_engine_agrees"] is False
+
+
 def test_correct_engine_exits_0_saying_how_much_agreed(cli):
     result = cli("fuzz", "--python", f"{ENGINES / 'eng_correct.py'}:Adapter", "--seed", "2", "--positions", "150")
     assert result.exit_code == 0, result.stderr
