@@ -320,11 +320,14 @@ def _local_cluster(n: int):
     terminal reaches only this process, which then shuts them down in order. A Ctrl-C,
     SIGTERM or SIGHUP that comes while they start is held (Dask's start-up, interrupted
     half way, prints its tracebacks) and taken once the cluster is up, which is then
-    closed first.
+    closed; or, when the start failed, instead of that failure: a SIGHUP or SIGTERM
+    to the whole process group reaches the starting workers too, whose deaths Dask then
+    reports as "Nanny failed to start worker process" (exit 3 for a hang-up).
     """
     from distributed import LocalCluster
 
     _quiet_resource_tracker()
+    failed = None
     with _held_signals() as held:
         with warnings.catch_warnings():
             # without a dashboard, Dask still opens its HTTP server on port 8787 and warns
@@ -342,12 +345,17 @@ def _local_cluster(n: int):
                 )
             except Exception as err:  # Dask's "Nanny failed to start", its cause inside
                 _end_stray_workers()
-                raise WorkersFailed(n, err) from err
+                failed = err
+    if failed is not None:
+        if held:
+            signal.raise_signal(held[0])  # to the handler the run had: KeyboardInterrupt
+        raise WorkersFailed(n, failed) from failed
     try:
         if held:
-            with contextlib.suppress(Exception):
-                cluster.close(timeout=20)
-            signal.raise_signal(held[0])  # to the handler the run had: KeyboardInterrupt
+            # to the handler the run had (KeyboardInterrupt) at once, the cluster closed below:
+            # closed first, the signal's watchdog (``cli.signals``) could find its grace over
+            # and the run's handler back, and print the run's line too (twice in all)
+            signal.raise_signal(held[0])
         yield cluster
     finally:
         with contextlib.suppress(Exception):
