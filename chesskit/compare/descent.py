@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Callable, Protocol
 
 from chesskit.compare.classify import classify_moves, listing_note, pseudo_legal_hint
-from chesskit.compare.engines.base import UCI_MOVE, get_ready
+from chesskit.compare.engines.base import UCI_MOVE, answers_by_totals
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
 from chesskit.compare.totals import descend_totals
@@ -162,8 +162,7 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
     chess960 = bool(board.chess960)
     report = Report(position_fen, chess960, depth, engine_name, fen=board.shown_fen(), path=list(prefix))
     report.variant = getattr(board, "variant", "chess")
-    get_ready(engine, position_fen, chess960)  # known before the first question: whether it gives totals
-    if getattr(engine, "total_only", False):
+    if answers_by_totals(engine, position_fen, chess960):  # known before the first question
         return descend_totals(board, engine, depth, position_fen, prefix, report, on_step)
 
     if checker is not None:

@@ -150,6 +150,7 @@ def _king_after(bb, board, st, move):
         return to_sq(move)
     return lsb(bb[(st[STM] << 3) | KING])
 
+
 @njit(cache=True)
 def _fail_bb(info, uvals, code, detail, expected, actual):
     info[I_CODE] = code

@@ -17,7 +17,6 @@ from .attacks import K_ATT, N_ATT, P_ATT, bishop_attacks, rook_attacks
 from .bitboard import ONE, ZERO, lsb
 from .makemove import ep_victim, make
 from .move import CASTLING, EN_PASSANT, castle_squares, from_sq, promotion, to_sq
-from .movegen import attackers_to
 from .position import BISHOP, KEY, KING, KNIGHT, OCC, PAWN, QUEEN, ROOK, STM
 from . import vatomic, vhouse
 from .move import DROP

@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from chesskit.compare.engines.base import UCI_MOVE, get_ready
+from chesskit.compare.engines.base import UCI_MOVE, answers_by_totals
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.errors import EngineError, InputError
 from chesskit.explore.san import find_move, path_labels, san
@@ -325,8 +325,7 @@ class Explorer:
 
     def _engine_divide(self, eng, node: Node, known: Divide) -> None:
         fen, moves, chess960 = self.position_fen, self.prefix + list(node.path), bool(self.root.chess960)
-        get_ready(eng, fen, chess960)
-        if getattr(eng, "total_only", False):
+        if answers_by_totals(eng, fen, chess960):
             # as compare asks a total-only engine: its total, and its count below each of our moves
             known.theirs_total = eng.perft(fen, node.depth, moves, chess960)
             below = {}

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from chesskit.board.board import Board
-from chesskit.compare.engines.base import get_ready
+from chesskit.compare.engines.base import answers_by_totals
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.errors import EngineError, InputError
 from chesskit.fuzz.deadline import DESCENT_SHARE, Deadline, OutOfTime
@@ -67,8 +67,7 @@ def differs(
     ``OutOfTime``. ``deadline.spent`` is left at the time the last depth compared took."""
     board = Board(fen, chess960=chess960) if board is None else board
     deadline = Deadline() if deadline is None else deadline
-    get_ready(engine, fen, chess960)
-    total_only = getattr(engine, "total_only", False)
+    total_only = answers_by_totals(engine, fen, chess960)
     nodes_before, nodes_last = 1, 1  # perft 0 is 1
     first = spent = 0.0  # depth 1's time is taken as the cost of a call; the rest grows with the nodes
     for d in range(1, depth + 1):

@@ -763,7 +763,7 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     position's clocks would pass ``MAX_CLOCK``) is a result with ``error``: the position's.
     """
     from chesskit.compare.descent import descend
-    from chesskit.compare.engines.base import get_ready
+    from chesskit.compare.engines.base import answers_by_totals
     from chesskit.compare.statecmp import state_checker
 
     diverged: set[int] = set()
@@ -776,9 +776,7 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
             )
             continue
         with Timer() as timer:
-            if task.depth >= 1:
-                get_ready(engine, record.fen, record.chess960)
-            total_only = task.depth >= 1 and getattr(engine, "total_only", False)
+            total_only = task.depth >= 1 and answers_by_totals(engine, record.fen, record.chess960)
             if total_only:  # no divide to show: the descent asks below each move
                 divide, nodes = {}, engine.perft(record.fen, task.depth, [], record.chess960)
             else:

@@ -158,14 +158,15 @@ class Engine(ABC):
 CANNOT_PLAY_960 = "cannot play Chess960"
 
 
-def get_ready(engine, fen: str, chess960: bool) -> None:
-    """Have ``engine`` switch now to the dialect its questions about ``fen`` will be asked in
-    (``Engine.ready_for``), so that its ``total_only`` says how they will be answered (Sjaak
-    II asked Chess960 gives totals); an engine without ``ready_for`` (a test's, a wrapper's
-    that has none): nothing."""
+def answers_by_totals(engine, fen: str, chess960: bool) -> bool:
+    """Whether ``engine`` answers questions about ``fen`` with totals only (its
+    ``total_only``), once it is switched to the dialect they will be asked in
+    (``Engine.ready_for``: Sjaak II asked Chess960 gives totals); an engine without
+    ``ready_for`` (a test's, a wrapper's that has none) is not switched."""
     ready_for = getattr(engine, "ready_for", None)
     if ready_for is not None:
         ready_for(fen, chess960)
+    return bool(getattr(engine, "total_only", False))
 
 
 def castles_in_960(fen: str, chess960: bool, variant: str = "chess") -> bool:
@@ -196,20 +197,29 @@ def asked_as(fen: str, chess960: bool, variant: str = "chess") -> tuple[str, boo
 
 
 @functools.lru_cache(maxsize=4096)  # a descent asks about the same root FEN again and again
-def _standard_castling(fen: str) -> tuple[str, bool]:
+def _castling_read(fen: str):
+    """The ``Setup`` of a Chess960 ``fen`` whose castling field chesskit reads as it is
+    written, else None (unreadable, or a right dropped: the field then goes as written)."""
     from chesskit.board.fen import parse_fen
     from chesskit.errors import FenError
 
     try:
         setup = parse_fen(fen, chess960=True)
     except FenError:
-        return fen, True
-    letters = standard_letters(setup.board, setup.castling)
-    if letters is None or any(note.startswith("castling") for note in setup.notes):
-        return fen, True
+        return None
+    return None if any(note.startswith("castling") for note in setup.notes) else setup
+
+
+def _with_castling(fen: str, letters: str) -> str:
     fields = fen.split()
     fields[2] = letters
-    return " ".join(fields), False
+    return " ".join(fields)
+
+
+def _standard_castling(fen: str) -> tuple[str, bool]:
+    setup = _castling_read(fen)
+    letters = None if setup is None else standard_letters(setup.board, setup.castling)
+    return (fen, True) if letters is None else (_with_castling(fen, letters), False)
 
 
 def _standard_without_rights(perft):
@@ -324,22 +334,14 @@ def sent_fen(fen: str, variant: str, chess960: bool) -> str:
     return format_fen(parse_fen(fen, True if chess960 else None, variant=variant), dialect="fairy", shredder=chess960)
 
 
-@functools.lru_cache(maxsize=4096)  # a descent sends the same root FEN again and again
 def _shredder_as_written(fen: str) -> str:
-    from chesskit.board.fen import parse_fen, shredder_castling
-    from chesskit.errors import FenError
+    from chesskit.board.fen import shredder_castling
 
     fields = fen.split()
     if len(fields) < 3 or fields[2] == "-":
         return fen
-    try:
-        setup = parse_fen(fen, chess960=True)
-    except FenError:
-        return fen
-    if any(note.startswith("castling") for note in setup.notes):
-        return fen
-    fields[2] = shredder_castling(setup)
-    return " ".join(fields)
+    setup = _castling_read(fen)
+    return fen if setup is None else _with_castling(fen, shredder_castling(setup))
 
 
 def position_label(fen: str, moves: list[str]) -> str:

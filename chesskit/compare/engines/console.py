@@ -83,12 +83,12 @@ class PerftEngine(UciEngine):
 
     def ready_for(self, fen: str, chess960: bool = False) -> None:
         if castles_in_960(fen, chess960, self.variant):
-            self._ensure_started()
             self._speak_960()
 
     def _speak_960(self) -> None:
         """From the first Chess960 question on, the engine's UCI loop (totals): xboard has no
-        Chess960 that chesskit sets (Sjaak II; ``chess960_dialect``)."""
+        Chess960 that chesskit sets (Sjaak II; ``chess960_dialect``). Starts the engine."""
+        self._ensure_started()
         if self._xboard is not None and self.chess960_dialect is not None:
             self.switched_for_960, self.chess960_dialect = self.chess960_dialect, None
             self.restart(self.switched_for_960)
@@ -97,7 +97,6 @@ class PerftEngine(UciEngine):
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
         check_depth(depth)
         if chess960:  # (asked in Chess960: ``base.asked_as``) its totals, not its xboard divide
-            self._ensure_started()
             self._speak_960()
         if self.dialect_info().total_only:
             return self._divide_by_totals(fen, depth, moves, chess960)
