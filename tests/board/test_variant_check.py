@@ -12,13 +12,12 @@ from __future__ import annotations
 import json
 import random
 
+import chess
+import chess.variant  # noqa: F401 (the oracle's boards: a test dependency, never skipped)
 import pytest
 
 from chesskit.board.describe import game_status
 from variant_oracles import PYTHON_CHESS_BOARDS, python_chess_board
-
-chess = pytest.importorskip("chess")
-pytest.importorskip("chess.variant")
 
 pytestmark = pytest.mark.variant_walk
 
