@@ -26,7 +26,8 @@ from chesskit.variants import find
     default=0,
     show_default=True,
     type=click.IntRange(-6, 2),
-    help="Add this to every depth of the workload (negative for a quick run).",
+    help="Add this to every depth of the workload (negative for a quick run; a depth it takes "
+    "below 1 runs at 1, and a note on stderr names those positions).",
 )
 @click.option("--hash", "hash_mb", default=0, show_default=True, type=click.IntRange(0, 65536), help="Hash table MiB.")
 @click.option("--threads", default=1, show_default=True, type=click.IntRange(1, 1024), help="Threads.")
@@ -58,7 +59,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
     its source (its README says how). Pin the run to one core for a fair single-core
     ratio: `taskset -c 0 chesskit bench --vs ellxor PATH --repeat 3`.
     """
-    from chesskit.suites.bench import WORKLOAD, run_bench, totals, variant_workload
+    from chesskit.suites.bench import WORKLOAD, raised_to_1, run_bench, totals, variant_workload
 
     from chesskit.board.tablesize import check_request
 
@@ -84,6 +85,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
             device=device,
             **rules,
         )
+    _note_raised(raised_to_1(workload, depth_offset), depth_offset)
     summary = totals(rows)
     if as_json:
         output.emit_json(
@@ -112,3 +114,11 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
                                  f"{r.ours.nps / 1e6:.1f}", *[f"{r.ratio(n):.2f}" for n in names]]))
         click.echo(" ".join(["total", "-", str(summary["nodes"]), f"{summary['seconds']:.3f}",
                              f"{summary['mnps']:.1f}", *[f"{summary[n]['ratio']:.2f}" for n in names]]))
+
+
+def _note_raised(raised: list[str], depth_offset: int) -> None:
+    """One stderr line naming the positions ``--depth-offset`` took below depth 1 (run at 1)."""
+    if raised:
+        names = ", ".join(raised[:-1]) + " and " + raised[-1] if len(raised) > 1 else raised[0]
+        click.echo(f"{output.PROG}: note: --depth-offset {depth_offset} takes {names} below depth 1: "
+                   f"{'they run' if len(raised) > 1 else 'it runs'} at depth 1", err=True)

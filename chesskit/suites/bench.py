@@ -98,6 +98,17 @@ def variant_workload(variant: str) -> list[tuple[str, str, int]]:
     return [(f"{found.name} startpos", found.start_fen, VARIANT_DEPTHS.get(found.name, VARIANT_DEPTH))]
 
 
+def run_depth(depth: int, depth_offset: int) -> int:
+    """The depth a workload position of ``depth`` runs at under ``--depth-offset``: at least 1."""
+    return max(1, depth + depth_offset)
+
+
+def raised_to_1(workload: list[tuple[str, str, int]], depth_offset: int) -> list[str]:
+    """The ids of ``workload`` whose depth ``depth_offset`` takes below 1, which run at
+    depth 1 (``run_depth``): ``chesskit bench`` names them."""
+    return [ident for ident, _, depth in workload if run_depth(depth, depth_offset) != depth + depth_offset]
+
+
 def _board(fen: str, variant: str):
     from chesskit.board.board import Board
 
@@ -248,7 +259,7 @@ def run_bench(
     rows = []
     try:
         for ident, fen, depth in workload:
-            depth = max(1, depth + depth_offset)
+            depth = run_depth(depth, depth_offset)
             ours, sf, pc, ex = [], [], [], []
             pc_depth = max(1, depth - PYTHON_CHESS_SHALLOWER)
             for _ in range(max(1, repeat)):

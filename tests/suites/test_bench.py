@@ -60,6 +60,20 @@ def test_bench_plain_text_has_a_row_per_position(cli):
     assert [line.split()[0] for line in lines[1:]] == [w[0] for w in WORKLOAD] + ["total"]
 
 
+def test_bench_says_which_positions_an_offset_takes_below_depth_1(cli):
+    # --depth-offset -5 ran kiwipete, pos4, pos5 and pos6 (depth 5) at depth 1 without a word
+    result = cli("bench", "--depth-offset", "-5", "--json")
+    assert result.exit_code == 0, result.stderr
+    depths = {row["id"]: row["depth"] for row in json.loads(result.stdout)["positions"]}
+    assert depths == {"startpos": 1, "kiwipete": 1, "pos3": 2, "pos4": 1, "pos5": 1, "pos6": 1}
+    assert result.stderr == (
+        "chesskit: note: --depth-offset -5 takes kiwipete, pos4, pos5 and pos6 below depth 1: "
+        "they run at depth 1\n"
+    )
+    quiet = cli("bench", "--depth-offset", "-4", "--json")  # every depth still 1 or more
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
 def test_bench_rejects_bad_options(cli):
     result = cli("bench", "--vs", "crafty")
     assert result.exit_code == 2
