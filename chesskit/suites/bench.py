@@ -78,6 +78,7 @@ class Row:
         }
         for name, run in self.theirs.items():
             out[name] = {
+                "depth": python_chess_depth(self.depth) if name == "python-chess" else self.depth,
                 "nodes": run.nodes,
                 "seconds": round(run.seconds, 6),
                 "mnps": round(run.nps / 1e6, 3),
@@ -101,6 +102,12 @@ def variant_workload(variant: str) -> list[tuple[str, str, int]]:
 def run_depth(depth: int, depth_offset: int) -> int:
     """The depth a workload position of ``depth`` runs at under ``--depth-offset``: at least 1."""
     return max(1, depth + depth_offset)
+
+
+def python_chess_depth(depth: int) -> int:
+    """The depth python-chess runs a position of ``depth`` at: ``PYTHON_CHESS_SHALLOWER``
+    plies shallower, at least 1 (the ratio compares rates)."""
+    return max(1, depth - PYTHON_CHESS_SHALLOWER)
 
 
 def raised_to_1(workload: list[tuple[str, str, int]], depth_offset: int) -> list[str]:
@@ -261,7 +268,7 @@ def run_bench(
         for ident, fen, depth in workload:
             depth = run_depth(depth, depth_offset)
             ours, sf, pc, ex = [], [], [], []
-            pc_depth = max(1, depth - PYTHON_CHESS_SHALLOWER)
+            pc_depth = python_chess_depth(depth)
             for _ in range(max(1, repeat)):
                 ours.append(_ours(fen, depth, hash_mb, threads, gpu, variant))
                 if engine is not None:

@@ -47,9 +47,21 @@ def test_bench_against_stockfish_and_python_chess(cli, stockfish_path, monkeypat
     data = json.loads(result.stdout)
     for row in data["positions"]:
         assert row["stockfish"]["nodes"] == row["nodes"]  # same work, both counted it right
+        assert row["stockfish"]["depth"] == row["depth"]
         assert row["stockfish"]["ratio"] > 0
         assert row["python-chess"]["nodes"] == PUBLISHED[row["id"]][max(1, row["depth"] - 3) - 1]
     assert set(data["total"]) >= {"nodes", "seconds", "mnps", "stockfish", "python-chess"}
+
+
+def test_bench_json_gives_the_depth_each_competitor_ran(cli):
+    # python-chess runs 3 plies shallower (at least 1), and its object did not say at which
+    # depth (stockfish's and ellxor's, the row's, are checked with them below)
+    result = cli("bench", "--depth-offset", "-3", "--vs", "python-chess", "--json")
+    assert result.exit_code == 0, result.stderr
+    for row, (ident, _, depth) in zip(json.loads(result.stdout)["positions"], WORKLOAD):
+        theirs = row["python-chess"]
+        assert theirs["depth"] == max(1, depth - 3 - 3)
+        assert theirs["nodes"] == PUBLISHED[ident][theirs["depth"] - 1]
 
 
 def test_bench_plain_text_has_a_row_per_position(cli):
@@ -109,6 +121,7 @@ def test_bench_against_ellxor_checks_its_counts_and_gives_ratios(cli, tmp_path, 
     data = json.loads(result.stdout)
     for row in data["positions"]:
         assert row["ellxor"]["nodes"] == row["nodes"] == PUBLISHED[row["id"]][row["depth"] - 1]
+        assert row["ellxor"]["depth"] == row["depth"]
         assert row["ellxor"]["ratio"] > 0
     assert data["total"]["ellxor"]["nodes"] == data["total"]["nodes"]
     # one thread of ours: ellxor, which starts a thread per online core, is held to one core
