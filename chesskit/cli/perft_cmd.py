@@ -43,7 +43,11 @@ stats_option = click.option(
 @chess960_option
 @variant_option
 @stats_option
-@click.option("--all-depths", is_flag=True, help="With --stats: one row per depth 1..DEPTH (implies --stats).")
+@click.option(
+    "--all-depths",
+    is_flag=True,
+    help="With --stats: one row per depth 1..DEPTH, at DEPTH 0 its one row (perft 0 is 1) (implies --stats).",
+)
 @hash_option
 @threads_option
 @cluster_options

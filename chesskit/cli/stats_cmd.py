@@ -20,7 +20,8 @@ STATS_SETTING = {"hash_mb": 0, "threads": 1}
 
 
 def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json: bool) -> None:
-    """Print perft with the leaf-move counters: DEPTH's row, or one row per depth 1..DEPTH."""
+    """Print perft with the leaf-move counters: DEPTH's row, or one row per depth 1..DEPTH
+    (``all_depths``; at DEPTH 0 its one row, as the wiki's tables start: 1 node, no leaf move)."""
     board.stats(1)  # load (or compile) the counters outside the timed run
     with Timer() as timer:
         count = lambda: stats_by_depth(board, depth) if depth > 0 else [board.stats(0)]  # noqa: E731

@@ -239,6 +239,19 @@ def test_cli_perft_all_depths_json(cli):
     assert data["nodes"] == 43238
 
 
+def test_cli_perft_all_depths_at_depth_0_is_its_one_row_and_says_so(cli):
+    # 'one row per depth 1..DEPTH' (the help) printed a depth-0 row at DEPTH 0: that row
+    # stays, perft(0) = 1 (every counter 0: there is no leaf move), and the help names it
+    data = json.loads(cli("perft", "startpos", "0", "--all-depths", "--json").stdout)
+    assert data["depths"] == [{"depth": 0, "nodes": 1, "stats": dict.fromkeys(COUNTERS[1:], 0)}]
+    assert (data["depth"], data["nodes"]) == (0, 1)
+    lines = cli("perft", "startpos", "0", "--all-depths").stdout.splitlines()
+    assert lines[1].split() == ["0", "1", *["0"] * (len(COUNTERS) - 1)]
+    assert lines[2:4] == ["", "Nodes searched: 1"]
+    help_text = " ".join(cli("perft", "--help").stdout.split())
+    assert "one row per depth 1..DEPTH, at DEPTH 0 its one row (perft 0 is 1)" in help_text
+
+
 def test_cli_perft_stats_plain_columns(cli):
     lines = cli("perft", "kiwipete", "2", "--all-depths").stdout.splitlines()
     assert lines[0].split() == ["depth", *COUNTERS]
