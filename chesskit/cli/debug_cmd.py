@@ -6,7 +6,7 @@ import dataclasses
 
 import click
 
-from chesskit.cli import output
+from chesskit.cli import output, perft_view
 from chesskit.cli.options import (
     chess960_option,
     depth_argument,
@@ -82,7 +82,7 @@ def debug(
     if as_json:
         output.emit_json({**result.to_json(), "variant": board.variant, "notes": board.notes})
     elif output.stdout_is_terminal():
-        _render_terminal(result, board.shown_fen(), ident, depth_n, timer)
+        _render_terminal(result, board, ident, depth_n, timer)
     else:
         _render_plain(result, timer)
     if result.violation is not None:
@@ -96,13 +96,13 @@ def _render_plain(result: DebugResult, timer: Timer) -> None:
     click.echo(f"ok: no invariant violated\nNodes: {result.nodes}\nChecks: {result.checks}\nTime: {timer.display()}")
 
 
-def _render_terminal(result: DebugResult, fen: str, ident: str | None, depth: int, timer: Timer) -> None:
+def _render_terminal(result: DebugResult, board, ident: str | None, depth: int, timer: Timer) -> None:
     from rich.table import Table
     from rich.text import Text
 
     con = output.console()
-    con.print(Text.assemble((f"debug {depth}", "bold"), "  ", (ident or "", "cyan")))
-    con.print(Text(fen, style="dim"))
+    for line in perft_view.heading("debug", depth, ident, board.shown_fen(), board.variant):
+        con.print(line)
     v = result.violation
     if v is None:
         grid = Table.grid(padding=(0, 2))

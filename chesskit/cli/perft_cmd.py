@@ -111,7 +111,8 @@ def perft(
             }
         )
     elif output.stdout_is_terminal():
-        perft_view.perft_table(board.shown_fen(), ident, depth_n, nodes, seconds, nps, perft_view.setting_rows(**setting))
+        perft_view.perft_table(board.shown_fen(), ident, depth_n, nodes, seconds, nps, perft_view.setting_rows(**setting),
+                               board.variant)
     else:
         click.echo(perft_view.pipe_lines(nodes, seconds, nps))
 
@@ -179,7 +180,7 @@ def divide(
             }
         )
     elif output.stdout_is_terminal():
-        _divide_table(board.shown_fen(), ident, depth_n, counts, timer, nps, perft_view.setting_rows(**setting))
+        _divide_table(board, ident, depth_n, counts, timer, nps, perft_view.setting_rows(**setting))
     else:
         click.echo(output.stockfish_divide(counts), nl=False)
 
@@ -211,11 +212,11 @@ def _setting(device: str, hash_mb, threads, depth: int) -> dict:
     return {"hash_mb": hash_mb, "threads": threads_for(depth, threads)}
 
 
-def _divide_table(fen, ident, depth, counts: dict[str, int], timer: Timer, nps: int, setting=()):
+def _divide_table(board, ident, depth, counts: dict[str, int], timer: Timer, nps: int, setting=()):
     from rich.table import Table
 
     con = output.console()
-    title, fen_line = perft_view.heading("divide", depth, ident, fen)
+    title, fen_line = perft_view.heading("divide", depth, ident, board.shown_fen(), board.variant)
     con.print(title)
     con.print(fen_line)
     nodes = sum(counts.values())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from chesskit.cli import output
+from chesskit.cli import output, perft_view
 from chesskit.board.counters import counter_names, headings, only_stats, stats_by_depth, total
 from chesskit.timer import Timer
 
@@ -46,7 +46,7 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
             data["depths"] = [{"depth": d, "nodes": row["nodes"], "stats": only_stats(row)} for d, row in shown]
         output.emit_json(data)
     elif output.stdout_is_terminal():
-        _table("perft", board.shown_fen(), ident, depth, "depth", [(str(d), row) for d, row in shown], None, timer, nps, names)
+        _table("perft", board, ident, depth, "depth", [(str(d), row) for d, row in shown], None, timer, nps, names)
     else:
         lines = [_plain_row("depth", names, names)]
         lines += [_plain_row(str(d), [row[name] for name in names], names) for d, row in shown]
@@ -82,7 +82,7 @@ def divide_stats(board, ident: str | None, depth: int, as_json: bool) -> None:
         )
     elif output.stdout_is_terminal():
         footer = (f"{len(rows)} moves", summed)
-        _table("divide", board.shown_fen(), ident, depth, "move", list(rows.items()), footer, timer, nps, names)
+        _table("divide", board, ident, depth, "move", list(rows.items()), footer, timer, nps, names)
     else:
         lines = [_plain_row("move", names, names)]
         lines += [_plain_row(move, [row[name] for name in names], names) for move, row in rows.items()]
@@ -96,13 +96,12 @@ def _plain_row(label: str, values, names) -> str:
     return "  ".join(cells).rstrip()
 
 
-def _table(kind, fen, ident, depth, first, rows, footer, timer: Timer, nps: int, names) -> None:
+def _table(kind, board, ident, depth, first, rows, footer, timer: Timer, nps: int, names) -> None:
     from rich.table import Table
-    from rich.text import Text
 
     con = output.console()
-    con.print(Text.assemble((f"{kind} {depth} --stats", "bold"), "  ", (ident or "", "cyan")))
-    con.print(Text(fen, style="dim"))
+    for line in perft_view.heading(kind, depth, ident, board.shown_fen(), board.variant, flags=" --stats"):
+        con.print(line)
     widths = {name: _width(name, rows, footer) for name in names}
     for part in _fitting(con.width, first, rows, footer, widths):
         table = Table(show_footer=footer is not None, box=None, padding=(0, 1))

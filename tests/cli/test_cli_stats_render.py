@@ -86,3 +86,23 @@ def test_debug_shows_a_bar_on_a_terminal():
     out, _ = proc.communicate(timeout=300)
     assert proc.returncode == 0 and "ok: no invariant violated" in out
     assert "debug" in finish()  # the bar, on stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["perft", "startpos", "2"],
+    ["perft", "startpos", "2", "--all-depths"],
+    ["perft", "startpos", "2", "--stats"],
+    ["divide", "startpos", "1"],
+    ["divide", "startpos", "1", "--stats"],
+    ["debug", "startpos", "1"],
+])
+def test_a_terminal_heading_names_the_variant(cli, terminal, args):
+    # perft --all-depths --variant atomic was headed 'perft 2 --stats  startpos', as in
+    # standard chess (so were perft's, divide's and debug's own headings)
+    terminal(120)
+    atomic = cli(*args, "--variant", "atomic")
+    assert atomic.exit_code == 0, atomic.stderr
+    assert atomic.stdout.splitlines()[0].split()[-2:] == ["startpos", "atomic"]
+    chess = cli(*args)
+    assert chess.exit_code == 0, chess.stderr
+    assert chess.stdout.splitlines()[0].split()[-1] == "startpos"  # standard chess names none
