@@ -30,15 +30,18 @@ class FenError(InputError):
 class IllegalMoveError(InputError):
     """A move that is not legal in the position; lists the legal ones."""
 
-    def __init__(self, move: str, fen: str, legal: list[str], uci: bool = True, ended: str | None = None):
+    def __init__(
+        self, move: str, fen: str, legal: list[str], uci: bool = True, ended: str | None = None, why: str = ""
+    ):
         """``uci=False``: ``move`` is not written as a UCI move at all (``Nf3``, ``O-O``),
         which the message says, with the form moves take. ``ended``: why there is no legal
-        move (checkmate, a variant's own end of the game)."""
+        move (checkmate, a variant's own end of the game). ``why``: the caller's reason,
+        said after the FEN."""
         self.move = move
         self.fen = fen
         self.legal = legal
         shown = " ".join(sorted(legal)) if legal else f"(none: {ended})" if ended else "(none)"
-        why = "" if uci else ": not a UCI move (from square and to square, such as g1f3; a promotion adds its piece: e7e8q)"
+        why = f": {why}" if why else "" if uci else ": not a UCI move (from square and to square, such as g1f3; a promotion adds its piece: e7e8q)"
         promotions = [m for m in sorted(legal) if len(m) == 5 and m[:4] == move.lower()]
         if uci and promotions:  # a7a8 where a7a8q ... are legal
             why = f": a promotion names its piece ({', '.join(promotions)})"

@@ -17,10 +17,13 @@ from chesskit.core.api import table
 from chesskit.core.tables import tables
 from chesskit.errors import IllegalMoveError, InputError
 from chesskit.geometry import attackers
+from chesskit.variants import get as variant_named
 from chesskit.board.fen import MAX_CLOCK
 from chesskit.vocab import (
     COLOR_NAMES,
     PIECE_LETTERS,
+    PIECE_NAMES,
+    WHITE,
     PROMOTION_LETTERS,
     castle_squares,
     drop_piece,
@@ -260,8 +263,8 @@ class Board:
     def _find(self, uci: str) -> int:
         moves = self._legal_packed()
         typed = uci  # the error quotes what was typed
-        if uci[1:2] == "@":  # a drop's piece letter in either case
-            uci = uci[0].upper() + uci[1:]
+        if uci[1:2] == "@":
+            uci = self.drop_uci(uci)
         else:
             # only a move from the square it names can be it: the others need no UCI
             # string made (a push's lookup was most of its time, Kiwipete's 48 strings)
@@ -280,6 +283,22 @@ class Board:
                     return move
         legal = self.legal_moves()
         raise IllegalMoveError(typed, self.shown_fen(), legal, uci=_uci_shaped(uci), ended=None if legal else self._why_no_move())
+
+    def drop_uci(self, move: str) -> str:
+        """The drop ``move`` (``N@e4``) as UCI writes it, its piece letter upper case: the
+        side to move drops. A lower-case letter is read as a FEN's, so it must name the
+        side to move's piece (``n@e5``, black to move); one of the other side's (``n@e4``,
+        white to move: a black knight) is an IllegalMoveError, never that side's drop."""
+        letter = move[:1]
+        drops = self.variant != "chess" and variant_named(self.variant).pockets  # elsewhere no drop is legal
+        if drops and letter.islower() and self.turn == WHITE and letter in PIECE_LETTERS.strip():
+            upper = letter.upper() + move[1:]
+            raise IllegalMoveError(
+                move, self.shown_fen(), self.legal_moves(),
+                why=f"{letter!r} is a black {PIECE_NAMES[PIECE_LETTERS.index(letter)]} and white is to move: a drop is "
+                f"written with an upper-case letter ({upper}) and drops a piece of the side to move",
+            )
+        return letter.upper() + move[1:]
 
     def _reserve(self, plies: int, exact: bool = False, margin: int = 0) -> None:
         """Grow the history stack so ``plies`` more moves fit (and ``margin`` rows more),

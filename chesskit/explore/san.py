@@ -104,14 +104,15 @@ def path_labels(board, path: list[str]) -> list[tuple[str, str]]:
 
 def find_move(board, text: str, legal: list[str] | None = None) -> str | None:
     """The legal UCI move that ``text`` names, in UCI (either castling notation) or SAN
-    (check marks and ``0-0`` accepted); None when no legal move matches."""
+    (check marks and ``0-0`` accepted); None when no legal move matches. A drop's lower-case
+    letter of the other side's piece is an IllegalMoveError (``Board.drop_uci``)."""
     legal = board.legal_moves() if legal is None else legal
     text = text.strip()
     if text.lower() in legal:
         return text.lower()
-    if "@" in text:  # a drop: N@f3, n@f3, P@e4 or @e4 (check marks accepted)
+    if "@" in text:  # a drop: N@f3, P@e4 or @e4, n@f5 with black to move (check marks accepted)
         drop = text.rstrip("+#!?")
-        drop = ("P" + drop if drop.startswith("@") else drop[:1].upper() + drop[1:].lower())
+        drop = "P" + drop if drop.startswith("@") else board.drop_uci(drop[:1] + drop[1:].lower())
         return drop if drop in legal else None
     if len(text) == 4 and text[:2] in {m[:2] for m in legal}:
         for move in legal:  # a castle in the other UCI notation (e1g1 / e1h1)

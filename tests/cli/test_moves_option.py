@@ -11,6 +11,7 @@ from helpers import ENGINES
 
 import chesskit
 from chesskit.cli.main import main
+from chesskit.errors import IllegalMoveError
 
 AFTER = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 SPELLINGS = ["e2e4 e7e5", "e2e4,e7e5", "e2e4, e7e5", " e2e4 ,e7e5, "]
@@ -52,3 +53,44 @@ def test_explores_moves_command_reads_commas_too(cli):
     result = cli("explore", "startpos", "1", input="moves e2e4,e7e5\nfen\n")
     assert result.exit_code == 0, result.stderr
     assert "e2e4 e7e5" in result.stdout and AFTER in result.stdout
+
+
+# white to move, both sides holding a knight: a drop's letter decides whose
+ZH_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1"
+
+
+def _crazyhouse_after(moves: list[str]) -> str:
+    import chess.variant
+
+    board = chess.variant.CrazyhouseBoard(ZH_FEN)
+    for move in moves:
+        board.push_uci(move)
+    return board.fen()
+
+
+def _shown(cli, moves: str):
+    return cli("show", ZH_FEN, "--variant", "crazyhouse", "--moves", moves, "--json")
+
+
+def test_a_lowercase_drop_of_the_other_sides_piece_is_refused(cli):
+    # 'n@e4' with white to move dropped a white knight: the letter names a black one
+    refused = _shown(cli, "n@e4")
+    assert refused.exit_code == 2 and refused.stdout == ""
+    line = refused.stderr.splitlines()[-1]  # after the notes on the position
+    assert line.startswith(f"chesskit: illegal move 'n@e4' in {ZH_FEN}: 'n' is a black knight and white is to move")
+    assert "a drop is written with an upper-case letter (N@e4)" in line and "Traceback" not in refused.output
+    later = _shown(cli, "e2e4 e7e5 n@d4")  # the position after the moves before it is named
+    assert "illegal move 'n@d4' in rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[Nn] w KQkq - 0 2" in later.stderr
+    with pytest.raises(IllegalMoveError, match="'n' is a black knight"):
+        chesskit.Board(ZH_FEN, variant="crazyhouse").push("n@e4")
+
+
+@pytest.mark.parametrize("moves", ["N@e4", "e2e3 N@e5", "e2e3 n@e5"])
+def test_an_uppercase_drop_or_a_lowercase_one_of_the_side_to_move_is_played(cli, moves):
+    # upper case is UCI's spelling for either side; a lower-case letter naming the side to
+    # move's own piece (black's knight, black to move) is what it says
+    shown = _shown(cli, moves)
+    assert shown.exit_code == 0, shown.stderr
+    played = [m[0].upper() + m[1:] if "@" in m else m for m in moves.split()]
+    # the clocks aside: a drop resets the halfmove clock here, as Fairy-Stockfish's (variants.md)
+    assert json.loads(shown.stdout)["fen"].split()[:4] == _crazyhouse_after(played).split()[:4]

@@ -6,6 +6,7 @@ import chess
 import pytest
 
 from chesskit.board.board import Board
+from chesskit.errors import IllegalMoveError
 from chesskit.explore.san import find_move, path_labels, san
 from helpers import KIWIPETE, random_boards
 
@@ -88,6 +89,10 @@ def test_crazyhouse_drops_in_san_match_python_chess():
         assert san(ours, move, legal) == expected, move
         assert find_move(ours, expected, legal) == move, expected
     assert san(ours, "N@g5", legal) == "N@g5" and san(ours, "P@d6", legal) == "@d6"
-    assert find_move(ours, "p@d6", legal) == find_move(ours, "P@d6", legal) == "P@d6"
-    assert find_move(ours, "n@g5+", legal) == "N@g5"
+    assert find_move(ours, "P@d6", legal) == "P@d6" and find_move(ours, "N@g5+", legal) == "N@g5"
     assert find_move(ours, "B@b5", legal) is None  # white holds no bishop
+    # a lower-case letter is a FEN's: black's pawn, with white to move, is refused, as --moves does
+    with pytest.raises(IllegalMoveError, match="'p' is a black pawn and white is to move"):
+        find_move(ours, "p@d6", legal)
+    ours.push("N@g5")
+    assert find_move(ours, "b@e3", ours.legal_moves()) == find_move(ours, "B@e3", ours.legal_moves()) == "B@e3"
