@@ -47,7 +47,8 @@ from chesskit.timer import Timer
 class Planned:
     """The counts to check, the lines that cannot be run, and the positions with no count
     within the limits (``skipped``: each with why). ``nothing``: why no count is checked
-    when the limits leave none (``prepare(..., allow_nothing=True)``), else None."""
+    when the limits or --skip-chess960 leave none (``prepare(..., allow_nothing=True)``),
+    else None."""
 
     tasks: list[Task]
     errors: list[LineError]
@@ -56,6 +57,8 @@ class Planned:
     nothing: str | None = None
 
 
+# why a position is skipped when --skip-chess960 leaves out every position of the run
+LEFT_OUT_960 = "a Chess960 position: --skip-chess960 leaves it out"
 # why ``without_impossible`` leaves a position out
 NOT_BISECTED = (
     "cannot arise in a game: --bisect leaves it out (an engine may count it its own way, "
@@ -184,7 +187,7 @@ def prepare(
     the rules of the files and lines that name none, and without ``paths`` the bundled
     suites of that variant (``positions/variants/NAME*``). Raises InputError when a path
     does not exist and when nothing at all can be run or reported; ``allow_nothing``: limits
-    that leave no count of the positions read are no error here (every position is
+    (or ``skip_chess960``) that leave no count of the positions read are no error here (every position is
     ``skipped``, ``Planned.nothing`` says why, and ``execute``'s verdict is that InputError),
     so that the run can still be reported. ``ahead``
     (``runner.Ahead``, made with the same limits): counting starts as the positions are
@@ -225,9 +228,13 @@ def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, 
     if tags:
         records = select(records, tags)
     if skip_chess960:
-        records = [record for record in records if not _played_as_960(record)]
-        if not records and not errors:
-            raise InputError("nothing to run: every position is a Chess960 one and --skip-chess960 leaves them out")
+        left = [record for record in records if not _played_as_960(record)]
+        if not left and not errors:  # reported as the limits' nothing to run is: each position skipped
+            nothing = "nothing to run: every position is a Chess960 one and --skip-chess960 leaves them out"
+            if not (allow_nothing and records):
+                raise InputError(nothing)
+            return Planned([], [], skip_chess960, [(record, LEFT_OUT_960) for record in records], nothing)
+        records = left
     tasks, understated = within_bounds(plan(records, max_depth, max_nodes), max_nodes)
     errors = errors + understated
     nothing = None

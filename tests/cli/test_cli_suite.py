@@ -76,6 +76,32 @@ def test_limits_that_leave_nothing_to_run_still_report_every_position_skipped(cl
     assert "3 skipped" in text.stdout and "no count checked" in text.stdout and "all match" not in text.stdout
 
 
+CHESS960_ONLY = """\
+bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - id "c960-0"; D1 20; D2 400;
+rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - id "c960-959"; D1 20; D2 400;
+"""
+
+
+def test_skip_chess960_that_leaves_nothing_to_run_still_reports_every_position_skipped(cli, tmp_path):
+    # it stopped with the stderr line alone (exit 2): no --json object, no summary, where
+    # --max-nodes 0 reports each position skipped and why
+    path = tmp_path / "c960.epd"
+    path.write_text(CHESS960_ONLY)
+    why = "nothing to run: every position is a Chess960 one and --skip-chess960 leaves them out"
+    result = cli("suite", str(path), "--skip-chess960", "--json")
+    assert result.exit_code == 2
+    assert result.stderr == f"chesskit: {why}\n"
+    data = json.loads(result.stdout)
+    assert data["positions"] == {"passed": 0, "mismatched": 0, "engine_errors": 0, "skipped": 2, "errors": 0, "not_run": 0}
+    assert [(s["id"], s["status"], s["reason"]) for s in data["skipped"]] == [
+        (ident, "skipped", "a Chess960 position: --skip-chess960 leaves it out") for ident in ("c960-0", "c960-959")
+    ]
+    assert data["results"] == [] and data["error_lines"] == []
+    text = cli("suite", str(path), "--skip-chess960")
+    assert text.exit_code == 2 and text.stderr == f"chesskit: {why}\n"
+    assert "2 skipped" in text.stdout and "no count checked" in text.stdout
+
+
 def test_nothing_to_run_starts_no_engine(cli, good, tmp_path):
     # the limits are known before the engine is asked: nothing to run is exit 2, not the engine's 3
     result = cli("suite", str(good), "--max-nodes", "0", "--engine", str(tmp_path / "no-such-engine"))
