@@ -533,7 +533,7 @@ def parse_tags(text: str, what: str) -> tuple[str, ...]:
     for word in words:
         if not TAG.fullmatch(word) or len(word) > MAX_TAG_CHARS:
             raise InputError(
-                f"{what}: {printable(word[:40])!r} is not a tag (letters, digits and '-_.+', "
+                f"{what}: {word[:40]!r} is not a tag (letters, digits and '-_.+', "
                 f"at most {MAX_TAG_CHARS} characters)"
             )
     return tuple(dict.fromkeys(words))
@@ -542,7 +542,7 @@ def parse_tags(text: str, what: str) -> tuple[str, ...]:
 def _depth(text: str, what: str) -> int:
     if not _ASCII_NUMBER.fullmatch(text) or len(text) > 3 or int(text) > MAX_DEPTH:
         raise InputError(
-            f"{printable(what[:20])}: depth {printable(text[:20])!r} is not an integer from 0 to {MAX_DEPTH}"
+            f"{printable(what[:20])}: depth {text[:20]!r} is not an integer from 0 to {MAX_DEPTH}"
         )
     return int(text)
 
@@ -551,7 +551,7 @@ def _add_depth(found: dict[int, int], depth_text: str, count_text: str, op: str)
     """Record ``count`` at ``depth`` from ``D<depth> <count>`` (op "D") or ``perft <depth> <count>``."""
     depth = _depth(depth_text, f"{op}{depth_text}")
     if not _ASCII_NUMBER.fullmatch(count_text):
-        raise InputError(f"{op}{depth}: expected count {printable(count_text[:40])!r} is not a non-negative integer")
+        raise InputError(f"{op}{depth}: expected count {count_text[:40]!r} is not a non-negative integer")
     if len(count_text) > MAX_COUNT_DIGITS:
         raise InputError(f"{op}{depth}: expected count has {len(count_text)} digits (at most {MAX_COUNT_DIGITS})")
     if depth in found:
@@ -672,7 +672,7 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
         else:
             entries.append(
                 LineError(
-                    path, lineno, f"unknown line {printable(text[:40])!r}: expected 'id', 'epd', 'perft' or 'variant'"
+                    path, lineno, f"unknown line {text[:40]!r}: expected 'id', 'epd', 'perft' or 'variant'"
                 )
             )
     finish()

@@ -21,6 +21,7 @@ from chesskit.suites.formats import (
     read_lines,
     read_suite,
 )
+from chesskit.vocab import MAX_DEPTH
 
 START4 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
 KIWI4 = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
@@ -255,6 +256,22 @@ def test_control_characters_in_an_id_are_escaped(tmp_path):
     (error,) = [e for e in entries if isinstance(e, LineError)]
     assert error.id == "bad\\x00"
     assert error.message.startswith("a NUL byte (\\x00) at column ")  # named as such, the id kept
+
+
+def test_a_control_character_in_a_bad_operand_is_escaped_once(tmp_path):
+    # a bad expected count holding a bell read "expected count '2\\\\x070'": escaped, then
+    # quoted with repr, which doubled the escape's backslash (so did a depth, a tag, a .perft line)
+    epd = (f"{START4} ;D1 2\x070\n{START4} ;D1 20; tags \"a\x07b\"\n{START4} ;perft 1\x07 20\n")
+    assert errors(read_suite(write(tmp_path, "bell.epd", epd))) == [
+        (1, "D1: expected count '2\\x070' is not a non-negative integer"),
+        (2, "tags: 'a\\x07b' is not a tag (letters, digits and '-_.+', at most 64 characters)"),
+        (3, f"perft 1\\x07: depth '1\\x07' is not an integer from 0 to {MAX_DEPTH}"),
+    ]
+    perft = read_suite(write(tmp_path, "bell.perft", f"id a\nepd {START4}\nperft 1 2\x070\nbad\x07 line\n"))
+    assert errors(perft) == [
+        (3, "perft 1: expected count '2\\x070' is not a non-negative integer"),
+        (4, "unknown line 'bad\\x07 line': expected 'id', 'epd', 'perft' or 'variant'"),
+    ]
 
 
 def test_a_nul_byte_in_a_line_is_named(tmp_path):
