@@ -148,7 +148,7 @@ class ExplorerApp(App):
     #summary { height: auto; }
     #counters { height: auto; border: round $secondary; display: none; }
     #finding { height: auto; max-height: 35%; overflow-y: auto; border: round $warning; display: none; }
-    #error { height: auto; max-height: 25%; overflow-y: auto; border: heavy $error; color: $error; display: none; }
+    #error { height: auto; max-height: 40%; overflow-y: auto; border-left: heavy $error; padding-left: 1; color: $error; display: none; }
     #busy { height: 1; display: none; }
     #busy Label { width: auto; margin-right: 1; }
     #ask { dock: bottom; display: none; }

@@ -209,6 +209,29 @@ def test_an_engine_crash_shows_an_error_panel_and_the_explorer_goes_on():
     assert run(ex, script).exit_code == 3
 
 
+def test_an_engine_error_is_shown_whole_on_an_80_by_24_terminal(monkeypatch):
+    # the red panel showed three lines of the error at 80 x 24, cut before "exited with code
+    # 1" ended and without "chesskit's counts are shown; the engine is started again ..."
+    # (the command, which the error quotes, is the same length wherever the test runs)
+    monkeypatch.setenv("CHESSKIT_TEST_PY", sys.executable)
+    monkeypatch.setenv("CHESSKIT_TEST_ENGINE", str(ENGINES / "fail_midway.py"))
+    crashing = 'sh -c \'exec "$CHESSKIT_TEST_PY" "$CHESSKIT_TEST_ENGINE" "$0" "$1"\' {depth} "{fen}"'
+    ex = make(fen=QUEENS, depth=1, engine_cmd=crashing)
+
+    async def script(pilot, app):
+        await pilot.press("m", *"a8=Q", "enter")  # a third queen: the engine exits 1
+        await idle(pilot, app)
+        panel = app.query_one("#error")
+        assert panel.display and panel.virtual_size.height <= panel.scrollable_content_region.height  # nothing cut
+        right = [line[line.index("┃") + 1:] for line in screen(app) if "┃" in line]  # the panel's lines
+        text = " ".join(" ".join(right).split())
+        assert "exited with code 1 for depth 1" in text, screen(app)
+        assert text.endswith("chesskit's counts are shown; the engine is started again for the next count"), screen(app)
+        assert row_of(app, "e8d7").split()[-1] == "1"  # and the table is still in sight
+
+    assert run(ex, script, size=(80, 24)).exit_code == 3
+
+
 def test_the_table_is_drawn_at_its_cells_widths_even_before_textual_measures_them():
     # CI, twice in four runs: the screen drew the freshly filled table before the table's
     # idle-time measuring, Textual kept those lines cached, and every 'a7a8q' stayed 'a7a8'
