@@ -69,6 +69,13 @@ def board_scale(width: int, height: int) -> int:
     return max(1, min(LARGEST_SQUARE, across, down))
 
 
+def board_fits(width: int) -> bool:
+    """Whether a ``width``-column screen has room for the board (squares one line high) and
+    the divide table's every column beside it; narrower, the board and the state below it
+    give way to the table (the FEN line above still gives the position)."""
+    return width >= board_width(1) + 2 + TABLE_WIDTH  # the left panel's 2 of padding
+
+
 def board_width(scale: int) -> int:
     """The board's width in cells: the rank digit and a space, eight squares 2h+1 wide,
     and one cell to spare (``BoardView.render`` reads h back from it): 16h + 11."""
@@ -218,7 +225,9 @@ class ExplorerApp(App):
         width, height = size or self.size
         scale = board_scale(width, height)
         self.query_one(BoardView).fit(scale)
-        self.query_one("#left").styles.width = board_width(scale) + 2  # its padding
+        left = self.query_one("#left")
+        left.styles.width = board_width(scale) + 2  # its padding
+        left.display = board_fits(width)
 
     # ------------------------------------------------------------ drawing
 

@@ -277,6 +277,28 @@ def test_an_80_by_24_terminal_shows_the_whole_board_and_every_column_of_the_tabl
     run(ex, script, size=(80, 24))
 
 
+@pytest.mark.parametrize("width", [60, 76])
+def test_a_terminal_too_narrow_for_the_board_and_the_table_keeps_every_column_of_the_table(width):
+    # at 60 columns the table lost its engine column (cut to "en") and its marks beside the
+    # board: the board, which the FEN line above still gives, gives way to the table
+    ex = make(python=f"{ENGINES / 'bug_no_ep.py'}:Adapter")
+
+    async def script(pilot, app):
+        expected = pc_divide(KIWIPETE, 2)
+        await until(pilot, lambda: len(row_of(app, "a2a4").split()) >= 5)
+        assert row_of(app, "a2a4").split() == ["a2a4", "a4", str(expected["a2a4"]), str(expected["a2a4"] - 1), "differs"]
+        lines = screen(app)
+        assert all(len(line) <= width for line in lines), lines
+        assert not app.query_one("#left").display and not any(re.match(r"1\s+♖", line) for line in lines)
+        assert KIWIPETE in " ".join(lines[:4])  # the position, in the FEN line (wrapped at 60 columns)
+        await pilot.resize_terminal(*SIZE)  # wide again: the board is back
+        await pilot.pause(0.3)
+        await idle(pilot, app)
+        assert app.query_one("#left").display and any(re.match(r"1\s+♖", line) for line in screen(app))
+
+    run(ex, script, size=(width, 24))
+
+
 def test_a_terminal_resized_to_80_by_24_redraws_the_board_to_fit():
     ex = make(depth=1)
 
