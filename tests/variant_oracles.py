@@ -4,8 +4,8 @@
 
 Both count a node where the game is over (a variant win, loss or draw) as a leaf with no
 children, the contract chesskit follows (docs/variants.md). Test-only: GPL, like
-python-chess, and never imported by ``chesskit/``. ``skip_without_oracles()`` skips a test
-module where either is not installed.
+python-chess, and never imported by ``chesskit/``. ``require_oracles()`` imports both: a
+test module whose oracle is missing fails (both are in the ``test`` extra).
 
 Names are the core's canonical ones (Fairy-Stockfish's UCI_Variant spelling); ``giveaway``
 is antichess with castling. FENs are passed to each oracle as given: both read 3check's
@@ -30,10 +30,11 @@ PYTHON_CHESS_BOARDS = {
 }
 
 
-def skip_without_oracles() -> None:
-    """Skip the calling test module unless pyffish and python-chess are importable."""
-    pytest.importorskip("pyffish")
-    pytest.importorskip("chess.variant")
+def require_oracles() -> None:
+    """Import the oracles, pyffish and python-chess's variants: test dependencies (the
+    ``test`` extra), so a missing one fails the calling test module instead of skipping it."""
+    import chess.variant  # noqa: F401
+    import pyffish  # noqa: F401
 
 
 def python_chess_board(variant: str, fen: str, chess960: bool = False):

@@ -349,7 +349,6 @@ def test_a_bad_value_with_an_engine_is_a_usage_error_before_any_test(project, op
 
 @pytest.mark.slow  # two xdist workers, each with its own engine
 def test_it_runs_under_xdist(project):
-    pytest.importorskip("xdist")
     result = project(adapter("bug_no_ep.py"), "--chesskit-suite=suite.epd", "-n", "2")
     result.assert_outcomes(passed=2, failed=2)
 

@@ -14,7 +14,7 @@ from chesskit import variants
 from chesskit.board.fen import format_fen, parse_epd, parse_fen
 from chesskit.errors import FenError, InputError
 
-pyffish = pytest.importorskip("pyffish")
+import pyffish
 
 START = chess.STARTING_BOARD_FEN
 

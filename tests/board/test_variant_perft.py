@@ -12,12 +12,12 @@ from __future__ import annotations
 import pytest
 
 from chesskit.board.board import Board
-from variant_oracles import fairy_divide, first_difference, oracle_perft, skip_without_oracles
+from variant_oracles import fairy_divide, first_difference, oracle_perft, require_oracles
 
 # compiles variant walks: slow, one xdist group per variant (tests/conftest.py)
 pytestmark = pytest.mark.variant_walk
 
-skip_without_oracles()
+require_oracles()
 
 # (variant, FEN, depth): small trees, each about a second or less for both oracles
 CASES = [

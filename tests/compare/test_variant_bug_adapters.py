@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pyffish = pytest.importorskip("pyffish")
+import pyffish
 
 from chesskit.compare.engines import open_engine  # noqa: E402
 from chesskit.errors import EngineError  # noqa: E402

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pyffish = pytest.importorskip("pyffish")
+import pyffish
 
 from chesskit.board.fen import parse_fen  # noqa: E402
 from chesskit.compare.classify import classify_moves  # noqa: E402

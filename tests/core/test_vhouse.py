@@ -9,7 +9,7 @@ import pytest
 import variant_oracles as vo
 from chesskit.board.board import Board
 
-vo.skip_without_oracles()
+vo.require_oracles()
 
 # every test here compiles the variant's walk (one to three CPU minutes on a cold cache):
 # with the slow tests, as every variant_walk test (tests/conftest.py)
