@@ -424,7 +424,9 @@ def _unplayable_960(failure: EngineFailure) -> bool:
 
 
 def _chess960_hint(record, skip_chess960: bool) -> str:
-    return "; --skip-chess960 leaves the Chess960 positions out" if record.chess960 and not skip_chess960 else ""
+    # a position of a Chess960 file asked as standard chess (c960-518, the standard array)
+    # is not left out by --skip-chess960: a failure there has nothing to do with Chess960
+    return "; --skip-chess960 leaves the Chess960 positions out" if _played_as_960(record) and not skip_chess960 else ""
 
 
 def run_errors(results: list[SuiteResult]) -> list[LineError]:

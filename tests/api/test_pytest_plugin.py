@@ -149,6 +149,27 @@ def test_an_engine_failing_at_a_chess960_position_is_told_how_to_leave_them_out(
     assert "skip-chess960" not in missing.stdout.str()  # not started: no position's fault
 
 
+def test_no_chess960_hint_for_an_engine_that_never_answered_or_at_the_standard_array(project, pytester):
+    """The hint was given for every failure at the first test, a Chess960 one (the bundled
+    chess960.epd comes first): an engine that refuses an option, or crashes or is too slow
+    as it starts, was told to leave the Chess960 positions out; and for c960-518, the
+    standard start position, which the engine is asked as standard chess."""
+    pytester.path.joinpath("first960.epd").write_text(
+        'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - ;D1 21 ;id "c960"\n' + SUITE
+    )
+    refused = project(f"--chesskit-engine={FAKE_UCI}", "--chesskit-engine-option=Frobnicate=1", "--chesskit-suite=first960.epd")
+    refused.assert_outcomes(errors=1)
+    refused.stdout.fnmatch_lines(["chesskit: engine * has no option 'Frobnicate'*"])
+    assert "skip-chess960" not in refused.stdout.str()
+    start = SUITE.splitlines()[0].split(" ;")[0]
+    pytester.path.joinpath("std960.epd").write_text(f'{start} ;D1 20 ;D2 400 ;id "c960-518"\n')
+    crashing = f"{ENGINES / 'fail_on.py'} --fault segv --on {start.split()[0]} --depth 2"
+    crashed = project(f"--chesskit-engine={crashing}", "--chesskit-suite=std960.epd")
+    crashed.assert_outcomes(passed=1, errors=1)  # D1 answered: the engine had started
+    crashed.stdout.fnmatch_lines(["chesskit: engine * was killed by signal SIGSEGV after 'go perft 2'*"])
+    assert "skip-chess960" not in crashed.stdout.str()
+
+
 @pytest.mark.parametrize("option", ["--chesskit-engine", "--chesskit-script", "--chesskit-python"])
 def test_an_engine_that_cannot_start_stops_the_session_at_its_first_test(project, pytester, option):
     # a misspelt --chesskit-engine ran every count of the bundled suites, each an error saying

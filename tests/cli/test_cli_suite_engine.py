@@ -197,6 +197,17 @@ def test_an_engine_that_fails_as_it_starts_gets_no_chess960_hint(cli, tmp_path):
     assert "Chess960" not in line and "--skip-chess960" not in line
 
 
+def test_a_failure_at_the_standard_array_of_a_chess960_file_gets_no_chess960_hint(cli, tmp_path):
+    # c960-518 is the standard start position, asked as standard chess and kept by
+    # --skip-chess960: a crash there was told that --skip-chess960 would leave it out
+    suite = tmp_path / "std960.epd"
+    suite.write_text(f'{START4} id "c960-518"; D1 20; D2 400;\n')
+    crashing = f"{ENGINES / 'fail_on.py'} --fault segv --on {START4.split()[0]} --depth 2"
+    for skip in ((), ("--skip-chess960",)):
+        line = one_line(cli("suite", str(suite), "--engine", crashing, *skip), 3, "c960-518 D2", "SIGSEGV")
+        assert "Chess960" not in line and "--skip-chess960" not in line
+
+
 def test_junit_without_an_engine(cli, tmp_path):
     suite = epd(tmp_path, [("quiet", QUIET, 2)], wrong={"quiet": 3})
     out = tmp_path / "junit.xml"
