@@ -10,8 +10,9 @@ not where the command line names only files or tests: ``pytest tests/test_mine.p
 those), named ``FILE::ID[D<depth>]``. A test fails with compare's descent to the node where the
 engine goes wrong; an engine that crashes, hangs (``--chesskit-timeout`` per answer) or
 prints what cannot be read makes that test an error, and the next test starts the engine
-afresh; one that cannot be started at all stops the session at its first test. A line of a suite that cannot be run is an error of its own. The fixture
-``chesskit_engine`` gives a test the engine (a ``chesskit.Engine``). Each pytest-xdist
+afresh; one that cannot be started at all, or never answers as it starts, stops the session at its first test. A line of a suite that cannot be run is an error of its own. The fixture
+``chesskit_engine`` gives a test the engine (a ``chesskit.Engine``), started: one that
+never answers is the first such test's error, and stops the session. Each pytest-xdist
 worker starts its own engine.
 
 Without its options the plugin does nothing and imports nothing of chesskit: it is loaded
@@ -34,6 +35,8 @@ _ENGINE_OPTIONS = {
     "chesskit_python": "python",
 }
 _STATE = pytest.StashKey["_Run"]()
+# the error of the chesskit_engine fixture's engine as it started (pytest_runtest_makereport)
+_FIXTURE_FAILED = pytest.StashKey[BaseException]()
 # the options that only shape the tests of an engine, and their defaults: given without an
 # engine, a usage error (they did nothing, silently); each given value is checked either way
 _FOR_ENGINE = {
@@ -458,10 +461,12 @@ def pytest_runtest_makereport(item, call):
     elif call.excinfo is not None and "chesskit_engine" in getattr(item, "fixturenames", ()):
         from chesskit.errors import EngineNotStarted
 
-        if isinstance(call.excinfo.value, EngineNotStarted):
+        err = call.excinfo.value
+        if isinstance(err, EngineNotStarted) or err is item.config.stash.get(_FIXTURE_FAILED, None):
             # a test of the user's own with the engine fixture: the engine cannot be started
-            # at all, so every such test would fail the same; one line, and the session stops
-            line = f"chesskit: {_plugin_flags(str(call.excinfo.value))}"
+            # at all, or never answered as it started (the fixture's error), so every such
+            # test would fail the same; one line, and the session stops
+            line = f"chesskit: {_plugin_flags(str(err))}"
             report.longrepr = line
             item.session.shouldstop = line
     return report
@@ -480,6 +485,17 @@ def chesskit_engine(pytestconfig: pytest.Config):
     if kwargs is None:
         pytest.skip("no engine: run pytest with --chesskit-engine=CMD")
     from chesskit.api.engine import Engine
+    from chesskit.errors import EngineError
 
     with Engine.with_flags(**kwargs) as engine:
+        try:
+            # started now, as the generated tests' engine is before their first position: one
+            # that never answers (it crashes as it starts, no dialect is found, it refuses an
+            # option or the variant, it is too slow to say 'uciok') is the error of the first
+            # test that uses it, said in one line, and the session stops there; pytest keeps
+            # a session fixture's error, so no later test would detect it all over again
+            engine.dialect
+        except EngineError as err:
+            pytestconfig.stash[_FIXTURE_FAILED] = err
+            raise
         yield engine

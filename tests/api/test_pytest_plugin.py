@@ -273,9 +273,41 @@ def test_an_engine_that_cannot_start_in_a_fixture_test_is_one_line_and_stops_the
         """
     )
     result = project(f"--chesskit-engine={pytester.path / 'nope'}", "test_mine.py")
-    result.assert_outcomes(failed=1)
+    result.assert_outcomes(errors=1)  # the fixture's error: it starts the engine
     result.stdout.fnmatch_lines(["*Interrupted: chesskit: engine * was not found*"])
     assert "Traceback" not in result.stdout.str() and "resolve_program" not in result.stdout.str()
+    script = project(f"--chesskit-script={pytester.path / 'nope'}", "test_mine.py")
+    script.assert_outcomes(failed=1)  # a script starts at its first question: the test's
+    script.stdout.fnmatch_lines(["*Interrupted: chesskit: engine * was not found*"])
+    assert "Traceback" not in script.stdout.str()
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        # it refuses an option as it starts (it printed some forty lines of traceback per test)
+        (["--chesskit-engine-option=Frobnicate=1"], "has no option 'Frobnicate'"),
+        # too slow to say 'uciok': its detection was made again for every test, up to 90 s each
+        (["--chesskit-timeout=1", "--slow-uci"], "did not say 'uciok' within 1 s of 'uci'"),
+    ],
+)
+def test_an_engine_that_never_answers_in_a_fixture_test_is_one_line_and_stops_the_session(
+    project, pytester, args, words
+):
+    pytester.makepyfile(
+        test_mine="""
+        def test_one(chesskit_engine):
+            assert chesskit_engine.perft("startpos", 2) == 400
+
+        def test_two(chesskit_engine):
+            assert chesskit_engine.perft("kiwipete", 1) == 48
+        """
+    )
+    engine = FAKE_UCI + (" --slow-uci 3" if "--slow-uci" in args else "")
+    result = project(f"--chesskit-engine={engine}", *(a for a in args if a != "--slow-uci"), "test_mine.py")
+    result.assert_outcomes(errors=1)  # test_two is not run
+    result.stdout.fnmatch_lines([f"chesskit: engine * {words}*", f"*Interrupted: chesskit: engine * {words}*"])
+    assert "Traceback" not in result.stdout.str() and "compare/engines" not in result.stdout.str()
 
 
 def test_without_its_options_the_plugin_is_inert_and_loads_nothing(project, pytester):
