@@ -384,7 +384,7 @@ class PerftItem(pytest.Item):
                 # its command's fault (not found, not executable, an adapter that does not
                 # load): every test would fail the same, so the session stops, as `chesskit
                 # suite` ends its run
-                self.session.shouldstop = f"chesskit: {err}"
+                self.session.shouldstop = f"chesskit: {_plugin_flags(str(err))}"
             run.discard()
             raise
         except BaseException:  # Ctrl-C, or anything unforeseen: no engine left half-way

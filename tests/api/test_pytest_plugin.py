@@ -192,6 +192,41 @@ def test_an_engine_refusing_its_options_stops_the_session_at_its_first_test(proj
     result.stdout.fnmatch_lines(["*Interrupted: chesskit: engine * has no option 'Frobnicate'*"])
 
 
+# a UCI engine with no perft yet: it ignores the commands it does not know, as UCI says
+SILENT_UCI = """\
+import sys
+for line in sys.stdin:
+    word = line.strip()
+    if word == "uci":
+        print("id name silent", "uciok", sep="\\n", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "quit":
+        break
+"""
+
+
+@pytest.mark.parametrize(
+    "engine, flags",
+    [
+        ("slow", ["--chesskit-timeout"]),  # "give a longer --timeout": pytest has no such option
+        ("silent", ["--chesskit-dialect", "--chesskit-engine-cmd"]),  # right in the error, not in Interrupted
+    ],
+)
+def test_the_error_and_the_interrupted_line_name_the_plugins_options(project, pytester, engine, flags):
+    pytester.path.joinpath("silent_uci.py").write_text(SILENT_UCI)
+    command = f"{FAKE_UCI} --slow-uci 3" if engine == "slow" else f"{sys.executable} {pytester.path / 'silent_uci.py'}"
+    result = project(f"--chesskit-engine={command}", "--chesskit-timeout=1", "--chesskit-suite=suite.epd")
+    result.assert_outcomes(errors=1)
+    text = result.stdout.str()
+    error = next(line for line in text.splitlines() if line.startswith("chesskit: engine"))
+    interrupted = next(line for line in text.splitlines() if "Interrupted: chesskit: engine" in line)
+    for line in (error, interrupted):
+        assert all(flag in line for flag in flags), line
+        for flag in ("--timeout", "--dialect", "--engine-cmd"):
+            assert f" {flag}" not in line, line
+
+
 @pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
 def test_a_hanging_engine_is_an_error_and_pytest_ends(project, tmp_path, monkeypatch):
     pidfile = tmp_path / "pids"

@@ -82,7 +82,7 @@ def open_engine(
 
 
 # the engine flags in a message of this package, as the commands spell them (--engine-cmd)
-_ENGINE_FLAGS = ("engine-cmd", "engine-option", "engine", "script", "python", "dialect", "variant")
+_ENGINE_FLAGS = ("engine-cmd", "engine-option", "engine", "script", "python", "dialect", "variant", "timeout")
 
 
 def respell_flags(message: str, spell: Callable[[str], str]) -> str:
