@@ -8,6 +8,7 @@ engine, and engines that fail on purpose.  python-chess is the reference.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -487,6 +488,25 @@ def test_adapter_that_fails_in_divide(attr, expected):
     engine = PythonEngine(f"{engine_file('fail_adapters.py')}:{attr}", timeout=1)
     with pytest.raises(EngineError, match=r"^engine '.*fail_adapters.py:" + attr + "' " + expected):
         finishes(lambda: engine.divide(KIWIPETE, 2, []))  # a hanging adapter is given up on
+
+
+def test_an_adapter_failing_below_the_position_asked_says_where():
+    # chesskit makes every call of the adapter's walk, yet its error named only the node
+    # asked (kiwipete, "at the start position" in compare's descent: not in check)
+    with PythonEngine(f"{engine_file('fail_adapters.py')}:RaisesInCheck", timeout=30) as engine:
+        with pytest.raises(EngineError) as raised:
+            engine.divide(KIWIPETE, 3, [])
+        with pytest.raises(EngineError, match=r"in legal_moves\(\): in check$"):  # at the node asked: as it was
+            engine.divide(chess.Board(KIWIPETE).fen(), 1, ["e1f1", "a6e2"])
+    found = re.fullmatch(
+        r"engine '.*' raised RuntimeError in legal_moves\(\): in check; that was below the position asked, "
+        r"after (\w+) (\w+) \(fen (.+)\)", str(raised.value)
+    )
+    assert found, str(raised.value)
+    board = chess.Board(KIWIPETE)  # python-chess: those moves are legal, and lead to a check
+    board.push_uci(found[1])
+    board.push_uci(found[2])
+    assert board.is_check() and found[3] == board.fen()
 
 
 def test_adapter_hook_timeout_outside_divide():

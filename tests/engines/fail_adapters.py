@@ -16,6 +16,15 @@ class RaisesInPush(pchelper.Adapter):
         super().push(uci)
 
 
+class RaisesInCheck(pchelper.Adapter):
+    """legal_moves() raises whenever the side to move is in check (never at kiwipete's root)."""
+
+    def legal_moves(self):
+        if self.board.is_check():
+            raise RuntimeError("in check")
+        return super().legal_moves()
+
+
 class HangsInLegalMoves(pchelper.Adapter):
     def legal_moves(self):
         time.sleep(60)

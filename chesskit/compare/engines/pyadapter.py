@@ -163,8 +163,26 @@ class PythonEngine(Engine):
             self._stop()
             raise self.error(f"answered {label} with something chesskit cannot read") from None
         if "error" in reply:
-            raise self.error(str(reply["error"]))
+            raise self.error(str(reply["error"]) + self._below(request, reply.get("below")))
         return reply.get("ok")
+
+    def _below(self, request: dict, below) -> str:
+        """Where under the node asked a divide failed (``below``: the moves the adapter had
+        played itself), as the error says it: ``; that was below the position asked, after e1f1
+        a6e2 (fen ...)``; nothing where it failed at that node. chesskit makes every call of
+        the walk, so it knows the node, which the node asked would not show."""
+        if not below or not isinstance(below, list):
+            return ""
+        from chesskit.compare.engines.base import node_board
+        from chesskit.errors import ChesskitError
+
+        moves = [str(move) for move in below]
+        where = f"; that was below the position asked, after {' '.join(moves)}"
+        try:
+            board = node_board(request["fen"], [*request["moves"], *moves], request["chess960"], self.variant)
+        except (ChesskitError, ValueError):  # a move chesskit finds illegal: the moves alone
+            return where
+        return f"{where} (fen {board.shown_fen()})"
 
     def _read_answer(self, label: str, at_least: float = 0.0) -> bytes:
         """One answer line from the host, within the timeout and MAX_ANSWER bytes."""

@@ -16,6 +16,9 @@ descriptor that was stdout when the process started::
     < {"ok": {"e2e4": 600, ...}}
     > {"op": "push", "uci": "e2e4"}
     < {"error": "raised ValueError in push('e2e4'): ..."}
+    < {"error": "raised ValueError in legal_moves(): ...", "below": ["e2e4", "e7e5"]}
+
+A divide's error says ``below``: the moves it had played itself under the node asked.
 
 Ops: ``load``, ``set_fen``, ``legal_moves``, ``push``, ``pop``, ``fen``, ``divide``. An
 error answer holds the text that follows ``engine '<name>' `` in the message.
@@ -43,7 +46,10 @@ MAX_LIST = 1000
 
 
 class Failure(Exception):
-    """An answer that is an error: ``str()`` follows ``engine '<name>' ``."""
+    """An answer that is an error: ``str()`` follows ``engine '<name>' ``. ``below``: the
+    moves a divide had played itself under the node it was asked about when it failed."""
+
+    below: list[str] = []
 
 
 def describe(exc: BaseException) -> str:
@@ -132,26 +138,39 @@ class Host:
         self.set_fen(fen, chess960)
         for move in moves:
             self.push(move)
-        result: dict[str, int] = {}
-        for move in self.legal_moves():  # a move listed twice or 0000: kept, see add_divide_entry
-            if depth == 1:
-                add_divide_entry(result, move, 1)
-                continue
-            self.push(move)
-            add_divide_entry(result, move, self._perft(depth - 1))
-            self.pop()
-        return result
+        walk: list[str] = []  # the moves played below the node asked: where a failure is
+        try:
+            result: dict[str, int] = {}
+            for move in self.legal_moves():  # a move listed twice or 0000: kept, see add_divide_entry
+                if depth == 1:
+                    add_divide_entry(result, move, 1)
+                    continue
+                self._played(move, walk)
+                add_divide_entry(result, move, self._perft(depth - 1, walk))
+                self._undone(walk)
+            return result
+        except Failure as failure:
+            failure.below = list(walk)
+            raise
 
-    def _perft(self, depth: int) -> int:
+    def _perft(self, depth: int, walk: list[str]) -> int:
         moves = self.legal_moves()
         if depth == 1:
             return len(moves)
         total = 0
         for move in moves:
-            self.push(move)
-            total += self._perft(depth - 1)
-            self.pop()
+            self._played(move, walk)
+            total += self._perft(depth - 1, walk)
+            self._undone(walk)
         return total
+
+    def _played(self, move: str, walk: list[str]) -> None:
+        self.push(move)
+        walk.append(move)
+
+    def _undone(self, walk: list[str]) -> None:
+        self.pop()
+        walk.pop()
 
     # -- the loop -----------------------------------------------------------------
 
@@ -235,6 +254,8 @@ def serve() -> None:
             reply = {"ok": host.answer(json.loads(line))}
         except Failure as failure:
             reply = {"error": str(failure)}
+            if failure.below:
+                reply["below"] = failure.below
         try:
             text = json.dumps(reply)
         except (TypeError, ValueError) as exc:
