@@ -40,7 +40,7 @@ class Engine:
 
     def __init__(
         self,
-        command: str | Sequence[str] | None = None,
+        command: str | Sequence[str] | os.PathLike | None = None,
         *,
         dialect: str | None = None,
         options: Options = (),
@@ -50,7 +50,8 @@ class Engine:
         python: str | None = None,
         variant: str = "chess",
     ):
-        """Exactly one of ``command`` (``--engine``: a command line or its argv list),
+        """Exactly one of ``command`` (``--engine``: a command line or its argv list; a
+        ``pathlib.Path`` is one program, whatever spaces its path holds),
         ``engine_cmd`` (``--engine-cmd``), ``script`` (``--script``) or ``python``
         (``--python``). ``dialect`` (``--dialect``, e.g. ``"uci-perft-total"``) names how
         ``command`` answers perft when detection cannot tell; ``options`` (``--engine-option``:
@@ -90,8 +91,8 @@ class Engine:
             options = [options]
         elif not isinstance(options, (Mapping, Sequence, set, frozenset)):
             raise InputError(f"options must be NAME=VALUE strings or a mapping of names to values, got {options!r}")
-        if isinstance(command, os.PathLike):
-            command = os.fspath(command)
+        if isinstance(command, os.PathLike):  # one program, spaces and all: not a command line to split
+            command = [os.fspath(command)]
         if command is not None and not isinstance(command, str):
             if not isinstance(command, Sequence) or isinstance(command, (bytes, bytearray)):
                 raise InputError(f"command must be a command line or a list of its words, got {command!r}")

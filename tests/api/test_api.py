@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import shlex
 import subprocess
 import sys
 
@@ -133,6 +134,19 @@ def _after(*moves: str) -> chess.Board:
     for move in moves:
         board.push_uci(move)
     return board
+
+
+def test_a_path_object_is_one_program_even_with_spaces(tmp_path):
+    # Engine(pathlib.Path(".../with space/my engine")) was split as a command line:
+    # "was not found (no such file '.../with')"
+    folder = tmp_path / "with space"
+    folder.mkdir()
+    program = folder / "my engine"
+    program.write_text(f"#!/bin/sh\nexec {sys.executable} {ENGINES / 'fake_uci.py'}\n")
+    program.chmod(0o755)
+    with chesskit.Engine(program) as engine:
+        assert engine.perft("startpos", 2) == 400 and engine.name == shlex.quote(str(program))
+        assert engine.call == f"chesskit.Engine({json.dumps([str(program)])})"  # the regression test's call runs it too
 
 
 def test_one_engine_option_may_be_given_as_a_string():
