@@ -67,3 +67,18 @@ def test_a_missing_script_at_a_chess960_position_gets_no_chess960_hint(cli, tmp_
     # an engine that does start and then fails there keeps the hint
     engine = f"{ENGINES / 'fake_uci.py'} --no-960"
     one_line(cli("suite", str(suite), "--engine", engine), 3, "cannot play Chess960", "--skip-chess960")
+
+
+def test_a_path_with_spaces_not_quoted_is_told_to_quote_it(cli, tmp_path, monkeypatch):
+    # "was not found (no such file '.../with')" said nothing of the file that is there
+    folder = tmp_path / "with space"
+    folder.mkdir()
+    wrapper(folder, "my engine", "fake_uci.py")
+    path = str(folder / "my engine")
+    line = one_line(cli("compare", "startpos", "1", "--engine", path), 3, f"(no such file {str(tmp_path / 'with')!r})")
+    assert line.endswith(f": the command is split at its spaces, and {path!r} is a file: quote it ('{path}')")
+    assert cli("compare", "startpos", "1", "--engine", f"'{path}'").exit_code == 0  # as it says
+    monkeypatch.chdir(folder)
+    one_line(cli("compare", "startpos", "1", "--engine", "my engine"), 3, "(no 'my' on PATH): the command is split")
+    # a missing program says what it said (no file of the whole name either)
+    assert one_line(cli("compare", "startpos", "1", "--engine", "no such"), 3).endswith("(no 'no' on PATH)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shlex
 import select
 import selectors
 import shutil
@@ -86,15 +87,22 @@ def resolve_program(program: str, name: str) -> str:
         if found is not None:
             return found
         if not os.path.exists(program):
-            raise EngineNotStarted(f"engine {name!r} was not found (no {program!r} on PATH)")
+            raise EngineNotStarted(f"engine {name!r} was not found (no {program!r} on PATH){_split_path(program, name)}")
         program = os.path.join(os.curdir, program)
     if not os.path.exists(program):
-        raise EngineNotStarted(f"engine {name!r} was not found (no such file {program!r})")
+        raise EngineNotStarted(f"engine {name!r} was not found (no such file {program!r}){_split_path(program, name)}")
     if os.path.isdir(program):
         raise EngineNotStarted(f"engine {name!r} is not executable ({program!r} is a directory)")
     if not os.access(program, os.X_OK):
         raise EngineNotStarted(f"engine {name!r} is not executable (try chmod +x {program})")
     return program
+
+
+def _split_path(program: str, name: str) -> str:
+    """What a not-found error adds where the command, a path with spaces, was split at them."""
+    if program == name or not os.path.isfile(name):
+        return ""
+    return f": the command is split at its spaces, and {name!r} is a file: quote it ({shlex.quote(name)})"
 
 
 # Every engine process started and not yet killed, by pid (its process group's id): what
