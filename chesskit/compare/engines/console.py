@@ -63,7 +63,16 @@ class PerftEngine(UciEngine):
         self._no_uciok = False  # it did not say `uciok` in the wait
         self.late_uci = False  # and printed UCI's handshake later: a UCI engine slow to start
         self._position_checked = False  # once for the engine, not again when it is restarted
-        self._probe_answered = False  # a detection probe got an answer: the engine is awake
+        # a detection probe got an answer (Ethereal: a search for `go perft 1`, `20` for
+        # `perft 1`), or the engine said `readyok` after one and printed nothing else, not
+        # even a refusal (a UCI engine with no perft yet ignores what it does not know, as
+        # UCI asks): it is awake, and a later probe's silence after its readyok is no
+        # answer (Ethereal's `divide 1` waited 30 s at every start; such an engine, the
+        # whole --timeout for each of its three probes). An engine that counts before its
+        # readyok (a bare `perft` in the UCI thread) still has the whole --timeout, since
+        # readyok waits for it; so has one that refuses what it does not know (`Unknown
+        # command`) and counts in a thread: its silence is not ignorance
+        self._probe_answered = False
         # the total-only UCI dialect of an engine found to divide in xboard, whose UCI loop
         # offers UCI_Chess960 (Sjaak II): spoken from the first Chess960 position on
         self.chess960_dialect: Dialect | None = None
@@ -352,9 +361,8 @@ class PerftEngine(UciEngine):
 
         def wait_more() -> float:
             if probe and not began and deadline is not None and not self._probe_answered:
-                # a slow engine's first line gets the whole --timeout; once it has answered a
-                # probe (Ethereal: a search for `go perft 1`, `20` for `perft 1`), silence after
-                # readyok is no answer (its `divide 1`: it waited 30 s at every start)
+                # a slow engine's first line gets the whole --timeout; once it is awake
+                # (``_probe_answered``), silence after readyok is no answer
                 return deadline
             return time.monotonic() + _grace(self.timeout, probe)
         while True:
@@ -397,6 +405,8 @@ class PerftEngine(UciEngine):
             began = began or kind != "skip" or refused
             if quiet is not None:  # a probe waits as long as the engine keeps talking
                 quiet = wait_more()
+        if probe and ready and ready_reply is not None and not began:
+            self._probe_answered = True  # it read this probe (readyok) and ignored it (wait_more)
         return reader.finish(), search
 
     def _may_be_over(self, answer: Answer, depth: int, ready_reply: str | None, turned_down: bool) -> bool:
