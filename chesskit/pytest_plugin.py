@@ -427,14 +427,21 @@ class PerftMismatch(AssertionError):
     """The engine's count is not the suite's."""
 
 
+def _cannot_arise(case) -> list[str]:
+    """Why ``case``'s position cannot arise in a game, where it cannot, for a mismatch or an
+    engine's failure there (an engine may count it its own way: Stockfish crashes on one)."""
+    from chesskit.cli.suite_render import cannot_arise_lines
+
+    return [f"{line} (-k 'not cannot-arise' leaves such positions out)" for line in cannot_arise_lines(case.task.record.notes)]
+
+
 def _mismatch_text(result) -> str:
     from chesskit.cli.compare_render import plain_text  # the CLI's rendering of a descent
-    from chesskit.cli.suite_render import cannot_arise_lines
 
     case = result.case
     head = f"{case.id} D{case.depth}: expected {case.expected}, the engine counted {result.nodes} ({case.file}:{case.line})"
-    for line in cannot_arise_lines(case.task.record.notes):
-        head += f"\n{line} (-k 'not cannot-arise' leaves such positions out)"
+    for line in _cannot_arise(case):
+        head += f"\n{line}"
     if result.compare is None:
         return head
     doubt = ""
@@ -457,7 +464,12 @@ def pytest_runtest_makereport(item, call):
             # play Chess960
             started = item.config.stash[_STATE].started and not isinstance(call.excinfo.value, EngineNotStarted)
             hint = "; --chesskit-skip-chess960 leaves the Chess960 positions out" if started and _chess960(item) else ""
-            report.longrepr = f"chesskit: {_plugin_flags(str(call.excinfo.value))}{hint}"
+            line = f"chesskit: {_plugin_flags(str(call.excinfo.value))}{hint}"
+            if started and isinstance(item, PerftItem):  # where: a crash says no position
+                case = item.case
+                line += f"\n{case.id} D{case.depth} ({case.file}:{case.line}): {case.task.record.shown_fen}"
+                line += "".join(f"\n{note}" for note in _cannot_arise(case))
+            report.longrepr = line
     elif call.excinfo is not None and "chesskit_engine" in getattr(item, "fixturenames", ()):
         from chesskit.errors import EngineNotStarted
 

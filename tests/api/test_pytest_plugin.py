@@ -90,6 +90,30 @@ def test_k_selects_by_tag_and_by_cannot_arise_and_a_mismatch_there_says_why(proj
     project(engine, suite, "-k", "ep and not cannot-arise").assert_outcomes(passed=2, deselected=1)
 
 
+def test_an_engine_failing_at_a_position_names_it_and_why_it_cannot_arise_where_it_cannot(project, pytester):
+    # the error said only that the engine crashed (Stockfish's SIGSEGV at a bundled
+    # cannot-arise position, Ethereal's stack smashing), with no FEN: a mismatch there says
+    # why the position cannot arise, and that an engine may count it its own way
+    odd = "4k3/8/8/3P4/8/8/8/4K3 w - c6"
+    pytester.path.joinpath("odd.epd").write_text(f'{odd} id "ep-no-pushed-pawn"; D1 6;\n' + SUITE)
+    crashing = f"--chesskit-engine={ENGINES / 'fail_on.py'} --fault segv --on {odd.split()[0]}"
+    result = project(crashing, "--chesskit-suite=odd.epd")
+    result.assert_outcomes(passed=4, errors=1)
+    result.stdout.fnmatch_lines([
+        "chesskit: engine * was killed by signal SIGSEGV after 'go perft 1'*",
+        "ep-no-pushed-pawn D1 (odd.epd:1): 4k3/8/8/3P4/8/8/8/4K3 w - - 0 1",  # as sent: c6 is no en-passant square
+        "this position cannot arise in a game (*): an engine may count it its own way "
+        "(-k 'not cannot-arise' leaves such positions out)",
+        "ERROR odd.epd::ep-no-pushed-pawn[[]D1[]] - chesskit: engine *",
+    ])
+    start = SUITE.splitlines()[0].split(" ;")[0]
+    plain = project(f"--chesskit-engine={ENGINES / 'fail_on.py'} --fault segv --on {start.split()[0]} --depth 2",
+                    "--chesskit-suite=suite.epd")
+    plain.assert_outcomes(passed=3, errors=1)
+    plain.stdout.fnmatch_lines([f"start D2 (suite.epd:1): {start}"])
+    assert "cannot arise" not in plain.stdout.str()
+
+
 @pytest.mark.parametrize("kind", ["twice", "null"])
 def test_a_move_listed_twice_or_a_null_move_fails_the_test_with_the_finding(project, pytester, kind):
     """A bug of the engine's move generation, not an error of the test (it was an error, exit 3)."""
