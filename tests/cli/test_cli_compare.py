@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from helpers import BEFORE_EP, ENGINES, EP_FEN, FAKE_UCI, gone, one_line, pc_divide
+from helpers import BEFORE_EP, ENGINES, EP_FEN, FAKE_UCI, REPO, gone, one_line, pc_divide
 
 NO_EP = str(ENGINES / "bug_no_ep.py")
 
@@ -325,3 +326,17 @@ def test_count_tables_are_sorted_like_divide(cli):
     table = text.split("counts at each step:\n")[1].split("\ndepth ")[0].splitlines()[2:-1]
     moves = [row.split()[0] for row in table]
     assert moves == sorted(moves) and len(moves) == 48
+
+
+def test_json_md_names_every_key_of_a_total_only_compare(cli):
+    # a total-only engine's disagreement may have empty "missing" and "extra": its
+    # "total_only", "move_counts", "inferred", "unnamed_*" and each step's "theirs_total"
+    # say what it found, and json.md's compare row named none of them
+    engine = f"{sys.executable} {ENGINES / 'fake_perft.py'} --command perft --total-only --total bare --bug no_ep"
+    result = cli("compare", EP_FEN, "2", "--engine", engine, "--json")
+    assert result.exit_code == 1, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["total_only"], data["move_counts"], data["missing"]) == (True, {"chesskit": 31, "engine": 30}, ["e5f6"])
+    row = next(line for line in (REPO / "docs" / "json.md").read_text().splitlines() if line.startswith("| `compare` |"))
+    assert [key for key in data if f'"{key}"' not in row] == []
+    assert [key for step in data["steps"] for key in step if f'"{key}"' not in row] == []
