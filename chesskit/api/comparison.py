@@ -26,10 +26,21 @@ from chesskit.errors import InputError
 STATE_PUSHES = 2000
 
 
-def check_pushes(state_pushes) -> int:
-    """``state_pushes`` as an int >= 0; InputError (exit 2) otherwise (a negative one was accepted)."""
+def check_pushes(state_pushes, python: bool = True) -> int:
+    """``state_pushes`` as an int >= 0 (None: ``STATE_PUSHES``); InputError (exit 2)
+    otherwise (a negative one was accepted), and for a value given where the engine is no
+    Python adapter (``python`` False): it sets that adapter's full-state sweep, and a UCI,
+    xboard or perft-printing engine has no state to compare, so it was silently ignored
+    (``compare --state-pushes`` and ``chesskit.compare(..., state_pushes=)`` alike)."""
+    if state_pushes is None:
+        return STATE_PUSHES
     if isinstance(state_pushes, bool) or not hasattr(state_pushes, "__index__") or state_pushes < 0:
         raise InputError(f"state_pushes must be an integer >= 0 (0: only along the descent), got {state_pushes!r}")
+    if not python:
+        raise InputError(
+            "--state-pushes sets the full-state sweep of a --python adapter with fen(); without one "
+            "it would change nothing (an engine program answers perft only)"
+        )
     return int(state_pushes.__index__())
 
 
@@ -117,7 +128,7 @@ def compare(
     moves: Moves = (),
     chess960: bool | None = None,
     strict: bool = False,
-    state_pushes: int = STATE_PUSHES,
+    state_pushes: int | None = None,
     engine_fen: str = "typed",
     on_step: Callable[[Any], None] | None = None,
     variant: str | None = None,
@@ -127,7 +138,8 @@ def compare(
 
     ``engine`` is an ``Engine`` (left open) or an engine command (``Engine(command)``,
     closed after). A Python adapter with ``fen()`` also has its full state compared after
-    up to ``state_pushes`` pushes and pops. A position that cannot arise in a game goes to
+    up to ``state_pushes`` pushes and pops (None: ``STATE_PUSHES``; given for another kind of
+    engine, an InputError: it would change nothing). A position that cannot arise in a game goes to
     the engine as typed, or with ``engine_fen="chesskit"`` as chesskit reads it. ``on_step(step)`` sees each node's divides as
     the descent reaches it. An engine failure raises ``chesskit.errors.EngineError``
     (exit code 3); a disagreement is the result, not an exception. ``variant`` names the
@@ -135,11 +147,13 @@ def compare(
     own are the default, and another is refused (InputError: it was opened in its own).
     """
     depth = check_depth(depth, 1)
-    state_pushes = check_pushes(state_pushes)
+    check_pushes(state_pushes)  # its type, before any engine is opened
     if on_step is not None and not callable(on_step):
         raise InputError(f"on_step must be a function of one argument (each step), or None, got {on_step!r}")
     engine, mine = opened(engine, variant)
     try:
+        with keyword_errors():  # the rule's message names the CLI's flags: say the keywords
+            state_pushes = check_pushes(state_pushes, _is_adapter(engine))
         board, ident = open_position(position, moves, engine._chess960 if chess960 is None else chess960, strict, engine.variant)
         fen, ours = engine_fens(position, board, engine_fen)
         with engine.lock, keyword_errors():  # the descent's errors name the CLI's flags: say the keywords
@@ -147,6 +161,13 @@ def compare(
     finally:
         if mine:
             engine.close()
+
+
+def _is_adapter(engine: Engine) -> bool:
+    """Whether ``engine`` is a Python adapter (``python=``): the one kind with a state to compare."""
+    from chesskit.compare.engines.pyadapter import PythonEngine
+
+    return isinstance(engine.backend, PythonEngine)
 
 
 def compare_board(

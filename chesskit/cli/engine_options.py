@@ -222,13 +222,11 @@ def parse_state_pushes(engine_opts: EngineOptions, text: str) -> int:
     perft-printing engine has no state to compare, so it was silently ignored."""
     from click.core import ParameterSource
 
+    from chesskit.api.comparison import check_pushes
     from chesskit.cli.options import parse_count
 
     pushes = parse_count(text, "--state-pushes")
     source = click.get_current_context().get_parameter_source("state_pushes")
-    if source not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP) and engine_opts.python_spec is None:
-        raise InputError(
-            "--state-pushes sets the full-state sweep of a --python adapter with fen(); without one "
-            "it would change nothing (an engine program answers perft only)"
-        )
+    if source not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
+        check_pushes(pushes, engine_opts.python_spec is not None)  # the API's rule, as the API says it
     return pushes

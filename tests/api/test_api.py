@@ -240,6 +240,18 @@ def test_compare_refuses_a_variant_the_engine_was_not_opened_in():
         assert chesskit.compare(engine, "kiwipete", 1, variant="chess").agree  # its own rules, named
 
 
+@pytest.mark.parametrize("kwargs", [{"command": FAKE_UCI}, {"script": CORRECT}], ids=["uci", "script"])
+def test_compare_refuses_state_pushes_for_an_engine_with_no_state_as_the_cli_does(kwargs):
+    # it was silently ignored, where `compare --state-pushes 5 --engine ...` is exit 2
+    with chesskit.Engine(**kwargs) as engine:
+        with pytest.raises(InputError, match=r"^state_pushes sets the full-state sweep of a python adapter with fen\(\); "
+                           r"without one it would change nothing"):
+            chesskit.compare(engine, "kiwipete", 1, state_pushes=5)
+        assert chesskit.compare(engine, "kiwipete", 1).agree  # not given: the default, used by none
+    with chesskit.Engine(python=f"{NO_EP}:Adapter") as adapter:  # an adapter with fen(): its sweep's bound
+        assert chesskit.compare(adapter, "kiwipete", 1, state_pushes=5).agree
+
+
 def test_an_illegal_move_never_reaches_the_engine():
     with chesskit.Engine(FAKE_UCI) as engine:
         with pytest.raises(IllegalMoveError):
