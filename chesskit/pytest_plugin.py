@@ -5,9 +5,10 @@ Registered through the ``pytest11`` entry point, so that in an engine author's r
     pytest --chesskit-engine=./myengine [--chesskit-suite=FILE_OR_DIR ...] [--chesskit-max-nodes=N]
            [--chesskit-variant=NAME]
 
-adds one test per position and depth of the suites (default: the bundled positions, but
-not where the command line names only files or tests: ``pytest tests/test_mine.py`` runs
-those), named ``FILE::ID[D<depth>]``. A test fails with compare's descent to the node where the
+adds one test per position and depth of the suites (``--chesskit-suite``'s and the suite
+files the command line names; default: the bundled positions, but not where the command
+line names only files or tests: ``pytest tests/test_mine.py`` runs those), named
+``FILE::ID[D<depth>]``. A test fails with compare's descent to the node where the
 engine goes wrong; an engine that crashes, hangs (``--chesskit-timeout`` per answer) or
 prints what cannot be read makes that test an error, and the next test starts the engine
 afresh; one that cannot be started at all, or never answers as it starts, stops the session at its first test. A line of a suite that cannot be run is an error of its own. The fixture
@@ -240,7 +241,7 @@ def _cases(config: pytest.Config):
         limits = _checked_values(config)
         try:
             run.cases = suite_cases(
-                config.getoption("chesskit_suite"),
+                _suite_paths(config),
                 max_depth=limits["max_depth"],
                 max_nodes=limits["max_nodes"],
                 skip_chess960=config.getoption("chesskit_skip_chess960"),
@@ -251,6 +252,26 @@ def _cases(config: pytest.Config):
         cases, bad = run.cases
         run.paths = {file: _node_path(config, file) for file in {entry.file for entry in [*cases, *bad]}}
     return run.cases
+
+
+def _suite_paths(config: pytest.Config) -> list[str]:
+    """The suites: ``--chesskit-suite``'s, and each suite file the command line names that
+    they do not hold (``pytest --chesskit-engine=... tests/perft.epd``, or one of its tests
+    by the id a FAILED line shows: pytest said "not found" without ``--chesskit-suite``);
+    none: the bundled positions."""
+    from chesskit.api.suite import SUITE_SUFFIXES
+
+    given = list(config.getoption("chesskit_suite"))
+    held = [Path(path).resolve() for path in given]
+    here = config.invocation_params.dir
+    for arg in config.args:
+        file = (here / arg.partition("::")[0]).resolve()
+        if file.suffix.lower() in SUITE_SUFFIXES and file.is_file() and not any(
+            file == path or path in file.parents for path in held
+        ):
+            given.append(str(file))
+            held.append(file)
+    return given
 
 
 def _items(parent, config: pytest.Config, file: str | None = None, collected=frozenset()) -> list:

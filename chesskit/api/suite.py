@@ -29,6 +29,7 @@ from chesskit.api.keywords import keyword_errors, keyworded
 from chesskit.errors import InputError
 from chesskit.suites.result import PositionResult  # noqa: F401 (what iterating a SuiteResult gives)
 from chesskit.suites.runner import DEFAULT_MAX_NODES  # what ``chesskit suite --max-nodes`` defaults to
+from chesskit.suites.runner import SUITE_SUFFIXES  # noqa: F401 (the suite files' suffixes, for the pytest plugin)
 
 Paths = Union[str, Path, Sequence[Union[str, Path]]]
 

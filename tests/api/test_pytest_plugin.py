@@ -146,6 +146,17 @@ def test_a_test_is_run_again_by_the_id_its_failure_shows(project):
     project(buggy, "--chesskit-suite=suite.epd", "suite.epd").assert_outcomes(passed=2, failed=2)
 
 
+def test_a_suite_file_named_on_the_command_line_is_run_without_chesskit_suite(project, pytester):
+    # "ERROR: not found: .../suite.epd": only --chesskit-suite's files were collected, so the
+    # id a FAILED line shows could not be run again without repeating --chesskit-suite
+    buggy = f"--chesskit-script={ENGINES / 'bug_no_ep.py'}"
+    whole = project(buggy, "suite.epd", "-v")
+    whole.assert_outcomes(passed=2, failed=2)  # its tests, not the bundled positions'
+    whole.stdout.fnmatch_lines(["suite.epd::start[[]D1[]] PASSED*", "suite.epd::ep[[]D2[]] FAILED*"])
+    project(buggy, "suite.epd::ep[D2]").assert_outcomes(failed=1)
+    project(buggy, "suite.epd::start[D1]", "--chesskit-suite=.").assert_outcomes(passed=1)  # held by a folder given
+
+
 def test_a_crash_is_that_tests_error_and_the_next_test_starts_the_engine_again(project, pytester):
     pytester.path.joinpath("suite.epd").write_text(
         SUITE.splitlines()[0] + "\n" + f'{QUEENS} ;D1 21 ;id "queens"\n' + SUITE.splitlines()[1] + "\n"
