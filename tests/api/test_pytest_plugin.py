@@ -227,20 +227,6 @@ def test_an_engine_refusing_its_options_stops_the_session_at_its_first_test(proj
     result.stdout.fnmatch_lines(["*Interrupted: chesskit: engine * has no option 'Frobnicate'*"])
 
 
-# a UCI engine with no perft yet: it ignores the commands it does not know, as UCI says
-SILENT_UCI = """\
-import sys
-for line in sys.stdin:
-    word = line.strip()
-    if word == "uci":
-        print("id name silent", "uciok", sep="\\n", flush=True)
-    elif word == "isready":
-        print("readyok", flush=True)
-    elif word == "quit":
-        break
-"""
-
-
 @pytest.mark.parametrize(
     "engine, flags",
     [
@@ -249,8 +235,7 @@ for line in sys.stdin:
     ],
 )
 def test_the_error_and_the_interrupted_line_name_the_plugins_options(project, pytester, engine, flags):
-    pytester.path.joinpath("silent_uci.py").write_text(SILENT_UCI)
-    command = f"{FAKE_UCI} --slow-uci 3" if engine == "slow" else f"{sys.executable} {pytester.path / 'silent_uci.py'}"
+    command = f"{FAKE_UCI} --slow-uci 3" if engine == "slow" else f"{sys.executable} {ENGINES / 'fail_silent_uci.py'}"
     result = project(f"--chesskit-engine={command}", "--chesskit-timeout=1", "--chesskit-suite=suite.epd")
     result.assert_outcomes(errors=1)
     text = result.stdout.str()

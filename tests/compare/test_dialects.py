@@ -548,31 +548,13 @@ def test_an_engine_that_prints_nothing_at_all_is_told_so(tmp_path):
             finishes(lambda: engine.divide(STARTPOS, 1, []), timeout=120)
 
 
-# a UCI engine with no perft yet, that ignores what it does not know as UCI asks ("silent"),
-# or that answers `go perft 1` with one line chesskit cannot read and then nothing ("garbage")
-SILENT_UCI = """\
-import sys
-for line in sys.stdin:
-    word = line.strip()
-    if word == "uci":
-        print("id name silent", "uciok", sep="\\n", flush=True)
-    elif word == "isready":
-        print("readyok", flush=True)
-    elif word == "go perft 1" and sys.argv[1:] == ["garbage"]:
-        print("hello world?", flush=True)
-    elif word == "quit":
-        break
-"""
-
-
 @pytest.mark.parametrize("kind", ["silent", "garbage"])
-def test_an_engine_that_ignores_the_probes_is_refused_after_one_timeout(tmp_path, kind):
+def test_an_engine_that_ignores_the_probes_is_refused_after_one_timeout(kind):
     # each of its three probes (`go perft 1`, `perft 1`, `divide 1`) waited the whole
     # --timeout: 90 s by default. Its `readyok` after the first one says it read it: the
     # others get the short grace (a slow engine's first answer still gets --timeout, and
     # one that refuses what it does not know keeps it for every probe: test_cli_answer_ends)
-    script = tmp_path / "silent.py"
-    script.write_text(SILENT_UCI)
+    script = ENGINES / "fail_silent_uci.py"  # "garbage": one line chesskit cannot read for `go perft 1`
     timeout = 3.0
     with open_engine(engine=[PY, str(script), kind], timeout=timeout) as engine:
         started = time.monotonic()
