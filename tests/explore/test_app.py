@@ -249,16 +249,22 @@ def test_the_table_is_drawn_at_its_cells_widths_even_before_textual_measures_the
     run(ex, script)
 
 
+async def _bug_no_ep_counted(pilot, app):
+    """The screen's lines once bug_no_ep's divide of Kiwipete at depth 2 is in the table
+    (its a2a4 row: python-chess's count, the adapter's one less)."""
+    expected = pc_divide(KIWIPETE, 2)
+    await until(pilot, lambda: len(row_of(app, "a2a4").split()) >= 5)
+    assert row_of(app, "a2a4").split() == ["a2a4", "a4", str(expected["a2a4"]), str(expected["a2a4"] - 1), "differs"]
+    return screen(app)
+
+
 def test_an_80_by_24_terminal_shows_the_whole_board_and_every_column_of_the_table():
     # the board was drawn 59 x 25 whatever the terminal: at 80 x 24 its first rank and the
     # table's counts were off the screen
     ex = make(python=f"{ENGINES / 'bug_no_ep.py'}:Adapter")
 
     async def script(pilot, app):
-        expected = pc_divide(KIWIPETE, 2)
-        await until(pilot, lambda: len(row_of(app, "a2a4").split()) >= 5)
-        assert row_of(app, "a2a4").split() == ["a2a4", "a4", str(expected["a2a4"]), str(expected["a2a4"] - 1), "differs"]
-        lines = screen(app)
+        lines = await _bug_no_ep_counted(pilot, app)
         assert all(len(line) <= 80 for line in lines) and len(lines) <= 24
         assert lines[-1].split()[-6:] == ["g", "count", "esc", "stop", "q/^c", "quit"]  # every key in the footer
         assert any(re.match(r"1\s+♖", line) for line in lines)  # the first rank, with its rook on a1
@@ -284,10 +290,7 @@ def test_a_terminal_too_narrow_for_the_board_and_the_table_keeps_every_column_of
     ex = make(python=f"{ENGINES / 'bug_no_ep.py'}:Adapter")
 
     async def script(pilot, app):
-        expected = pc_divide(KIWIPETE, 2)
-        await until(pilot, lambda: len(row_of(app, "a2a4").split()) >= 5)
-        assert row_of(app, "a2a4").split() == ["a2a4", "a4", str(expected["a2a4"]), str(expected["a2a4"] - 1), "differs"]
-        lines = screen(app)
+        lines = await _bug_no_ep_counted(pilot, app)
         assert all(len(line) <= width for line in lines), lines
         assert not app.query_one("#left").display and not any(re.match(r"1\s+♖", line) for line in lines)
         assert KIWIPETE in " ".join(lines[:4])  # the position, in the FEN line (wrapped at 60 columns)
