@@ -26,7 +26,8 @@ def _cache_is_warm() -> bool:
 
 def first_run_only(folder) -> str:
     """How often a compile is paid: once, when ``folder`` keeps the code for the next run."""
-    return "first run only" if cachedir.kept(folder) else "every run (no compile cache is kept)"
+    why = cachedir.why_not_kept(folder)
+    return "first run only" if why is None else f"every run ({why})"
 
 
 def announce(entry, what: str) -> None:

@@ -12,10 +12,11 @@ the pure-Python modules it compiles or reads constants from (``vocab.py``,
 an edit to a callee elsewhere would otherwise leave a caller's stale code in place.
 
 ``choose`` picks the run's folders before numba loads: the keyed folder when it can be
-trusted (``cachefs.distrust``) and written; when it cannot be written, a private
-temporary folder for numba (a saved walk is still read from the keyed one); when it
-cannot be trusted, a private temporary folder for everything, with one warning: the run
-compiles without the cache and counts right. A temporary folder is removed when the
+trusted (``cachefs.distrust``), for everything, whether it can be written or not: a
+read-only one (a CI image, a cache restored read-only) is read like any other, and what
+the run compiles anew is not saved (``cachefs.write``: best effort); when it cannot be
+trusted, a private temporary folder for everything, with one warning: the run compiles
+without the cache and counts right. A temporary folder is removed when the
 process that made it exits; the prewarm child inherits it through ``NUMBA_CACHE_DIR``.
 """
 
@@ -138,10 +139,14 @@ def _private(name: str) -> Path | None:
     return folder
 
 
-def kept(folder: Path | None) -> bool:
-    """Whether what is saved in ``folder`` (one that ``choose`` returned) is there for the
-    next run: not when it is this process's private folder, or none."""
-    return folder is not None and folder not in _PRIVATE
+def why_not_kept(folder: Path | None) -> str | None:
+    """Why what this run compiles is not there for the next run (None: it is saved in
+    ``folder``, one that ``choose`` returned)."""
+    if folder is None or folder in _PRIVATE:
+        return "no compile cache is kept"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the compile cache {folder} is read-only"
+    return None
 
 
 def _owner_of_nearest(folder: Path) -> int | None:
@@ -185,6 +190,4 @@ def choose(name: str) -> tuple[Path | None, Path | None]:
         cachefs.warn(f"not using the compile cache {keyed}: {why}; compiling without it (slower)")
         private = _private(name)
         return private, private
-    if not os.access(keyed, os.W_OK | os.X_OK):
-        return keyed, _private(name)
-    return keyed, keyed
+    return keyed, keyed  # read-only or not: only saving needs a folder we can write

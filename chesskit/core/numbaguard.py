@@ -13,13 +13,16 @@ for the files in chesskit's numba folder (those of other folders are numba's bus
   over it;
 - files are written through ``cachefs.write`` (0600, atomic, best effort: a save that
   fails is skipped);
+- numba takes a cache folder only when it can write a file there; in chesskit's folder
+  an existing folder is enough, so that a read-only cache (a CI image, a cache restored
+  read-only) is read, and what cannot be saved is skipped as above;
 - chesskit's own functions are cached in that folder only (where numba cannot use it,
   it would fall back to a ``__pycache__`` folder that no build key names): elsewhere, or
   with no folder, they are compiled and not cached; an error while loading one of them
   is a miss.
 
-It replaces four file methods of numba's ``IndexDataCacheFile`` and the load and save
-of its ``Cache`` (numba's private API, from ``numba.core.caching``: ``_patch`` is the
+It replaces four file methods of numba's ``IndexDataCacheFile``, the load and save
+of its ``Cache`` and the folder check of its ``_CacheLocator`` (numba's private API, from ``numba.core.caching``: ``_patch`` is the
 only code that touches it, and ``tests/core/test_numbaguard.py`` checks it against the
 numba installed). ``chesskit.core`` installs it before numba loads, through an import
 hook that patches ``numba.core.caching`` as it is imported, or at once where numba is
@@ -180,6 +183,19 @@ def _guard_save(save):
     return save_overload
 
 
+def _guard_folder(ensure):
+    @functools.wraps(ensure)
+    def ensure_cache_path(self):
+        path = self.get_cache_path()
+        if _inside(path) is None:
+            return ensure(self)  # numba's: it must be able to write there
+        if not os.path.isdir(path):
+            cachefs.make_folder(path)  # OSError where it cannot: numba caches nothing
+        # no probe of a write: a read-only folder is read, and a save fails quietly
+
+    return ensure_cache_path
+
+
 def _patch(caching) -> None:
     """The one place that reaches into numba's private caching classes."""
     files, cache = caching.IndexDataCacheFile, caching.Cache
@@ -189,4 +205,5 @@ def _patch(caching) -> None:
         setattr(files, name, _for_our_files(getattr(files, name), globals()[name]))
     cache.load_overload = _guard_load(cache.load_overload)
     cache.save_overload = _guard_save(cache.save_overload)
+    caching._CacheLocator.ensure_cache_path = _guard_folder(caching._CacheLocator.ensure_cache_path)
     files._chesskit_guarded = True

@@ -134,3 +134,41 @@ def test_the_numba_parts_it_patches_are_there():
     for name in ("_data_path", "_dump", "load", "save"):
         assert callable(getattr(probe, name)), name
     assert hasattr(caching.Cache, "load_overload") and hasattr(caching.Cache, "save_overload")
+
+
+@pytest.fixture
+def read_only(tmp_path):
+    """``read_only(folder)``: ``folder`` mounted read-only at ``tmp_path / "cache"`` (a bind
+    mount: permission bits do not stop root, who runs these in CI), unmounted after."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("a read-only bind mount needs root and mount(8)")
+    point = tmp_path / "cache"
+    mounted = []
+
+    def mount(folder: Path) -> Path:
+        point.mkdir()
+        for args in (["--bind", str(folder), str(point)], ["-o", "remount,bind,ro", str(point)]):
+            done = subprocess.run(["mount", *args], capture_output=True, text=True)
+            if done.returncode != 0:
+                if mounted:
+                    subprocess.run(["umount", str(point)], check=False)
+                pytest.skip(f"cannot bind-mount read-only here: {done.stderr.strip()}")
+            mounted.append(point)
+        return point
+
+    yield mount
+    if mounted:
+        subprocess.run(["umount", "-l", str(point)], check=False)
+
+
+def test_a_read_only_cache_is_read(tmp_path, intact, read_only):
+    # a read-only cache holding the code (a CI image, a cache restored read-only): numba was
+    # pointed at an empty private folder, and --stats compiled for 29 s on every run
+    src, cache, folder = intact("chesskit first")
+    shutil.copytree(cache, tmp_path / "source", symlinks=True)
+    read_only(tmp_path / "source")
+    with pytest.raises(OSError):
+        (tmp_path / "cache" / "probe").write_text("")
+    run = _run(tmp_path, "chesskit first", src)
+    assert (run["value"], run["hits"], run["misses"]) == (42, 1, 0)
+    assert run["folder"] == str(tmp_path / "cache" / folder.parts[0])
