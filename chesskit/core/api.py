@@ -8,7 +8,8 @@ The first run of a fresh install takes seconds, so we say so on stderr then.
 import os
 import sys
 
-from . import NUMBA_CACHE, cachedir
+from . import NUMBA_CACHE
+from .cachedir import FAILED_CHECK, compiling_again, first_run_only
 
 _T = None
 
@@ -24,12 +25,6 @@ def _cache_is_warm() -> bool:
     return NUMBA_CACHE is not None and NUMBA_CACHE.is_dir() and any(NUMBA_CACHE.rglob("*.nbi"))
 
 
-def first_run_only(folder) -> str:
-    """How often a compile is paid: once, when ``folder`` keeps the code for the next run."""
-    why = cachedir.why_not_kept(folder)
-    return "first run only" if why is None else f"every run ({why})"
-
-
 def announce(entry, what: str) -> None:
     """Say on stderr that ``entry`` (a numba function cached on disk: ``--stats``' walk,
     ``debug``'s) compiles now, when neither this process nor the compile cache has it: a
@@ -37,9 +32,26 @@ def announce(entry, what: str) -> None:
     private API (the cache's index file); where it is not there, nothing is said."""
     if getattr(entry, "signatures", None):
         return
-    index = getattr(getattr(getattr(entry, "_cache", None), "_cache_file", None), "_index_path", None)
-    if isinstance(index, str) and not os.path.exists(index):
+    files = getattr(getattr(entry, "_cache", None), "_cache_file", None)
+    index = getattr(files, "_index_path", None)
+    if not isinstance(index, str):
+        return
+    if not os.path.exists(index):
         print(f"chesskit: compiling {what}, {first_run_only(NUMBA_CACHE)}", file=sys.stderr, flush=True)
+    elif not _index_holds_code(files):
+        compiling_again(what, NUMBA_CACHE, FAILED_CHECK)
+
+
+def _index_holds_code(files) -> bool:
+    """Whether numba's index file (read as numba reads it: through ``numbaguard``'s checks
+    in chesskit's folder) lists any compiled code (True where it cannot be told)."""
+    load = getattr(files, "_load_index", None)
+    if load is None:
+        return True
+    try:
+        return bool(load())
+    except Exception:  # noqa: BLE001 - numba's own reader on a file outside chesskit's folder
+        return False
 
 
 def _refuse_pure_python() -> None:

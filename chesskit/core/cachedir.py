@@ -191,3 +191,21 @@ def choose(name: str) -> tuple[Path | None, Path | None]:
         private = _private(name)
         return private, private
     return keyed, keyed  # read-only or not: only saving needs a folder we can write
+
+
+def first_run_only(folder) -> str:
+    """How often a compile is paid: once, when ``folder`` keeps the code for the next run."""
+    why = why_not_kept(folder)
+    return "first run only" if why is None else f"every run ({why})"
+
+
+FAILED_CHECK = "failed its check (damaged, or another version's)"
+
+
+def compiling_again(what: str, folder, why: str) -> None:
+    """Say on stderr that ``what``, whose files are in the cache, compiles again and
+    ``why`` (its cached copy ...): a damaged or another build's file was rebuilt in a
+    silent pause of seconds."""
+    how = why_not_kept(folder)
+    how = "" if how is None else f", every run ({how})"
+    print(f"chesskit: compiling {what} again{how}: its cached copy {why}", file=sys.stderr, flush=True)

@@ -33,7 +33,7 @@ import sys
 import threading
 from pathlib import Path
 
-from . import CACHE, KEY, cachefs, tables, walkargs
+from . import CACHE, KEY, cachedir, cachefs, tables, walkargs
 from .cpu import machine_key
 
 _VOIDP = ctypes.c_void_p
@@ -233,5 +233,17 @@ def walk(variant: int = 0):
         return found
     with _lock:  # threads that start at once load or build it once
         if variant not in _walks:
-            _walks[variant] = load(variant) or build(variant)
+            found = load(variant)
+            if found is None:
+                _say_why(variant)
+                found = build(variant)
+            _walks[variant] = found
     return _walks[variant]
+
+
+def _say_why(variant: int) -> None:
+    """Say why a walk whose files are in the cache compiles again (its first compile, with
+    no files there, is announced before: ``api.table``, ``vload.warm_up``)."""
+    if not is_saved(variant) or variant in _unloadable:
+        return  # intact but not loadable here: numba's cache keeps it after this compile
+    cachedir.compiling_again("move generator" if variant == 0 else "the variant's move generator", CACHE, cachedir.FAILED_CHECK)

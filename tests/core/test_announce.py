@@ -35,3 +35,21 @@ def test_the_real_entries_have_what_it_reads():
     # numba's private API: the cache's index file of each walk compiled on first use
     for entry in (stats.stats_walk, stats.divide_stats, check.check_walk, vstats.entry(1)):
         assert isinstance(entry._cache._cache_file._index_path, str)
+        assert callable(entry._cache._cache_file._load_index)
+
+
+def test_said_when_the_cached_index_fails_its_check(tmp_path, capsys):
+    # a damaged or another version's index (numbaguard reads it as empty) was compiled again
+    # in a silent pause of seconds
+    index = tmp_path / "stats.stats_walk-110.py311.nbi"
+    index.write_bytes(b"damaged")
+    entry = _entry(str(index))
+    entry._cache._cache_file._load_index = dict  # what numbaguard makes of a file in doubt: {}
+    announce(entry, "the leaf counters (--stats)")
+    assert capsys.readouterr().err == (
+        "chesskit: compiling the leaf counters (--stats) again: its cached copy failed its check "
+        "(damaged, or another version's)\n"
+    )
+    entry._cache._cache_file._load_index = lambda: {"sig": "entry"}  # intact: said nothing
+    announce(entry, "the leaf counters (--stats)")
+    assert capsys.readouterr().err == ""

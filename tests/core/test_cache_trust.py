@@ -564,6 +564,22 @@ def test_a_compile_after_a_first_run_stopped_half_way_is_announced(built, tmp_pa
     assert done.stderr == "chesskit: compiling move generator, first run only\n"
 
 
+@pytest.mark.slow  # builds the walk again in a child (a few seconds of CPU)
+@pytest.mark.parametrize("damage", ["object truncated", "manifest garbage"])
+def test_a_compile_of_a_damaged_walk_is_announced(built, tmp_path, damage):
+    # a damaged or another version's walk was rebuilt in a silent pause of 7 s
+    folder = _copy(built, tmp_path)
+    target = next(folder.glob("walk-*.o" if damage == "object truncated" else "walk-*.json"))
+    target.write_bytes(b"" if damage == "object truncated" else b"garbage")
+    done = _run(_env(tmp_path), "perft", "startpos", "3")
+    assert "Nodes searched: 8902\n" in done.stdout
+    assert done.stderr == (
+        "chesskit: compiling move generator again: its cached copy failed its check (damaged, or another version's)\n"
+    )
+    again = _run(_env(tmp_path), "perft", "startpos", "3")  # repaired: silent
+    assert again.stderr == ""
+
+
 def test_no_folder_is_made_in_another_users_tree(shared_tmp):
     # root with a user's XDG_CACHE_HOME (sudo) made a root-owned keyed folder there, which
     # every later run of the user refused ("owned by uid 0"), compiling each time
