@@ -139,6 +139,9 @@ def _private(name: str) -> Path | None:
     return folder
 
 
+ROOM = 2 << 20  # bytes free that the walk, its table and numba's files need (about 1.9 MB)
+
+
 def why_not_kept(folder: Path | None) -> str | None:
     """Why what this run compiles is not there for the next run (None: it is saved in
     ``folder``, one that ``choose`` returned)."""
@@ -146,6 +149,13 @@ def why_not_kept(folder: Path | None) -> str | None:
         return "no compile cache is kept"
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"the compile cache {folder} is read-only"
+    try:
+        disk = os.statvfs(folder)
+    except OSError:
+        return None
+    free = (disk.f_bfree if os.geteuid() == 0 else disk.f_bavail) * disk.f_frsize
+    if free < ROOM:  # a full disk: every run said "first run only", then that it could not save
+        return f"the disk of the compile cache {folder} is full"
     return None
 
 

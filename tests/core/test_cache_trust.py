@@ -469,6 +469,18 @@ def test_a_full_cache_disk_is_no_error(full_disk):
     assert len(saves) == 1 and "No space left on device" in saves[0]
 
 
+@pytest.mark.slow  # compiles the core from a cold cache in a child (10-20 s of CPU)
+def test_a_full_cache_disk_is_not_called_a_first_run(full_disk):
+    # every run said "compiling move generator, first run only", then that it could not save
+    # and the next run would compile again
+    done = _run(_env(full_disk), "perft", "startpos", "3")
+    assert "Nodes searched: 8902\n" in done.stdout
+    first = done.stderr.splitlines()[0]
+    assert first == (f"chesskit: compiling move generator, every run (the disk of the compile cache "
+                     f"{full_disk / chesskit.core.CACHE.name} is full)")
+    assert "first run only" not in done.stderr
+
+
 # ---------------------------------------------------------------- random damage (tools/cache_stress.py)
 
 
