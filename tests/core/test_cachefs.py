@@ -268,6 +268,7 @@ def test_the_compile_notice_says_every_run_when_no_cache_is_kept(monkeypatch, tm
     from chesskit.core.api import first_run_only
 
     kept, private = tmp_path / "kept", tmp_path / "private"
+    kept.mkdir()  # a folder this run can write (a read-only one keeps nothing new either)
     monkeypatch.setattr(cachedir, "_PRIVATE", {private})
     assert first_run_only(kept) == "first run only"
     assert first_run_only(private).startswith("every run")
