@@ -18,6 +18,8 @@ the run compiles anew is not saved (``cachefs.write``: best effort); when it can
 trusted, a private temporary folder for everything, with one warning: the run compiles
 without the cache and counts right. A temporary folder is removed when the
 process that made it exits; the prewarm child inherits it through ``NUMBA_CACHE_DIR``.
+A run that can write its keyed folder dates it as used, once a day, and removes the
+keyed folders of other builds beside it unused for 30 days (``prune``).
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ import importlib.util
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from . import cachefs
@@ -187,6 +191,7 @@ def choose(name: str) -> tuple[Path | None, Path | None]:
                      "compiling without it (slower)")
         private = _private(name)
         return private, private
+    new = not os.path.lexists(keyed)
     try:
         cachefs.make_folder(keyed)
     except OSError as error:  # a read-only place, or a file in the way: nothing can be saved
@@ -200,7 +205,53 @@ def choose(name: str) -> tuple[Path | None, Path | None]:
         cachefs.warn(f"not using the compile cache {keyed}: {why}; compiling without it (slower)")
         private = _private(name)
         return private, private
+    if os.access(keyed, os.W_OK | os.X_OK):
+        _mark_used(keyed, new)
     return keyed, keyed  # read-only or not: only saving needs a folder we can write
+
+
+DAY = 24 * 3600
+UNUSED = 30 * DAY  # another build's folder unused this long is removed
+
+
+def _mark_used(keyed: Path, new: bool) -> None:
+    """Date ``keyed`` (a trusted folder we can write, ``new``: made by this run) as used
+    now, at most once a day (a warm run writes nothing there), and then remove the
+    folders of other builds beside it that no run has used for ``UNUSED``: one folder of
+    about 2 MB was left per version, source edit or ``NUMBA_*`` setting, never removed
+    (79 folders, 563 MB). Best effort."""
+    try:
+        if not new and time.time() - os.stat(keyed).st_mtime < DAY:
+            return
+        os.utime(keyed)
+        prune(keyed.parent, keep=keyed.name)
+    except OSError:
+        pass
+
+
+def prune(folder: Path, keep: str, now: float | None = None) -> list[str]:
+    """Remove from ``folder`` the build folders (named by ``folder_name``) other than
+    ``keep`` that are this user's, private (as chesskit makes them: writable by no one
+    else), real folders (not links) and unused (not dated by a run, ``_mark_used``) for
+    ``UNUSED``; the names removed. A run of that build that starts meanwhile finds no
+    files, or some, and compiles what it lacks: never a wrong count."""
+    now = time.time() if now is None else now
+    removed = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name == keep or not _KEYED.fullmatch(entry.name):
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+                continue
+            if now - st.st_mtime < UNUSED:
+                continue
+            shutil.rmtree(entry.path, ignore_errors=True)  # never follows a link (on Linux)
+            removed.append(entry.name)
+    return removed
 
 
 def first_run_only(folder) -> str:

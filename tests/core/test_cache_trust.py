@@ -624,3 +624,41 @@ def test_a_loop_of_links_is_named_as_one(tmp_path):
     os.symlink(tmp_path / "a", tmp_path / "b")
     (cache, numba_dir), err = _decide(_env(tmp_path / "a"))
     assert cache == numba_dir and len(err) == 1 and ": a loop of links;" in err[0], err
+
+
+# ---------------------------------------------------------------- old builds' folders
+
+
+def _aged(folder: Path, days: float) -> Path:
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    (folder / "walk-x.o").write_bytes(b"old")
+    when = __import__("time").time() - days * 86400
+    os.utime(folder, (when, when))
+    return folder
+
+
+def test_old_builds_folders_unused_for_30_days_are_removed_and_nothing_else(tmp_path):
+    # one ~2 MB folder per version, source edit or NUMBA_* setting piled up, never removed
+    from chesskit.core import cachedir
+
+    base = tmp_path / "base"
+    old = _aged(base / "numba-0123456789abcdef-pext", 40)
+    recent = _aged(base / "numba-fedcba9876543210-pext", 10)
+    mine = _aged(base / "numba-1111111111111111-magic", 40)  # this run's own
+    other_name = _aged(base / "numba-notours", 40)
+    shared = _aged(base / "numba-2222222222222222-pext", 40)
+    os.chmod(shared, 0o777)  # not made by chesskit
+    target = _aged(tmp_path / "elsewhere" / "numba-3333333333333333-pext", 40)
+    os.symlink(target, base / "numba-3333333333333333-pext")
+    removed = cachedir.prune(base, keep=mine.name)
+    assert removed == [old.name] and not old.exists()
+    assert recent.is_dir() and mine.is_dir() and other_name.is_dir() and shared.is_dir()
+    assert (base / target.name).is_symlink() and (target / "walk-x.o").read_bytes() == b"old"
+
+
+def test_a_run_removes_an_old_builds_unused_folder(tmp_path):
+    old = _aged(tmp_path / "numba-0123456789abcdef-pext", 40)
+    recent = _aged(tmp_path / "numba-fedcba9876543210-pext", 2)
+    (cache, _), err = _decide(_env(tmp_path))
+    assert cache == str(tmp_path / chesskit.core.CACHE.name) and err == []
+    assert not old.exists() and recent.is_dir()
