@@ -70,12 +70,10 @@ class Case:
     def played_as_960(self) -> bool:
         """Whether an engine is asked this position in Chess960 (what ``skip_chess960``
         leaves out): not where ``chess960`` is True but the game is standard chess's
-        (``c960-518``, the standard array; no castling rights): ``base.castles_in_960``,
-        as ``suite``'s ``_played_as_960``."""
-        from chesskit.compare.engines.base import castles_in_960
+        (``c960-518``, the standard array; no castling rights): ``suite``'s own rule."""
+        from chesskit.suites.session import played_as_960
 
-        record = self.task.record
-        return castles_in_960(record.fen, record.chess960, record.variant)
+        return played_as_960(self.task.record)
 
 
 @dataclass(frozen=True)

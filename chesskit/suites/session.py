@@ -200,7 +200,7 @@ def prepare(
         raise
 
 
-def _played_as_960(record: SuiteRecord) -> bool:
+def played_as_960(record: SuiteRecord) -> bool:
     """Whether an engine is asked ``record`` in Chess960 (what --skip-chess960 leaves out):
     a Chess960 position without castling rights is asked as standard chess, the same game
     (one whose only right was dropped, its rook's file empty, was skipped though an engine
@@ -218,7 +218,7 @@ def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, 
     if ahead is not None and not tags:  # ``select`` judges tags over the whole run
 
         def seen(record: SuiteRecord) -> None:
-            if not (skip_chess960 and _played_as_960(record)):
+            if not (skip_chess960 and played_as_960(record)):
                 ahead.offer(record)
 
     loaded = load_entries(paths, strict, variant, seen)
@@ -228,7 +228,7 @@ def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, 
     if tags:
         records = select(records, tags)
     if skip_chess960:
-        left = [record for record in records if not _played_as_960(record)]
+        left = [record for record in records if not played_as_960(record)]
         if not left and not errors:  # reported as the limits' nothing to run is: each position skipped
             nothing = "nothing to run: every position is a Chess960 one and --skip-chess960 leaves them out"
             if not (allow_nothing and records):
@@ -426,7 +426,7 @@ def _unplayable_960(failure: EngineFailure) -> bool:
 def _chess960_hint(record, skip_chess960: bool) -> str:
     # a position of a Chess960 file asked as standard chess (c960-518, the standard array)
     # is not left out by --skip-chess960: a failure there has nothing to do with Chess960
-    return "; --skip-chess960 leaves the Chess960 positions out" if _played_as_960(record) and not skip_chess960 else ""
+    return "; --skip-chess960 leaves the Chess960 positions out" if played_as_960(record) and not skip_chess960 else ""
 
 
 def run_errors(results: list[SuiteResult]) -> list[LineError]:
