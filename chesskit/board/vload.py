@@ -9,8 +9,6 @@ Plain numpy, except ``push`` (the variant's walk makes the move) and ``is_check`
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 from chesskit.board.fen import Setup, parse_fen
@@ -76,11 +74,11 @@ def warm_up(board) -> None:
     """Load the walk of ``board``'s variant, or, the first time, compile it (seconds),
     saying so on stderr as the standard walk's first compile does."""
     from chesskit.core import native
-    from chesskit.core.api import first_run_only
+    from chesskit.core.cachedir import compiling
 
     rules = V.RULES[board._vid]
     if native.SAVES and native.CACHE is not None and not native.is_saved(rules):
-        print(f"chesskit: compiling the {board.variant} move generator, {first_run_only(native.CACHE)}", file=sys.stderr, flush=True)
+        compiling(f"the {board.variant} move generator", native.CACHE)
     native.walk(rules)
 
 

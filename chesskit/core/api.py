@@ -6,10 +6,9 @@ The first run of a fresh install takes seconds, so we say so on stderr then.
 """
 
 import os
-import sys
 
 from . import NUMBA_CACHE
-from .cachedir import FAILED_CHECK, compiling_again, first_run_only
+from .cachedir import FAILED_CHECK, compiling, compiling_again
 
 _T = None
 
@@ -37,7 +36,7 @@ def announce(entry, what: str) -> None:
     if not isinstance(index, str):
         return
     if not os.path.exists(index):
-        print(f"chesskit: compiling {what}, {first_run_only(NUMBA_CACHE)}", file=sys.stderr, flush=True)
+        compiling(what, NUMBA_CACHE)
     elif not _index_holds_code(files):
         compiling_again(what, NUMBA_CACHE, FAILED_CHECK)
 
@@ -74,7 +73,7 @@ def table():
     if _T is None:
         _refuse_pure_python()
         if not _cache_is_warm():
-            print(f"chesskit: compiling move generator, {first_run_only(NUMBA_CACHE)}", file=sys.stderr, flush=True)
+            compiling("move generator", NUMBA_CACHE)
         from .tables import tables
 
         _T = tables()

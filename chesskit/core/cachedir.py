@@ -260,6 +260,12 @@ def first_run_only(folder) -> str:
     return "first run only" if why is None else f"every run ({why})"
 
 
+def compiling(what: str, folder) -> None:
+    """Say on stderr that ``what`` compiles now, and how often that is paid (``folder``:
+    where its code is kept, ``first_run_only``): the one wording of every compile notice."""
+    print(f"chesskit: compiling {what}, {first_run_only(folder)}", file=sys.stderr, flush=True)
+
+
 FAILED_CHECK = "failed its check (damaged, or another version's)"
 
 

@@ -265,7 +265,7 @@ def test_a_saved_table_in_doubt_is_built_again(table_folder, damage):
 def test_the_compile_notice_says_every_run_when_no_cache_is_kept(monkeypatch, tmp_path):
     """A private folder (removed at exit: the chosen one could not be used) keeps nothing
     for the next run, so the first-run notice must not promise 'first run only'."""
-    from chesskit.core.api import first_run_only
+    from chesskit.core.cachedir import first_run_only
 
     kept, private = tmp_path / "kept", tmp_path / "private"
     kept.mkdir()  # a folder this run can write (a read-only one keeps nothing new either)
