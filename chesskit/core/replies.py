@@ -46,7 +46,12 @@ A move that touches none of the first three (``hard``), whose knight, pawn or ki
 attacks none of the king's squares and whose bishop, rook or queen arrives on no line of
 its kind to them has T's count with S passing, changed by ``_gained`` when it touches
 what T's sliders or pawns reach, or takes (captures: Kiwipete 6, pos4 6 and pos6 6 3-4%
-faster, startpos about 1% slower: docs/benchmarks.md, 2026-11-30). ``sensitive_squares``
+faster, startpos about 1% slower: docs/benchmarks.md, 2026-11-30). A quiet move that
+touches only what T's pawns reach (more than half of those at startpos 7) has its change
+counted in the walk itself (``_pawns_gained``, inlined), without the call, from T's pawn
+moves with S passing that ``sensitive_squares`` counts for every node: startpos 6 about 8%
+faster, Kiwipete 5 and pos6 5 6-7%, deep counts with a table 3-7% (docs/benchmarks.md,
+2026-11-30, session 31). ``sensitive_squares``
 writes these tests once per node as two masks per piece type of S (the squares it may
 leave, and land on), so that a
 move's test is two lookups by its piece, with no branch on the piece (startpos 7 8%
@@ -103,8 +108,9 @@ STRAIGHT_ROW = 96
 # and from word ``SQUARES_ROW`` on, what it found (``REACH`` to ``KNIGHTS``: ``_gained``
 # reads them there, a tuple argument would be copied on every call)
 SQUARES_ROW = 160
-# and at word ``PAWN_MOVES_ROW`` 1 + the moves of T's unpinned pawns with S passing, once
-# ``_gained`` has counted them for the node (0 before)
+# and at word ``PAWN_MOVES_ROW`` the moves of T's unpinned pawns with S passing (counted for
+# every node: a move touching what T's pawns reach needs them, and counted here they cost
+# the walk's first-run compile nothing; docs/benchmarks.md, 2026-11-30, session 31)
 PAWN_MOVES_ROW = 176
 
 
@@ -252,7 +258,7 @@ def sensitive_squares(T, bb, st, row):
     found = (reach, diagonal_reach, straight_reach, pawn_reach, t_diagonal, t_straight, pawns, knights)
     for i in range(len(found)):
         row[SQUARES_ROW + i] = found[i]
-    row[PAWN_MOVES_ROW] = ZERO  # not counted yet
+    row[PAWN_MOVES_ROW] = _pawn_moves(None, 0, them, pawns, ~occ, ours, ALL, True, ZERO, ZERO)[0]
     return reach
 
 
@@ -289,6 +295,15 @@ def _sliders_gained(T, pcs, row, start, straight, moved, to, after, free, free_a
     return gained
 
 
+@njit(inline="always", cache=True)
+def _pawns_gained(row, pawns, ours, us, fbit, xbit, after):
+    """How many more moves T's unpinned pawns ``pawns`` have after S's move from ``fbit``
+    to ``xbit`` (occupancy ``after``; a capture when ``xbit`` held a T piece) than with S
+    passing (``PAWN_MOVES_ROW``), by the generator's own rule."""
+    opp = (ours ^ fbit) | xbit
+    return _pawn_moves(None, 0, us ^ 1, pawns & ~xbit, ~after, opp, ALL, True, ZERO, ZERO)[0] - np.int64(row[PAWN_MOVES_ROW])
+
+
 @njit(cache=True)  # a call, made only for a move that touches what T's pieces reach, or a capture
 def _gained(T_, nT, row_, occ, ours, us, frm, to, capture):
     """How many more moves T's unpinned pieces but its king have after S's move from
@@ -300,8 +315,8 @@ def _gained(T_, nT, row_, occ, ours, us, frm, to, capture):
     attacks off its own pieces, and only a slider that sees a square that changed changes:
     its attacks with S passing are in the node's row (``row_``, from ``DIAGONAL_ROW`` and
     ``STRAIGHT_ROW`` on), and only those after the move are looked up. The pawns are
-    counted by the generator's own rule, before the move once a node (``PAWN_MOVES_ROW``)
-    and after it. ``T_``, ``row_``: addresses (``nT`` words of attack tables), not arrays:
+    counted by the generator's own rule after the move (``_pawns_gained``; before it, once
+    a node: ``PAWN_MOVES_ROW``). ``T_``, ``row_``: addresses (``nT`` words of attack tables), not arrays:
     an array argument costs numba's reference counting and seven words."""
     T = carray(T_, (nT,))
     row = carray(row_, (PAWN_MOVES_ROW + 1,))
@@ -330,17 +345,7 @@ def _gained(T_, nT, row_, occ, ours, us, frm, to, capture):
             gained -= popcount(T[N_ATT + to] & free)
     pawns = squares[PAWNS]
     if (moved & squares[PAWN_REACH]) | (xbit & pawns):
-        for before in range(2):  # one call site: one inlined copy of the rule (first-run compile time)
-            if before and row[PAWN_MOVES_ROW]:
-                count = np.int64(row[PAWN_MOVES_ROW]) - 1  # counted by an earlier move of the node
-            else:
-                own = pawns if before else pawns & ~xbit
-                empty = ~occ if before else ~after
-                opp = ours if before else (ours ^ fbit) | xbit
-                count = _pawn_moves(None, 0, us ^ 1, own, empty, opp, ALL, True, ZERO, ZERO)[0]
-                if before:
-                    row[PAWN_MOVES_ROW] = count + 1
-            gained += -count if before else count
+        gained += _pawns_gained(row, pawns, ours, us, fbit, xbit, after)
     return gained
 
 
@@ -358,6 +363,11 @@ def reply_change(T, bb, board, us, move, reach, row):
     if (move & DOUBLE) and ep_kept(T, bb, (frm + to) >> 1, us):
         return NOT_SHARED
     capture = (move & CAPTURE) != 0
-    if capture or (((ONE << np.uint64(frm)) | (ONE << np.uint64(to))) & reach):
+    fbit = ONE << np.uint64(frm)
+    xbit = ONE << np.uint64(to)
+    moved = fbit | xbit
+    if capture or (moved & (row[SQUARES_ROW + DIAGONAL_REACH] | row[SQUARES_ROW + STRAIGHT_REACH])):
         return _gained(address(T), T.shape[0], address(row), bb[OCC], bb[occ_of(us)], us, frm, to, capture)
+    if moved & reach:  # a quiet move touching only what T's pawns reach: counted here, no call
+        return _pawns_gained(row, row[SQUARES_ROW + PAWNS], bb[occ_of(us)], us, fbit, xbit, bb[OCC] ^ moved)
     return 0
