@@ -29,6 +29,10 @@ def cache_dir() -> Path:
     return cachedir.base() / _NAME
 
 
+# numba's messages for its failed typing attempts, made by the thousand in every compile and
+# never shown, in plain text: with colorama installed each one set up and tore down
+# colorama's terminal wrappers (0.3 s of a first run's 7.6; docs/benchmarks.md, session 32)
+os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 if NUMBA_CACHE is not None:
     os.environ["NUMBA_CACHE_DIR"] = str(NUMBA_CACHE)
     if "numba.core.config" in sys.modules:  # numba came first: it read the variable already
