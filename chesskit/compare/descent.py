@@ -64,6 +64,7 @@ def descend(
         report = _descend(board, asked, depth, position_fen, prefix, checker, engine_name, on_step)
         if not report.agree:
             report.regression_step = reproducing_step(report, asked)
+            report.regression_depth = reproducing_depth(report, asked)
         return report
     except EngineError as err:
         raise located(err, asked.node, position_fen, bool(board.chess960), board.variant) from None
@@ -92,6 +93,28 @@ def reproducing_step(report: Report, engine) -> int | None:
         except EngineError:  # it fails there too, by an error: the line fails as well
             return index
     return None
+
+
+def reproducing_depth(report: Report, engine) -> int | None:
+    """1 when the regression's step (``regression_step``) is a node whose move lists differ,
+    deeper than 1, and the engine given that node's FEN alone counts its moves otherwise than
+    chesskit: a missing or extra move shows at depth 1 there, in a line and a test as short
+    as they get (the full depth of a root whose lists differ gave a line of thousands of
+    nodes); else None (the step's own depth). One more question, of depth 1."""
+    from chesskit.compare.engines.base import node_board
+
+    if report.regression_step is None:
+        return None
+    step = report.steps[report.regression_step]
+    if step.depth <= 1 or step.theirs_total is not None or set(step.ours) == set(step.theirs):
+        return None
+    node = node_board(report.position_fen, step.path, report.chess960, report.variant)
+    try:
+        if _fresh_count(engine, node.fen(), 1, report.chess960) == len(step.ours):
+            return None  # its move count is right when asked alone: the full depth shows it
+    except EngineError:
+        return None  # a failure at depth 1 is no count to assert: the step's own line stays
+    return 1
 
 
 def _fresh_count(engine, fen: str, depth: int, chess960: bool) -> int:

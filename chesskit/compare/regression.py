@@ -22,7 +22,9 @@ chesskit's against the engine's: the node where the move lists differ when its t
 differ too, else its parent (an engine that counts a node right when asked about it but
 wrong when it reaches it by make/unmake fails at the parent); and of those, the deepest
 whose FEN alone still makes the engine count wrong (``descent.reproducing_step``: a bug
-that needs the moves played to reach it is kept by a shallower node's line). The count is chesskit's,
+that needs the moves played to reach it is kept by a shallower node's line), at depth 1
+where that node's move lists differ and the engine's move count there is wrong when asked
+alone (``descent.reproducing_depth``). The count is chesskit's,
 the sum of chesskit's divide there (chesskit is checked against independent oracles; an
 engine run where chesskit agrees with the engine has no line: the suite's count is the one
 in doubt). A state mismatch whose counts all agree has no line either: no count catches it.
@@ -133,6 +135,8 @@ def from_report(report, base_id: str, engine_call: str | None = DEFAULT_ENGINE) 
             variant = getattr(report, "variant", "chess")
             fen = _node_fen(report.position_fen, report.chess960, step.path, variant)
             ident = node_id(base_id, step.path)
+            if chosen is not None and step is report.steps[chosen] and getattr(report, "regression_depth", None) == 1:
+                return Regression(fen, report.chess960, 1, len(step.ours), ident, engine_call, variant)
             return Regression(fen, report.chess960, step.depth, ours, ident, engine_call, variant)
     return None
 

@@ -85,6 +85,9 @@ class Report:
     # the step whose node, given to the engine as a FEN alone, still fails (its regression
     # line's: ``descent.reproducing_step``); None: not looked for (the deepest differing step)
     regression_step: int | None = None
+    # 1 where that step's move lists differ and depth 1 there still fails for the engine
+    # (``descent.reproducing_depth``); None: the step's own depth
+    regression_depth: int | None = None
 
     @property
     def counted_fen(self) -> str:

@@ -36,13 +36,14 @@ def test_compare_gives_the_failing_nodes_line_and_test(cli, tmp_path):
     result = cli("compare", "pos3", "3", "--script", BUG_EP, "--json")
     assert result.exit_code == 1
     found = json.loads(result.stdout)["regression"]
-    # the descent ends after e2e4, where the engine takes f4e3 e.p. through the rank pin
-    assert found["fen"] == "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1" and found["depth"] == 2
-    assert found["nodes"] == _oracle(found) == 177
+    # the descent ends after e2e4, where the engine takes f4e3 e.p. through the rank pin: its
+    # move list there is one too long, which depth 1 shows
+    assert found["fen"] == "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1" and found["depth"] == 1
+    assert found["nodes"] == _oracle(found) == 16
     assert found["id"] == "pos3-after-e2e4"
     record = _read_line(tmp_path, found["line"])
-    assert record.fen == found["fen"] and record.depths == {2: 177} and record.id == "pos3-after-e2e4"
-    assert f'engine.perft("{found["fen"]}", 2) == 177' in found["pytest"]
+    assert record.fen == found["fen"] and record.depths == {1: 16} and record.id == "pos3-after-e2e4"
+    assert f'engine.perft("{found["fen"]}", 1) == 16' in found["pytest"]
     assert 'chesskit.Engine(script="' + BUG_EP + '")' in found["pytest"]
     # the line fails for the buggy engine and passes for a correct one
     bad = cli("suite", str(tmp_path / "regression.epd"), "--script", BUG_EP)
@@ -251,3 +252,30 @@ def test_on_a_terminal_the_lines_to_paste_are_never_wrapped(monkeypatch):
     text = screen.getvalue()
     assert found.line in text
     assert 'assert engine.perft("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3) == 97862' in text
+
+
+def test_move_lists_that_differ_give_a_depth_1_line():
+    # the lists differ at the root (an illegal castling through check), but the line and the
+    # test said D3 with thousands of nodes where depth 1 shows the bug (qa31a item 12)
+    from click.testing import CliRunner
+
+    from chesskit.cli.main import main
+
+    fen = "4k3/8/b7/8/8/8/8/4K2R w K - 0 1"
+    script = str(ENGINES / "bug_castle_through_check.py")
+    result = CliRunner().invoke(main, ["compare", fen, "3", "--script", script, "--json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["extra"] == ["e1g1"] and data["path"] == []
+    regression = data["regression"]
+    assert (regression["fen"], regression["depth"]) == (fen, 1)
+    assert regression["nodes"] == pc_perft(chess.Board(fen), 1)
+    assert regression["line"].endswith(f"D1 {regression['nodes']};")
+
+
+def test_a_deeper_line_stays_where_depth_1_passes(cli, tmp_path):
+    # an engine whose move list is right when asked alone keeps the step's own depth: the
+    # castling right kept after its rook was taken needs the moves played
+    fen = "4k3/8/8/8/8/8/6b1/4K2R b K - 0 1"
+    data = json.loads(cli("compare", fen, "3", "--script", str(ENGINES / "bug_castle_rights_kept.py"), "--json").stdout)
+    assert data["regression"]["depth"] == 3
