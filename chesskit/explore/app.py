@@ -21,7 +21,8 @@ from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Label, ProgressBar, Static
 from textual.widgets.data_table import RowDoesNotExist
@@ -140,6 +141,36 @@ class BoardView(Widget):
         return glyph.center(width), f"bold black on {background}"
 
 
+class ErrorScreen(ModalScreen):
+    """The last error whole, over the explorer, for an error longer than its panel shows
+    (an engine's output quoted at 80 x 24): arrows and page keys scroll it, Esc or ``e``
+    closes it."""
+
+    CSS = """
+    ErrorScreen { align: center middle; }
+    #whole { width: 100%; height: 100%; border: heavy $error; padding: 0 1; }
+    #whole Static { color: $error; }
+    """
+    BINDINGS = [Binding("escape,e,q", "dismiss", "close")]
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="whole"):
+            yield Static(Text(self.text))
+
+    def on_mount(self) -> None:
+        whole = self.query_one("#whole", VerticalScroll)
+        whole.border_title = "the last error"
+        whole.border_subtitle = "arrows scroll · Esc closes"
+        whole.focus()
+
+    async def action_dismiss(self, result=None) -> None:
+        self.dismiss(result)
+
+
 class ExplorerApp(App):
     """``chesskit explore``'s screen over an ``Explorer``."""
 
@@ -171,6 +202,8 @@ class ExplorerApp(App):
         Binding("m", "ask('move')", "move"),
         Binding("s", "toggle_counters", "counters"),
         Binding("g", "recount", "count"),
+        # the last error whole (the panel shows 40% of the screen): the panel says so when it cuts
+        Binding("e", "show_error", "error", show=False),
         Binding("escape", "cancel", "stop"),
         # Ctrl-C as in a shell: it stops the running count, else it ends the session (130,
         # interrupted); Textual's own Ctrl-C only said "press ctrl+q to quit". Ctrl+Q (Textual's) quits too.
@@ -509,6 +542,20 @@ class ExplorerApp(App):
         panel.update(Text(text))
         panel.display = True
         self.last_error = text
+        self.call_after_refresh(self._say_if_cut, panel, text)
+
+    def _say_if_cut(self, panel: Static, text: str) -> None:
+        """Tell the user how to read an error its panel cuts (more lines than 40% of the
+        screen): ``e`` shows it whole."""
+        if self.last_error != text or not panel.display:
+            return
+        shown = panel.content_region
+        if panel.get_content_height(panel.size, self.size, shown.width) > shown.height:
+            self.notify("the error has more lines than its panel shows: press e to read it whole", timeout=8)
+
+    def action_show_error(self) -> None:
+        if self.last_error:
+            self.push_screen(ErrorScreen(self.last_error))
 
     def message(self, text: str) -> None:
         self.notify(text)

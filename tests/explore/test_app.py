@@ -222,7 +222,8 @@ def test_an_engine_error_is_shown_whole_on_an_80_by_24_terminal(monkeypatch):
         await pilot.press("m", *"a8=Q", "enter")  # a third queen: the engine exits 1
         await idle(pilot, app)
         panel = app.query_one("#error")
-        assert panel.display and panel.virtual_size.height <= panel.scrollable_content_region.height  # nothing cut
+        shown = panel.content_region
+        assert panel.display and panel.get_content_height(panel.size, app.size, shown.width) <= shown.height  # nothing cut
         right = [line[line.index("┃") + 1:] for line in screen(app) if "┃" in line]  # the panel's lines
         text = " ".join(" ".join(right).split())
         assert "exited with code 1 for depth 1" in text, screen(app)
@@ -230,6 +231,42 @@ def test_an_engine_error_is_shown_whole_on_an_80_by_24_terminal(monkeypatch):
         assert row_of(app, "e8d7").split()[-1] == "1"  # and the table is still in sight
 
     assert run(ex, script, size=(80, 24)).exit_code == 3
+
+
+def test_an_error_longer_than_its_panel_is_read_whole_with_e():
+    # an engine's error of many lines was cut at 80 x 24 (its panel takes 40% of the screen),
+    # with no way to read the rest: the panel says so, and e shows it whole, scrolling
+    ex = make(fen=QUEENS, depth=1)
+    long = "\n".join(f"engine output line {n}" for n in range(40))
+
+    async def script(pilot, app):
+        app.error(long, 3)
+        await pilot.pause(0.3)
+        assert shows(app, "engine output line 0") and not shows(app, "engine output line 39")
+        assert any("press e to read it whole" in str(n.message) for n in app._notifications)
+        await pilot.press("e")
+        await pilot.pause(0.3)
+        assert shows(app, "the last error", "engine output line 0")
+        await pilot.press("end")
+        await pilot.pause(0.3)
+        assert shows(app, "engine output line 39")
+        await pilot.press("escape")
+        await pilot.pause(0.3)
+        assert not shows(app, "the last error") and len(app.screen_stack) == 1  # the explorer again
+
+    assert run(ex, script, size=(80, 24)).exit_code == 3
+
+
+def test_a_short_error_says_nothing_of_e():
+    ex = make(fen=QUEENS, depth=1)
+
+    async def script(pilot, app):
+        app.error("one line", 2)
+        await pilot.pause(0.3)
+        assert shows(app, "one line")
+        assert not any("press e" in str(n.message) for n in app._notifications)
+
+    run(ex, script, size=(80, 24))
 
 
 def test_the_table_is_drawn_at_its_cells_widths_even_before_textual_measures_them():
