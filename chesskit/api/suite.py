@@ -197,8 +197,11 @@ class SuiteResult:
         return [BadLine(display_path(e.path), e.lineno, e.id, keyworded(str(e))) for e in self.outcome.errors]
 
     def tally(self) -> dict[str, int]:
-        """How many positions have each status."""
-        return self.outcome.tally()
+        """How many positions have each status, as ``chesskit suite`` counts them: its
+        ``error`` is every line not run, those refused when read (``bad_lines``) as well
+        as the positions that could not be counted (it was only the latter: 0 where the
+        command said "2 errors")."""
+        return {**self.outcome.tally(), "error": self.outcome.not_run}
 
     @property
     def seconds(self) -> float:
@@ -228,7 +231,7 @@ class SuiteResult:
         return self.verdict() is None
 
     def __repr__(self) -> str:
-        counts = ", ".join(f"{n} {status}" for status, n in self.tally().items() if n) or "no positions"
+        counts = ", ".join(f"{n} {status}" for status, n in self.outcome.tally().items() if n) or "no positions"
         bad = self.outcome.not_run  # the lines refused when read are no positions, but not nothing
         lines = f", {bad} line{'s' * (bad != 1)} not run" if bad else ""
         return f"SuiteResult({counts}{lines}, exit code {self.exit_code})"

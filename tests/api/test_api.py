@@ -535,3 +535,18 @@ def test_a_suite_result_of_lines_not_run_says_so(tmp_path):
     result = chesskit.run_suite(bad)
     assert len(result.bad_lines) == 2 and result.exit_code == 2
     assert repr(result) == "SuiteResult(no positions, 2 lines not run, exit code 2)"
+
+
+def test_a_suites_tally_counts_its_errors_as_the_command_does(tmp_path, cli):
+    # tally()["error"] was 0 where `chesskit suite` said "2 errors": lines refused when read
+    # are no positions, but they are errors of the run
+    mixed = tmp_path / "mixed.epd"
+    mixed.write_text(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20\n"
+        "not a fen ;D1 20\n"
+        "8/8/8/8/8/8/8/K1k5 w - - ;D1 3 ;variant losers\n"
+    )
+    result = chesskit.run_suite(mixed)
+    said = json.loads(cli("suite", str(mixed), "--json").stdout)["positions"]
+    assert result.tally()["error"] == said["errors"] == len(result.bad_lines) == 2
+    assert result.tally()["passed"] == said["passed"] == 1
