@@ -87,7 +87,8 @@ def suite(
     as_json: bool,
 ) -> None:
     """Run the perft suites in PATH (EPD or .perft files, or folders of them; default:
-    the bundled positions/).
+    the bundled positions/). A PATH of - reads a suite from standard input, shown as
+    <stdin> (cat tricky.epd | chesskit suite -).
 
     Every position's expected counts up to the limits are checked; a mismatch prints the
     position, the depth, both counts and the divide there, and the exit code is 1.

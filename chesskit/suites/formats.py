@@ -60,6 +60,7 @@ from typing import Callable, Iterator
 from chesskit.board.counternames import names_of, parse_stat_opcode
 from chesskit.board.fen import Setup, parse_epd, shown_fen
 from chesskit.errors import InputError
+from chesskit.suites.stdin import SHOWN, is_stdin, open_stdin
 from chesskit.typed import not_utf8
 from chesskit.vocab import MAX_DEPTH
 
@@ -159,8 +160,9 @@ Entry = SuiteRecord | LineError
 
 
 def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when it is below it, else as is."""
-    return _display_path(Path(path), os.getcwd())
+    """``path`` relative to the working directory when it is below it, else as is
+    (``<stdin>`` for standard input's suite, ``chesskit suite -``)."""
+    return SHOWN if is_stdin(path) else _display_path(Path(path), os.getcwd())
 
 
 @functools.lru_cache(maxsize=256)  # a million lines of one file are shown with one lookup
@@ -190,7 +192,7 @@ def read_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
     Lines end at ``\\n`` only; the file is read in chunks and at most ``MAX_LINE_BYTES`` of
     a line are kept, so memory stays bounded whatever the file holds. Raises OSError.
     """
-    with open(path, "rb") as handle:
+    with _open(path) as handle:
         lineno = 0
         kept = bytearray()  # the start of a line that runs on past its chunk
         length = 0  # its length so far (what is kept stops one byte past MAX_LINE_BYTES)
@@ -215,6 +217,11 @@ def read_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
                 kept += piece
         if length:
             yield _decoded(lineno + 1, kept, length)
+
+
+def _open(path: Path):
+    """``path`` opened to read bytes: standard input's copy for ``stdin.STDIN``."""
+    return open_stdin() if is_stdin(path) else open(path, "rb")
 
 
 def _decoded(lineno: int, raw: bytes | bytearray, length: int) -> tuple[int, str | None, str | None]:
@@ -250,11 +257,13 @@ def check_text_file(path: Path) -> None:
     UTF-16 or UTF-32 file (by its byte-order mark, or NUL bytes at every other place), or
     one whose first 4 KiB are an eighth or more NUL bytes (not a text file). Raises OSError when it cannot be read."""
     shown = display_path(path)
-    if path.is_symlink() and not path.exists():
+    if is_stdin(path):
+        pass  # read once into a file of its own (``chesskit.suites.stdin``)
+    elif path.is_symlink() and not path.exists():
         raise InputError(f"{shown}: a broken symbolic link (to {printable(str(path.readlink()))})")
-    if not path.is_file():
+    elif not path.is_file():
         raise InputError(f"{shown}: not a regular file")
-    with open(path, "rb") as handle:
+    with _open(path) as handle:
         head = handle.read(_SNIFF)
     for bom, name in _WIDE_BOMS:
         if head.startswith(bom):

@@ -23,6 +23,7 @@ import numpy as np
 
 from chesskit.errors import EngineError, InputError
 from chesskit.suites.formats import MAX_ERRORS_KEPT, Entries, LineError, SuiteRecord, display_path, printable, read_suite
+from chesskit.suites import stdin
 from chesskit.suites.positions import positions_dir
 from chesskit.timer import Timer
 from chesskit.variants import a_position
@@ -128,7 +129,7 @@ def _sources(paths: Iterable[str | Path]) -> tuple[list[Path], list[LineError], 
     paths = list(paths)
     if any(str(p).strip() == "" for p in paths if not isinstance(p, Path)):  # Path("") is the current folder
         raise InputError("an empty suite path: give a suite file or folder")
-    given = [Path(p) for p in paths] or [positions_dir()]
+    given = [stdin.given(p) for p in paths] or [positions_dir()]
     files: list[Path] = []
     bad: list[LineError] = []
     empty: list[Path] = []
@@ -145,7 +146,7 @@ def _sources(paths: Iterable[str | Path]) -> tuple[list[Path], list[LineError], 
         if not found and path.is_dir() and len(given) > 1:
             empty.append(path)
         for file in found:
-            key = file.resolve()
+            key = file if stdin.is_stdin(file) else file.resolve()
             if key not in seen:
                 seen.add(key)
                 files.append(file)
@@ -155,7 +156,10 @@ def _sources(paths: Iterable[str | Path]) -> tuple[list[Path], list[LineError], 
 def _expand(path: Path) -> tuple[list[Path], tuple[str, str] | None]:
     """The suite files of one path (a folder's ``*.epd`` and ``*.perft``, or the file),
     or ``([], (why, message))`` for a path that does not exist or is no regular file nor
-    folder: why as an error for that path, the message naming it."""
+    folder: why as an error for that path, the message naming it. ``-``'s ``stdin.STDIN``
+    is a suite file."""
+    if stdin.is_stdin(path):
+        return [path], None
     if path.is_dir():
         # a broken link, a FIFO, ... with a suite's name: read_suite reports it
         return sorted(p for p in path.iterdir() if p.suffix.lower() in SUITE_SUFFIXES and not p.is_dir()), None
@@ -210,7 +214,7 @@ def load_entries(
     if unreadable and len(unreadable) == len(files) + len(bad) and not empty_folders:
         raise unreadable[0]
     if not read_any and not bad:
-        shown = ", ".join(display_path(Path(p)) for p in paths or [positions_dir()])
+        shown = ", ".join(display_path(stdin.given(p)) for p in paths or [positions_dir()])
         if not files:  # only folders given, and none holds a suite file
             raise InputError(f"{NO_SUITE_FILES} in {shown}")
         raise InputError(f"{NO_POSITIONS} in {shown}: no line is a position")
