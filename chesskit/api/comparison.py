@@ -84,10 +84,15 @@ class CompareResult:
     # JSON "regression"), None when the engine agrees
     regression: Any = field(default=None, repr=False, compare=False)
     report: Any = field(default=None, repr=False, compare=False)  # the chesskit.compare Report
+    # the dialect that answered the descent's questions (JSON "dialect_answered"): ``dialect``
+    # is the one found at start-up, and an engine whose xboard dialect has no Chess960
+    # (Sjaak II) answers a Chess960 position in its UCI loop's total-only one instead
+    dialect_answered: dict | None = None
 
     @classmethod
     def from_report(
-        cls, report, dialect: dict | None = None, position_notes=(), regression=None, castling_spelling=None
+        cls, report, dialect: dict | None = None, position_notes=(), regression=None, castling_spelling=None,
+        answered: dict | None = None,
     ) -> "CompareResult":
         data = report.to_json()
         names = ("agree", "kind", "path", "fen", "missing", "extra", "field", "ours", "theirs", "steps")
@@ -96,12 +101,13 @@ class CompareResult:
             **{name: data[name] for name in names},
             engine=report.engine,
             depth=report.depth,
-            dialect=None if dialect is None else {k: v for k, v in dialect.items() if k != "about"},
+            dialect=_without_about(dialect),
             castling_spelling=castling_spelling,
             position_notes=list(position_notes),
             dialect_about=None if dialect is None else dialect.get("about"),
             regression=regression,
             report=report,
+            dialect_answered=_without_about(dialect if answered is None else answered),
         )
 
     def summary(self) -> str:
@@ -113,6 +119,8 @@ class CompareResult:
         data = self.report.to_json()
         if self.dialect is not None:
             data["dialect"] = dict(self.dialect)
+        if self.dialect_answered is not None:
+            data["dialect_answered"] = dict(self.dialect_answered)
         data["castling_spelling"] = self.castling_spelling
         # "notes" already holds the missing and extra moves' classification
         data["position_notes"] = list(self.position_notes)
@@ -200,4 +208,11 @@ def compare_board(
     report.chesskit_fen = chesskit_fen
     regression = from_report(report, ident or "compare", engine_call or engine.call)
     spelling = getattr(backend, "castling_spelling", None)
-    return CompareResult.from_report(report, dialect, board.notes, regression, spelling)
+    # asked again now: the descent may have switched the engine to another dialect
+    answered = dialect_of(backend) if dialect is not None else None
+    return CompareResult.from_report(report, dialect, board.notes, regression, spelling, answered)
+
+
+def _without_about(dialect: dict | None) -> dict | None:
+    """A ``dialect_of`` value as the JSON gives it: without its description."""
+    return None if dialect is None else {k: v for k, v in dialect.items() if k != "about"}

@@ -138,6 +138,23 @@ def test_total_only_bug_through_compare(cli):
     assert "misses e5f6 (inferred from its totals) after f7f5" in lines[1]
 
 
+def test_compare_json_names_the_dialect_that_answered(cli):
+    """Sjaak II (the fake, its c960_adjacent bug) is found dividing in xboard, which has no
+    Chess960: a Chess960 position is answered in its UCI loop's totals. ``dialect`` stays
+    the start-up one; ``dialect_answered`` names the one that answered (none did before)."""
+    sjaak = f"{sys.executable} {ENGINES / 'fake_xboard.py'} --format sjaak --uci --uci960 --bug c960_adjacent"
+    result = cli("compare", "4k3/8/8/8/8/8/8/5KRn w G - 0 1", "2", "--chess960", "--engine", sjaak, "--json")
+    assert result.exit_code == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["dialect"]["name"] == "xboard-perft-split"
+    assert report["dialect_answered"] == {
+        "name": "uci-perft-total", "moves": None, "total_only": True, "notation": None, "detected": True,
+    }
+    # a standard position stays in the start-up dialect: both keys say it
+    report = json.loads(cli("compare", "startpos", "2", "--engine", sjaak, "--json").stdout)
+    assert report["dialect_answered"] == report["dialect"] and report["dialect"]["name"] == "xboard-perft-split"
+
+
 def test_total_only_unnamed_moves_through_compare(cli):
     result = cli("compare", "8/8/P7/8/8/8/8/k6K w - - 0 1", "3", "--engine", f"{FAKE} --loop console --total-only --bug queen_promo_only")
     assert result.exit_code == 1
