@@ -78,8 +78,8 @@ def warm_up(board) -> None:
 
     rules = V.RULES[board._vid]
     if native.SAVES and native.CACHE is not None and not native.is_saved(rules):
-        compiling(f"the {board.variant} move generator", native.CACHE)
-    native.walk(rules)
+        compiling(native.generator_name(board.variant), native.CACHE)
+    native.walk(rules, board.variant)
 
 
 def push(board, move: int) -> None:

@@ -225,9 +225,10 @@ _walks: dict = {}
 _lock = threading.Lock()
 
 
-def walk(variant: int = 0):
+def walk(variant: int = 0, name: str | None = None):
     """The walk's C function (of variant rule set ``variant``; 0: standard chess): loaded
-    from the saved object, else built with numba."""
+    from the saved object, else built with numba. ``name``: the variant's, as its notices
+    say it (``generator_name``; default the rule set's)."""
     found = _walks.get(variant)
     if found is not None:
         return found
@@ -235,15 +236,26 @@ def walk(variant: int = 0):
         if variant not in _walks:
             found = load(variant)
             if found is None:
-                _say_why(variant)
+                _say_why(variant, name)
                 found = build(variant)
             _walks[variant] = found
     return _walks[variant]
 
 
-def _say_why(variant: int) -> None:
+def _say_why(variant: int, name: str | None = None) -> None:
     """Say why a walk whose files are in the cache compiles again (its first compile, with
-    no files there, is announced before: ``api.table``, ``vload.warm_up``)."""
+    no files there, is announced before: ``api.table``, ``vload.warm_up``), naming the
+    variant as that first notice does (it said "the variant's move generator")."""
     if not is_saved(variant) or variant in _unloadable:
         return  # intact but not loadable here: numba's cache keeps it after this compile
-    cachedir.compiling_again("move generator" if variant == 0 else "the variant's move generator", CACHE, cachedir.FAILED_CHECK)
+    if variant and name is None:
+        from .vstate import NAMES
+
+        name = NAMES[variant]
+    cachedir.compiling_again(generator_name(name if variant else None), CACHE, cachedir.FAILED_CHECK)
+
+
+def generator_name(variant: str | None = None) -> str:
+    """How the compile notices name a walk: "move generator" (standard chess), "the atomic
+    move generator": one wording for its first compile and its compiling again."""
+    return "move generator" if variant is None else f"the {variant} move generator"

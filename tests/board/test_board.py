@@ -206,7 +206,7 @@ def test_warm_up_loads_a_variants_walk_and_says_when_it_compiles(monkeypatch, ca
 
     board = Board(variant="kingofthehill")
     real, loaded = native.walk, []
-    monkeypatch.setattr(native, "walk", lambda variant=0: loaded.append(variant) or (real() if variant == 0 else None))
+    monkeypatch.setattr(native, "walk", lambda variant=0, name=None: loaded.append(variant) or (real() if variant == 0 else None))
     monkeypatch.setattr(native, "is_saved", lambda variant=0: False)
     board.warm_up()
     assert RULES[board._vid] in loaded

@@ -53,3 +53,23 @@ def test_said_when_the_cached_index_fails_its_check(tmp_path, capsys):
     entry._cache._cache_file._load_index = lambda: {"sig": "entry"}  # intact: said nothing
     announce(entry, "the leaf counters (--stats)")
     assert capsys.readouterr().err == ""
+
+
+def test_a_variants_walk_compiled_again_is_named_as_its_first_compile_is(monkeypatch, capsys):
+    # a damaged atomic walk was rebuilt saying "compiling the variant's move generator again",
+    # where its first compile said "compiling the atomic move generator"
+    from chesskit.board.board import Board
+    from chesskit.core import native
+
+    from chesskit.core.vstate import IDS
+
+    board = Board(variant="atomic")
+    Board().perft(1)  # the standard walk, loaded (warm_up runs it)
+    monkeypatch.delitem(native._walks, IDS["atomic"], raising=False)
+    monkeypatch.setattr(native, "load", lambda variant=0: None)  # its saved copy failed its check
+    monkeypatch.setattr(native, "build", lambda variant=0: "built")
+    monkeypatch.setattr(native, "is_saved", lambda variant=0: True)
+    board.warm_up()
+    err = capsys.readouterr().err
+    assert err.startswith("chesskit: compiling the atomic move generator again") and err.count("\n") == 1
+    assert "the variant's" not in err
