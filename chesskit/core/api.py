@@ -1,8 +1,9 @@
-"""Loading the compiled core from Python: the attack table and the first-run notice.
+"""Loading the compiled core from Python: the attack table and the compile notices.
 
 numba compiles each entry point on its first call and caches the machine code on disk
 (see ``chesskit/core/__init__.py`` for where; the walk's own copy is ``native.py``'s).
-The first run of a fresh install takes seconds, so we say so on stderr then.
+The first run of a fresh install takes seconds, so we say so on stderr then: for the
+walk where it is built (``native.walk``), for the other entry points here (``announce``).
 """
 
 import os
@@ -11,17 +12,6 @@ from . import NUMBA_CACHE
 from .cachedir import FAILED_CHECK, compiling, compiling_again
 
 _T = None
-
-
-def _cache_is_warm() -> bool:
-    """Whether the walk is saved (where its object is saved: an index of numba's alone is
-    what a first run stopped half way leaves, and the next run compiled in silence), else
-    whether numba's cache holds anything."""
-    from .native import SAVES, is_saved
-
-    if SAVES and NUMBA_CACHE is not None:
-        return is_saved()
-    return NUMBA_CACHE is not None and NUMBA_CACHE.is_dir() and any(NUMBA_CACHE.rglob("*.nbi"))
 
 
 def announce(entry, what: str) -> None:
@@ -68,12 +58,12 @@ def _refuse_pure_python() -> None:
 
 
 def table():
-    """The attack table, built on first use; announces the one-time compile."""
+    """The attack table, built on first use (in tenths of a second: the walk's compile is
+    announced where it happens, ``native.walk``; said here, it was said by every first run
+    of the leaf counters or the debug checker, which compile no walk)."""
     global _T
     if _T is None:
         _refuse_pure_python()
-        if not _cache_is_warm():
-            compiling("move generator", NUMBA_CACHE)
         from .tables import tables
 
         _T = tables()

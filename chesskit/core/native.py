@@ -243,9 +243,13 @@ def walk(variant: int = 0, name: str | None = None):
 
 
 def _say_why(variant: int, name: str | None = None) -> None:
-    """Say why a walk whose files are in the cache compiles again (its first compile, with
-    no files there, is announced before: ``api.table``, ``vload.warm_up``), naming the
-    variant as that first notice does (it said "the variant's move generator")."""
+    """Say on stderr that a walk compiles now: the standard walk's first compile (a
+    variant's is announced before, by ``vload.warm_up``), and why a walk whose files are in
+    the cache compiles again, naming the variant as that first notice does (it said "the
+    variant's move generator")."""
+    if variant == 0 and not is_saved() and not _numba_holds_it():
+        cachedir.compiling(generator_name(), CACHE)
+        return
     if not is_saved(variant) or variant in _unloadable:
         return  # intact but not loadable here: numba's cache keeps it after this compile
     if variant and name is None:
@@ -253,6 +257,18 @@ def _say_why(variant: int, name: str | None = None) -> None:
 
         name = NAMES[variant]
     cachedir.compiling_again(generator_name(name if variant else None), CACHE, cachedir.FAILED_CHECK)
+
+
+def _numba_holds_it() -> bool:
+    """Where the walk's object is not saved (not Linux), whether numba's cache holds anything:
+    numba caches the walk there, and a warm run loads it. Where it is saved, False: an index
+    of numba's alone is what a first run stopped half way leaves (or one that compiled only
+    the leaf counters), and the walk compiled in silence."""
+    from . import NUMBA_CACHE
+
+    if SAVES and CACHE is not None:
+        return False
+    return NUMBA_CACHE is not None and NUMBA_CACHE.is_dir() and any(NUMBA_CACHE.rglob("*.nbi"))
 
 
 def generator_name(variant: str | None = None) -> str:

@@ -475,7 +475,8 @@ def test_a_full_cache_disk_is_not_called_a_first_run(full_disk):
     # and the next run would compile again
     done = _run(_env(full_disk), "perft", "startpos", "3")
     assert "Nodes searched: 8902\n" in done.stdout
-    first = done.stderr.splitlines()[0]
+    # said as the walk compiles: after the warning that the attack table, loaded first, cannot be saved
+    first = next(line for line in done.stderr.splitlines() if "compiling" in line)
     assert first == (f"chesskit: compiling move generator, every run (the disk of the compile cache "
                      f"{full_disk / chesskit.core.CACHE.name} is full)")
     assert "first run only" not in done.stderr
@@ -591,6 +592,20 @@ def test_a_compile_after_a_first_run_stopped_half_way_is_announced(built, tmp_pa
     done = _run(_env(tmp_path), "perft", "startpos", "3")
     assert "Nodes searched: 8902\n" in done.stdout
     assert done.stderr == "chesskit: compiling move generator, first run only\n"
+
+
+def test_a_run_that_compiles_no_walk_does_not_say_it_compiles_one(built, tmp_path):
+    # after a first run that compiled only the leaf counters (`perft startpos 3 --stats` on
+    # an empty cache), every run said "compiling move generator, first run only", that one
+    # and the next `debug`'s alike, whether it compiled the walk or not: the notice was
+    # said as the attack table loaded, whenever the walk was not saved
+    folder = _copy(built, tmp_path)
+    for saved in folder.glob("walk-*"):
+        saved.unlink()
+    done = _run(_env(tmp_path), "perft", "startpos", "3", "--stats")
+    assert "Nodes searched: 8902\n" in done.stdout
+    assert not any(folder.glob("walk-*"))  # it compiled no walk
+    assert "move generator" not in done.stderr
 
 
 @pytest.mark.slow  # builds the walk again in a child (a few seconds of CPU)
