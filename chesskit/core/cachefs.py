@@ -196,9 +196,25 @@ def write(folder: str | os.PathLike, name: str, data: bytes) -> bool:
         # said once: a full disk made every run compile again (about 30 s here) in silence
         why = error.strerror or type(error).__name__
         warn(f"cannot save to the compile cache {folder}: {why}; the next run compiles the move generator "
-             "again (seconds): free some space, or set CHESSKIT_CACHE_DIR to a folder you can write")
+             f"again (seconds): {_remedy(error)}")
         return False
     return True
+
+
+_READ_ONLY = (errno.EROFS, errno.EACCES)
+_FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+
+
+def _remedy(error: OSError) -> str:
+    """What to do about a save that failed with ``error``: free space on a full disk (or
+    quota); for a read-only file system or folder, another folder (it said "free some
+    space" there too, where no space would help)."""
+    elsewhere = "set CHESSKIT_CACHE_DIR to a folder you can write"
+    if error.errno in _FULL:
+        return f"free some space, or {elsewhere}"
+    if error.errno in _READ_ONLY:
+        return f"the folder is read-only here; {elsewhere}"
+    return elsewhere
 
 
 def digest(data: bytes | memoryview) -> str:

@@ -288,3 +288,20 @@ def test_a_save_that_fails_is_said_once(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert f"cannot save to the compile cache {tmp_path}: No space left on device" in err
+
+
+@pytest.mark.parametrize("code", [errno.EROFS, errno.EACCES])
+def test_a_save_to_a_read_only_folder_is_not_told_to_free_space(tmp_path, monkeypatch, capsys, code):
+    # a cache folder on a read-only file system was told "free some space"
+    monkeypatch.setattr(cachefs, "_warned", set())
+
+    def refused(path, data, mode):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(cachefs, "write_atomic", refused)
+    assert not cachefs.write(tmp_path, "walk.o", b"code")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot save to the compile cache {tmp_path}: {os.strerror(code)}" in err
+    assert "the folder is read-only here; set CHESSKIT_CACHE_DIR to a folder you can write" in err
+    assert "free some space" not in err
+
