@@ -15,8 +15,9 @@ an edit to a callee elsewhere would otherwise leave a caller's stale code in pla
 trusted (``cachefs.distrust``), for everything, whether it can be written or not: a
 read-only one (a CI image, a cache restored read-only) is read like any other, and what
 the run compiles anew is not saved (``cachefs.write``: best effort); when it cannot be
-trusted, a private temporary folder for everything, with one warning: the run compiles
-without the cache and counts right. A temporary folder is removed when the
+trusted, or when it would be in a home folder that does not exist (``missing_home``: a
+run does not make one), a private temporary folder for everything, with one warning: the
+run compiles without the cache and counts right. A temporary folder is removed when the
 process that made it exits; the prewarm child inherits it through ``NUMBA_CACHE_DIR``.
 A run that can write its keyed folder dates it as used, once a day, and removes the
 keyed folders of other builds beside it unused for 30 days (``prune``).
@@ -127,6 +128,18 @@ def base() -> Path:
     return Path(os.path.abspath(chosen))
 
 
+def missing_home() -> str | None:
+    """The home folder when ``base`` is under it (no CHESSKIT_CACHE_DIR, NUMBA_CACHE_DIR or
+    absolute XDG_CACHE_HOME set) and it does not exist (a service's ``HOME=/nonexistent``),
+    else None: a run made the whole missing home, root's as root, to hold its cache."""
+    if os.environ.get("CHESSKIT_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR"):
+        return None
+    if os.path.isabs(os.environ.get("XDG_CACHE_HOME", "")):
+        return None
+    home = os.path.expanduser("~")
+    return None if os.path.isdir(home) else home
+
+
 _PRIVATE: set[Path] = set()  # the folders ``_private`` made: gone when the process exits
 
 
@@ -183,6 +196,12 @@ def choose(name: str) -> tuple[Path | None, Path | None]:
     if inherited and Path(inherited).name == name:
         keyed = Path(os.path.abspath(inherited))  # a chesskit parent chose it
     else:
+        home = missing_home()
+        if home is not None:  # not made: one line, and a private folder as for other unusable ones
+            cachefs.warn(f"not using a compile cache: the home folder {home} does not exist; compiling "
+                         "without it (slower): set CHESSKIT_CACHE_DIR to a folder you can write")
+            private = _private(name)
+            return private, private
         keyed = base() / name
     owner = None if os.path.lexists(keyed) else _owner_of_nearest(keyed.parent)  # one there: distrust's
     if owner not in (None, 0, os.geteuid()):

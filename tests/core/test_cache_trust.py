@@ -650,6 +650,23 @@ def test_a_relative_xdg_cache_home_is_ignored(monkeypatch, tmp_path):
     assert cachedir.base() == tmp_path / "xdg" / "chesskit"
 
 
+def test_a_missing_home_folder_is_not_made(tmp_path):
+    # run as root with HOME=/nonexistent (a service's account), chesskit made /nonexistent,
+    # /nonexistent/.cache and its cache there
+    home = tmp_path / "nonexistent"
+    env = _env(home)
+    for name in ("CHESSKIT_CACHE_DIR", "XDG_CACHE_HOME", "NUMBA_CACHE_DIR"):
+        env.pop(name, None)
+    env["HOME"] = str(home)
+    (cache, numba_dir), err = _decide(env)
+    assert not home.exists()
+    assert cache == numba_dir and not cache.startswith(str(home))  # a private folder, as for other unusable ones
+    assert err == [
+        f"chesskit: warning: not using a compile cache: the home folder {home} does not exist; compiling "
+        "without it (slower): set CHESSKIT_CACHE_DIR to a folder you can write"
+    ]
+
+
 def test_a_loop_of_links_is_named_as_one(tmp_path):
     # it was "a link to nowhere"
     os.symlink(tmp_path / "b", tmp_path / "a")
