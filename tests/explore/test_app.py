@@ -422,6 +422,9 @@ def test_the_drawn_board_is_python_chess_variant_board(variant, fen):
 
     async def script(pilot, app):
         expected = {chess.square_name(sq): piece.symbol() for sq, piece in reference.piece_map().items()}
+        # CI under load (a variant's walk compiling in the worker): the screen was read before
+        # the board was first drawn, and showed none of its pieces
+        await until(pilot, lambda: drawn_pieces(screen(app)) == expected)
         assert drawn_pieces(screen(app)) == expected
 
     run(ex, script)
