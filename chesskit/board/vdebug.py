@@ -12,8 +12,10 @@ at every node (the root and every node reached)
                           horde's White, any in antichess, none for an atomic side to move
                           whose king exploded
   colours-disjoint, occupancy-union, bitboards-match-squares   as in standard chess
-  pocket-counts           crazyhouse: each pocket count of pawn..queen in 0..32, no other
-                          slot used; other variants: no pocket at all
+  pocket-counts           crazyhouse: each pocket count of pawn..queen in 0..N, N the pieces
+                          on the board and in the pockets at the root but at least 32 (the
+                          FEN reader accepts any count), no other slot used; other
+                          variants: no pocket at all
   material-conservation   crazyhouse: the pieces on the board plus those in both pockets
                           are as many as at the root
   promoted-flags          the squares marked promoted hold a piece, never a pawn or a king
@@ -240,13 +242,16 @@ class _Walk:
             self._check(n in allowed, "one-king-each", move, lambda: (f"{' or '.join(map(str, sorted(allowed)))} {_colour(colour)} king", f"{n} {_colour(colour)} kings"))
 
     def _pocket_counts(self, move) -> None:
-        st = self.board._st
+        # The FEN reader accepts any pocket count (more than 32 pieces is only a "cannot
+        # arise" note), so the bound is what the root holds, never less than 32: a count
+        # above it came from chesskit's own moves, not from the input.
+        st, top = self.board._st, max(V.POCKET_MAX - 1, self.material)
         for colour in (0, 1):
             for slot in range(8):
                 n = int(st[V.POCKET + colour * 8 + slot])
-                fine = 0 <= n < V.POCKET_MAX if self.rules == V.CRAZYHOUSE and PAWN <= slot <= QUEEN else n == 0
+                fine = 0 <= n <= top if self.rules == V.CRAZYHOUSE and PAWN <= slot <= QUEEN else n == 0
                 self._check(fine, "pocket-counts", move, lambda: (f"{_colour(colour)} pocket {_slot(slot)}: "
-                            + ("0..32" if PAWN <= slot <= QUEEN and self.rules == V.CRAZYHOUSE else "0"), f"{_colour(colour)} pocket {_slot(slot)}: {n}"))
+                            + (f"0..{top}" if PAWN <= slot <= QUEEN and self.rules == V.CRAZYHOUSE else "0"), f"{_colour(colour)} pocket {_slot(slot)}: {n}"))
         if self.rules == V.CRAZYHOUSE:
             total = _material(self.board)
             self._check(total == self.material, "material-conservation", move,

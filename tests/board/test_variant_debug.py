@@ -88,3 +88,17 @@ def test_cli_debug_exit_codes(cli, variant):
 
 def test_a_fault_of_the_other_checker_is_refused(cli):
     one_line(cli("debug", "startpos", "1", "--inject", "pocket-grows"), 2, "pocket-grows", "standard chess")
+
+
+@pytest.mark.variant_walk
+def test_more_than_32_in_hand_is_a_note_not_an_invariant_violation(cli):
+    # the FEN reader counts 33 queens in hand (a "cannot arise" note); debug said
+    # "violation: pocket-counts ... 0..32" and exit 1, as if chesskit's own board were wrong
+    fen = "4k3/8/8/8/8/8/8/4K3[" + "Q" * 33 + "] w - - 0 1"
+    result = cli("debug", fen, "2", "--variant", "crazyhouse", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["ok"] is True
+    assert any("35 pieces" in note for note in report["notes"]), report
+    strict = cli("debug", fen, "1", "--variant", "crazyhouse", "--strict")
+    one_line(strict, 2, "35 pieces")
