@@ -221,6 +221,10 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
             # a null move or a move listed twice is noted as such
             report.notes = classify_moves(board, report.missing, [m for m in report.extra if UCI_MOVE.fullmatch(m)])
             report.notes += [note for note in map(listing_note, report.extra) if note is not None]
+            if not here and report.variant != "chess":  # a start position whose game is over
+                from chesskit.compare.vclassify import cannot_arise
+
+                report.notes = cannot_arise(report.notes, board.notes)
             return report
         if d == 1:
             odd = {m: n for m, n in theirs.items() if n != 1}

@@ -151,7 +151,10 @@ class Report:
                 parts.append(f"misses {_moves(self.unnamed_missing)} its totals cannot name")
             if self.unnamed_extra:
                 parts.append(f"generates {_moves(self.unnamed_extra, 'illegal ')} its totals cannot name")
-            return f"{self.engine} {' and '.join(parts)} after {where} ({self.fen})"
+            text = f"{self.engine} {' and '.join(parts)} after {where} ({self.fen})"
+            if any("cannot arise" in note.kinds for note in self.notes):  # vclassify.cannot_arise
+                text += ": a start position that cannot arise, where the oracles disagree (docs/variants.md)"
+            return text
         state = self.state
         if state.field == "walk":
             return f"{self.engine} counts {where} differently when reached by make/unmake ({self.fen})"

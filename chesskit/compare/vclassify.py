@@ -54,6 +54,27 @@ def variant_note(setup, uci: str, side: str, dropping: frozenset = frozenset()) 
     return None if rule is None else rule(setup, frm, to, piece & 7, side)
 
 
+def cannot_arise(notes: list, root_notes: list[str]) -> list:
+    """``notes`` (``MoveNote``) of the moves at a start position that cannot arise because its
+    game is already over (a ``root_notes`` line says "the game ended"), told so: there the
+    oracles disagree (docs/variants.md, "Where the oracles disagree"). chesskit follows
+    lichess's rules and lists no move; an engine that plays on, as the current Fairy-Stockfish
+    does, counts the position its own way rather than having a bug."""
+    ended = [note for note in root_notes if "the game ended" in note]
+    if not ended:
+        return notes
+    for note in notes:
+        if "game end" in note.kinds:
+            over = note.hint.split(": the engine plays on", 1)[0]
+            note.kinds = [*note.kinds, "cannot arise"]
+            note.hint = (
+                f"{over}, in a start position that cannot arise ({ended[0]}): chesskit follows lichess's "
+                "rules and lists no move, an engine that plays on (as Fairy-Stockfish does) counts it "
+                "its own way (docs/variants.md, \"Where the oracles disagree\")"
+            )
+    return notes
+
+
 def last_chance_note(setup) -> str | None:
     """Why a node where the engine lists no move but the rules give some still goes on."""
     kings = {color: king_square(setup.board, color) for color in (WHITE, BLACK)}

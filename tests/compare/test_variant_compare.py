@@ -107,3 +107,24 @@ def test_debians_old_fairy_stockfish_plays_on_after_a_racing_king_is_home(cli):
     result = cli("compare", "8/k7/8/8/8/8/8/7K b - - 0 1", "2", "--variant", "racingkings", "--engine", FAIRY)
     assert result.exit_code == 1
     assert "a7a8" in result.output and "eighth rank" in result.output
+
+
+def test_a_start_position_that_cannot_arise_is_named_not_the_engine_blamed(cli):
+    # the oracles disagree here (docs/variants.md): the report blamed the engine alone
+    # ("the engine plays on"), never saying the start position cannot arise
+    import json
+
+    fen = "8/8/7k/8/4K3/8/8/8 w - - 20 10"
+    spec = f"{ENGINES / 'vkoth_plays_on.py'}:Adapter"
+    result = cli("compare", fen, "1", "--variant", "kingofthehill", "--python", spec, "--json")
+    assert result.exit_code == 1, result.output
+    notes = json.loads(result.stdout)["notes"]
+    assert notes and all("cannot arise" in note["kinds"] for note in notes)
+    assert all("the game ended when it arrived" in note["hint"] for note in notes)
+    assert all("Where the oracles disagree" in note["hint"] for note in notes)
+    text = cli("compare", fen, "1", "--variant", "kingofthehill", "--python", spec)
+    assert text.exit_code == 1
+    assert "a start position that cannot arise" in text.stderr
+    # where the game ends in play (c4d4) the engine agrees with chesskit
+    below = cli("compare", "8/8/8/8/2K5/8/8/k7 w - - 0 1", "2", "--variant", "kingofthehill", "--python", spec, "--json")
+    assert below.exit_code == 0, below.output
