@@ -263,6 +263,8 @@ def _parse_rank(row: str, rank: int, marks: bool, promoted: list[int]) -> list[i
                 raise FenError("piece placement", f"two '~' marks in a row on rank {rank + 1}")
             promoted.append(rank * 8 + file - 1)
             continue
+        if ch == "~":
+            raise FenError("piece placement", f"a promoted mark '~' on rank {rank + 1}: {fen_variants.ONLY_HOUSE.format('promoted marks')}")
         if ch.lower() not in "pnbrqk":
             raise FenError("piece placement", f"unknown piece letter {ch!r} on rank {rank + 1}")
         if file < 8:

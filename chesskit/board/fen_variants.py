@@ -39,13 +39,20 @@ def split_pockets(placement: str, variant: Variant) -> tuple[str, str | None]:
         if match is None:
             raise FenError("pockets", f"malformed pockets in {placement!r}: expected '[...]' after the 8 ranks")
         ranks, pocket = match.groups()
-    elif variant.pockets and placement.count("/") == 8:
+    elif placement.count("/") == 8 and (variant.pockets or re.fullmatch(r"[PNBRQpnbrq]+", placement.rsplit("/", 1)[1])):
+        # Fairy-Stockfish's ninth rank; outside crazyhouse only one that reads as pockets
+        # (pieces, no digit, no king) is taken for them, so that a pasted crazyhouse FEN
+        # gets the hint below rather than "found 9 ranks"
         ranks, pocket = placement.rsplit("/", 1)
     else:
         return placement, None
     if not variant.pockets:
-        raise FenError("pockets", f"pockets {pocket!r} in {a_position(variant.name)}: only crazyhouse has pockets")
+        raise FenError("pockets", f"pockets {pocket!r} in {a_position(variant.name)}: {ONLY_HOUSE.format('pockets')}")
     return ranks, pocket
+
+
+# the refusal of crazyhouse's notation in another variant, with the way out
+ONLY_HOUSE = "only crazyhouse has {} (give --variant crazyhouse)"
 
 
 def parse_pockets(text: str | None) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -110,6 +110,13 @@ def test_three_check_counters_in_both_dialects():
         (f"{START}[Q w KQkq - 0 1", "crazyhouse", "pockets", "malformed pockets"),
         (f"{START}[Q] w KQkq - 0 1", "atomic", "pockets", "only crazyhouse has pockets"),
         (f"{START}[Q] w KQkq - 0 1", "chess", "pockets", "only crazyhouse has pockets"),
+        # a ninth-rank pocket or a '~' mark outside crazyhouse: "found 9 ranks" and "unknown
+        # piece letter '~'" said nothing of the variant to give
+        ("4k3/8/8/8/8/8/8/4K3/Qn w - - 0 1", "kingofthehill", "pockets", "only crazyhouse has pockets (give --variant crazyhouse)"),
+        ("4k3/8/8/8/8/8/8/4K3/Qn w - - 0 1", "chess", "pockets", "only crazyhouse has pockets (give --variant crazyhouse)"),
+        ("4k3/8/8/8/8/8/8/4K1Q~1 w - - 0 1", "atomic", "piece placement", "only crazyhouse has promoted marks (give --variant crazyhouse)"),
+        ("4k3/8/8/8/8/8/8/4K1Q~1 w - - 0 1", "chess", "piece placement", "only crazyhouse has promoted marks (give --variant crazyhouse)"),
+        ("4k3/8/8/8/8/8/8/4K3/8 w - - 0 1", "atomic", "piece placement", "expected 8 ranks separated by '/', found 9"),
         ("rnbqkbnr/pppppppp/8/8/8/8/P~PPPPPPP/RNBQKBNR[] w KQkq - 0 1", "crazyhouse", "piece placement", "pawn on a2 is marked promoted"),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/3~QKBNR[] w Kkq - 0 1", "crazyhouse", "piece placement", "follows no piece"),
         (f"{START} w KQkq - 4+3 0 1", "3check", "checks", "white 4 checks remaining"),
