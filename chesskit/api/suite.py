@@ -26,6 +26,7 @@ from chesskit.api.comparison import STATE_PUSHES, CompareResult, check_pushes
 from chesskit.api.counting import SUITE_HASH_MB
 from chesskit.api.engine import Engine, dialect_of, opened as open_engine
 from chesskit.api.keywords import keyword_errors, keyworded
+from chesskit.api.position import variant_rules
 from chesskit.errors import InputError
 from chesskit.suites.result import PositionResult  # noqa: F401 (what iterating a SuiteResult gives)
 from chesskit.suites.runner import DEFAULT_MAX_NODES  # what ``chesskit suite --max-nodes`` defaults to
@@ -275,6 +276,11 @@ def run_suite(
     with keyword_errors():  # the CLI's words: its flags, here the keywords
         planned, name = _planned(paths, engine, max_depth, max_nodes, tags, skip_chess960, strict, stats, threads,
                                  hash_mb, position_timeout, variant)
+    if isinstance(engine, Engine) and variant_rules(variant, None)[0] != "chess":
+        # a variant asked of an Engine opened in other rules is refused here, as compare
+        # does: every line of that variant would fail with "give variant V", which the
+        # caller did; the Engine is what to change
+        open_engine(engine, variant)
     # an Engine of other rules is each line's error, as for `chesskit suite` (run_engine)
     opened = None if engine is None else engine if isinstance(engine, Engine) else open_engine(engine, name)[0]
     try:

@@ -67,3 +67,12 @@ def test_a_case_of_other_rules_than_the_engines_is_an_input_error_not_a_count_of
     cases, _ = suite_cases([], max_nodes=100, variant="racingkings")  # the variant's bundled suites
     with chesskit.Engine(python=ADAPTER, variant="racingkings") as engine:
         assert cases and all(check_case(engine, case).ok for case in cases)
+
+
+def test_run_suite_refuses_an_engine_of_other_rules_than_the_variant_asked():
+    # every line failed with "give variant atomic", which the caller had done: the Engine
+    # is what to change, as compare says
+    with chesskit.Engine(python=ADAPTER, variant="crazyhouse") as engine:
+        with pytest.raises(InputError, match=r"the Engine counts crazyhouse .* open it with Engine\(\.\.\., variant='atomic'\)"):
+            chesskit.run_suite(engine=engine, max_nodes=10_000, variant="atomic")
+        assert chesskit.run_suite(engine=engine, max_nodes=100, variant="crazyhouse").ok  # its own rules run
