@@ -41,7 +41,9 @@ class IllegalMoveError(InputError):
         self.fen = fen
         self.legal = legal
         shown = " ".join(sorted(legal)) if legal else f"(none: {ended})" if ended else "(none)"
-        why = f": {why}" if why else "" if uci else ": not a UCI move (from square and to square, such as g1f3; a promotion adds its piece: e7e8q)"
+        drops = "@" in move or any("@" in m for m in legal)  # crazyhouse: the drop's form too
+        form = "; a drop is its piece, '@' and a square: N@e4" if drops else ""
+        why = f": {why}" if why else "" if uci else f": not a UCI move (from square and to square, such as g1f3; a promotion adds its piece: e7e8q{form})"
         promotions = [m for m in sorted(legal) if len(m) == 5 and m[:4] == move.lower()]
         if uci and promotions:  # a7a8 where a7a8q ... are legal
             why = f": a promotion names its piece ({', '.join(promotions)})"

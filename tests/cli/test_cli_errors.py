@@ -34,6 +34,9 @@ BAD_INPUTS = [
     # SAN, a legal move all the same: the line said only "illegal move 'Nf3'"
     (["perft", "startpos", "1", "--moves", "Nf3"], ["illegal move 'Nf3'", ": not a UCI move (from square and to square, such as g1f3"]),
     (["divide", "kiwipete", "1", "--moves", "O-O"], ["illegal move 'O-O'", "not a UCI move"]),
+    # a malformed drop was explained as a from-to move alone, with no word of the drop's form
+    (["perft", "4k3/8/8/8/8/8/8/4K3[Nn] w - - 0 1", "1", "--variant", "crazyhouse", "--moves", "N@z9"],
+     ["illegal move 'N@z9'", "not a UCI move", "a drop is its piece, '@' and a square: N@e4"]),
     (["perft", "startpos", "1", "--moves", "g1f3x"], ["illegal move 'g1f3x'", "not a UCI move"]),
     # a promotion without its piece: the line said only "illegal move 'a7a8'"
     (["perft", "8/P7/8/8/8/8/8/k6K w - - 0 1", "1", "--moves", "a7a8"],
