@@ -118,11 +118,14 @@ def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess
     if found is None:
         if len(arg.split()) >= 4:  # the fields of a FEN whose placement lost its '/' (told by Board)
             return arg, None
-        raise InputError(_unknown_message(arg, id_index(folder)))
+        variant_ids = id_index(positions_dir() / "variants") if folder is None else {}
+        raise InputError(_unknown_message(arg, {**id_index(folder), **variant_ids}, variant))
     try:
         record = parse_epd(found.text, variant=variant)
     except InputError as err:
-        raise InputError(f"{display_path(found.path)}:{found.lineno}: {err}") from err
+        record = _own_rules(found.text, variant)  # a line of another variant: told below
+        if record is None:
+            raise InputError(f"{display_path(found.path)}:{found.lineno}: {err}") from err
     if record.setup.variant != variant:
         rules = record.setup.variant
         how = "out --variant" if rules == "chess" else f" --variant {rules}"
@@ -143,9 +146,24 @@ def is_chess960_id(arg: str, folder: Path | None = None) -> bool:
     return found is not None and "960" in found.path.stem
 
 
-def _unknown_message(arg: str, index: dict[str, SuiteLine]) -> str:
-    # the standard positions first: they are the ones a newcomer knows by name
-    standard = [i for i, line in index.items() if line.path.stem == "standard"]
+def _own_rules(text: str, variant: str):
+    """The suite line ``text`` read in the rules its own ``variant`` operation names, when
+    they are not ``variant`` (so that the caller says which ``--variant`` counts it); None
+    when it names none or does not read in them either."""
+    if variant == "chess":
+        return None
+    try:
+        record = parse_epd(text)
+    except InputError:
+        return None
+    return record if record.setup.variant != variant else None
+
+
+def _unknown_message(arg: str, index: dict[str, SuiteLine], variant: str = "chess") -> str:
+    # the standard positions first: they are the ones a newcomer knows by name; under a
+    # variant, that variant's bundled ones (positions/variants/NAME.epd, NAME960.epd)
+    first = "standard" if variant == "chess" else variant
+    standard = [i for i, line in index.items() if line.path.stem in (first, f"{first}960")]
     known = list(dict.fromkeys(["startpos", *standard, *index]))
     close = difflib.get_close_matches(arg, known, n=3, cutoff=0.6)
     if not close:  # 'Kiwipete', 'STARTPOS'

@@ -272,6 +272,21 @@ def test_resolve_unknown_id(tmp_path):
         resolve_position("kiwj", folder=tmp_path)
 
 
+def test_bundled_variant_ids_are_suggested_and_named_under_another_variant():
+    from chesskit.suites.positions import resolve_position
+
+    # "did you mean" looked at the standard ids only (the list of startpos, kiwipete, ...)
+    with pytest.raises(InputError, match=r"did you mean 'atomic-start'"):
+        resolve_position("atomic-strt", variant="atomic")
+    with pytest.raises(InputError, match=r"did you mean 'racingkings-last-chance'"):
+        resolve_position("racingkings-last-chanse", variant="racingkings")
+    with pytest.raises(InputError, match=r"\(try: startpos, atomic-start, "):
+        resolve_position("nonesuch", variant="atomic")
+    # an atomic id under crazyhouse: "EPD operation variant 'atomic' contradicts ..." was said
+    with pytest.raises(InputError, match=r"^'atomic-start' is an atomic position \(.*\): count it with --variant atomic"):
+        resolve_position("atomic-start", variant="crazyhouse")
+
+
 def test_resolving_an_id_ignores_bad_lines_elsewhere_but_not_its_own(tmp_path, monkeypatch):
     from chesskit.suites.positions import resolve_position
 
