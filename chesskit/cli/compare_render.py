@@ -195,7 +195,8 @@ def plain_text(report) -> str:
     if report.kind == "state" and extra:
         lines.append(f"  [x] squares of {report.state.move}")
     if report.kind == "moves":
-        lines.append("  (x) squares of missing moves, [x] of extra moves")
+        both = ", {x} of both" if missing & extra else ""  # crazyhouse: two pocket pieces' drops
+        lines.append(f"  (x) squares of missing moves, [x] of extra moves{both}")
         lines.append("")
         lines += note_lines(report)
     else:

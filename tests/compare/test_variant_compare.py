@@ -128,3 +128,18 @@ def test_a_start_position_that_cannot_arise_is_named_not_the_engine_blamed(cli):
     # where the game ends in play (c4d4) the engine agrees with chesskit
     below = cli("compare", "8/8/8/8/2K5/8/8/k7 w - - 0 1", "2", "--variant", "kingofthehill", "--python", spec, "--json")
     assert below.exit_code == 0, below.output
+
+
+def test_the_board_legend_names_squares_of_both_missing_and_extra_moves(cli):
+    # crazyhouse's usual case: a missing P@ drop and an extra Q@ drop on each square, drawn
+    # {.}, which the legend did not explain
+    fen = "3rk3/8/8/8/8/8/8/3Q~K3[] b - - 0 1"
+    script = str(ENGINES / "vbug_promoted_returns.py")
+    result = cli("compare", fen, "3", "--variant", "crazyhouse", "--script", script)
+    assert result.exit_code == 1, result.output
+    assert "{.}" in result.stdout
+    assert "(x) squares of missing moves, [x] of extra moves, {x} of both" in result.stdout
+    only_extra = cli("compare", "8/8/8/8/2K5/8/8/k7 w - - 0 1", "2", "--variant", "kingofthehill",
+                     "--python", f"{ENGINES / 'vbug_koth_goal.py'}:Adapter")
+    assert only_extra.exit_code == 1
+    assert "[x] of extra moves\n" in only_extra.stdout  # no {x} drawn: none in the legend
