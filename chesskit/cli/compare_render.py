@@ -181,7 +181,8 @@ def fen_lines(report) -> list[str]:
 
 def plain_text(report) -> str:
     """The whole report as plain text (pipes, JUnit failure messages)."""
-    lines = [headline(report), f"engine: {report.engine}", f"position: {report.position_fen}", *fen_lines(report), ""]
+    rules = [] if report.variant == "chess" else [f"variant: {report.variant}"]  # the FEN may read as standard chess
+    lines = [headline(report), f"engine: {report.engine}", *rules, f"position: {report.position_fen}", *fen_lines(report), ""]
     if report.steps:
         lines.append("descent:")
         lines += descent_lines(report)

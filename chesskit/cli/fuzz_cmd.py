@@ -96,7 +96,8 @@ def fuzz(
     rules, chess960 = _fuzz_rules(variant, chess960)
     eng = engine_opts.open(variant)
     if not as_json:
-        click.echo(f"fuzz: seed {seed_n} against {eng.name}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
+        played = f" in {rules['variant']}{'960' if chess960 else ''}" if rules else ""
+        click.echo(f"fuzz: seed {seed_n} against {eng.name}{played}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
     try:
         spoken, started, limit_seconds = _started(eng, limit_seconds)
         with _progress(limit_positions, limit_seconds) as (advance, shrinking):

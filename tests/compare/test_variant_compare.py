@@ -143,3 +143,21 @@ def test_the_board_legend_names_squares_of_both_missing_and_extra_moves(cli):
                      "--python", f"{ENGINES / 'vbug_koth_goal.py'}:Adapter")
     assert only_extra.exit_code == 1
     assert "[x] of extra moves\n" in only_extra.stdout  # no {x} drawn: none in the legend
+
+
+def test_reports_and_engine_errors_name_the_variant(cli):
+    # the text header and an engine's failure quoted the (standard-looking) FEN alone:
+    # nothing said the engine was asked for atomic
+    spec = f"{ENGINES / 'vbug_koth_goal.py'}:Adapter"
+    found = cli("compare", "8/8/8/8/2K5/8/8/k7 w - - 0 1", "2", "--variant", "kingofthehill", "--python", spec)
+    assert found.exit_code == 1
+    assert found.stdout.splitlines()[1:3] == [f"engine: {spec}", "variant: kingofthehill"]
+    failing = str(ENGINES / "fail_exit.py")
+    failed = cli("compare", "startpos", "2", "--variant", "atomic", "--script", failing)
+    assert failed.exit_code == 3
+    assert f"engine '{failing}' (in atomic) exited with code 1" in failed.stderr
+    fuzzed = cli("fuzz", "--variant", "atomic", "--script", failing, "--positions", "1", "--seed", "1")
+    assert fuzzed.exit_code == 3
+    assert fuzzed.stdout.startswith(f"fuzz: seed 1 against {failing} in atomic, depths 1-2")
+    standard = cli("compare", "startpos", "2", "--script", failing)
+    assert f"engine '{failing}' exited with code 1" in standard.stderr  # standard chess: as it was

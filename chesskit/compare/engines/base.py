@@ -112,8 +112,11 @@ class Engine(ABC):
         return f"{type(self).__name__}({self.name!r})"
 
     def error(self, what: str) -> EngineError:
-        """An `EngineError` reading ``engine '<name>' <what>``."""
-        return EngineError(f"engine {self.name!r} {what}")
+        """An `EngineError` reading ``engine '<name>' <what>``; in a variant ``engine '<name>'
+        (in atomic) <what>``: its FENs may read as standard chess (the start position), and a
+        script that ignores ``$CHESSKIT_VARIANT`` fails just so."""
+        rules = "" if self.variant == "chess" else f" (in {self.variant})"
+        return EngineError(f"engine {self.name!r}{rules} {what}")
 
     def run_once(self, argv: list[str], call: str) -> str:
         """Run a one-shot command line (no stdin, output capped, ``self.timeout``) and
