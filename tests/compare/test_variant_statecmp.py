@@ -77,3 +77,17 @@ def test_the_variant_fields_have_their_own_hints():
     assert "exploded" in _explosion_hint("b1b4", ours, theirs)
     kept, lost = "4k3/8/8/8/3pBp2/8/8/4K3", "4k3/8/8/8/4B3/8/8/4K3"
     assert "pawn immunity" in _explosion_hint("h1e4", kept, lost)
+
+
+def test_json_md_lists_every_state_field_a_variant_adds():
+    # docs/json.md named the standard fields only, while a crazyhouse engine's drift
+    # comes back as "field": "pockets" (and "promoted", "checks")
+    import re
+
+    from chesskit.compare.statecmp import VARIANT_LABELS
+    from helpers import REPO
+
+    text = (REPO / "docs" / "json.md").read_text(encoding="utf-8")
+    sentence = re.search(r"for a state mismatch `field` is (.*?)`op` is", text).group(1)
+    for field in VARIANT_LABELS:
+        assert f"`{field}`" in sentence, field
