@@ -90,14 +90,17 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
     if as_json:
         output.emit_json(
             {"hash_mb": hash_mb, "threads": threads, "repeat": repeat,
-             "positions": [r.as_dict() for r in rows], "total": summary}
+             "positions": [r.as_dict() for r in rows], "total": summary,
+             **({"variant": named.name} if rules else {})}  # as perft's: a variant only
         )
         return
+    # a variant's rows say it in a last column (the rich table in its title)
+    played = [named.name] if rules else []
     names = [n for n in ("stockfish", "python-chess", "ellxor") if rows and n in rows[0].theirs]
     if output.stdout_is_terminal():
         from rich.table import Table
 
-        table = Table(title=f"chesskit bench (threads {threads}, hash {hash_mb} MiB, best of {repeat})")
+        table = Table(title=f"chesskit bench{''.join(f' {v}' for v in played)} (threads {threads}, hash {hash_mb} MiB, best of {repeat})")
         for col in ["position", "depth", "nodes", "seconds", "Mnps"] + [f"x {n}" for n in names]:
             table.add_column(col, justify="left" if col == "position" else "right")
         for r in rows:
@@ -107,13 +110,13 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
                       *[f"{summary[n]['ratio']:.2f}" for n in names], style="bold")
         output.console().print(table)
     else:
-        header = ["position", "depth", "nodes", "seconds", "mnps"] + [f"x_{n}" for n in names]
+        header = ["position", "depth", "nodes", "seconds", "mnps"] + [f"x_{n}" for n in names] + ["variant"] * bool(played)
         click.echo(" ".join(header))
         for r in rows:
             click.echo(" ".join([r.id, str(r.depth), str(r.ours.nodes), f"{r.ours.seconds:.3f}",
-                                 f"{r.ours.nps / 1e6:.1f}", *[f"{r.ratio(n):.2f}" for n in names]]))
+                                 f"{r.ours.nps / 1e6:.1f}", *[f"{r.ratio(n):.2f}" for n in names], *played]))
         click.echo(" ".join(["total", "-", str(summary["nodes"]), f"{summary['seconds']:.3f}",
-                             f"{summary['mnps']:.1f}", *[f"{summary[n]['ratio']:.2f}" for n in names]]))
+                             f"{summary['mnps']:.1f}", *[f"{summary[n]['ratio']:.2f}" for n in names], *played]))
 
 
 def _note_raised(raised: list[str], depth_offset: int) -> None:

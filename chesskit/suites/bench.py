@@ -96,7 +96,8 @@ def variant_workload(variant: str) -> list[tuple[str, str, int]]:
     from chesskit.variants import get
 
     found = get(variant)
-    return [(f"{found.name} startpos", found.start_fen, VARIANT_DEPTHS.get(found.name, VARIANT_DEPTH))]
+    # the id is a word (pipe rows split on spaces): the variant is its own column and key
+    return [("startpos", found.start_fen, VARIANT_DEPTHS.get(found.name, VARIANT_DEPTH))]
 
 
 def run_depth(depth: int, depth_offset: int) -> int:

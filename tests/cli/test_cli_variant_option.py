@@ -4,6 +4,8 @@ before, and the options that count standard chess only refuse a variant."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import chesskit
@@ -87,6 +89,22 @@ def test_bench_refuses_a_960_form_naming_what_to_give(cli, variant, give):
     # it said "give Chess960 as its own flag here", and bench has no such flag
     line = one_line(cli("bench", "--depth-offset", "-5", "--variant", variant), 2, give)
     assert "own flag" not in line
+
+
+@pytest.mark.variant_walk
+def test_bench_variant_rows_keep_their_columns_and_json_names_the_variant(cli):
+    # the row's id was "atomic startpos": six fields under a five-column header, and
+    # --json had no "variant"
+    piped = cli("bench", "--depth-offset", "-3", "--variant", "atomic")
+    assert piped.exit_code == 0, piped.output
+    lines = [line.split() for line in piped.stdout.splitlines()]
+    assert lines[0] == ["position", "depth", "nodes", "seconds", "mnps", "variant"]
+    assert all(len(row) == len(lines[0]) for row in lines[1:])
+    assert lines[1][0] == "startpos" and lines[1][-1] == "atomic"
+    report = json.loads(cli("bench", "--depth-offset", "-3", "--variant", "atomic", "--json").stdout)
+    assert report["variant"] == "atomic"
+    assert report["positions"][0]["id"] == "startpos"
+    assert "variant" not in json.loads(cli("bench", "--depth-offset", "-5", "--json").stdout)
 
 
 def test_api_takes_variant():
