@@ -101,6 +101,10 @@ for _v in VARIANTS:
 del _v, _alias
 
 
+# names of Chess960 itself that carry no "960" suffix (normalised)
+_CHESS960_NAMES = frozenset({"fischerandom", "fischerrandom"})
+
+
 def known_names() -> str:
     """The canonical names and their 960 forms, for an error message."""
     forms = [*NAMES, *(f"{v.name}960" for v in VARIANTS if v.castles)]
@@ -113,6 +117,8 @@ def find(name: str) -> tuple[Variant, bool]:
     key = normalise(name)
     if key in _LOOKUP:
         return _LOOKUP[key], False
+    if key in _CHESS960_NAMES:  # Fairy-Stockfish's UCI_Variant name for chess960
+        return _LOOKUP["chess"], True
     if key.endswith("960"):
         variant = _LOOKUP.get(key[:-3])
         if variant is not None:

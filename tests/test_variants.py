@@ -47,6 +47,8 @@ def test_every_python_chess_alias_is_read(variant):
         ("ZH", "crazyhouse", False), ("house", "crazyhouse", False), ("racingKings", "racingkings", False),
         ("atomic960", "atomic", True), ("crazyhouse960", "crazyhouse", True), ("chess960", "chess", True),
         ("koth960", "kingofthehill", True), ("giveaway960", "giveaway", True),
+        # Fairy-Stockfish's UCI_Variant name of Chess960 was an unknown variant
+        ("fischerandom", "chess", True), ("FischerRandom", "chess", True),
     ],
 )
 def test_aliases_and_960_forms(name, canonical, chess960):
