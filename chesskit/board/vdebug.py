@@ -5,7 +5,7 @@ copies of the arrays (``vmake``, compiled) and ``pop`` restores the arrays kept 
 This walk pushes and pops every move of the tree to DEPTH through them and checks, in
 plain Python from the square array (independently of the compiled code), each invariant
 below; the moves themselves come from the variant's compiled walk. Far slower than the
-standard checker (hundreds of nodes a second): it is meant for shallow depths.
+standard checker (some thousands of nodes a second): it is meant for shallow depths.
 
 at every node (the root and every node reached)
   one-king-each           as the variant allows: one each (chess-like variants), none for
