@@ -20,3 +20,19 @@ def ranks(fen: str) -> list[str]:
     for row in fen.split()[0].split("[")[0].replace("~", "").split("/")[:8]:
         rows.append("".join("." * int(c) if c.isdigit() else c for c in row))
     return rows
+
+
+def promoted(fen: str) -> set[str]:
+    """The squares (``"h1"``) of the pieces a crazyhouse FEN marks promoted (``Q~``): the
+    pieces that go back to a pocket as pawns when captured. Empty for any other FEN."""
+    marked = set()
+    for index, row in enumerate(fen.split()[0].split("[")[0].split("/")[:8]):
+        file = 0
+        for c in row:
+            if c == "~" and file:
+                marked.add("abcdefgh"[file - 1] + str(8 - index))
+            elif c.isdigit():
+                file += int(c)
+            elif c != "~":
+                file += 1
+    return marked

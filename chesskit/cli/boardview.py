@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chesskit.glyphs import FIGURINES, ranks
+from chesskit.glyphs import FIGURINES, promoted, ranks
 from chesskit.vocab import FILE_NAMES as FILES
 
 # (light, dark) square backgrounds by colour depth
@@ -17,15 +17,22 @@ def colour_depth(con) -> str:
 
 
 def plain_lines(fen: str) -> list[str]:
-    """The board as text, rank 8 first, then the file letters."""
-    lines = [f"{rank}  " + " ".join(row) for rank, row in zip(range(8, 0, -1), ranks(fen))]
+    """The board as text, rank 8 first, then the file letters; a crazyhouse piece marked
+    promoted has its ``~`` after the letter (``Q~``), in the gap before the next square."""
+    marked = promoted(fen)
+    lines = [
+        f"{rank}  " + "".join(p + ("~" if f"{file}{rank}" in marked else " ") for file, p in zip(FILES, row)).rstrip()
+        for rank, row in zip(range(8, 0, -1), ranks(fen))
+    ]
     return [*lines, "   " + " ".join(FILES)]
 
 
 def rich_board(fen: str, background: Callable[[str, bool], str]):
-    """The board as a rich ``Text``; ``background(square name, light)`` colours each square."""
+    """The board as a rich ``Text``; ``background(square name, light)`` colours each square;
+    a crazyhouse piece marked promoted has a ``~`` after its figurine."""
     from rich.text import Text
 
+    marked = promoted(fen)
     board = Text()
     for rank, row in zip(range(8, 0, -1), ranks(fen)):
         board.append(f"{rank} ", style="dim")
@@ -35,7 +42,8 @@ def rich_board(fen: str, background: Callable[[str, bool], str]):
             if piece == ".":
                 board.append("   ", style=f"on {bg}")
             else:
-                board.append(f" {FIGURINES[piece]} ", style=f"bold black on {bg}")
+                mark = "~" if f"{file}{rank}" in marked else " "
+                board.append(f" {FIGURINES[piece]}{mark}", style=f"bold black on {bg}")
         board.append("\n")
     board.append("   " + "  ".join(FILES), style="dim")
     return board

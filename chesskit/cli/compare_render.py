@@ -5,7 +5,7 @@ from __future__ import annotations
 from chesskit.compare.classify import FIELD_LABELS
 from chesskit.compare.descent import shown_value
 from chesskit.cli.boardview import FILES, SQUARES, colour_depth, rich_board
-from chesskit.glyphs import ranks
+from chesskit.glyphs import promoted, ranks
 
 # square highlights (truecolor, basic): chesskit-only moves, engine-only moves, both
 MISSING = ("#7fc97f", "green")
@@ -66,7 +66,10 @@ def descent_lines(report) -> list[str]:
 
 
 def board_lines(fen: str, missing: set[str], extra: set[str]) -> list[str]:
-    """The board as text; ``(x)`` marks squares of missing moves, ``[x]`` of extra ones, ``{x}`` both."""
+    """The board as text; ``(x)`` marks squares of missing moves, ``[x]`` of extra ones, ``{x}`` both;
+    a crazyhouse piece marked promoted gets a ``~`` after it where its square has no mark,
+    and a line under the board names all of them."""
+    marked = promoted(fen)
     lines = []
     for rank, row in zip(range(8, 0, -1), ranks(fen)):
         cells = []
@@ -75,11 +78,13 @@ def board_lines(fen: str, missing: set[str], extra: set[str]) -> list[str]:
             left, right = (
                 ("{", "}")
                 if sq in missing and sq in extra
-                else ("(", ")") if sq in missing else ("[", "]") if sq in extra else (" ", " ")
+                else ("(", ")") if sq in missing else ("[", "]") if sq in extra else (" ", "~" if sq in marked else " ")
             )
             cells.append(f"{left}{piece}{right}")
         lines.append((f"  {rank} " + "".join(cells)).rstrip())
     lines.append("     " + "  ".join(FILES))
+    if marked:
+        lines.append(f"  x~ promoted (a pawn again when captured): {' '.join(sorted(marked))}")
     return lines
 
 

@@ -8,6 +8,8 @@ report. White is at the bottom. It has:
 - a ``<text class="piece" data-square="e1" data-piece="K">`` per piece: the solid Unicode
   figurine for both colours, white ones filled white with a black outline (readable on
   either square colour and in print, in any font that has the chess symbols);
+- a crazyhouse piece marked promoted (``Q~`` in the FEN) with ``data-promoted="true"``
+  on its piece and a ``~`` in its square's top right corner (``<text class="promoted">``);
 - the last move's two squares tinted (``class="last"``);
 - an arrow per move, ``<g class="arrow missing|extra|path" data-move="e5f6">``: a line
   and a triangle drawn as polygons, so the element needs no ``<marker>`` and no ``id``
@@ -105,7 +107,7 @@ def board_svg(
         tinted = {last_move[2:4]}
     parts += _squares(tinted)
     parts += _coordinates()
-    parts += _pieces(rows)
+    parts += _pieces(rows, {FILE_NAMES[sq % 8] + RANK_NAMES[sq // 8] for sq in setup.promoted})
     parts += _arrows(arrows)
     parts += _drops(arrows)
     for row, (name, text) in enumerate(below, start=1):
@@ -144,7 +146,8 @@ def _coordinates() -> list[str]:
     return out
 
 
-def _pieces(rows: list[str]) -> list[str]:
+def _pieces(rows: list[str], promoted: set[str] = frozenset()) -> list[str]:
+    """The pieces; those on ``promoted`` squares (crazyhouse ``~``) marked and flagged."""
     out = [f'<g class="pieces" font-family="{FONT}" font-size="{SQUARE * 0.8:g}" text-anchor="middle">']
     for r, row in enumerate(rows):
         for f, piece in enumerate(row):
@@ -154,11 +157,18 @@ def _pieces(rows: list[str]) -> list[str]:
             x, y = _centre(square)
             white = piece.isupper()
             paint = 'fill="#ffffff" stroke="#000000" stroke-width="1.4"' if white else 'fill="#000000"'
+            flag = ' data-promoted="true"' if square in promoted else ""
             out.append(
                 f'<text class="piece {"white" if white else "black"}" data-square="{square}" '
-                f'data-piece="{piece}" x="{x}" y="{y + SQUARE * 0.29:g}" {paint} paint-order="stroke">'
+                f'data-piece="{piece}"{flag} x="{x}" y="{y + SQUARE * 0.29:g}" {paint} paint-order="stroke">'
                 f"{GLYPHS[piece.lower()]}\ufe0e</text>"
             )
+            if flag:
+                out.append(
+                    f'<text class="promoted" data-square="{square}" x="{x + SQUARE * 0.36:g}" y="{y - SQUARE * 0.2:g}" '
+                    f'fill="#000000" font-size="{SQUARE * 0.36:g}" font-family="sans-serif" font-weight="bold">'
+                    f"<title>promoted: a pawn again when captured</title>~</text>"
+                )
     out.append("</g>")
     return out
 

@@ -368,3 +368,18 @@ def test_a_move_listed_twice_has_its_arrow(cli, tmp_path):
                  "--html", str(page))
     assert result.exit_code == 1
     assert re.findall(r'class="arrow extra" data-move="([^"]*)"', page.read_text()) == ["e1f2"]
+
+
+@pytest.mark.variant_walk
+def test_a_crazyhouse_finding_marks_its_promoted_piece(cli, tmp_path):
+    # the a1 queen's '~' (a pawn again when captured) was drawn as a plain queen
+    out = tmp_path / "promoted.html"
+    script = str(ENGINES / "vbug_drop_last_rank.py")
+    result = cli("compare", "4k3/8/8/8/8/8/8/Q~3K2R[P] w - - 0 1", "1", "--variant", "crazyhouse", "--script", script,
+                 "--html", str(out))
+    assert result.exit_code == 1, result.stderr
+    (board,) = svg_boards(out.read_text())
+    assert board_facts(board)[1] == {"a1": "Q", "e1": "K", "h1": "R", "e8": "k"}
+    flagged = [t.get("data-square") for t in board.iter() if t.get("data-promoted") == "true"]
+    marks = [t.get("data-square") for t in board.iter() if t.get("class") == "promoted"]
+    assert flagged == marks == ["a1"]

@@ -157,3 +157,17 @@ def test_show_svg_draws_a_variant_position(cli, tmp_path, variant, fen, pocket):
     board = chess.variant.find_variant(variant)(fen)
     assert pieces(root) == {chess.square_name(sq): p.symbol() for sq, p in board.piece_map().items()}
     assert [t.text for t in root.iterfind("svg:text", NS) if t.get("class") == "pockets"] == ([pocket] if pocket else [])
+
+
+def test_a_promoted_crazyhouse_piece_is_marked_and_a_plain_one_is_not():
+    # the h1 queen's '~' (it goes back to the pocket as a pawn) was only in the title
+    root = parse(board_svg("4k3/8/8/8/8/8/8/Q3K2Q~[QRppn] w - - 0 1", variant="crazyhouse"))
+    flagged = {t.get("data-square") for t in root.iterfind(".//svg:text", NS) if t.get("data-promoted") == "true"}
+    assert flagged == {"h1"}
+    (mark,) = [t for t in root.iterfind(".//svg:text", NS) if t.get("class") == "promoted"]
+    assert mark.get("data-square") == "h1" and "".join(mark.itertext()).endswith("~")
+    rect = squares(root)["h1"]
+    x, y = float(mark.get("x")), float(mark.get("y"))
+    assert float(rect.get("x")) < x < float(rect.get("x")) + SQUARE and float(rect.get("y")) < y < float(rect.get("y")) + SQUARE
+    plain = parse(board_svg(HOUSE, variant="crazyhouse"))
+    assert [t for t in plain.iterfind(".//svg:text", NS) if t.get("class") == "promoted" or t.get("data-promoted")] == []
