@@ -603,7 +603,7 @@ class _Block:
     epd: str | None = None
     epd_line: int = 0
     depths: dict[int, int] | None = None
-    broken: bool = False  # an error was reported for it: its perft lines are not run
+    lost_to: int = 0  # the line of the bad ``variant`` line above it (0: none): not run
     rejected: bool = False  # one of its perft lines was an error (reported for that line)
     variant: str | None = None  # the rules of the ``variant`` line above it (or the file's name)
 
@@ -616,16 +616,16 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
     block's other depths still run; a bad ``epd`` line drops its block. A ``variant`` line
     holds for the blocks that start after it; a bad one is an error for its line, and the
     blocks after it, until the next ``variant`` line, are not run (their counts are
-    another variant's).
+    another variant's): each is an error of its own, naming it.
     """
     mode = _chess960_mode(path)
     entries = Entries(path, seen=seen)
     block: _Block | None = None
     variant: str | None = file_variant(path) or default
-    variant_broken = False
+    variant_bad = 0  # the line of a bad ``variant`` line in force (0: none)
 
     def finish() -> None:
-        if block is None or block.broken:
+        if block is None or _reported_lost(entries, block):
             return
         if block.epd is None:
             entries.append(LineError(path, block.id_line, "an id without an 'epd' line", block.id))
@@ -652,20 +652,20 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
         value = value.strip()
         if keyword == "id":
             finish()
-            block = _Block(printable(value) or None, lineno, variant=variant, broken=variant_broken)
+            block = _Block(printable(value) or None, lineno, variant=variant, lost_to=variant_bad)
             if not value:
                 entries.append(LineError(path, lineno, "empty id"))
         elif keyword == "variant":
             finish()
             block = None
-            variant, variant_broken = _variant_line(value, variant, entries, lineno)
+            variant, variant_bad = _variant_line(value, variant, entries, lineno)
         elif keyword == "epd":
             if block is None or block.epd is not None:
                 finish()
-                block = _Block(None, lineno, variant=variant, broken=variant_broken)
+                block = _Block(None, lineno, variant=variant, lost_to=variant_bad)
             block.epd, block.epd_line, block.depths = value, lineno, {}
         elif keyword == "perft":
-            if block is not None and block.broken and variant_broken:
+            if block is not None and block.lost_to:
                 continue
             if block is None or block.epd is None:
                 entries.append(LineError(path, lineno, "a 'perft' line before any 'epd' line"))
@@ -688,15 +688,26 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
     return sorted(entries.done(), key=lambda entry: entry.lineno)
 
 
-def _variant_line(value: str, variant: str | None, entries: Entries, lineno: int) -> tuple[str | None, bool]:
-    """A ``.perft`` file's ``variant NAME`` line: ``(the variant from here on, broken)``;
-    a name that is no variant is an error for its line."""
+def _reported_lost(entries: Entries, block: _Block) -> bool:
+    """Whether a bad ``variant`` line above ``block`` leaves it unrun; if so, an error for
+    it at its ``epd`` line (or ``id``), naming it, so that no position is lost silently."""
+    if not block.lost_to:
+        return False
+    what = f"block {block.id!r}" if block.id else "this block"
+    why = f"{what} is not run: the 'variant' line {block.lost_to} above it names no variant (its counts are another variant's)"
+    entries.append(LineError(entries.path, block.epd_line or block.id_line, why, block.id))
+    return True
+
+
+def _variant_line(value: str, variant: str | None, entries: Entries, lineno: int) -> tuple[str | None, int]:
+    """A ``.perft`` file's ``variant NAME`` line: ``(the variant from here on, lineno if
+    it is bad else 0)``; a name that is no variant is an error for its line."""
     try:
-        _rules(value or "''", None)
-        return value, False
+        _rules(value, None)
+        return value, 0
     except InputError as err:
         entries.append(LineError(entries.path, lineno, f"{printable(str(err))} (the blocks below it are not run)"))
-        return variant, True
+        return variant, lineno
 
 
 def _with_id(record: SuiteRecord, ident: str) -> SuiteRecord:

@@ -49,7 +49,43 @@ def test_a_bad_variant_line_is_its_lines_error_and_its_blocks_are_not_run(tmp_pa
     errors = [e for e in entries if isinstance(e, LineError)]
     assert [r.id for r in records] == ["before", "after"]
     assert all(r.variant == "chess" for r in records)
-    assert [(e.lineno, "unknown variant 'nosuch'" in e.message) for e in errors] == [(4, True)]
+    assert [(e.lineno, "unknown variant 'nosuch'" in e.message) for e in errors] == [(4, True), (6, False)]
+    # the block lost under it was counted nowhere: it is an error of its own, named
+    assert (errors[1].id, errors[1].message) == (
+        "under",
+        "block 'under' is not run: the 'variant' line 4 above it names no variant (its counts are another variant's)",
+    )
+
+
+LOST = (
+    "id a1\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\n"
+    "variant bogus\n"
+    "id b1\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\nperft 2 25\n"
+    "id b2\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\n"
+    "variant\n"
+    "epd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\n"
+)
+
+
+def test_each_block_a_bad_variant_line_loses_is_listed_in_text_json_and_the_api(tmp_path, cli):
+    import json
+
+    import chesskit
+
+    path = tmp_path / "v.perft"
+    path.write_text(LOST)
+    text = cli("suite", str(path))
+    assert text.exit_code == 2
+    assert "unknown variant ''" in text.stdout and "\"''\"" not in text.stdout  # was quoted twice
+    lost = [line for line in text.stdout.splitlines() if "is not run: the 'variant' line" in line]
+    assert [line.split(": ")[0].split(":")[-1] for line in lost] == ["6", "10", "13"]
+    assert "block 'b1'" in lost[0] and "block 'b2'" in lost[1] and "this block" in lost[2]
+    assert "5 errors" in text.stdout
+    data = json.loads(cli("suite", str(path), "--json").stdout)
+    assert data["errors"] == data["positions"]["errors"] == len(data["error_lines"]) == 5
+    assert [(e["line"], e["id"]) for e in data["error_lines"]] == [(4, None), (6, "b1"), (10, "b2"), (12, None), (13, None)]
+    result = chesskit.run_suite(str(path))
+    assert [(b.line, b.id) for b in result.bad_lines] == [(4, None), (6, "b1"), (10, "b2"), (12, None), (13, None)]
 
 
 def test_python_chess_variant_files_are_read_in_their_variants(perft_sets):
