@@ -92,6 +92,13 @@ def split_checks(fields: list[str], variant: Variant) -> tuple[list[str], tuple[
     text = fields[found]
     if not variant.checks:
         raise FenError("checks", f"check counters {text!r} in {a_position(variant.name)}: only 3check counts checks")
+    twice = [field for index, field in enumerate(fields[4:], start=4) if index != found and "+" in field]
+    if twice:
+        raise FenError(
+            "checks",
+            f"check counters given twice ({text!r} and {twice[0]!r}): give either the remaining checks 'W+B' "
+            "after the en-passant square or the checks given '+W+B' after the clocks",
+        )
     given = _GIVEN.fullmatch(text)
     remaining = _REMAINING.fullmatch(text)
     if given:
