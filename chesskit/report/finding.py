@@ -155,6 +155,8 @@ def _facts(data: dict) -> list[tuple[str, str]]:
     facts = []
     if data.get("engine"):
         facts.append(("engine", esc(data["engine"])))
+    if data.get("variant", "chess") != "chess":  # its FENs may read as standard chess
+        facts.append(("variant", esc(data["variant"])))
     if data.get("depth") is not None and "seed" not in data:  # fuzz gives its depths in its run line
         facts.append(("depth", esc(data["depth"])))
     if data.get("total_only"):

@@ -38,11 +38,15 @@ def compare_html(data: dict) -> str:
     else:
         verdict = data.get("summary") or "the engine disagrees with chesskit"
         body = finding_html(data, "finding-1", f"compare at depth {data.get('depth')}")
-    return _command_page("compare", verdict, body)
+    return _command_page("compare", verdict, body, data.get("variant"))
 
 
-def _command_page(command: str, verdict: str, body: str) -> str:
-    return page(f"chesskit {command}: {verdict}", f"<header><h1>chesskit {command}</h1></header>\n<main>\n{body}\n</main>")
+def _command_page(command: str, verdict: str, body: str, variant: str | None = None) -> str:
+    """The page; a variant's (not standard chess) is named under the heading: its FENs may
+    read as standard chess (the start position of atomic)."""
+    rules = f'<p class="variant">variant: {esc(variant)}</p>' if variant and variant != "chess" else ""
+    header = f"<header><h1>chesskit {command}</h1>{rules}</header>"
+    return page(f"chesskit {command}: {verdict}", f"{header}\n<main>\n{body}\n</main>")
 
 
 def crash_html(data: dict) -> str:
@@ -51,7 +55,7 @@ def crash_html(data: dict) -> str:
     (the error's line). The node the engine failed on is a finding too."""
     finding = {**data, "kind": "crash", "steps": [], "regression": None}
     body = finding_html(finding, "finding-1", f"the engine failed at depth {data.get('depth')}")
-    return _command_page("compare", data.get('summary', ''), body)
+    return _command_page("compare", data.get('summary', ''), body, data.get("variant"))
 
 
 def fuzz_html(data: dict) -> str:
@@ -78,7 +82,7 @@ def fuzz_html(data: dict) -> str:
             ("shrunk position", _shrunk(data)),
         ]
         body = finding_html(data, "finding-1", "fuzz finding: the shrunk position", facts)
-    return _command_page("fuzz", verdict, body + _fuzz_engine_errors(errors))
+    return _command_page("fuzz", verdict, body + _fuzz_engine_errors(errors), data.get("variant"))
 
 
 def _fuzz_engine_errors(errors: list[dict]) -> str:
@@ -151,9 +155,11 @@ def suite_html(data: dict) -> str:
     )
     # whose counts were checked: a clean report named no engine, only a finding's details did
     counted = f'<p class="muted">counted by {esc(data["engine"])}</p>' if data.get("engine") else ""
+    variants = sorted({r["variant"] for r in data.get("results") or [] if r.get("variant", "chess") != "chess"})
+    rules = f'<p class="variant">variants: {esc(", ".join(variants))}</p>' if variants else ""
     body = (
         f'<header><h1>chesskit suite</h1><p class="summary {"pass" if verdict[1] else "mismatch"}">'
-        f"{esc(verdict[0])}</p>{counted}</header>\n<main>\n{table}\n{''.join(findings)}</main>"
+        f"{esc(verdict[0])}</p>{counted}{rules}</header>\n<main>\n{table}\n{''.join(findings)}</main>"
     )
     return page(f"chesskit suite: {verdict[0]}", body)
 
@@ -194,8 +200,10 @@ def _position_row(entries: list[dict], anchor: str | None, position: dict | None
     if seconds is None:
         seconds = sum(e.get("seconds") or 0 for e in entries)
     css, where = status.replace(" ", "-"), f"{first.get('file')}:{first.get('line')}"
+    variant = first.get("variant", "chess")
+    rules = f' <span class="muted">({esc(variant)})</span>' if variant != "chess" else ""
     return (
-        f'<tr class="{css}" data-id="{esc(first.get("id"))}"><td><code>{esc(first.get("id"))}</code></td>'
+        f'<tr class="{css}" data-id="{esc(first.get("id"))}"><td><code>{esc(first.get("id"))}</code>{rules}</td>'
         f'<td class="{css}">{shown}</td><td>{span}</td><td>{esc(" ".join(sorted(tags)))}</td>'
         f'<td class="num">{seconds:.3f} s</td>{_where_cell(where)}</tr>'
     )

@@ -383,3 +383,24 @@ def test_a_crazyhouse_finding_marks_its_promoted_piece(cli, tmp_path):
     flagged = [t.get("data-square") for t in board.iter() if t.get("data-promoted") == "true"]
     marks = [t.get("data-square") for t in board.iter() if t.get("class") == "promoted"]
     assert flagged == marks == ["a1"]
+
+
+def test_the_html_reports_name_a_variant_and_not_standard_chess():
+    # atomic's start FEN reads as standard chess: the page said nothing of the rules
+    from chesskit.report.html import compare_html, crash_html, fuzz_html, suite_html
+
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    agree = {"agree": True, "depth": 1, "position_fen": start, "path": [], "engine": "e"}
+    crash = {"path": [], "fen": start, "depth": 2, "position_fen": start, "engine": "e", "summary": "engine 'e' exited"}
+    fuzz = {"agree": True, "seed": 1, "positions": 3, "nodes": 10, "depth": 2, "seconds": 0.1}
+    for page in (compare_html, crash_html, fuzz_html):
+        data = agree if page is compare_html else crash if page is crash_html else fuzz
+        assert '<p class="variant">variant: atomic</p>' in page({**data, "variant": "atomic"}), page
+        assert 'class="variant"' not in page(data), page  # standard chess: as before
+    assert "<dt>variant</dt><dd>atomic</dd>" in crash_html({**crash, "variant": "atomic"})
+    assert "<dt>variant</dt>" not in crash_html(crash)
+    row = {"id": "a", "fen": start, "depth": 1, "ok": True, "file": "s.perft", "line": 2}
+    mixed = suite_html({"results": [row, {**row, "id": "b", "line": 6, "variant": "atomic"}]})
+    assert '<p class="variant">variants: atomic</p>' in mixed
+    assert '<code>b</code> <span class="muted">(atomic)</span>' in mixed and "<code>a</code></td>" in mixed
+    assert 'class="variant"' not in suite_html({"results": [row]})
