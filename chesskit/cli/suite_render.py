@@ -88,6 +88,8 @@ def json_data(outcome: Outcome, engine_call: str | None = None, with_results: bo
     data["failures_by_tag"] = by_tag(failing_records(outcome))
     if outcome.dialect is not None:
         data["dialect"] = {k: v for k, v in outcome.dialect.items() if k != "about"}
+        answered = outcome.dialect_answered or outcome.dialect
+        data["dialect_answered"] = {k: v for k, v in answered.items() if k != "about"}
     tally = outcome.tally()
     data["positions"] = {
         "passed": tally[PASSED],

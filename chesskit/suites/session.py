@@ -92,6 +92,10 @@ class Outcome:
     # the engine could not be started: why (nothing was counted)
     engine_error: EngineError | None = None
     dialect: dict | None = None
+    # the dialect that answered the run's last questions (JSON "dialect_answered"): ``dialect``,
+    # but for an engine whose xboard dialect has no Chess960 (Sjaak II): from its first
+    # Chess960 position on, its UCI loop's total-only one
+    dialect_answered: dict | None = None
     skip_chess960: bool = False
     positions: list[PositionResult] = field(default_factory=list)
     # the limits left no count to check: why (``Planned.nothing``); the verdict is an InputError
@@ -318,6 +322,7 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
                 _ask_engine(jobs, seen, engine, position_timeout, skip_unplayable_960)
             except EngineNotStarted as err:  # a --script starts at its first question, not before the run
                 _cannot_start(outcome, seen, jobs, err)
+    outcome.dialect_answered = answered_dialect(outcome.dialect, engine)
     for job in jobs[len(seen.done):]:
         why = "--fail-fast stopped the run" if outcome.engine_error is None else "the engine could not be started"
         outcome.positions.append(result_of.not_run(job[0].record, job, why))
@@ -327,6 +332,15 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
     outcome.errors += run_errors(outcome.counted)
     outcome.results = [r for r in outcome.counted if r.error is None]
     return outcome
+
+
+def answered_dialect(dialect: dict | None, engine) -> dict | None:
+    """``dialect`` (the one found at start-up), or the one the engine switched to for
+    Chess960 (``switched_for_960``, Sjaak II's UCI totals): the dialect answering now."""
+    switched = getattr(engine, "switched_for_960", None)
+    if dialect is None or switched is None:
+        return dialect
+    return {**switched.to_json(), "detected": dialect["detected"], "about": switched.describe()}
 
 
 class _Positions:

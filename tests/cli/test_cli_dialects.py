@@ -155,6 +155,26 @@ def test_compare_json_names_the_dialect_that_answered(cli):
     assert report["dialect_answered"] == report["dialect"] and report["dialect"]["name"] == "xboard-perft-split"
 
 
+def test_suite_json_names_the_dialect_that_answered(cli, tmp_path):
+    """``suite --json`` has compare's ``dialect_answered`` beside ``dialect``: Sjaak II (the
+    fake) found dividing in xboard answers a Chess960 position in its UCI loop's totals, and
+    keeps to them for the rest of the run; a run of standard positions stays in xboard."""
+    sjaak = f"{sys.executable} {ENGINES / 'fake_xboard.py'} --format sjaak --uci --uci960"
+    (tmp_path / "std").mkdir()
+    suite = tmp_path / "mine.epd"  # the Chess960 counts: python-chess, chess960=True
+    suite.write_text('4k3/8/8/8/8/8/8/5KRn w G - id "adj"; D1 12; D2 73;\n')
+    result = cli("suite", str(epd(tmp_path / "std", [("std", chess.STARTING_FEN, 2)])), str(suite), "--engine", sjaak, "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["dialect"]["name"] == "xboard-perft-split"
+    assert report["dialect_answered"] == {
+        "name": "uci-perft-total", "moves": None, "total_only": True, "notation": None, "detected": True,
+    }
+    result = cli("suite", str(tmp_path / "std" / "mine.epd"), "--engine", sjaak, "--json")
+    report = json.loads(result.stdout)
+    assert report["dialect_answered"] == report["dialect"] and report["dialect"]["name"] == "xboard-perft-split"
+
+
 def test_total_only_unnamed_moves_through_compare(cli):
     result = cli("compare", "8/8/P7/8/8/8/8/k6K w - - 0 1", "3", "--engine", f"{FAKE} --loop console --total-only --bug queen_promo_only")
     assert result.exit_code == 1
