@@ -38,6 +38,7 @@ _ENGINE_OPTIONS = {
 _STATE = pytest.StashKey["_Run"]()
 # the error of the chesskit_engine fixture's engine as it started (pytest_runtest_makereport)
 _FIXTURE_FAILED = pytest.StashKey[BaseException]()
+_READ = pytest.StashKey[dict]()  # the options' values, read and checked once a session
 # the options that only shape the tests of an engine, and their defaults: given without an
 # engine, a usage error (they did nothing, silently); each given value is checked either way
 _FOR_ENGINE = {
@@ -112,7 +113,9 @@ def _checked_values(config: pytest.Config) -> dict:
     """The engine's and the suites' limits read (``timeout``, ``max_nodes``, ``max_depth``,
     ``variant``: their defaults where not given), and ``--chesskit-dialect`` and
     ``--chesskit-engine-option`` checked: a bad value is a usage error naming the option
-    and why, with an engine or without."""
+    and why, with an engine or without. Read once a session: later calls get the same."""
+    if _READ in config.stash:
+        return config.stash[_READ]
     from chesskit.api.position import variant_rules
     from chesskit.cli.engine_options import check_engine_values, parse_timeout
     from chesskit.cli.options import parse_count, parse_depth
@@ -132,6 +135,7 @@ def _checked_values(config: pytest.Config) -> dict:
         read["variant"] = variant_rules(_option(config, "chesskit_variant"), None)[0]
     except InputError as err:
         raise pytest.UsageError(f"chesskit: --chesskit-variant: {err}") from None
+    config.stash[_READ] = read
     return read
 
 

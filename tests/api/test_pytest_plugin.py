@@ -272,6 +272,28 @@ def test_a_bad_suite_line_is_an_error_and_the_rest_runs(project, pytester):
 
 
 @pytest.mark.slow  # a pytest run in a subprocess, engines started in it: seconds
+def test_the_options_are_read_once_a_session(project, pytester):
+    """The limits and the engine's values are read (and checked) once: at configure, where a
+    bad one is a usage error, and not again when the suites are read."""
+    pytester.makeconftest(
+        """
+import sys
+import chesskit.cli.options as options
+
+parse_count = options.parse_count
+
+def counted(*args, **kwargs):
+    print("read --chesskit-max-nodes", file=sys.stderr)
+    return parse_count(*args, **kwargs)
+
+options.parse_count = counted
+"""
+    )
+    result = project(adapter("eng_correct.py"), "--chesskit-suite=suite.epd", "--chesskit-max-nodes=100")
+    result.assert_outcomes(passed=2)
+    assert result.stderr.str().count("read --chesskit-max-nodes") == 1, result.stderr.str()
+
+
 def test_max_nodes_leaves_out_the_bigger_counts(project):
     result = project(adapter("eng_correct.py"), "--chesskit-suite=suite.epd", "--chesskit-max-nodes=100")
     result.assert_outcomes(passed=2)
