@@ -81,7 +81,7 @@ def json_data(outcome: Outcome, engine_call: str | None = None, with_results: bo
     data = {
         "passed": len(outcome.results) - len(failed),
         "failed": len(failed),
-        "results": [_result_json(r, engine_call) for r in outcome.results] if with_results else [],
+        "results": [_result_json(r, engine_call, outcome.dialect) for r in outcome.results] if with_results else [],
         "errors": outcome.not_run,
         "error_lines": [e.to_json() for e in outcome.errors],
     }
@@ -151,7 +151,9 @@ def json_text(outcome: Outcome, engine_call: str | None = None, results: JsonRes
     return "{" + ", ".join(fields) + "}"
 
 
-def _result_json(result: SuiteResult, engine_call: str | None = None) -> dict:
+def _result_json(result: SuiteResult, engine_call: str | None = None, dialect: dict | None = None) -> dict:
+    """One entry of ``"results"``; ``dialect``: the engine's at start-up (the run's
+    ``"dialect"``), which its ``"compare"`` holds as compare's object does."""
     entry = result.to_json()
     entry["tags"] = list(result.task.record.tags)
     if result.task.record.variant != "chess":  # the rules its FEN and counts are in (none: chess)
@@ -160,8 +162,21 @@ def _result_json(result: SuiteResult, engine_call: str | None = None) -> dict:
     if result.divide is not None:
         entry["divide"] = result.divide
     if result.report is not None:
-        entry["compare"] = result.report.to_json()
+        entry["compare"] = _compare_json(result, entry, dialect)
     return entry
+
+
+def _compare_json(result: SuiteResult, entry: dict, dialect: dict | None) -> dict:
+    """compare's object for the descent at a failing position: the report's keys, and those
+    ``compare --json`` adds (the dialects, castling spelling, position notes, regression)."""
+    data = result.report.to_json()
+    if dialect is not None:
+        data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
+        data["dialect_answered"] = result.answered or data["dialect"]
+    data["castling_spelling"] = result.castling_spelling
+    data["position_notes"] = list(entry["notes"])
+    data["regression"] = entry["regression"]
+    return data
 
 
 def _depth_span(results: list[SuiteResult]) -> str:

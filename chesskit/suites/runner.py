@@ -57,6 +57,10 @@ class SuiteResult:
     error: str | None = field(default=None)
     # an engine run: the engine failed in compare's descent of this mismatch (``report`` is None)
     engine_error: str | None = field(default=None)
+    # with ``report``: the engine's dialect once the descent was done (compare's
+    # "dialect_answered", None for a script or adapter) and how it spelt castling
+    answered: dict | None = field(default=None)
+    castling_spelling: str | None = field(default=None)
 
     @property
     def ok(self) -> bool:
@@ -796,6 +800,7 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
                 if checker is not None:
                     checker.engine = engine  # its questions bounded as the engine's are
                 result.report = descend(board, engine, task.depth, record.fen, [], checker, engine.name)
+                result.answered, result.castling_spelling = _spoken(engine)
             except EngineError as err:
                 result.engine_error = str(err)
                 yield result
@@ -809,6 +814,15 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
 def mismatch_text(result: SuiteResult) -> str:
     """``D2: expected 401, got 400``."""
     return f"D{result.task.depth}: expected {result.task.expected}, got {result.nodes}"
+
+
+def _spoken(engine) -> tuple[dict | None, str | None]:
+    """The engine's dialect now (compare's ``"dialect_answered"``, None for a script or an
+    adapter) and its castling spelling: what compare's object adds after a descent."""
+    backend = _unwrapped(engine)
+    info = engine.dialect_info()
+    answered = None if info is None else {**info.to_json(), "detected": bool(getattr(backend, "detected", True))}
+    return answered, getattr(backend, "castling_spelling", None)
 
 
 def _unwrapped(engine):

@@ -175,6 +175,25 @@ def test_suite_json_names_the_dialect_that_answered(cli, tmp_path):
     assert report["dialect_answered"] == report["dialect"] and report["dialect"]["name"] == "xboard-perft-split"
 
 
+def test_suite_json_compare_is_compares_object(cli, tmp_path):
+    """A failing position's ``"compare"`` in ``suite --json`` is compare's object: the keys
+    ``compare --json`` prints for the same engine and position, with the same dialects
+    (Sjaak II's fake answers the Chess960 position in its UCI loop's totals)."""
+    sjaak = f"{sys.executable} {ENGINES / 'fake_xboard.py'} --format sjaak --uci --uci960 --bug c960_adjacent"
+    fen = "4k3/8/8/8/8/8/8/5KRn w G - 0 1"
+    suite = tmp_path / "mine.epd"  # the counts: python-chess, chess960=True
+    suite.write_text(f'{fen} id "adj"; D1 12; D2 73;\n')
+    result = cli("suite", str(suite), "--engine", sjaak, "--json")
+    assert result.exit_code == 1, result.stderr
+    inside = next(r["compare"] for r in json.loads(result.stdout)["results"] if "compare" in r)
+    alone = json.loads(cli("compare", fen, "1", "--chess960", "--engine", sjaak, "--json").stdout)
+    assert set(alone) <= set(inside), set(alone) - set(inside)
+    for key in ("dialect", "dialect_answered", "castling_spelling", "position_notes"):
+        assert inside[key] == alone[key], key
+    assert inside["dialect_answered"]["name"] == "uci-perft-total"
+    assert inside["regression"]["id"] == "adj" and inside["regression"]["depth"] == 1
+
+
 def test_total_only_unnamed_moves_through_compare(cli):
     result = cli("compare", "8/8/P7/8/8/8/8/k6K w - - 0 1", "3", "--engine", f"{FAKE} --loop console --total-only --bug queen_promo_only")
     assert result.exit_code == 1
