@@ -20,11 +20,12 @@ def engine_call(opts: EngineOptions) -> str:
     )
 
 
-def echo(regression, terminal: bool = False) -> None:
-    """The regression's lines after a mismatch's report (nothing when it has none)."""
+def echo(regression, terminal: bool = False, perft: bool = False) -> None:
+    """The regression's lines after a mismatch's report (nothing when it has none);
+    ``perft``: the mismatch is in a ``.perft`` file, whose block format it is pasted in."""
     if regression is None:
         return
-    lines = regression.text_lines()
+    lines = regression.text_lines(perft)
     if not terminal:
         click.echo("\n".join(lines))
         return

@@ -89,17 +89,29 @@ class Regression:
             "nodes": self.nodes,
         }
 
-    def text_lines(self) -> list[str]:
-        """The plain text: the suite line and the test, indented under their headings."""
+    @property
+    def perft_block(self) -> str:
+        """The same count as a block of a ``.perft`` file (python-chess's format), where an
+        EPD line is no line: ``id``, ``epd`` (the position and any variant or clocks) and
+        ``perft DEPTH COUNT``."""
+        epd = suite_line(self.fen, self.chess960, None, {}, self.variant)
+        return f"id {self.id}\nepd {epd}\nperft {self.depth} {self.nodes}\n"
+
+    def text_lines(self, perft: bool = False) -> list[str]:
+        """The plain text: the suite line (``perft``: the ``.perft`` block, for a mismatch in
+        such a file) and the test, indented under their headings."""
+        if perft:
+            pasted = ["regression block (paste into your .perft suite):", *(f"  {x}" for x in self.perft_block.splitlines())]
+        else:
+            pasted = ["regression line (paste into your suite):", f"  {self.line}"]
         return [
-            "regression line (paste into your suite):",
-            f"  {self.line}",
+            *pasted,
             "pytest:",
             *(f"  {line}" if line else "" for line in self.pytest.splitlines()),
         ]
 
 
-def suite_line(fen: str, chess960: bool, ident: str, counts: dict[int, int], variant: str = "chess") -> str:
+def suite_line(fen: str, chess960: bool, ident: str | None, counts: dict[int, int], variant: str = "chess") -> str:
     """``fen`` as a line of the bundled EPD format: the four FEN fields, ``id``, the clocks
     when they are not 0 and 1, a ``D<n>`` per count. A Chess960 position's castling field is
     written in Shredder-FEN, so that any suite file reads it as Chess960. A variant's line
@@ -107,12 +119,13 @@ def suite_line(fen: str, chess960: bool, ident: str, counts: dict[int, int], var
     fields = (shredder_fen(fen, variant) if chess960 else fen).split()
     checks = [f for f in fields[4:] if "+" in f]
     fields = [f for f in fields if "+" not in f or f in fields[:4]]
-    ops = [f'id "{ident}"'] + ([] if variant == "chess" else [f"variant {variant}"])
+    ops = ([] if ident is None else [f'id "{ident}"']) + ([] if variant == "chess" else [f"variant {variant}"])
     halfmove, fullmove = (fields[4], fields[5]) if len(fields) == 6 else ("0", "1")
     if (halfmove, fullmove) != ("0", "1"):
         ops += [f"hmvc {halfmove}", f"fmvn {fullmove}"]
     ops += [f"D{depth} {count}" for depth, count in sorted(counts.items())]
-    return " ".join(fields[:4] + checks) + " " + "; ".join(ops) + ";"
+    position = " ".join(fields[:4] + checks)
+    return f"{position} {'; '.join(ops)};" if ops else position
 
 
 def node_id(base: str, path: list[str]) -> str:

@@ -279,3 +279,24 @@ def test_a_deeper_line_stays_where_depth_1_passes(cli, tmp_path):
     fen = "4k3/8/8/8/8/8/6b1/4K2R b K - 0 1"
     data = json.loads(cli("compare", fen, "3", "--script", str(ENGINES / "bug_castle_rights_kept.py"), "--json").stdout)
     assert data["regression"]["depth"] == 3
+
+
+def test_a_perft_suites_mismatch_gives_a_block_that_pastes_into_it(cli, tmp_path):
+    """A mismatch in a python-chess style ``.perft`` suite gives its regression as a block of
+    that format: pasted at the end of the file it is read (an EPD line there was an
+    'unknown line' error), fails for the buggy engine, passes for a correct one."""
+    suite = tmp_path / "mine.perft"
+    # position 3: the Perft Results page's counts
+    suite.write_text("id pos3\nepd 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -\nperft 1 14\nperft 2 191\n")
+    result = cli("suite", str(suite), "--script", BUG_EP)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    at = lines.index("regression block (paste into your .perft suite):")
+    block = [line[2:] for line in lines[at + 1 : lines.index("pytest:", at)]]
+    assert block == ["id pos3-after-e2e4", "epd 8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3", "perft 1 16"]
+    assert _oracle({"fen": "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1", "depth": 1}) == 16
+    suite.write_text(suite.read_text() + "\n" + "\n".join(block) + "\n")
+    bad = cli("suite", str(suite), "--script", BUG_EP, "--json")
+    assert bad.exit_code == 1 and json.loads(bad.stdout)["errors"] == 0, bad.stdout
+    good = cli("suite", str(suite), "--script", CORRECT)
+    assert good.exit_code == 0, good.stdout
