@@ -38,7 +38,7 @@ MAX_FUZZ_DEPTH = 10
               help="Only Chess960 positions / only standard ones (default: both).")
 @variant_option
 @click.option("--save", metavar="FILE",
-              help="Append the shrunk position to this EPD suite file, with chesskit's counts to depth 3.")
+              help="Append the shrunk position to this suite file (an EPD line; in a .perft file, a block), with chesskit's counts to depth 3.")
 @position_timeout_option
 @fail_fast_option
 @html_option
@@ -255,19 +255,19 @@ def _bounds(positions: int | None, seconds: float | None) -> str:
 
 def _save(path: str, run) -> str:
     """Append the shrunk position to ``path``; returns the id it got."""
-    from chesskit.fuzz.save import SAVE_DEPTH, append_lines, suite_line, unused_id
+    from chesskit.fuzz.save import SAVE_DEPTH, append_lines, is_perft_suite, suite_lines, unused_id
 
     finding = run.finding
     report = finding.report
     ident = unused_id(path, f"fuzz-{run.seed}")
     depth = max(SAVE_DEPTH, finding.smallest_depth)
-    line = suite_line(finding.smallest_fen, report.chess960, ident, depth, report.variant)
+    lines = suite_lines(finding.smallest_fen, report.chess960, ident, depth, report.variant, is_perft_suite(path))
     what = report.summary() if not finding.shrunk.interrupted else f"divides differ at depth {finding.smallest_depth}"
     comment = (
         f"# chesskit fuzz --seed {run.seed} (position {finding.index}, {finding.start.source}): "
         f"{what}; D1-D{depth} counted by chesskit {__version__}"
     )
-    append_lines(path, [comment, line])
+    append_lines(path, [comment, *lines])
     return ident
 
 

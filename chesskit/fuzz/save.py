@@ -1,4 +1,5 @@
-"""``--save FILE``: append a finding to the user's suite, as a line of the bundled EPD format.
+"""``--save FILE``: append a finding to the user's suite, as a line of the bundled EPD format
+(in a ``.perft`` file, a block of that format: ``id``, ``epd``, ``perft DEPTH COUNT``).
 
     # chesskit fuzz --seed 7: engine misses a8b6 after (start) (...); D1-D3 counted by chesskit 0.x
     N3k3/8/8/8/8/8/8/4K3 w - - id "fuzz-7"; D1 6; D2 ...; D3 ...;
@@ -17,12 +18,13 @@ from __future__ import annotations
 
 import os
 import stat
+from pathlib import Path
 
 from chesskit.board.board import Board
 from chesskit.compare.regression import suite_line as format_line
 from chesskit.errors import InputError
 from chesskit.outpath import check_output, fsync_folder
-from chesskit.suites.formats import read_lines
+from chesskit.suites.formats import is_perft_format, read_lines
 from chesskit.suites.positions import scan_id
 
 SAVE_DEPTH = 3
@@ -38,11 +40,38 @@ def check_save_path(path: str, inputs=()) -> None:
 def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH, variant: str = "chess") -> str:
     """The EPD suite line of ``fen`` with chesskit's counts at depths 1..``depth`` (written
     by ``chesskit.compare.regression.suite_line``, as a mismatch's regression line is)."""
+    return format_line(fen, chess960, ident, _counts(fen, chess960, depth, variant), variant)
+
+
+def _counts(fen: str, chess960: bool, depth: int, variant: str) -> dict[int, int]:
+    """chesskit's perft of ``fen`` at depths 1..``depth``."""
     if variant == "chess":
         board = Board(fen, chess960=chess960)
     else:
         board = Board(fen, chess960=chess960 or None, variant=variant)
-    return format_line(fen, chess960, ident, {d: board.perft(d) for d in range(1, depth + 1)}, variant)
+    return {d: board.perft(d) for d in range(1, depth + 1)}
+
+
+def suite_lines(fen: str, chess960: bool, ident: str, depth: int, variant: str, perft: bool) -> list[str]:
+    """``suite_line``'s position and counts as the lines to append: that one line, or in a
+    ``.perft`` file (``perft``) a block of its format, ``id``, ``epd`` and a ``perft DEPTH
+    COUNT`` line per depth (an EPD line there is no line the file can read)."""
+    counts = _counts(fen, chess960, depth, variant)
+    if not perft:
+        return [format_line(fen, chess960, ident, counts, variant)]
+    position = format_line(fen, chess960, None, {}, variant)
+    return [f"id {ident}", f"epd {position}", *(f"perft {d} {n}" for d, n in counts.items())]
+
+
+def is_perft_suite(path: str) -> bool:
+    """Whether ``--save FILE`` is a ``.perft`` file: read as the suite loader reads it (its
+    name, else its first line), a file not yet there by its name."""
+    try:
+        return is_perft_format(Path(path))
+    except FileNotFoundError:
+        return Path(path).suffix.lower() == ".perft"
+    except OSError as err:
+        raise InputError(f"cannot write --save {path}: {(err.strerror or str(err)).lower()}") from None
 
 
 def unused_id(path: str, base: str) -> str:

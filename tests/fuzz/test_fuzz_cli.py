@@ -253,6 +253,29 @@ def test_save_appends_a_suite_line_that_catches_the_bug(cli, tmp_path):
     assert cli("suite", str(suite), "--python", adapter("three_queens")).exit_code == 1
 
 
+def test_save_into_a_perft_suite_appends_a_block_of_its_format(cli, tmp_path):
+    """``--save`` into a python-chess style ``.perft`` file appends an ``id``/``epd``/``perft``
+    block (an EPD line there was an 'unknown line' error of that suite), with a fresh id
+    the second time, and the suite then catches the engine."""
+    suite = tmp_path / "mine.perft"
+    suite.write_text("id kings\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5")  # no final newline
+    for _ in range(2):
+        result, report = fuzz_json(cli, "--python", adapter("three_queens"), "--seed", "1", "--positions", "200", "--save", str(suite))
+        assert result.exit_code == 1
+    lines = suite.read_text().splitlines()
+    assert lines[2] == "perft 1 5"  # the old last line was completed, not joined
+    assert lines.count("id fuzz-1") == 1 and lines.count("id fuzz-1-2") == 1 and report["saved"] == "fuzz-1-2"
+    at = lines.index("id fuzz-1")
+    assert lines[at + 1].startswith("epd " + " ".join(report["position_fen"].split()[:4]))
+    board = chess.Board(report["position_fen"])
+    d2 = sum(1 for m in board.legal_moves for _ in _replies(board, m))
+    assert lines[at + 2 : at + 5] == [f"perft 1 {board.legal_moves.count()}", f"perft 2 {d2}", lines[at + 4]]
+    assert lines[at + 4].startswith("perft 3 ")
+    checked = cli("suite", str(suite), "--json")
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["errors"] == 0, checked.stdout
+    assert cli("suite", str(suite), "--python", adapter("three_queens")).exit_code == 1
+
+
 def _replies(board: chess.Board, move: chess.Move):
     board.push(move)
     moves = list(board.legal_moves)
