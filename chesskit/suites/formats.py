@@ -183,6 +183,12 @@ def printable(text: str) -> str:
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
+def quoted(text: str, limit: int = 40) -> str:
+    """``text`` quoted as ``repr`` does, cut to ``limit`` characters and then marked ``...``
+    (a quote cut mid-word read as if the line ended there)."""
+    return f"{text[:limit]!r}..." if len(text) > limit else repr(text)
+
+
 def read_lines(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
     """``(lineno, text, error)`` for each line of ``path``: the text without its line end
     (and, on line 1, without a UTF-8 byte-order mark), or None and why it cannot be read
@@ -542,7 +548,7 @@ def parse_tags(text: str, what: str) -> tuple[str, ...]:
     for word in words:
         if not TAG.fullmatch(word) or len(word) > MAX_TAG_CHARS:
             raise InputError(
-                f"{what}: {word[:40]!r} is not a tag (letters, digits and '-_.+', "
+                f"{what}: {quoted(word)} is not a tag (letters, digits and '-_.+', "
                 f"at most {MAX_TAG_CHARS} characters)"
             )
     return tuple(dict.fromkeys(words))
@@ -560,7 +566,7 @@ def _add_depth(found: dict[int, int], depth_text: str, count_text: str, op: str)
     """Record ``count`` at ``depth`` from ``D<depth> <count>`` (op "D") or ``perft <depth> <count>``."""
     depth = _depth(depth_text, f"{op}{depth_text}")
     if not _ASCII_NUMBER.fullmatch(count_text):
-        raise InputError(f"{op}{depth}: expected count {count_text[:40]!r} is not a non-negative integer")
+        raise InputError(f"{op}{depth}: expected count {quoted(count_text)} is not a non-negative integer")
     if len(count_text) > MAX_COUNT_DIGITS:
         raise InputError(f"{op}{depth}: expected count has {len(count_text)} digits (at most {MAX_COUNT_DIGITS})")
     if depth in found:
@@ -668,7 +674,8 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
             if block is not None and block.lost_to:
                 continue
             if block is None or block.epd is None:
-                entries.append(LineError(path, lineno, "a 'perft' line before any 'epd' line"))
+                where = "any 'epd' line" if block is None else f"the 'epd' line of block {printable(block.id)!r}"
+                entries.append(LineError(path, lineno, f"a 'perft' line before {where}"))
                 continue
             try:
                 parts = value.split()
@@ -681,7 +688,7 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
         else:
             entries.append(
                 LineError(
-                    path, lineno, f"unknown line {text[:40]!r}: expected 'id', 'epd', 'perft' or 'variant'"
+                    path, lineno, f"unknown line {quoted(text)}: expected 'id', 'epd', 'perft' or 'variant'"
                 )
             )
     finish()

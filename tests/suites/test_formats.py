@@ -184,6 +184,26 @@ def test_perft_file_bad_lines_are_reported_and_the_rest_runs(tmp_path):
     assert "depth '101' is not an integer from 0 to 100" in messages[17]
 
 
+def test_a_quote_cut_short_says_so_and_a_perft_line_before_its_blocks_epd_is_named(tmp_path):
+    """A bad line is quoted up to 40 characters: where it was longer the quote ends with
+    '...' (it read as if the line ended there, mid-word); a ``perft`` line between a block's
+    ``id`` and its ``epd`` was said to come "before any 'epd' line" when one came earlier."""
+    long = '4k3/8/8/8/8/8/8/4K2R w K - id "fuzz-7"; hmvc 1; D1 15;'
+    text = (
+        f"id a\nepd {START4}\nperft 1 20\n"
+        f"{long}\n"  # 4: an EPD line in a .perft file
+        f"perft 2 {'4' * 30}x{'0' * 30}\n"  # 5: a long bad count
+        "id b\nperft 1 20\n"  # 7: before b's epd
+        f"epd {START4}\nperft 1 20\n"
+    )
+    messages = dict(errors(read_suite(write(tmp_path, "cut.perft", text))))
+    assert messages[4] == f"unknown line {long[:40]!r}...: expected 'id', 'epd', 'perft' or 'variant'"
+    assert messages[5] == f"perft 2: expected count {('4' * 30 + 'x' + '0' * 9)!r}... is not a non-negative integer"
+    assert messages[7] == "a 'perft' line before the 'epd' line of block 'b'"
+    short = dict(errors(read_suite(write(tmp_path, "short.perft", f"id a\nepd {START4}\nfrobnicate 3\n"))))
+    assert short[3] == "unknown line 'frobnicate 3': expected 'id', 'epd', 'perft' or 'variant'"
+
+
 def test_python_chess_style_960_file(tmp_path):
     text = "id 0\nepd bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf -\nperft 1 21\nperft 2 528\n"
     (record,) = records(read_suite(write(tmp_path, "chess960.perft", text)))
