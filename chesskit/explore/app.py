@@ -31,7 +31,7 @@ from chesskit.board.describe import describe, game_status, variant_lines
 from chesskit.errors import ChesskitError, EngineError
 from chesskit.explore.state import Cancelled, Divide, Explorer, extra_is_move
 from chesskit.explore.text import breadcrumb, count, finding_lines
-from chesskit.glyphs import FIGURINES, ranks
+from chesskit.glyphs import FIGURINES, promoted, ranks
 from chesskit.typed import plain_int
 from chesskit.vocab import FILE_NAMES, parse_square
 
@@ -93,7 +93,8 @@ class DivideTable(DataTable):
 
 
 class BoardView(Widget):
-    """The board, as large as the widget allows (cells 2h+1 wide, h high)."""
+    """The board, as large as the widget allows (cells 2h+1 wide, h high); a crazyhouse
+    piece marked promoted has a ``~`` right after its figurine, as ``show`` draws it."""
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -101,6 +102,7 @@ class BoardView(Widget):
         self.last: set[str] = set()
         self.marked: set[str] = set()
         self.mark = "selected"
+        self._promoted: set[str] = set()
 
     def fit(self, scale: int) -> None:
         """Size the board for squares ``scale`` lines high."""
@@ -117,6 +119,7 @@ class BoardView(Widget):
     def render(self) -> Text:
         height = max(1, min((self.size.height - 1) // 8, (self.size.width - 3) // 16))
         width = 2 * height + 1
+        self._promoted = promoted(self.fen)
         text = Text()
         for rank_index, row in enumerate(ranks(self.fen)):
             rank = 8 - rank_index
@@ -138,7 +141,10 @@ class BoardView(Widget):
             palette = "last"
         background = PALETTE[palette][0 if light else 1]
         glyph = FIGURINES.get(piece, " ") if middle else " "
-        return glyph.center(width), f"bold black on {background}"
+        cell = glyph.center(width)
+        if middle and square in self._promoted:  # crazyhouse's Q~, as show and the reports mark it
+            cell = cell[: width // 2 + 1] + "~" + cell[width // 2 + 2 :]
+        return cell, f"bold black on {background}"
 
 
 class ErrorScreen(ModalScreen):

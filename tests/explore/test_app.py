@@ -390,14 +390,15 @@ def test_a_variant_position_shows_its_state_and_board(variant, fen, lines):
             assert any(row.startswith(line) for row in shown), f"{line!r} not shown:\n" + "\n".join(shown)
         if variant == "crazyhouse":  # R1BQ~K2R: the king on e1, nothing pushed along by the mark
             first = next(row for row in shown if row.startswith("1 "))
-            assert first[: board_width(3)].split() == ["1", "♖", "♗", "♕", "♔", "♖"]
+            assert first[: board_width(3)].split() == ["1", "♖", "♗", "♕~", "♔", "♖"]
 
     run(ex, script)
 
 
-def drawn_pieces(lines: list[str]) -> dict[str, str]:
+def drawn_pieces(lines: list[str], marks: bool = False) -> dict[str, str]:
     """The board on the screen as {square: FEN letter}: each file's column is where its
-    letter stands under the board, each rank's line the one that starts with its digit."""
+    letter stands under the board, each rank's line the one that starts with its digit.
+    ``marks``: the letter with what is drawn right after its figurine (``Q~``)."""
     letters = {glyph: letter for letter, glyph in FIGURINES.items()}
     width = board_width(3) + 1  # the board's columns (the left panel's padding first): the table is beyond
     files = next(line[:width] for line in lines if line[:width].split() == list("abcdefgh"))
@@ -407,7 +408,8 @@ def drawn_pieces(lines: list[str]) -> dict[str, str]:
         if line[:2] in {f"{r} " for r in "12345678"}:
             for f, col in columns.items():
                 if col < min(len(line), width) and line[col] in letters:
-                    pieces[f"{f}{line[0]}"] = letters[line[col]]
+                    after = line[col + 1 : col + 2].strip() if marks else ""
+                    pieces[f"{f}{line[0]}"] = letters[line[col]] + after
     return pieces
 
 
@@ -426,6 +428,28 @@ def test_the_drawn_board_is_python_chess_variant_board(variant, fen):
         # the board was first drawn, and showed none of its pieces
         await until(pilot, lambda: drawn_pieces(screen(app)) == expected)
         assert drawn_pieces(screen(app)) == expected
+
+    run(ex, script)
+
+
+@pytest.mark.parametrize("fen", [
+    "r1b1k2r/ppp2ppp/2n5/8/8/2N5/PPP2PPP/R1BQ~K2R[BNPbnpq] w KQkq - 0 9",
+    "r~3k3/8/8/8/8/8/8/1N~2K2Q~[] w - - 0 1",
+])
+def test_crazyhouse_promoted_pieces_are_marked_on_the_board(fen):
+    # the explorer drew Q~ as a plain queen (show, compare and the HTML reports mark it):
+    # which pieces go back to a pocket as pawns when captured was not on the screen
+    board = Board(fen, variant="crazyhouse")
+    ex = Explorer(board, 1, board.fen(), None, state_pushes=0)
+    reference = chess.variant.CrazyhouseBoard(fen)
+
+    async def script(pilot, app):
+        expected = {
+            chess.square_name(sq): piece.symbol() + ("~" if reference.promoted & chess.BB_SQUARES[sq] else "")
+            for sq, piece in reference.piece_map().items()
+        }
+        await until(pilot, lambda: drawn_pieces(screen(app), marks=True) == expected)
+        assert drawn_pieces(screen(app), marks=True) == expected
 
     run(ex, script)
 
