@@ -71,15 +71,11 @@ def describe(board, setup: Setup) -> None:
 
 
 def warm_up(board) -> None:
-    """Load the walk of ``board``'s variant, or, the first time, compile it (seconds),
-    saying so on stderr as the standard walk's first compile does."""
+    """Load the walk of ``board``'s variant, or, the first time, compile it (seconds;
+    ``native.walk`` says so on stderr, as for the standard walk)."""
     from chesskit.core import native
-    from chesskit.core.cachedir import compiling
 
-    rules = V.RULES[board._vid]
-    if native.SAVES and native.CACHE is not None and not native.is_saved(rules):
-        compiling(native.generator_name(board.variant), native.CACHE)
-    native.walk(rules, board.variant)
+    native.walk(V.RULES[board._vid], board.variant)
 
 
 def push(board, move: int) -> None:

@@ -243,20 +243,20 @@ def walk(variant: int = 0, name: str | None = None):
 
 
 def _say_why(variant: int, name: str | None = None) -> None:
-    """Say on stderr that a walk compiles now: the standard walk's first compile (a
-    variant's is announced before, by ``vload.warm_up``), and why a walk whose files are in
-    the cache compiles again, naming the variant as that first notice does (it said "the
-    variant's move generator")."""
-    if variant == 0 and not is_saved() and not _numba_holds_it():
-        cachedir.compiling(generator_name(), CACHE)
-        return
-    if not is_saved(variant) or variant in _unloadable:
-        return  # intact but not loadable here: numba's cache keeps it after this compile
+    """Say on stderr that a walk compiles now: its first compile (a variant's as the
+    standard walk's, whichever command first needs it), and why a walk whose files are in
+    the cache compiles again, naming the variant in both as ``generator_name`` does."""
     if variant and name is None:
         from .vstate import NAMES
 
         name = NAMES[variant]
-    cachedir.compiling_again(generator_name(name if variant else None), CACHE, cachedir.FAILED_CHECK)
+    what = generator_name(name if variant else None)
+    if not is_saved(variant) and not _numba_holds_it():
+        cachedir.compiling(what, CACHE)
+        return
+    if not is_saved(variant) or variant in _unloadable:
+        return  # intact but not loadable here: numba's cache keeps it after this compile
+    cachedir.compiling_again(what, CACHE, cachedir.FAILED_CHECK)
 
 
 def _numba_holds_it() -> bool:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from chesskit.core import check, stats, vstats
 from chesskit.core.api import announce
 
@@ -73,3 +75,28 @@ def test_a_variants_walk_compiled_again_is_named_as_its_first_compile_is(monkeyp
     err = capsys.readouterr().err
     assert err.startswith("chesskit: compiling the atomic move generator again") and err.count("\n") == 1
     assert "the variant's" not in err
+
+
+@pytest.mark.parametrize("cache_kept", [True, False])
+def test_a_variants_first_compile_is_said_by_every_command_as_the_standard_walks_is(monkeypatch, capsys, cache_kept):
+    # only `perft` (through Board.warm_up) said "compiling the horde move generator": show,
+    # compare, suite and chesskit.perft(..., variant=...) on a cache without it paused for
+    # seconds in silence; and with no compile cache kept (the standard walk: "every run (no
+    # compile cache is kept)") even warm_up said nothing
+    from chesskit.core import native
+    from chesskit.core.vstate import IDS, RULES
+
+    rules = RULES[IDS["horde"]]
+    monkeypatch.delitem(native._walks, rules, raising=False)
+    monkeypatch.setattr(native, "load", lambda variant=0: None)
+    monkeypatch.setattr(native, "build", lambda variant=0: "built")
+    monkeypatch.setattr(native, "_numba_holds_it", lambda: False)
+    if cache_kept:
+        monkeypatch.setattr(native, "is_saved", lambda variant=0: False)
+    else:
+        monkeypatch.setattr(native, "CACHE", None)
+    assert native.walk(rules) == "built"  # as the variant's move maker first asks for it
+    assert native.walk(rules) == "built"  # once per process
+    err = capsys.readouterr().err
+    assert err.startswith("chesskit: compiling the horde move generator, ") and err.count("\n") == 1, err
+    assert ("every run (no compile cache is kept)" in err) == (not cache_kept), err
