@@ -334,6 +334,20 @@ def test_uci_engine_that_crashes_mid_divide():
             engine.divide(STARTPOS, 2, [])
 
 
+def test_a_silent_crash_quotes_no_line_of_an_earlier_answer():
+    # "killed by signal SIGSEGV after 'go perft 2'; last output: 'readyok'": the readyok
+    # of the question before, quoted as if the engine had said it to go perft 2
+    placement = STARTPOS.split()[0]
+    with uci("fail_on.py", "--fault", "segv", "--on", placement, "--depth", "2") as engine:
+        assert sum(engine.divide(STARTPOS, 1, []).values()) == 20
+        with pytest.raises(EngineError, match=r"killed by signal SIGSEGV after 'go perft 2'; it printed nothing$"):
+            engine.divide(STARTPOS, 2, [])
+    # a crash part-way through its answer still quotes that answer's last line (the move before b1c3)
+    with uci("fail_on.py", "--fault", "abort", "--on", placement, "--depth", "2", "--move", "b1c3") as engine:
+        with pytest.raises(EngineError, match=r"killed by signal SIGABRT after 'go perft 2'; last output: '[a-h][1-8][a-h][1-8]: 20'$"):
+            engine.divide(STARTPOS, 2, [])
+
+
 def test_uci_divide_must_add_up():
     with pytest.raises(EngineError, match=r"divide lines summing to 400 but 'Nodes searched: 401'"):
         with uci("fake_uci.py", "--bad-sum") as engine:

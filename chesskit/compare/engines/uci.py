@@ -110,6 +110,7 @@ class UciEngine(Engine):
         self._stdout_tail: deque[str] = deque(maxlen=10)
         self._stderr_tail: deque[str] = deque(maxlen=10)
         self._lines_read = 0  # lines of stdout taken since the process started
+        self._read_at_command = 0  # _lines_read when the last command was sent
         self._threads: list[threading.Thread] = []
         self._finalizer: weakref.finalize | None = None
         self._chess960 = False
@@ -161,6 +162,7 @@ class UciEngine(Engine):
         self._stdout_tail.clear()
         self._stderr_tail.clear()
         self._lines_read = 0
+        self._read_at_command = 0
         self._finalizer = weakref.finalize(self, kill_group, proc)
         self._threads = [
             threading.Thread(target=_pump, args=(proc.stdout, self._lines.put), daemon=True),
@@ -275,6 +277,8 @@ class UciEngine(Engine):
         engine that crashed on ``go perft 1`` closes its input before ``isready`` reaches
         it, and the crash is ``go perft 1``'s)."""
         self._last_command = command if answering is None else answering
+        if answering is None:
+            self._read_at_command = self._lines_read
         self._answer_chars = 0
         try:
             self._proc.stdin.write(command + "\n")
@@ -322,7 +326,11 @@ class UciEngine(Engine):
         return self.error(f"{what} after {self._last_command!r}; {self._last_output()}")
 
     def _last_output(self) -> str:
-        for tail in (self._stderr_tail, self._stdout_tail):
+        """The engine's last line on stderr, else on stdout since the command it failed on:
+        not the ``readyok`` of the question before (``killed by signal SIGABRT after 'go
+        perft 2'; last output: 'readyok'`` read as if it had answered that much)."""
+        since = self._lines_read - self._read_at_command
+        for tail in (self._stderr_tail, list(self._stdout_tail)[-since:] if since else []):
             lines = [line for line in tail if line.strip()]
             if lines:
                 return f"last output: {one_line(lines[-1])!r}"
