@@ -308,8 +308,10 @@ def _chase(
     deadline: Deadline,
     variant: str = "chess",
 ) -> Finding:
-    """Descend from the generated position, shrink, and descend from the shrunk one."""
-    first = descend(board, engine, depth, generated.fen, engine_name=name)
+    """Descend from the generated position, shrink, and descend from the shrunk one. Each
+    descent's POSITION is the FEN the report shows (Shredder-FEN in Chess960), so that its
+    ``position:`` line and ``engine_fen`` write the castling rights as the rest does."""
+    first = descend(board, engine, depth, shown_fen(generated.fen, generated.chess960, variant), engine_name=name)
     if first.agree:
         raise EngineError(
             f"engine {name!r} gave different divides of the same position at depth {depth} when asked twice"
@@ -319,7 +321,11 @@ def _chase(
     if shrunk.fen != generated.fen and not shrunk.interrupted:
         try:
             again = descend(
-                _board(shrunk.fen, shrunk.chess960, variant), engine, shrunk.depth, shrunk.fen, engine_name=name
+                _board(shrunk.fen, shrunk.chess960, variant),
+                engine,
+                shrunk.depth,
+                shown_fen(shrunk.fen, shrunk.chess960, variant),
+                engine_name=name,
             )
         except KeyboardInterrupt:  # shown from the first descent; the shrunk position is saved
             shrunk.error = f"interrupted after {shrunk.tried} candidates"

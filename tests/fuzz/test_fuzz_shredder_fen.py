@@ -33,14 +33,18 @@ def test_a_chess960_finding_is_shown_in_shredder_fen(cli):
     result = cli(*args, "--json")
     assert result.exit_code == 1, result.stderr
     data = json.loads(result.stdout)
-    shown = {key: data[key] for key in ("start_fen", "position_fen", "first_fen", "fen")}
+    # engine_fen and chesskit_fen (and the text's "position:" line) were X-FEN's (`w K -`)
+    # where every other FEN of the report wrote the rook's file (`w G -`)
+    shown = {key: data[key] for key in ("start_fen", "position_fen", "first_fen", "fen", "engine_fen", "chesskit_fen")}
     assert all(map(is_shredder, shown.values())), shown
+    assert data["engine_fen"] == data["chesskit_fen"] == data["position_fen"]
     assert castling(data["start_fen"]) != "-" and castling(data["start_fen"]) not in ("KQkq", "KQ", "kq")
     text = cli(*args)
     assert text.exit_code == 1, text.stderr
     generated = next(line for line in text.stdout.splitlines() if line.startswith("generated ("))
     assert generated.endswith(f": {data['start_fen']}")
     assert f"fen {data['first_fen']}" in text.stdout
+    assert f"\nposition: {data['position_fen']}\n" in text.stdout
 
 
 def test_a_position_the_engine_failed_on_is_shown_in_shredder_fen(cli):
