@@ -363,6 +363,10 @@ def test_script_total_must_add_up(tmp_path):
     script.write_text("#!/bin/sh\necho 'e2e4 20'\n")
     with pytest.raises(EngineError, match=r"printed no total line"):
         ScriptEngine(str(script)).divide(STARTPOS, 2, [])
+    # the total first: the error quoted the first divide line as one it "cannot parse"
+    script.write_text("#!/bin/sh\necho 40\necho\necho 'e2e4 20'\necho 'd2d4 20'\n")
+    with pytest.raises(EngineError, match=r"printed a divide line after its total for depth 2 on .*: 'e2e4 20' \(expected moves, a blank line, then the total\)$"):
+        ScriptEngine(str(script)).divide(STARTPOS, 2, [])
     script.write_text("#!/bin/sh\necho 'e2e4 20'\necho 'e2e4 20'\necho\necho 40\n")
     # a move listed twice is a row of its own (compare's finding: tests/compare/test_bad_divide.py)
     assert ScriptEngine(str(script)).divide(STARTPOS, 2, []) == {"e2e4": 20, "e2e4 (listed twice)": 20}

@@ -75,7 +75,12 @@ class ScriptEngine(Engine):
             if total is None and not _NULL_ROW.match(text) and _count(text, self, call, line) is not None:
                 total = _count(text, self, call, line)
                 continue
-            entry = None if total is not None else _divide_row(text, names, self, call, line)
+            entry = _divide_row(text, names, self, call, line)
+            if entry is not None and total is not None:
+                raise self.error(
+                    f"printed a divide line after its total for {call}: {one_line(line)!r} "
+                    "(expected moves, a blank line, then the total)"
+                )
             if entry is None:
                 raise self.error(f"printed a line chesskit cannot parse for {call}: {one_line(line)!r}")
             add_divide_entry(result, *entry)
