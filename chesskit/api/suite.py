@@ -214,6 +214,14 @@ class SuiteResult:
         found = self.outcome.dialect
         return None if found is None else {k: v for k, v in found.items() if k != "about"}
 
+    @property
+    def dialect_answered(self) -> dict | None:
+        """The dialect the engine answered in at the end of the run (``suite --json``'s
+        ``"dialect_answered"``): ``dialect``, but for an engine that switched (Sjaak II's UCI
+        totals from its first Chess960 position on); None without a dialect."""
+        found = self.outcome.dialect_answered or self.outcome.dialect
+        return None if found is None else {k: v for k, v in found.items() if k != "about"}
+
     def verdict(self):
         """The ``chesskit.errors`` exception that sums the run up, as ``chesskit suite`` exits
         with it (EngineError 3, MismatchError 1, InputError 2), or None when all passed."""

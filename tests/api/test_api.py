@@ -233,6 +233,24 @@ def test_compare_and_run_suite_take_a_command_as_an_argv_list_and_refuse_what_is
             chesskit.compare(bad, "kiwipete", 1)
 
 
+def test_run_suite_names_the_dialect_that_answered(tmp_path):
+    """``run_suite(...).dialect_answered`` is ``suite --json``'s: Sjaak II's fake, found dividing
+    in xboard, answers a Chess960 position (python-chess's counts) in its UCI loop's totals."""
+    suite = tmp_path / "mine.epd"
+    suite.write_text('4k3/8/8/8/8/8/8/5KRn w G - id "adj"; D1 12; D2 73;\n')
+    sjaak = [sys.executable, str(ENGINES / "fake_xboard.py"), "--format", "sjaak", "--uci", "--uci960"]
+    run = chesskit.run_suite(str(suite), sjaak)
+    assert run.exit_code == 0
+    assert run.dialect["name"] == "xboard-perft-split"
+    assert run.dialect_answered == {
+        "name": "uci-perft-total", "moves": None, "total_only": True, "notation": None, "detected": True,
+    }
+    suite.write_text(f'{STARTPOS} id "start"; D1 20;\n')
+    with chesskit.Engine(script=CORRECT) as script:  # no dialect: neither key
+        run = chesskit.run_suite(str(suite), script)
+        assert run.exit_code == 0 and run.dialect is None and run.dialect_answered is None
+
+
 def test_compare_refuses_a_variant_the_engine_was_not_opened_in():
     with chesskit.Engine(script=CORRECT) as engine:
         with pytest.raises(InputError, match=r"the Engine counts chess and variant='racingkings' was asked: open it with Engine\(\.\.\., variant='racingkings'\)"):
