@@ -255,13 +255,16 @@ def _bounds(positions: int | None, seconds: float | None) -> str:
 
 def _save(path: str, run) -> str:
     """Append the shrunk position to ``path``; returns the id it got."""
-    from chesskit.fuzz.save import SAVE_DEPTH, append_lines, is_perft_suite, suite_lines, unused_id
+    from chesskit.fuzz.save import SAVE_DEPTH, append_lines, is_perft_suite, rules_at_end, suite_lines, unused_id
 
     finding = run.finding
     report = finding.report
     ident = unused_id(path, f"fuzz-{run.seed}")
     depth = max(SAVE_DEPTH, finding.smallest_depth)
-    lines = suite_lines(finding.smallest_fen, report.chess960, ident, depth, report.variant, is_perft_suite(path))
+    perft = is_perft_suite(path)
+    # a standard position in a file read in a variant's rules (its name, a .perft variant line) says so
+    named = report.variant == "chess" and rules_at_end(path, perft) != "chess"
+    lines = suite_lines(finding.smallest_fen, report.chess960, ident, depth, report.variant, perft, named)
     what = report.summary() if not finding.shrunk.interrupted else f"divides differ at depth {finding.smallest_depth}"
     comment = (
         f"# chesskit fuzz --seed {run.seed} (position {finding.index}, {finding.start.source}): "

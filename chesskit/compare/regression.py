@@ -111,15 +111,19 @@ class Regression:
         ]
 
 
-def suite_line(fen: str, chess960: bool, ident: str | None, counts: dict[int, int], variant: str = "chess") -> str:
+def suite_line(
+    fen: str, chess960: bool, ident: str | None, counts: dict[int, int], variant: str = "chess", named: bool = False
+) -> str:
     """``fen`` as a line of the bundled EPD format: the four FEN fields, ``id``, the clocks
     when they are not 0 and 1, a ``D<n>`` per count. A Chess960 position's castling field is
     written in Shredder-FEN, so that any suite file reads it as Chess960. A variant's line
-    names it (``variant atomic``); three-check's counters follow the four fields."""
+    names it (``variant atomic``), standard chess's only with ``named`` (``variant chess``:
+    a line for a file whose name or ``variant`` line gives other rules); three-check's
+    counters follow the four fields."""
     fields = (shredder_fen(fen, variant) if chess960 else fen).split()
     checks = [f for f in fields[4:] if "+" in f]
     fields = [f for f in fields if "+" not in f or f in fields[:4]]
-    ops = ([] if ident is None else [f'id "{ident}"']) + ([] if variant == "chess" else [f"variant {variant}"])
+    ops = ([] if ident is None else [f'id "{ident}"']) + ([] if variant == "chess" and not named else [f"variant {variant}"])
     halfmove, fullmove = (fields[4], fields[5]) if len(fields) == 6 else ("0", "1")
     if (halfmove, fullmove) != ("0", "1"):
         ops += [f"hmvc {halfmove}", f"fmvn {fullmove}"]

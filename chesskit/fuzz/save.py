@@ -24,7 +24,7 @@ from chesskit.board.board import Board
 from chesskit.compare.regression import suite_line as format_line
 from chesskit.errors import InputError
 from chesskit.outpath import check_output, fsync_folder
-from chesskit.suites.formats import is_perft_format, read_lines
+from chesskit.suites.formats import file_variant, is_perft_format, read_lines
 from chesskit.suites.positions import scan_id
 
 SAVE_DEPTH = 3
@@ -52,15 +52,35 @@ def _counts(fen: str, chess960: bool, depth: int, variant: str) -> dict[int, int
     return {d: board.perft(d) for d in range(1, depth + 1)}
 
 
-def suite_lines(fen: str, chess960: bool, ident: str, depth: int, variant: str, perft: bool) -> list[str]:
+def suite_lines(fen: str, chess960: bool, ident: str, depth: int, variant: str, perft: bool, named: bool = False) -> list[str]:
     """``suite_line``'s position and counts as the lines to append: that one line, or in a
     ``.perft`` file (``perft``) a block of its format, ``id``, ``epd`` and a ``perft DEPTH
-    COUNT`` line per depth (an EPD line there is no line the file can read)."""
+    COUNT`` line per depth (an EPD line there is no line the file can read). ``named``: a
+    standard chess position says so (``variant chess``; ``rules_at_end``)."""
     counts = _counts(fen, chess960, depth, variant)
     if not perft:
-        return [format_line(fen, chess960, ident, counts, variant)]
-    position = format_line(fen, chess960, None, {}, variant)
+        return [format_line(fen, chess960, ident, counts, variant, named)]
+    position = format_line(fen, chess960, None, {}, variant, named)
     return [f"id {ident}", f"epd {position}", *(f"perft {d} {n}" for d, n in counts.items())]
+
+
+def rules_at_end(path: str, perft: bool) -> str:
+    """The rules a line appended to ``path`` is read in when it names none: a ``.perft``
+    file's last ``variant NAME`` line, else the variant the file's name gives
+    (``atomic.epd``), else standard chess ("chess")."""
+    rules = file_variant(Path(path)) or "chess"
+    if not perft:
+        return rules
+    try:
+        for _, text, _ in read_lines(path):
+            words = (text or "").split()
+            if len(words) == 2 and words[0] == "variant":
+                rules = words[1]
+    except FileNotFoundError:
+        pass
+    except OSError as err:
+        raise InputError(f"cannot write --save {path}: {(err.strerror or str(err)).lower()}") from None
+    return rules
 
 
 def is_perft_suite(path: str) -> bool:

@@ -276,6 +276,30 @@ def test_save_into_a_perft_suite_appends_a_block_of_its_format(cli, tmp_path):
     assert cli("suite", str(suite), "--python", adapter("three_queens")).exit_code == 1
 
 
+@pytest.mark.parametrize("name, text", [
+    ("mine.perft", "variant atomic\nid a\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20\n"),
+    ("atomic.perft", "id a\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20\n"),
+    ("atomic.epd", 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "a"; D1 20;\n'),
+])
+def test_a_standard_finding_saved_where_a_variant_rules_says_it_is_standard_chess(cli, tmp_path, name, text):
+    """A standard chess finding appended to a file that is read in atomic (its ``variant``
+    line, its name) was read back in atomic's rules, expecting chess counts there; it now
+    carries ``variant chess``, and each of its counts is python-chess's standard one."""
+    suite = tmp_path / name
+    suite.write_text(text)
+    result, report = fuzz_json(cli, "--python", adapter("three_queens"), "--seed", "1", "--positions", "200", "--save", str(suite))
+    assert result.exit_code == 1
+    saved = [line for line in suite.read_text().splitlines() if "fuzz-1" in line or line.startswith("epd ")][-1]
+    assert "variant chess;" in saved
+    checked = cli("suite", str(suite), "--json")
+    assert checked.exit_code == 0, checked.stdout
+    data = json.loads(checked.stdout)
+    ours = [r for r in data["results"] if r["id"] == "fuzz-1"]
+    board = chess.Board(report["position_fen"])
+    assert {r["depth"]: r["nodes"] for r in ours if r["depth"] == 1} == {1: board.legal_moves.count()}
+    assert len(ours) == 3 and all(r["ok"] and "variant" not in r for r in ours), ours
+
+
 def _replies(board: chess.Board, move: chess.Move):
     board.push(move)
     moves = list(board.legal_moves)
