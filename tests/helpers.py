@@ -349,3 +349,11 @@ def lifetime_helper(child) -> bool:
         return "from multiprocessing.resource_tracker import main" in " ".join(child.cmdline())
     except Exception:  # gone meanwhile
         return False
+
+
+def without(mapping: dict, key) -> dict:
+    """A copy of ``mapping`` without ``key``: for ``monkeypatch.setattr`` of a module's
+    cache, so that what a stub puts in the copy goes with it (``monkeypatch.delitem`` of a
+    key that was not there restores nothing, and the stub's value stayed for the worker's
+    later tests: native's walks, CI run 112)."""
+    return {k: v for k, v in mapping.items() if k != key}
