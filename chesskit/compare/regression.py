@@ -94,8 +94,7 @@ class Regression:
         """The same count as a block of a ``.perft`` file (python-chess's format), where an
         EPD line is no line: ``id``, ``epd`` (the position and any variant or clocks) and
         ``perft DEPTH COUNT``."""
-        epd = suite_line(self.fen, self.chess960, None, {}, self.variant)
-        return f"id {self.id}\nepd {epd}\nperft {self.depth} {self.nodes}\n"
+        return "".join(f"{line}\n" for line in perft_block(self.fen, self.chess960, self.id, {self.depth: self.nodes}, self.variant))
 
     def text_lines(self, perft: bool = False) -> list[str]:
         """The plain text: the suite line (``perft``: the ``.perft`` block, for a mismatch in
@@ -130,6 +129,16 @@ def suite_line(
     ops += [f"D{depth} {count}" for depth, count in sorted(counts.items())]
     position = " ".join(fields[:4] + checks)
     return f"{position} {'; '.join(ops)};" if ops else position
+
+
+def perft_block(
+    fen: str, chess960: bool, ident: str, counts: dict[int, int], variant: str = "chess", named: bool = False
+) -> list[str]:
+    """``suite_line``'s position and counts as the lines of a ``.perft`` block (python-chess's
+    format): ``id``, ``epd`` (the position, and any variant or clocks as ``suite_line``
+    writes them) and a ``perft DEPTH COUNT`` line per depth."""
+    epd = suite_line(fen, chess960, None, {}, variant, named)
+    return [f"id {ident}", f"epd {epd}", *(f"perft {depth} {count}" for depth, count in sorted(counts.items()))]
 
 
 def node_id(base: str, path: list[str]) -> str:

@@ -21,10 +21,10 @@ import stat
 from pathlib import Path
 
 from chesskit.board.board import Board
-from chesskit.compare.regression import suite_line as format_line
+from chesskit.compare.regression import perft_block, suite_line
 from chesskit.errors import InputError
 from chesskit.outpath import check_output, fsync_folder
-from chesskit.suites.formats import file_variant, is_perft_format, read_lines
+from chesskit.suites.formats import file_variant, is_perft_format, perft_variant_at_end, read_lines
 from chesskit.suites.positions import scan_id
 
 SAVE_DEPTH = 3
@@ -37,12 +37,6 @@ def check_save_path(path: str, inputs=()) -> None:
     check_output(path, "--save", inputs, append=True)
 
 
-def suite_line(fen: str, chess960: bool, ident: str, depth: int = SAVE_DEPTH, variant: str = "chess") -> str:
-    """The EPD suite line of ``fen`` with chesskit's counts at depths 1..``depth`` (written
-    by ``chesskit.compare.regression.suite_line``, as a mismatch's regression line is)."""
-    return format_line(fen, chess960, ident, _counts(fen, chess960, depth, variant), variant)
-
-
 def _counts(fen: str, chess960: bool, depth: int, variant: str) -> dict[int, int]:
     """chesskit's perft of ``fen`` at depths 1..``depth``."""
     if variant == "chess":
@@ -53,34 +47,29 @@ def _counts(fen: str, chess960: bool, depth: int, variant: str) -> dict[int, int
 
 
 def suite_lines(fen: str, chess960: bool, ident: str, depth: int, variant: str, perft: bool, named: bool = False) -> list[str]:
-    """``suite_line``'s position and counts as the lines to append: that one line, or in a
-    ``.perft`` file (``perft``) a block of its format, ``id``, ``epd`` and a ``perft DEPTH
-    COUNT`` line per depth (an EPD line there is no line the file can read). ``named``: a
-    standard chess position says so (``variant chess``; ``rules_at_end``)."""
+    """The lines to append: the position as a suite line of the bundled EPD format with
+    chesskit's counts at depths 1..``depth`` (``chesskit.compare.regression.suite_line``, as
+    a mismatch's regression line is written), or in a ``.perft`` file (``perft``) a block of
+    its format (``perft_block``: an EPD line there is no line the file can read).
+    ``named``: a standard chess position says so (``variant chess``; ``rules_at_end``)."""
     counts = _counts(fen, chess960, depth, variant)
-    if not perft:
-        return [format_line(fen, chess960, ident, counts, variant, named)]
-    position = format_line(fen, chess960, None, {}, variant, named)
-    return [f"id {ident}", f"epd {position}", *(f"perft {d} {n}" for d, n in counts.items())]
+    if perft:
+        return perft_block(fen, chess960, ident, counts, variant, named)
+    return [suite_line(fen, chess960, ident, counts, variant, named)]
 
 
 def rules_at_end(path: str, perft: bool) -> str:
     """The rules a line appended to ``path`` is read in when it names none: a ``.perft``
-    file's last ``variant NAME`` line, else the variant the file's name gives
-    (``atomic.epd``), else standard chess ("chess")."""
-    rules = file_variant(Path(path)) or "chess"
+    file's last ``variant NAME`` line (``formats.perft_variant_at_end``), else the variant
+    the file's name gives (``atomic.epd``), else standard chess ("chess")."""
     if not perft:
-        return rules
+        return file_variant(Path(path)) or "chess"
     try:
-        for _, text, _ in read_lines(path):
-            words = (text or "").split()
-            if len(words) == 2 and words[0] == "variant":
-                rules = words[1]
+        return perft_variant_at_end(Path(path))
     except FileNotFoundError:
-        pass
+        return file_variant(Path(path)) or "chess"
     except OSError as err:
-        raise InputError(f"cannot write --save {path}: {(err.strerror or str(err)).lower()}") from None
-    return rules
+        raise _unreadable(path, err) from None
 
 
 def is_perft_suite(path: str) -> bool:
@@ -91,7 +80,12 @@ def is_perft_suite(path: str) -> bool:
     except FileNotFoundError:
         return Path(path).suffix.lower() == ".perft"
     except OSError as err:
-        raise InputError(f"cannot write --save {path}: {(err.strerror or str(err)).lower()}") from None
+        raise _unreadable(path, err) from None
+
+
+def _unreadable(path: str, err: OSError) -> InputError:
+    """``--save FILE``'s refusal of a file it cannot read (its ids, its format, its rules)."""
+    return InputError(f"cannot write --save {path}: {(err.strerror or str(err)).lower()}")
 
 
 def unused_id(path: str, base: str) -> str:
@@ -104,7 +98,7 @@ def unused_id(path: str, base: str) -> str:
     except FileNotFoundError:
         pass
     except OSError as err:
-        raise InputError(f"cannot write --save {path}: {(err.strerror or str(err)).lower()}") from None
+        raise _unreadable(path, err) from None
     ident, n = base, 1
     while ident in taken:
         n += 1

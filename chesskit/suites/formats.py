@@ -651,11 +651,7 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
         if error is not None:
             entries.append(LineError(path, lineno, error, block.id if block else None))
             continue
-        keyword, _, value = text.partition(" ")
-        if "\t" in keyword:
-            keyword, _, rest = keyword.partition("\t")
-            value = rest + " " + value
-        value = value.strip()
+        keyword, value = _keyword(text)
         if keyword == "id":
             finish()
             block = _Block(printable(value) or None, lineno, variant=variant, lost_to=variant_bad)
@@ -693,6 +689,32 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
             )
     finish()
     return sorted(entries.done(), key=lambda entry: entry.lineno)
+
+
+def _keyword(text: str) -> tuple[str, str]:
+    """A ``.perft`` line's keyword (``id``, ``epd``, ``perft``, ``variant``) and its value,
+    stripped: the keyword ends at the first space or tab."""
+    keyword, _, value = text.partition(" ")
+    if "\t" in keyword:
+        keyword, _, rest = keyword.partition("\t")
+        value = rest + " " + value
+    return keyword, value.strip()
+
+
+def perft_variant_at_end(path: Path) -> str:
+    """The rules a block appended to the ``.perft`` file ``path`` is read in when its
+    ``epd`` line names none: those of the file's last good ``variant`` line, else of its
+    name (``atomic.perft``), else standard chess ("chess"), as ``read_perft`` reads them."""
+    variant = file_variant(path)
+    for _, text, error in _content_lines(path):
+        keyword, value = _keyword(text)
+        if error is None and keyword == "variant":
+            try:
+                _rules(value, None)
+            except InputError:
+                continue  # a bad name leaves the rules before it in force (its blocks are not run)
+            variant = value
+    return variant or "chess"
 
 
 def _reported_lost(entries: Entries, block: _Block) -> bool:
