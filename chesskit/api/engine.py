@@ -234,9 +234,7 @@ def dialect_of(backend) -> dict | None:
     """Start ``backend`` and find its dialect: the JSON ``"dialect"`` value plus ``"about"``,
     its description (None for a script, a template or a Python adapter)."""
     info = backend.dialect_info()
-    if info is None:
-        return None
-    return {**info.to_json(), "detected": bool(getattr(backend, "detected", True)), "about": info.describe()}
+    return None if info is None else info.spoken(getattr(backend, "detected", True))
 
 
 def engine_call(command, dialect, options, timeout, engine_cmd, script, python) -> str:

@@ -821,7 +821,7 @@ def _spoken(engine) -> tuple[dict | None, str | None]:
     adapter) and its castling spelling: what compare's object adds after a descent."""
     backend = _unwrapped(engine)
     info = engine.dialect_info()
-    answered = None if info is None else {**info.to_json(), "detected": bool(getattr(backend, "detected", True))}
+    answered = None if info is None else info.spoken(getattr(backend, "detected", True), about=False)
     return answered, getattr(backend, "castling_spelling", None)
 
 

@@ -340,7 +340,7 @@ def answered_dialect(dialect: dict | None, engine) -> dict | None:
     switched = getattr(engine, "switched_for_960", None)
     if dialect is None or switched is None:
         return dialect
-    return {**switched.to_json(), "detected": dialect["detected"], "about": switched.describe()}
+    return switched.spoken(dialect["detected"])
 
 
 class _Positions:

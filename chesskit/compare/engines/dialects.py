@@ -101,6 +101,13 @@ class Dialect:
     def to_json(self) -> dict:
         return {"name": self.name, "moves": self.moves, "total_only": self.total_only, "notation": self.notation}
 
+    def spoken(self, detected: bool, about: bool = True) -> dict:
+        """The JSON ``"dialect"`` (and ``"dialect_answered"``) value of an engine speaking
+        this dialect: ``to_json`` and whether it was ``detected`` (not named), with its
+        description as ``"about"`` unless ``about`` is False (the JSON leaves it out)."""
+        found = {**self.to_json(), "detected": bool(detected)}
+        return {**found, "about": self.describe()} if about else found
+
 
 # how ``Dialect.describe`` names each notation
 NOTATIONS = {"uci": "UCI moves", "san": "SAN moves", "long-algebraic": "long algebraic moves (Ng1-f3)"}
