@@ -170,13 +170,13 @@ def build(variant: int = 0):
 
     cache = not SAVES or variant in _unloadable or CACHE is None
     # the child first, before this process imports numba (``install`` does), so that it
-    # imports its own meanwhile: the walk's typing waits for its ``generate`` (``awaiting``)
+    # imports its own meanwhile: the two share the helpers' compiles (``sharing``)
     # (an unloadable object: helpers cached; a variant's walk: no helpers compiled ahead)
     child = None if variant in _unloadable or variant else prewarm.start()
     undo = lambda: None  # noqa: E731
     try:
         fastcompile.install()  # numba's own passes, faster (the same code)
-        undo = prewarm.awaiting(child)
+        undo = prewarm.sharing(child)
         if variant:
             from . import vwalk
 
