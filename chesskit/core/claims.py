@@ -20,9 +20,10 @@ import os
 import time
 
 # how long a process waits, at most, for a helper the other one claimed (the longest, the
-# move list, compiles in about 3 s on a quiet 2-core guest; a bound that runs out only
-# costs a second compile)
-WAIT_S = 30.0
+# move list, compiles in about 3 s on a quiet 2-core guest, 6 s on a busy one; a bound that
+# runs out only costs a second compile, and a stuck child at most a bound for each of the
+# few helpers it holds at once: one and the callers it was compiling it for)
+WAIT_S = 10.0
 POLL_S = 0.01
 
 
