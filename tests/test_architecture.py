@@ -26,7 +26,9 @@ has owners too (issue 25): the start FEN is written only in ``chesskit/geometry.
 pieces' step tables only in ``chesskit/vocab.py``; and no function outside the compiled core
 is longer than 80 lines. A module-level constant has one owner: no two modules define the
 same name with the same value (``SUITE_HASH_MB``, the suites' table, was written in the API
-and again in the CLI). Textual is imported by ``chesskit/explore/app.py`` alone.
+and again in the CLI). A dialect's ``"about"`` description is left out of the JSON by
+``chesskit/compare/engines/dialects.py``'s ``without_about`` alone (five modules each wrote
+the comprehension). Textual is imported by ``chesskit/explore/app.py`` alone.
 
 The checker is run on the real tree, and on doctored copies to show that it catches an
 upward import, a cycle, a second EPD parser, a copied start FEN or step table, a copied
@@ -390,6 +392,28 @@ def test_one_owner_for_each_constant():
     assert constant_copies(PACKAGE) == []
 
 
+ABOUT_OWNER = "chesskit.compare.engines.dialects"
+
+
+def about_strips(root: Path) -> list[str]:
+    """``module:line`` for each ``!= "about"`` test outside ``ABOUT_OWNER``: a second writer of
+    what ``without_about`` does (a dialect's JSON value without its description)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        module = module_name(path, root)
+        if module == ABOUT_OWNER:
+            continue
+        for node in ast.walk(parse(path.read_text())):
+            if isinstance(node, ast.Compare) and any(isinstance(op, ast.NotEq) for op in node.ops):
+                if any(isinstance(c, ast.Constant) and c.value == "about" for c in [node.left, *node.comparators]):
+                    found.append(f"{module}:{node.lineno}")
+    return found
+
+
+def test_one_owner_for_a_dialect_without_its_description():
+    assert about_strips(PACKAGE) == []
+
+
 MAX_FUNCTION_LINES = 80
 # functions over the limit that another issue is splitting (not to be added to): none left
 LONG_FUNCTIONS_ALLOWED: set[str] = set()
@@ -528,3 +552,9 @@ def test_a_copied_constant_is_caught(copy):
     found = constant_copies(copy)
     assert len(found) == 1 and found[0].startswith("SUITE_HASH_MB: ") and "chesskit.cli.perft_cmd" in found[0], found
     assert "chesskit.explore.state" not in found[0]
+
+
+def test_a_second_about_strip_is_caught(copy):
+    _append(copy / "cli" / "suite_render.py", 'def plain(d):\n    return {k: v for k, v in d.items() if k != "about"}')
+    found = about_strips(copy)
+    assert len(found) == 1 and found[0].startswith("chesskit.cli.suite_render:"), found

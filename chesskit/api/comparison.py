@@ -94,6 +94,8 @@ class CompareResult:
         cls, report, dialect: dict | None = None, position_notes=(), regression=None, castling_spelling=None,
         answered: dict | None = None,
     ) -> "CompareResult":
+        from chesskit.compare.engines.dialects import without_about
+
         data = report.to_json()
         names = ("agree", "kind", "path", "fen", "missing", "extra", "field", "ours", "theirs", "steps")
         names += ("op", "move", "hint", "notes")
@@ -101,13 +103,13 @@ class CompareResult:
             **{name: data[name] for name in names},
             engine=report.engine,
             depth=report.depth,
-            dialect=_without_about(dialect),
+            dialect=without_about(dialect),
             castling_spelling=castling_spelling,
             position_notes=list(position_notes),
             dialect_about=None if dialect is None else dialect.get("about"),
             regression=regression,
             report=report,
-            dialect_answered=_without_about(dialect if answered is None else answered),
+            dialect_answered=without_about(dialect if answered is None else answered),
         )
 
     def summary(self) -> str:
@@ -211,8 +213,3 @@ def compare_board(
     # asked again now: the descent may have switched the engine to another dialect
     answered = dialect_of(backend) if dialect is not None else None
     return CompareResult.from_report(report, dialect, board.notes, regression, spelling, answered)
-
-
-def _without_about(dialect: dict | None) -> dict | None:
-    """A ``dialect_of`` value as the JSON gives it: without its description."""
-    return None if dialect is None else {k: v for k, v in dialect.items() if k != "about"}

@@ -150,9 +150,10 @@ class Engine:
     def dialect(self) -> dict | None:
         """How the engine answers perft (starting it to detect that), as ``compare --json``'s
         ``"dialect"`` object; None for a script, a template or a Python adapter."""
+        from chesskit.compare.engines.dialects import without_about
+
         with self._said():
-            found = dialect_of(self._asked())
-        return None if found is None else {k: v for k, v in found.items() if k != "about"}
+            return without_about(dialect_of(self._asked()))
 
     def divide(
         self, position: str, depth: int, *, moves: Moves = (), chess960: bool | None = None

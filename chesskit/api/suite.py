@@ -211,16 +211,18 @@ class SuiteResult:
     @property
     def dialect(self) -> dict | None:
         """How the engine answered perft (``suite --json``'s ``"dialect"``), None without one."""
-        found = self.outcome.dialect
-        return None if found is None else {k: v for k, v in found.items() if k != "about"}
+        from chesskit.compare.engines.dialects import without_about
+
+        return without_about(self.outcome.dialect)
 
     @property
     def dialect_answered(self) -> dict | None:
         """The dialect the engine answered in at the end of the run (``suite --json``'s
         ``"dialect_answered"``): ``dialect``, but for an engine that switched (Sjaak II's UCI
         totals from its first Chess960 position on); None without a dialect."""
-        found = self.outcome.dialect_answered or self.outcome.dialect
-        return None if found is None else {k: v for k, v in found.items() if k != "about"}
+        from chesskit.compare.engines.dialects import without_about
+
+        return without_about(self.outcome.dialect_answered or self.outcome.dialect)
 
     def verdict(self):
         """The ``chesskit.errors`` exception that sums the run up, as ``chesskit suite`` exits

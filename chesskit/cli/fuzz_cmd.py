@@ -375,6 +375,7 @@ def agreed_line(run) -> str:
 
 def _show(run, as_json: bool, saved: str | None, dialect=None, call: str | None = None) -> None:
     from chesskit.cli import compare_render, regression_view
+    from chesskit.compare.engines.dialects import without_about
     from chesskit.compare.regression import from_report
     from chesskit.fuzz.run import run_json
 
@@ -384,7 +385,7 @@ def _show(run, as_json: bool, saved: str | None, dialect=None, call: str | None 
         data["saved"] = saved
         data["regression"] = regression_view.to_json(found)
         if dialect is not None:  # as compare gives it
-            data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
+            data["dialect"] = without_about(dialect)
         output.emit_json(data)
         return
     for crash in run.crashes:

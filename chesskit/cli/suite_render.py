@@ -88,9 +88,11 @@ def json_data(outcome: Outcome, engine_call: str | None = None, with_results: bo
     }
     data["failures_by_tag"] = by_tag(failing_records(outcome))
     if outcome.dialect is not None:
-        data["dialect"] = {k: v for k, v in outcome.dialect.items() if k != "about"}
-        answered = outcome.dialect_answered or outcome.dialect
-        data["dialect_answered"] = {k: v for k, v in answered.items() if k != "about"}
+        # here: a run of chesskit's own counts loads no engine code
+        from chesskit.compare.engines.dialects import without_about
+
+        data["dialect"] = without_about(outcome.dialect)
+        data["dialect_answered"] = without_about(outcome.dialect_answered or outcome.dialect)
     tally = outcome.tally()
     data["positions"] = {
         "passed": tally[PASSED],
@@ -172,7 +174,9 @@ def _compare_json(result: SuiteResult, entry: dict, dialect: dict | None) -> dic
     ``compare --json`` adds (the dialects, castling spelling, position notes, regression)."""
     data = result.report.to_json()
     if dialect is not None:
-        data["dialect"] = {k: v for k, v in dialect.items() if k != "about"}
+        from chesskit.compare.engines.dialects import without_about
+
+        data["dialect"] = without_about(dialect)
         data["dialect_answered"] = result.answered or data["dialect"]
     data["castling_spelling"] = result.castling_spelling
     data["position_notes"] = list(entry["notes"])

@@ -109,6 +109,12 @@ class Dialect:
         return {**found, "about": self.describe()} if about else found
 
 
+def without_about(spoken: dict | None) -> dict | None:
+    """A ``Dialect.spoken`` value as the JSON gives it: without its ``"about"`` description
+    (None stays None)."""
+    return None if spoken is None else {k: v for k, v in spoken.items() if k != "about"}
+
+
 # how ``Dialect.describe`` names each notation
 NOTATIONS = {"uci": "UCI moves", "san": "SAN moves", "long-algebraic": "long algebraic moves (Ng1-f3)"}
 
