@@ -10,8 +10,7 @@ import click
 
 from chesskit.cli import output, regression_view
 from chesskit.cli.suite_engine import EXPECTED_IN_DOUBT, report_text
-from chesskit.errors import ChesskitError
-from chesskit.suites.formats import LineError, is_perft_format
+from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
 from chesskit.suites.result import ENGINE_ERROR, ERROR, MISMATCH, NOT_RUN, PASSED, SKIPPED, PositionResult
 from chesskit.suites.runner import SuiteResult
@@ -279,16 +278,6 @@ def regression(result: SuiteResult, engine_call: str | None = None):
     return for_count(record.fen, record.chess960, result.task.depth, result.task.expected, record.label, record.variant)
 
 
-def in_perft_file(result: SuiteResult) -> bool:
-    """Whether the position was read from a ``.perft`` file (by its name, else its first
-    line; standard input, which cannot be read again, by its name alone)."""
-    path = result.task.record.path
-    try:
-        return is_perft_format(path) if path.suffix or path.is_file() else False
-    except (OSError, ChesskitError):
-        return path.suffix.lower() == ".perft"
-
-
 def counters_by_move(result: SuiteResult) -> str:
     """The command that splits a counter mismatch's leaf counters by root move."""
     import shlex
@@ -318,7 +307,7 @@ def render_plain(outcome: Outcome, engine_call: str | None = None) -> None:
             click.echo(output.stockfish_divide(result.divide), nl=False)
         found = regression(result, engine_call)
         if found is not None:
-            regression_view.echo(found, perft=in_perft_file(result))
+            regression_view.echo(found, perft=result.task.record.in_perft_file)
             click.echo()
     click.echo(position_summary(outcome))
     click.echo(summary(outcome))
@@ -355,7 +344,7 @@ def render_terminal(outcome: Outcome, engine_call: str | None = None) -> None:
     for result in outcome.failed:
         if result.divide is not None:
             _divide_panel(con, result)
-            regression_view.echo(regression(result, engine_call), terminal=True, perft=in_perft_file(result))
+            regression_view.echo(regression(result, engine_call), terminal=True, perft=result.task.record.in_perft_file)
     bad = outcome.failed or outcome.engine_failed
     style = "bold red" if bad else "bold yellow" if outcome.errors else "bold green"
     con.print(Text(position_summary(outcome), style=style))

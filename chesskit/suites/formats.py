@@ -103,6 +103,9 @@ class SuiteRecord:
     # standard chess: the position as read (``pack_setup``), so that counting it does not
     # read and check its FEN a second time; empty: ``board`` reads ``fen``
     setup: tuple = field(default=(), compare=False, repr=False)
+    # read from a ``.perft`` file's block (``read_perft``): a regression for it is written as
+    # a block, not as an EPD line; told when the file was read, never by reading it again
+    in_perft_file: bool = False
 
     @property
     def label(self) -> str:
@@ -643,9 +646,7 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
         except InputError as err:
             entries.append(LineError(path, block.epd_line, printable(str(err)), block.id))
             return
-        if block.id is not None:
-            record = _with_id(record, block.id)
-        entries.append(record)
+        entries.append(_in_block(record, block.id))
 
     for lineno, text, error in _content_lines(path):
         if error is not None:
@@ -739,5 +740,6 @@ def _variant_line(value: str, variant: str | None, entries: Entries, lineno: int
         return variant, lineno
 
 
-def _with_id(record: SuiteRecord, ident: str) -> SuiteRecord:
-    return replace(record, id=ident)
+def _in_block(record: SuiteRecord, ident: str | None) -> SuiteRecord:
+    """A ``.perft`` block's record: marked as such, with the block's ``id`` line (if any)."""
+    return replace(record, in_perft_file=True, **({} if ident is None else {"id": ident}))

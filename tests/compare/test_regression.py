@@ -300,3 +300,22 @@ def test_a_perft_suites_mismatch_gives_a_block_that_pastes_into_it(cli, tmp_path
     assert bad.exit_code == 1 and json.loads(bad.stdout)["errors"] == 0, bad.stdout
     good = cli("suite", str(suite), "--script", CORRECT)
     assert good.exit_code == 0, good.stdout
+
+
+def test_a_perft_suite_read_once_knows_its_blocks(cli, tmp_path):
+    """Whether a mismatch is written as a ``.perft`` block is told when the suite is read,
+    once (it was the file's first line read again for each failure): a ``.perft`` suite
+    without the suffix, or piped in, where it could not be read again and gave an EPD line."""
+    text = "id pos3\nepd 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -\nperft 1 15\n"
+    named = tmp_path / "mine.txt"
+    named.write_text(text)
+    (record,) = read_suite(named)
+    assert record.in_perft_file
+    epd = tmp_path / "mine.epd"
+    epd.write_text("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - D1 15;\n")
+    assert not read_suite(epd)[0].in_perft_file
+    piped = cli("suite", "-", input=text)
+    assert piped.exit_code == 1
+    lines = piped.stdout.splitlines()
+    at = lines.index("regression block (paste into your .perft suite):")
+    assert lines[at + 1 : at + 4] == ["  id pos3", "  epd 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -", "  perft 1 15"]
