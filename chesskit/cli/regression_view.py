@@ -37,5 +37,9 @@ def echo(regression, terminal: bool = False, perft: bool = False) -> None:
         con.print(Text(line, style="bold" if line and not line.startswith(" ") else ""), soft_wrap=True)
 
 
-def to_json(regression) -> dict | None:
-    return None if regression is None else regression.to_json()
+def to_json(regression, perft: bool = False) -> dict | None:
+    """The regression's JSON object; ``perft`` (as ``echo``'s): with ``"block"``, the
+    ``.perft`` block that pastes into the file the mismatch is in (what ``--html`` shows)."""
+    if regression is None:
+        return None
+    return {**regression.to_json(), "block": regression.perft_block} if perft else regression.to_json()

@@ -160,7 +160,8 @@ def _result_json(result: SuiteResult, engine_call: str | None = None, dialect: d
     entry["tags"] = list(result.task.record.tags)
     if result.task.record.variant != "chess":  # the rules its FEN and counts are in (none: chess)
         entry["variant"] = result.task.record.variant
-    entry["regression"] = regression_view.to_json(regression(result, engine_call))
+    found = regression(result, engine_call)
+    entry["regression"] = regression_view.to_json(found, perft=result.task.record.in_perft_file)
     if result.divide is not None:
         entry["divide"] = result.divide
     if result.report is not None:

@@ -4,8 +4,9 @@
 ``fen``, ``steps``, ``missing``, ``extra``, ``notes``, ``kind``, the state keys, and
 ``position_notes``) and the context its JSON leaves out: ``position_fen`` (the root the
 path starts from), ``chess960``, ``engine`` and ``summary`` (``Report.summary()``). A
-``regression`` key, when present, is the regression line as given; otherwise it is built
-from the failing node's step (``regression_line``).
+``regression`` key, when present, is the regression line as given (its ``block`` instead,
+for a mismatch in a ``.perft`` suite: ``regression_html``); otherwise it is built from the
+failing node's step (``regression_line``).
 
 The section has the failing node's board with the missing moves as green arrows and the
 extra ones as red arrows, the move path as a list of buttons (each shows its node's board,
@@ -176,18 +177,22 @@ def _facts_html(facts: list[tuple[str, str]]) -> str:
 def _regression(data: dict, fens: list[str | None]) -> str:
     """The regression line (and pytest test) given as ``regression`` (compare's
     ``Regression.to_json()``, or a line; None: there is none), else one built here."""
-    given = data.get("regression")
-    if "regression" in data:
-        line = given.get("line") if isinstance(given, dict) else given
-        test = given.get("pytest") if isinstance(given, dict) else None
+    return regression_html(data["regression"] if "regression" in data else _built_line(data, fens))
+
+
+def regression_html(given: dict | str | None) -> str:
+    """The regression a command's JSON gives (``{"line", "pytest"}``, or a line; None: none)
+    as the text shows it: its ``.perft`` ``block`` where it has one (a mismatch in a
+    ``.perft`` suite, where an EPD line is no line), else its suite line; then its test."""
+    found = given if isinstance(given, dict) else {"line": given}
+    if found.get("block"):  # a block's text ends with a newline, as the file's lines do
+        heading, where, pasted = "Regression block", "paste into your .perft suite", found["block"].rstrip("\n")
     else:
-        line, test = _built_line(data, fens), None
-    if not line:
+        heading, where, pasted = "Regression line", "paste into your suite", found.get("line")
+    if not pasted:
         return ""
-    html = (
-        '<h3>Regression line <span class="muted">(paste into your suite)</span></h3>\n'
-        f'<pre class="regression">{esc(line)}</pre>\n'
-    )
+    html = f'<h3>{heading} <span class="muted">({where})</span></h3>\n<pre class="regression">{esc(pasted)}</pre>\n'
+    test = found.get("pytest")
     if test:
         html += f'<h3>pytest</h3>\n<pre class="pytest">{esc(test)}</pre>\n'
     return html

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 
-from chesskit.report.finding import finding_html
+from chesskit.report.finding import finding_html, regression_html
 from chesskit.report.page import esc, page
 from chesskit.report.replay import path_fens
 from chesskit.report.svg import board_svg
@@ -275,8 +275,7 @@ def _suite_finding(entry: dict, anchor: str) -> str:
     caption = f'<caption class="muted">chesskit\'s divide at depth {esc(depth)}</caption>'
     table = f'<table class="divide">{caption}<tbody>{rows}</tbody></table>' if rows else ""
     facts = "".join(f"<dt>{esc(name)}</dt><dd>{value}</dd>" for name, value in where)
-    line = (entry.get("regression") or {}).get("line") if isinstance(entry.get("regression"), dict) else None
-    regression = f'<h3>Regression line</h3><pre class="regression">{esc(line)}</pre>' if line else ""
+    regression = regression_html(entry.get("regression"))
     return (
         f'<section class="finding" id="{esc(anchor)}"><h2>{esc(heading)}</h2><p class="summary mismatch">{esc(why)}</p>'
         f'<div class="finding-grid"><div class="boards">{board}</div><div class="details"><dl class="facts">{facts}</dl>'

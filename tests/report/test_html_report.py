@@ -263,6 +263,27 @@ def test_regression_given_by_the_command_is_shown_as_given(given, line, test):
     assert [pre.text_content() for pre in doc.all("pre", "pytest")] == ([test] if test else [])
 
 
+@pytest.mark.parametrize("engine", [None, "bug_ep_rank_pin.py"])
+def test_a_mismatch_in_a_perft_suite_shows_its_block_as_the_text_does(cli, tmp_path, engine):
+    """A mismatch read from a ``.perft`` file gives the ``.perft`` block to paste there, on
+    the page as in the text (the page gave the EPD line, which the file cannot read), with
+    chesskit's own counts (the suite's count made wrong) and with an engine's descent."""
+    suite = tmp_path / "mine.perft"
+    count = "perft 1 15" if engine is None else "perft 2 191"  # position 3's D1 is 14, its D2 191
+    suite.write_text(f"id pos3\nepd 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -\n{count}\n")
+    out = tmp_path / "suite.html"
+    args = ["suite", str(suite), "--html", str(out)] + ([] if engine is None else ["--script", str(ENGINES / engine)])
+    result = cli(*args)
+    assert result.exit_code == 1, result.stderr
+    lines = result.stdout.splitlines()
+    at = lines.index("regression block (paste into your .perft suite):")
+    block = [line[2:] for line in lines[at + 1 : lines.index("pytest:", at)]]
+    assert block[0].startswith("id pos3") and block[1].startswith("epd ") and block[2].startswith("perft 1 ")
+    finding = parse_html(out.read_text()).one("section", "finding")
+    assert finding.one("pre", "regression").text_content().splitlines() == block
+    assert "paste into your .perft suite" in finding.text_content()
+
+
 def test_suite_report_is_written_when_the_engine_fails(cli, tmp_path):
     suite = tmp_path / "one.epd"
     suite.write_text(f'{BARE_KINGS} ;D1 3 ;id "kings"\n')
