@@ -77,6 +77,8 @@ def fuzz(
     one position) or prints what cannot be read fails that position only: it is listed
     with the position, the engine is restarted and the run goes on (--fail-fast: stops);
     one that cannot play Chess960 fails one such position, then only standard ones are tried.
+    The first position it crashed on is shrunk after the run unless a difference is found;
+    with --time the positions then stop with a quarter of it left for that.
 
     Exit codes: 0 nothing differs within the bounds, 1 a finding, 2 bad input, 3 the engine
     failed (on any position), 4 out of memory, 130 interrupted.

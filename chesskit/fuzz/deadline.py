@@ -17,6 +17,10 @@ from typing import Callable
 # A difference at depth d is chased by compare's descent: divides at d, d-1, ..., 1 along
 # one path, about as much as depth d itself; a little more for the slack of the estimate.
 DESCENT_SHARE = 1.2
+# The share of the run's time kept for shrinking the position the engine crashed on, once it
+# has: the positions stop there (a crash is shrunk after them; without it never was, the
+# positions taking all the time)
+CRASH_SHRINK_SHARE = 0.25
 
 
 class OutOfTime(Exception):
@@ -44,6 +48,10 @@ class Deadline:
         """Raise ``OutOfTime`` unless more than ``estimate`` seconds are left."""
         if self.bounded and self.left() <= estimate:
             raise OutOfTime()
+
+    def crash_reserve(self) -> float:
+        """The seconds kept for shrinking a crash (``CRASH_SHRINK_SHARE`` of the run; 0 unbounded)."""
+        return self.seconds * CRASH_SHRINK_SHARE if self.bounded else 0.0
 
     def describe(self) -> str:
         return f"the --time limit ({self.seconds:g} s) ran out"

@@ -10,7 +10,9 @@ the CLI renders the ``FuzzRun``.
 
 ``max_seconds`` bounds the whole run, shrinking included (``chesskit.fuzz.deadline``): a
 position whose next depth would not fit is not counted and ends the run; a finding is
-always reported, shrunk as far as the time allowed.  Ctrl-C while shrinking keeps the
+always reported, shrunk as far as the time allowed.  Once the engine has crashed on a
+position that will be shrunk, the positions stop with ``Deadline.crash_reserve`` left, the
+time for shrinking it (it is shrunk after them).  Ctrl-C while shrinking keeps the
 finding, shrunk so far (``stopped_by == "interrupted"``): the CLI shows and saves it.
 """
 
@@ -172,7 +174,8 @@ def fuzz(
             if max_positions is not None and run.positions >= max_positions:
                 run.stopped_by = "positions"
                 break
-            if deadline.bounded and deadline.left() <= 0:
+            reserve = deadline.crash_reserve() if _to_shrink(run, variant) else 0.0  # kept to shrink it
+            if deadline.bounded and deadline.left() <= reserve:
                 run.stopped_by = "time"
                 break
             run.positions += 1
@@ -180,7 +183,9 @@ def fuzz(
             found, compared = None, []
             try:
                 board = _board(generated.fen, generated.chess960, variant)
-                found = differs(clocked, generated.fen, generated.chess960, depth, _adder(run, compared), board, deadline)
+                found = differs(
+                    clocked, generated.fen, generated.chess960, depth, _adder(run, compared), board, deadline, reserve
+                )
                 if found is not None:
                     with _told_where(run.positions, seed, found, generated, variant):
                         run.finding = _chase(clocked, name, run.positions, generated, board, found, on_shrink, deadline, variant)
@@ -207,7 +212,7 @@ def fuzz(
                     break
             if on_progress is not None:
                 on_progress(run.positions, run.nodes, clock() - began)
-    if run.crashes and run.finding is None and crashed(run.crashes[0].failure) and variant == "chess":
+    if run.finding is None and _to_shrink(run, variant) is not None:
         _shrink_crash(engine, run.crashes[0], position_timeout, on_shrink, deadline)
     run.seconds = clock() - began
     run.castling_spelling = getattr(engine, "castling_spelling", None)
@@ -220,6 +225,13 @@ def _adder(run: FuzzRun, compared: list[int]) -> Callable[[int], None]:
         compared.append(nodes)
 
     return add
+
+
+def _to_shrink(run: FuzzRun, variant: str) -> Crash | None:
+    """The crash shrunk after the positions (when no difference is found): the first, where
+    the engine failed at once (``crashed``), in standard chess."""
+    first = run.crashes[0] if run.crashes else None
+    return first if first is not None and crashed(first.failure) and variant == "chess" else None
 
 
 def crashed(failure: EngineFailure) -> bool:

@@ -22,6 +22,7 @@ import pytest
 
 from chesskit.board.board import Board
 from chesskit.compare.engines import open_engine
+from chesskit.errors import EngineError
 from chesskit.fuzz import save as save_module
 from chesskit.fuzz.run import fuzz
 from helpers import ENGINES, REPO, subprocess_env
@@ -98,6 +99,37 @@ def test_time_bounds_shrinking_and_keeps_the_finding():
     assert not finding.report.agree
     assert _pieces(finding.position_fen) < _pieces(finding.start.fen)  # it shrank what the time allowed
     assert _bug_shows(finding.position_fen)
+
+
+class CrashesOnQueens(CostlyCorrect):
+    """A correct engine on the fake clock (10 ms a call) that crashes on any position with
+    three queens of one side, as fail_midway's adapter does."""
+
+    name = "crashes"
+
+    def divide(self, fen, depth, moves, chess960=False):
+        self.clock.now += 0.01
+        if queens(fen) >= 3:
+            raise EngineError("engine 'crashes' exited with code -11 (SIGSEGV)")
+        return super().divide(fen, depth, moves, chess960)
+
+    def close(self):
+        self.clock.now += 0.05  # a restart
+
+
+@pytest.mark.parametrize("bound", [{"max_positions": 200}, {"max_seconds": 20.0}])
+def test_time_keeps_time_to_shrink_a_crash(bound):
+    """--time shrinks the position the engine crashed on as --positions does: the positions
+    stop with a share of the time left for it (they took it all, the crash never shrunk)."""
+    clock = FakeClock()
+    run = fuzz(CrashesOnQueens(clock), seed=1, depth=2, clock=clock, **bound)
+    first = run.crashes[0]
+    assert queens(first.start.fen) >= 3 and run.finding is None
+    shrunk = first.shrunk
+    assert shrunk is not None and shrunk.tried > 0 and shrunk.error is None, shrunk
+    assert queens(shrunk.fen) >= 3 and _pieces(shrunk.fen) < _pieces(first.start.fen)
+    if "max_seconds" in bound:
+        assert run.stopped_by == "time" and run.seconds <= 20.0
 
 
 def _pieces(fen: str) -> int:
