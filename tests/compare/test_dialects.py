@@ -25,7 +25,7 @@ from chesskit.compare.engines.dialects import (
     parse_total,
 )
 from chesskit.errors import EngineError, InputError
-from helpers import BEFORE_EP, ENGINES, EP_FEN, KIWIPETE, STARTPOS, finishes, gone, pc_divide
+from helpers import BEFORE_EP, ENGINES, EP_FEN, KIWIPETE, STARTPOS, finishes, gone, one_line, pc_divide
 
 PY = sys.executable
 FAKE = f"{PY} {ENGINES / 'fake_perft.py'}"
@@ -148,6 +148,9 @@ def test_a_listed_null_move_is_read_as_a_row_of_the_divide():
         ("e2e4: 12345678901234567890", "a count of 20 digits"),
         ("Nodes searched: banana", "a count that is no number ('banana')"),
         ("Perft(3) = ?", "a count that is no number ('?')"),
+        ("b1c3: nan", "a count that is no number ('nan')"),  # a divide line's count
+        ("Nf3 ?", "a count that is no number ('?')"),
+        ("e4 is a good move", None),  # words after a move: no divide line
         ("Nodes searched: 12 (3.2 s)", None),  # a count with more after it: not garbled
         ("info string nodes searched: none", None),
         ("e2e4 - 20", None),  # perftree's dash, a count of 20
@@ -198,6 +201,34 @@ def test_a_count_that_is_no_number_fails_at_once(tmp_path):
                        r"'Nodes searched: banana'$"):
         with engine:
             finishes(lambda: engine.divide(STARTPOS, 1, []), timeout=120)
+
+
+NAN_DIVIDE_UCI = """
+import sys
+MOVES = "a2a3 a2a4 b1a3 b1c3 b2b3 b2b4 c2c3 c2c4 d2d3 d2d4 e2e3 e2e4 f2f3 f2f4 g1f3 g1h3 g2g3 g2g4 h2h3 h2h4"
+for line in sys.stdin:
+    command = line.strip()
+    if command == "uci":
+        print("id name NanDivide\\nuciok", flush=True)
+    elif command == "isready":
+        print("readyok", flush=True)
+    elif command.startswith("go perft"):  # startpos at depth 1, one count written 'nan'
+        rows = [f"{move}: {'nan' if move == 'b1c3' else 1}" for move in MOVES.split()]
+        print("\\n".join(rows) + "\\n\\nNodes searched: 19\\n", flush=True)
+    elif command == "quit":
+        break
+"""
+
+
+def test_a_divide_line_whose_count_is_no_number_fails_at_once(cli, tmp_path):
+    # `b1c3: nan` was skipped as no divide line: the engine "missed b1c3", a bug of its
+    # move generation (exit 1), where its answer is what cannot be read (exit 3)
+    script = tmp_path / "nan_divide.py"
+    script.write_text(NAN_DIVIDE_UCI)
+    engine = f"{sys.executable} {script}"
+    for dialect in ([], ["--dialect", "uci-go-perft"]):
+        result = cli("compare", "startpos", "1", "--engine", engine, *dialect)
+        one_line(result, 3, f"engine {engine!r}", "a count that is no number ('nan')", "'b1c3: nan'")
 
 
 def test_an_answer_that_never_ends_is_quoted_when_it_times_out():

@@ -214,17 +214,23 @@ _LONG_NUMBER = re.compile(r"\d{20,}")
 
 # the labels only a perft answer uses, with a value that holds no digit (`Nodes searched: nan`)
 _NO_NUMBER = re.compile(r"(?:nodes\s+searched|perft\s*\(\s*\d{1,3}\s*\))\s*[:=]\s*(?P<value>[^\d\s][^\d]*)", re.IGNORECASE)
+# a divide line but for its count, one word without a digit (`e2e4: nan`, `Nf3 ?`): ``bad_count``
+# checks that the line is one with a count in its place
+_NO_NUMBER_ROW = re.compile(r"(?P<row>\S+?(?::\s*|\s+))(?P<value>[^\d\s]+)")
 
 
 def bad_count(line: str) -> str | None:
     """What is wrong with the count of a line that would be a total or a divide line but for
     it: ``'a negative count'`` (``Nodes searched: -1104895168``, a 32-bit counter that
     wrapped), ``'a count of 23 digits'``, ``"a count that is no number ('nan')"``
-    (``Nodes searched: nan``, ``Perft(3) = ?``); None for any other line. Such a line is
+    (``Nodes searched: nan``, ``Perft(3) = ?``, a divide line's ``e2e4: nan``); None for
+    any other line. Such a line is
     the engine's answer, so it fails at once instead of being skipped until --timeout
     (three of them while its dialect is detected)."""
     text = line.strip()
     garbled = _NO_NUMBER.fullmatch(text)
+    if garbled is None and (row := _NO_NUMBER_ROW.fullmatch(text)) is not None:
+        garbled = row if parse_divide_row(row.group("row") + "1") is not None else None
     if garbled is not None:
         return f"a count that is no number ({garbled.group('value').strip()!r})"
     fixed = _MINUS.sub("", text)
