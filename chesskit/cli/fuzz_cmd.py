@@ -352,8 +352,12 @@ def _pieces(fen: str) -> int:
 
 
 def crash_line(crash) -> str:
-    """``ERROR position 7 (random play): FEN: why``: a position the engine failed on."""
-    line = f"ERROR position {crash.index} ({crash.start.source}): {crash.shown(crash.start.fen)}: {crash.failure.reason}"
+    """``ERROR position 7 (random play): FEN: why``: a position the engine failed on (its
+    FEN left out where ``why`` quotes it)."""
+    from chesskit.compare.engines.base import unless_quoted
+
+    reason, fen = crash.failure.reason, crash.shown(crash.start.fen)
+    line = f"ERROR position {crash.index} ({crash.start.source}){unless_quoted(reason, fen, f': {fen}')}: {reason}"
     shrunk = crash.shrunk
     if shrunk is not None and shrunk.fen != crash.start.fen:
         line += f"\n  shrunk ({shrunk.tried} candidates tried): {crash.shown(shrunk.fen)} (the engine still fails at depth {shrunk.depth})"

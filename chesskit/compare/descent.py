@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Callable, Protocol
 
 from chesskit.compare.classify import classify_moves, listing_note, pseudo_legal_hint
-from chesskit.compare.engines.base import CANNOT_PLAY_960, UCI_MOVE, answers_by_totals
+from chesskit.compare.engines.base import CANNOT_PLAY_960, UCI_MOVE, answers_by_totals, unless_quoted
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
 from chesskit.compare.totals import descend_totals
@@ -174,10 +174,11 @@ def located(
     # a Chess960 node in Shredder-FEN: X-FEN's KQkq would read as standard chess (all that
     # an engine failing with "cannot play Chess960" can play), and so ask another question
     fen = position_fen if as_given and not moves else board.shown_fen()
+    named = unless_quoted(str(err), fen, f" (fen {fen})")
     if CANNOT_PLAY_960 in str(err):  # a capability it lacks, refused before any count: no finding at a depth
-        found = EngineError(f"{err}; asked {where} (fen {fen})")
+        found = EngineError(f"{err}; asked {where}{named}")
     else:
-        found = EngineError(f"{err}; it failed at depth {depth} of compare's descent, {where} (fen {fen})")
+        found = EngineError(f"{err}; it failed at depth {depth} of compare's descent, {where}{named}")
     found.path, found.depth, found.fen = list(moves), depth, fen
     return found
 

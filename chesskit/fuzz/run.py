@@ -27,7 +27,7 @@ from typing import Callable
 from chesskit.board.board import Board
 from chesskit.board.fen import parse_fen, shown_fen
 from chesskit.compare.descent import Report, descend
-from chesskit.compare.engines.base import CANNOT_PLAY_960
+from chesskit.compare.engines.base import CANNOT_PLAY_960, unless_quoted
 from chesskit.errors import EngineError
 from chesskit.fuzz.deadline import Deadline, OutOfTime
 from chesskit.fuzz.shrink import Shrunk, differs, shrink
@@ -374,7 +374,7 @@ def crash_error(run: FuzzRun, chess960: bool | None = None) -> EngineError:
     hint = "; --no-chess960 leaves Chess960 positions out" if about_960 else ""
     if run.chess960_dropped_at is not None:
         hint = f"; only standard positions were tried after position {run.chess960_dropped_at}{hint}"
-    where = "" if fen in reason else f": {fen}"
+    where = unless_quoted(reason, fen, f": {fen}")
     many = f"the engine failed on {len(run.crashes)} of {run.positions} positions; first: " if len(run.crashes) > 1 else ""
     if first.shrunk is not None and first.shrunk.fen != first.start.fen:
         where += f"; shrunk: {first.shown(first.shrunk.fen)}"

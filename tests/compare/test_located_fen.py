@@ -62,4 +62,8 @@ def test_an_impossible_position_is_named_as_the_engine_was_given_it(cli, tmp_pat
         node.push_uci(move)
     fen = IMPOSSIBLE if not moves else node.fen()
     assert result.exit_code == 3, result.stderr
-    assert f"it failed at depth 1 of compare's descent, {where} (fen {fen})" in result.stderr
+    if moves:
+        assert f"it failed at depth 1 of compare's descent, {where} (fen {fen})" in result.stderr
+    else:  # the script's error quotes the FEN it was given (`on '...'`): the line gives it once
+        assert result.stderr.rstrip().endswith(f"it failed at depth 1 of compare's descent, {where}")
+        assert f"on {fen!r}" in result.stderr and result.stderr.count(fen) == 1

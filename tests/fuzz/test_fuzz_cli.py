@@ -212,7 +212,9 @@ def test_engine_failing_on_a_position_fails_that_position_only(cli):
     assert result.stderr.startswith("chesskit: engine ") and f"shrunk: {crash['shrunk_fen']}" in result.stderr
     plain = cli("fuzz", "--python", spec, "--seed", "5", "--positions", "6")
     assert plain.exit_code == 3
-    assert f"ERROR position 5 (placement/queens): {crash['fen']}: " in plain.stdout
+    # the adapter's error quotes the FEN (set_fen('...')): the line gives it once
+    assert f"ERROR position 5 (placement/queens): {crash['reason']}" in plain.stdout
+    assert f"set_fen({crash['fen']!r})" in crash["reason"] and plain.stdout.count(crash["fen"]) == 1
     assert f"  shrunk ({crash['shrink_tried']} candidates tried): {crash['shrunk_fen']}" in plain.stdout
 
 

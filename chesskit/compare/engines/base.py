@@ -314,6 +314,13 @@ def seconds_text(seconds: float) -> str:
     return f"{round(seconds, 2):g}"
 
 
+def unless_quoted(reason: str, fen: str, text: str) -> str:
+    """``text``, which names ``fen``, to add to an engine failure's ``reason``; "" where the
+    reason quotes that FEN already (a script's ``on 'FEN'``, an adapter's ``set_fen('FEN')``),
+    so that the message gives it once."""
+    return "" if fen in reason else text
+
+
 def one_line(text: str, limit: int = 200) -> str:
     """Collapse `text` to one line of at most `limit` characters."""
     flat = " | ".join(part.strip() for part in str(text).splitlines() if part.strip())
