@@ -831,6 +831,13 @@ def _split_head(text: str) -> tuple[list[str], list[str], str]:
     if len(fields) < 4:
         raise FenError("fen", f"an EPD line starts with 4 FEN fields, found {len(fields)}")
     if len(fields) == 5:
+        after = _FIELD.match(rest)
+        if after is not None and after.group(1)[0] in "0123456789":  # '0 1,3,8902': counts run into the clock
+            raise FenError(
+                "fen",
+                f"fullmove number {_shown(after.group(1))} is not a number (an EPD line's counts are "
+                "operations after the FEN, separated from it by a space: '... 0 1 ;D3 8902')",
+            )
         raise FenError("fen", "found a halfmove clock but no fullmove number after the 4 FEN fields")
     return fields, checks, rest
 

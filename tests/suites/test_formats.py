@@ -260,6 +260,8 @@ def test_epd_line_errors(tmp_path, ops, why):
         ("0 " + "1" * 5000, "is too large (at most 4611686018427387904)"),  # MAX_CLOCK, 2**62
         ("0 ¹", "found a halfmove clock but no fullmove number"),
         ("7", "found a halfmove clock but no fullmove number"),
+        # counts written after the FEN with commas (a CSV line): it said the fullmove number was missing
+        ("0 1,3,8902", "fullmove number '1,3,8902' is not a number (an EPD line's counts are operations"),
     ],
 )
 def test_clock_errors(tmp_path, clocks, why):
