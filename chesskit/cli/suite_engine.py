@@ -75,15 +75,21 @@ def _position_cases(position, mismatch_lines) -> list[junit.Case]:
         case.skipped = position.reason
         return [case]
     cases = []
+    # the position's time that no count holds: the count the engine failed on (a hang: its
+    # --timeout), or compare's descent of a mismatch; the case it was spent on gets it
+    unclocked = max(0.0, position.seconds - sum(r.seconds for r in position.results))
+    spent_on = position.failed_task or next((r.task for r in position.results if r.report is not None), None)
     for result in position.results:
         case = _result_case(result, mismatch_lines)
         if result.task is position.failed_task:  # it failed in compare's descent of this mismatch
             case.error, case.failure = f"{case.failure}; then {position.failure.reason}", None
             case.details = f"{case.error}\n\n{case.details}"
+        if result.task is spent_on:
+            case.seconds += unclocked
         cases.append(case)
     failure = position.failure
     if failure is not None and all(r.task is not position.failed_task for r in position.results):
-        case = _case(position.failed_task)
+        case = _case(position.failed_task, unclocked)
         case.error = failure.reason
         cases.append(case)
     for task in position.not_run:

@@ -2,10 +2,10 @@
 
 One ``<testsuite>`` per EPD file, one ``<testcase>`` per position and depth::
 
-    <testsuites name="chesskit suite" tests="3" failures="1" errors="0" time="0.52">
-      <testsuite name="positions/standard.epd" tests="3" failures="1" errors="0" time="0.52">
-        <testcase classname="standard" name="kiwipete D1" time="0.001"/>
-        <testcase classname="standard" name="kiwipete D2" time="0.010">
+    <testsuites name="chesskit suite" tests="3" failures="1" errors="0" time="0.520000">
+      <testsuite name="positions/standard.epd" tests="3" failures="1" errors="0" time="0.520000">
+        <testcase classname="standard" name="kiwipete D1" time="0.000412"/>
+        <testcase classname="standard" name="kiwipete D2" time="0.010352">
           <failure type="mismatch" message="D2: expected 2039, got 2038 ...">the full report</failure>
         </testcase>
         <testcase classname="standard" name="kiwipete D3" ...><error type="engine" message="..."/></testcase>
@@ -16,6 +16,8 @@ One ``<testsuite>`` per EPD file, one ``<testcase>`` per position and depth::
 position that cannot be counted); ``type="engine"``, the engine failed on that count
 (crashed, hung, exited, printed what cannot be read); ``<skipped>`` a count not made (after
 the engine failed on the position, after --fail-fast, or over --max-nodes).
+A testcase's ``time`` is its count's, to the microsecond; the count the engine failed on
+has the time until it failed, and a mismatch's compare's descent is its count's too.
 Text that XML 1.0 cannot hold (control characters) is escaped as ``\\x07``, so the file is
 always well-formed.
 
@@ -53,6 +55,12 @@ def _xml_text(text: str) -> str:
     return _NOT_XML.sub(lambda m: ascii(m.group())[1:-1], text)
 
 
+def _seconds(seconds: float) -> str:
+    """A ``time`` attribute: to the microsecond, as ``--json``'s ``seconds`` (to the
+    millisecond, every count of a small suite read ``0.000``)."""
+    return f"{seconds:.6f}"
+
+
 def to_element(cases: list[Case], name: str = "chesskit suite") -> ET.Element:
     import xml.etree.ElementTree as ET  # here: a suite run without --junit never loads it
 
@@ -67,7 +75,7 @@ def to_element(cases: list[Case], name: str = "chesskit suite") -> ET.Element:
             "testcase",
             classname=_xml_text(case.classname),
             name=_xml_text(case.name),
-            time=f"{case.seconds:.3f}",
+            time=_seconds(case.seconds),
         )
         if case.failure is not None:
             ET.SubElement(element, "failure", type="mismatch", message=_xml_text(case.failure)).text = _xml_text(
@@ -85,7 +93,7 @@ def to_element(cases: list[Case], name: str = "chesskit suite") -> ET.Element:
         element.set("failures", str(sum(c.failure is not None for c in members)))
         element.set("errors", str(sum(c.failure is None and c.error is not None for c in members)))
         element.set("skipped", str(sum(c.failure is None and c.error is None and c.skipped is not None for c in members)))
-        element.set("time", f"{sum(c.seconds for c in members):.3f}")
+        element.set("time", _seconds(sum(c.seconds for c in members)))
     return root
 
 

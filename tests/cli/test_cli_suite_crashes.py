@@ -96,6 +96,9 @@ def test_a_failing_position_in_the_middle_of_a_suite(cli, tmp_path, monkeypatch,
     assert why in junit["kiwipete D2"].find("error").get("message")
     assert junit["kiwipete D3"].find("skipped").get("message") == "not run: the engine failed on D2 of this position"
     assert all(not list(junit[name]) for name in NAMES if not name.startswith("kiwipete D")or name == "kiwipete D1")
+    if fault == "hang":  # the count it failed on took its --timeout (its case said 0.000)
+        assert float(junit["kiwipete D2"].get("time")) >= float(TIMEOUT)
+    assert all(float(junit[name].get("time")) > 0 for name in NAMES if name != "kiwipete D3")  # D3: not run
     if fault in ("hang", "fork"):
         assert_gone(pidfile)
 

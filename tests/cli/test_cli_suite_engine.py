@@ -245,7 +245,7 @@ def test_junit_xml_shape():
         "3",
         "1",
         "1",
-        "0.750",
+        "0.750000",
     )
     a, b = root.findall("testsuite")
     assert (a.get("name"), a.get("tests"), a.get("failures")) == ("a.epd", "2", "1")
