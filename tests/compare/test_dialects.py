@@ -149,7 +149,9 @@ def test_a_listed_null_move_is_read_as_a_row_of_the_divide():
         ("Nodes searched: banana", "a count that is no number ('banana')"),
         ("Perft(3) = ?", "a count that is no number ('?')"),
         ("b1c3: nan", "a count that is no number ('nan')"),  # a divide line's count
-        ("Nf3 ?", "a count that is no number ('?')"),
+        ("Nf3: ?", "a count that is no number ('?')"),
+        ("Nf3 ?", None),  # no colon: two words are no claim to be a divide line (chatter)
+        ("e4 is", None),
         ("e4 is a good move", None),  # words after a move: no divide line
         ("Nodes searched: 12 (3.2 s)", None),  # a count with more after it: not garbled
         ("info string nodes searched: none", None),

@@ -214,9 +214,10 @@ _LONG_NUMBER = re.compile(r"\d{20,}")
 
 # the labels only a perft answer uses, with a value that holds no digit (`Nodes searched: nan`)
 _NO_NUMBER = re.compile(r"(?:nodes\s+searched|perft\s*\(\s*\d{1,3}\s*\))\s*[:=]\s*(?P<value>[^\d\s][^\d]*)", re.IGNORECASE)
-# a divide line but for its count, one word without a digit (`e2e4: nan`, `Nf3 ?`): ``bad_count``
-# checks that the line is one with a count in its place
-_NO_NUMBER_ROW = re.compile(r"(?P<row>\S+?(?::\s*|\s+))(?P<value>[^\d\s]+)")
+# a divide line but for its count, one word without a digit after the colon (`e2e4: nan`,
+# `Nf3: ?`): ``bad_count`` checks that the line is one with a count in its place. Without a
+# colon (`e4 is`, `Nf3 ?`) two words are no claim to be a divide line: skipped, as any chatter
+_NO_NUMBER_ROW = re.compile(r"(?P<row>\S+?:\s*)(?P<value>[^\d\s]+)")
 
 
 def bad_count(line: str) -> str | None:
