@@ -172,7 +172,9 @@ def build(variant: int = 0):
     # the child first, before this process imports numba (``install`` does), so that it
     # imports its own meanwhile: the two share the helpers' compiles (``sharing``)
     # (an unloadable object: helpers cached; a variant's walk: no helpers compiled ahead)
-    child = None if variant in _unloadable or variant else prewarm.start()
+    from . import NUMBA_CACHE
+
+    child = None if variant in _unloadable or variant else prewarm.start(NUMBA_CACHE)
     undo = lambda: None  # noqa: E731
     try:
         fastcompile.install()  # numba's own passes, faster (the same code)

@@ -34,11 +34,16 @@ _CHILD = (
 )
 
 
-def start():
-    """Start the child when a second core is free to run it, else None
-    (``CHESSKIT_PREWARM=0`` turns it off, to measure what it saves). The child's ``claims``
-    attribute is the folder of the two processes' claims."""
+def start(shared):
+    """Start the child when a second core is free to run it and ``shared`` (numba's cache
+    folder) is one it can write, else None: the child hands its helpers over through that
+    folder, and where it cannot save them (a read-only cache) the walk's process would wait
+    for each it claimed and compile it all the same. ``CHESSKIT_PREWARM=0`` turns it off, to
+    measure what it saves. The child's ``claims`` attribute is the folder of the two
+    processes' claims."""
     if os.environ.get("CHESSKIT_PREWARM", "").strip() == "0":
+        return None
+    if shared is None or not os.access(shared, os.W_OK | os.X_OK):
         return None
     try:
         cores = len(os.sched_getaffinity(0))

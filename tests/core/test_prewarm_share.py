@@ -32,6 +32,23 @@ def test_no_child_changes_nothing():
     assert not any("compile" in d.__dict__ for d in prewarm._dispatchers())
 
 
+def test_no_child_where_it_could_not_hand_its_helpers_over(tmp_path, monkeypatch):
+    # a read-only numba cache: the child's helpers could not be saved, and the walk's
+    # process would wait for each one it claimed, then compile it all the same
+    monkeypatch.delenv("CHESSKIT_PREWARM", raising=False)
+    monkeypatch.setattr(prewarm.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    started = []
+    monkeypatch.setattr(prewarm.subprocess, "Popen", lambda *a, **k: started.append(a) or Child())
+    monkeypatch.setattr(prewarm.os, "access", lambda path, mode: False)
+    assert prewarm.start(str(tmp_path)) is None
+    assert prewarm.start(None) is None
+    assert started == []
+    monkeypatch.setattr(prewarm.os, "access", lambda path, mode: True)
+    child = prewarm.start(str(tmp_path))
+    assert len(started) == 1 and child.claims
+    prewarm.shutil.rmtree(child.claims)
+
+
 def test_stop_removes_the_claims(tmp_path):
     folder = tmp_path / "claims"
     folder.mkdir()
@@ -56,7 +73,7 @@ def test_build_starts_the_child_before_this_process_sets_numba_up(monkeypatch):
     from chesskit.core import fastcompile, native
 
     events = []
-    monkeypatch.setattr(prewarm, "start", lambda: events.append("start") or "child")
+    monkeypatch.setattr(prewarm, "start", lambda shared: events.append("start") or "child")
     monkeypatch.setattr(prewarm, "sharing", lambda child: lambda: events.append("undo"))
     monkeypatch.setattr(prewarm, "stop", lambda child: events.append(("stop", child)))
 
