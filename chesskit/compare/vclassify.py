@@ -95,7 +95,8 @@ def _atomic(setup, frm: int, to: int, ptype: int, side: str):
         )
     if side == "missing" and ptype == KING and theirs is not None and _near(to, theirs):
         return ["king move"], "king adjacency: kings may touch in atomic (a king beside the other cannot be checked)"
-    if side == "missing" and ptype == PAWN:
+    if side == "missing" and ptype == PAWN and not (capture and to == setup.ep):
+        # (a missing en-passant capture is the standard class: its square, not an explosion)
         return ["pawn move"], "pawn immunity: pawns survive explosions (the engine may have lost this pawn to one)"
     if side == "extra" and capture and theirs is not None and _near(to, theirs):
         return ["capture"], "explosion radius: this capture explodes the enemy king (a win, not a move to refuse)"

@@ -81,6 +81,16 @@ def test_a_standard_position_is_classified_as_before():
     assert notes[0].kinds == ["castle"]
 
 
+def test_a_missing_atomic_en_passant_capture_is_en_passant_not_pawn_immunity():
+    # fuzz --variant atomic against an engine without en passant: c5d6 is missing
+    notes = classify_moves(_Node("2b1kbnr/2p2pp1/7p/2Ppp1q1/8/4P3/1P1PKPPP/1NBQ1BNR w k d6 0 7", "atomic"), ["c5d6"], [])
+    assert notes[0].kinds == ["capture", "en passant"], notes[0]
+    assert "en-passant" in notes[0].hint and "immunity" not in notes[0].hint
+    # a pawn's quiet move beside it still gets the atomic class
+    notes = classify_moves(_Node("2b1kbnr/2p2pp1/7p/2Ppp1q1/8/4P3/1P1PKPPP/1NBQ1BNR w k d6 0 7", "atomic"), ["c5c6"], [])
+    assert "pawn immunity" in notes[0].hint
+
+
 def test_a_missing_drop_of_a_piece_the_engine_drops_elsewhere_is_about_the_square():
     fen = "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1"
     node = _Node(fen, "crazyhouse")
