@@ -91,7 +91,7 @@ def split_checks(fields: list[str], variant: Variant) -> tuple[list[str], tuple[
         return fields, (0, 0) if variant.checks else None
     text = fields[found]
     if not variant.checks:
-        raise FenError("checks", f"check counters {text!r} in {a_position(variant.name)}: only 3check counts checks")
+        raise FenError("checks", f"check counters {text!r} in {a_position(variant.name)}: {ONLY_THREE_CHECK}")
     twice = [field for index, field in enumerate(fields[4:], start=4) if index != found and "+" in field]
     if twice:
         raise FenError(
@@ -116,6 +116,10 @@ def split_checks(fields: list[str], variant: Variant) -> tuple[list[str], tuple[
             shown = done if given else 3 - done
             raise FenError("checks", f"{text!r} gives {COLOR_NAMES[color]} {shown} checks {kind}; expected 0 to 3")
     return fields[:found] + fields[found + 1 :], counts
+
+
+# the refusal of three-check's counters in another variant, with the way out (as ONLY_HOUSE)
+ONLY_THREE_CHECK = "only 3check counts checks (give --variant 3check)"
 
 
 def format_checks(checks: tuple[int, int]) -> str:

@@ -125,7 +125,8 @@ def test_three_check_counters_in_both_dialects():
         # both dialects at once said "expected 6 fields, found 7", the usual 3check length
         (f"{START} w KQkq - 3+3 0 1 +1+1", "3check", "checks", "check counters given twice ('3+3' and '+1+1')"),
         (f"{START} w KQkq - 3+3 +1+1", "3check", "checks", "check counters given twice ('3+3' and '+1+1')"),
-        (f"{START} w KQkq - 3+3 0 1", "chess", "checks", "only 3check counts checks"),
+        (f"{START} w KQkq - 3+3 0 1", "chess", "checks", "only 3check counts checks (give --variant 3check)"),
+        (f"{START} w KQkq - 0 1 +1+0", "atomic", "checks", "only 3check counts checks (give --variant 3check)"),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kq - 0 1", "horde", "piece placement", "the horde has no king"),
         ("8/8/8/8/8/8/krbnNBRP/qrbnNBRK w - - 0 1", "racingkings", "piece placement", "racing kings has no pawns"),
         ("7r/8/8/8/8/8/k1bnNBRK/qrbnNBRQ w - - 0 1", "racingkings", "position", "no move gives check"),
