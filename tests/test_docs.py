@@ -158,3 +158,24 @@ def test_commands_doc_is_current():
     assert done.returncode == 0, (
         f"docs/commands.md is stale: run python tools/commands_doc.py\n{done.stdout}{done.stderr}"
     )
+
+
+def _orphan_table_rows(text: str) -> list[int]:
+    """Lines that read as a table row (``| a | b |``) but follow a paragraph line: Markdown
+    renders them as that paragraph's text, not as a row of the table above."""
+    found, fenced, before = [], False, ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and line.startswith("|") and before.strip() and not before.startswith("|"):
+            found.append(number)
+        before = line
+    return found
+
+
+def test_no_table_row_is_left_after_a_paragraph():
+    assert _orphan_table_rows("text\n| a | b |\n") == [2]
+    assert _orphan_table_rows("| h |\n|---|\n| a |\n\n| b |\n") == []
+    pages = [*DOCS, *sorted(REPO.glob("tests/**/README.md"))]
+    orphans = {str(p.relative_to(REPO)): rows for p in pages if (rows := _orphan_table_rows(p.read_text()))}
+    assert not orphans, f"table rows after a paragraph (not in its table): {orphans}"
