@@ -60,8 +60,8 @@ def test_the_child_compiles_what_the_walk_calls(tmp_path):
 
 KILLED_PARENT = """
 import os, signal
-from chesskit.core import prewarm
-child = prewarm.start()
+from chesskit.core import NUMBA_CACHE, prewarm
+child = prewarm.start(NUMBA_CACHE)
 print(child.pid if child is not None else "", flush=True)
 os.kill(os.getpid(), signal.SIGKILL)
 """
