@@ -664,6 +664,12 @@ def _note_check_counters(setup: Setup, notes: _Notes) -> None:
         notes.add("checks", f"{COLOR_NAMES[us]} (to move) has given 3 checks: the game ended at the third")
     elif setup.checks[them] == 0 and attackers(setup.board, _king_square(setup.board, us), them):
         notes.add("checks", f"{COLOR_NAMES[us]} is in check but {COLOR_NAMES[them]} has given no checks")
+    elif setup.checks[them] == 3 and not attackers(setup.board, _king_square(setup.board, us), them):
+        # the third check was the last move: it leaves the side to move in check
+        notes.add(
+            "checks",
+            f"{COLOR_NAMES[them]} has given 3 checks but {COLOR_NAMES[us]} (to move) is not in check: the third ended the game",
+        )
 
 
 # ---------------------------------------------------------------- format_fen

@@ -165,6 +165,8 @@ def test_variant_specific_positions_accepted():
         assert parse_fen(fen, variant="antichess").notes == []
     # horde: white pawns on the first rank
     assert parse_fen("startpos", variant="horde").notes == []
+    # three-check: the third check leaves the side to move in check (the game over, no note)
+    assert parse_fen("4k3/8/8/8/8/8/8/4R1K1 b - - 0+3 0 1", variant="3check").notes == []
 
 
 def test_cannot_arise_notes_and_strict():
@@ -174,6 +176,7 @@ def test_cannot_arise_notes_and_strict():
         ("k6K/8/8/8/8/8/8/8 b - - 0 1", "racingkings", "position", "the game ended when it arrived"),
         (f"{START} w KQkq - 0+3 0 1", "3check", "checks", "has given 3 checks"),
         ("4k3/8/8/8/8/8/8/4R1K1 b - - 3+3 0 1", "3check", "checks", "has given no checks"),
+        ("4k3/8/8/8/8/8/8/R3K2R b KQ - 0+3 0 1", "3check", "checks", "(to move) is not in check: the third ended the game"),
         ("r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1", "crazyhouse", "piece placement", "1 piece is a promoted pawn but only 0 pawns are missing"),
         ("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3[Pp] w - - 0 1", "crazyhouse", "piece placement", "pawns, at most 16"),
         ("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w Kkq - 0 1", "horde", "castling", "white has no king"),
