@@ -71,11 +71,16 @@ def compile_claimed(compile, dispatcher, sig, folder: str) -> bool:
     name = key(dispatcher, sigutils.normalize_signature(sig)[0])
     if not take(folder, name):
         return False
+    _as_claimer(compile, sig, folder, name)
+    return True
+
+
+def _as_claimer(compile, sig, folder: str, name: str):
+    """``compile(sig)`` by the process holding the claim ``name``, marked done however it ends."""
     try:
-        compile(sig)
+        return compile(sig)
     finally:
         mark_done(folder, name)
-    return True
 
 
 def share(dispatcher, folder: str, running, wait_s: float = WAIT_S):
@@ -92,10 +97,7 @@ def share(dispatcher, folder: str, running, wait_s: float = WAIT_S):
             return original(sig)
         name = key(dispatcher, args)
         if take(folder, name):
-            try:
-                return original(sig)
-            finally:
-                mark_done(folder, name)
+            return _as_claimer(original, sig, folder, name)
         await_done(folder, name, running, wait_s)
         return original(sig)
 
