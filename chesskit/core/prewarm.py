@@ -167,7 +167,7 @@ def main(parent: int | None = None, folder: str | None = None) -> None:
     once when ``parent`` (the process that started this one) is gone (killed with
     SIGKILL, it left this child compiling for 15 s)."""
     if parent is not None:
-        _end_with(parent)
+        _end_with(parent, folder)
     import chesskit.core  # noqa: F401 (names numba's cache folder before numba loads)
 
     from . import fastcompile
@@ -188,13 +188,16 @@ def main(parent: int | None = None, folder: str | None = None) -> None:
             continue
 
 
-def _end_with(parent: int) -> None:
-    """A daemon thread that ends this process once its parent is gone (it is reparented)."""
+def _end_with(parent: int, folder: str | None = None) -> None:
+    """A daemon thread that ends this process once its parent is gone (it is reparented),
+    removing the claims' ``folder``, which a parent killed with SIGKILL left behind."""
     import threading
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.2)
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
         os._exit(0)
 
     threading.Thread(target=watch, name="chesskit-parent-watch", daemon=True).start()

@@ -62,7 +62,7 @@ KILLED_PARENT = """
 import os, signal
 from chesskit.core import NUMBA_CACHE, prewarm
 child = prewarm.start(NUMBA_CACHE)
-print(child.pid if child is not None else "", flush=True)
+print(child.pid if child is not None else "", child.claims if child is not None else "", flush=True)
 os.kill(os.getpid(), signal.SIGKILL)
 """
 
@@ -80,8 +80,10 @@ def test_the_child_ends_with_its_parent(tmp_path):
     env = {**subprocess_env(), "CHESSKIT_CACHE_DIR": str(tmp_path / "cold")}
     env.pop("NUMBA_CACHE_DIR", None)
     done = subprocess.run([sys.executable, "-c", KILLED_PARENT], env=env, capture_output=True, text=True, timeout=120)
-    pid = int(done.stdout.strip())
+    pid, folder = done.stdout.split()
+    pid = int(pid)
     deadline = time.monotonic() + 5  # a cold compile of the helpers takes longer than this
     while not gone(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert gone(pid)
+    assert not os.path.exists(folder)  # the claims' folder, which the killed parent could not remove
