@@ -44,8 +44,12 @@ from chesskit.vocab import MAX_MOVES
 
 from .rules import SIMULATOR, gpu_rules
 
-THREADS = 32 if SIMULATOR else int(os.environ.get("CHESSKIT_GPU_THREADS", "128"))  # threads per block
-SCAN = 32 if SIMULATOR else 1024  # threads per block of the prefix sum
+# Threads per block, and per block of the prefix sum. numba-cuda's simulator starts a Python
+# thread for each GPU thread of a block and hands the GIL between them. 8 there, not 32: 40 of
+# the bundled positions' small counts took 23.6 s instead of 39-65 s on a loaded 2-core Zen 3
+# guest (2026-12-01, same counts), and blocks of 8 cross more block boundaries in the tests.
+THREADS = 8 if SIMULATOR else int(os.environ.get("CHESSKIT_GPU_THREADS", "128"))
+SCAN = 8 if SIMULATOR else 1024
 # a cap on the registers of the kernels that run the rules (0: the compiler's choice)
 MAX_REGISTERS = int(os.environ.get("CHESSKIT_GPU_MAXREG", "0"))
 DONE = -1  # st[PLY] of a row whose count was found in the table

@@ -52,7 +52,7 @@ MAX_CAP = 1 << 24  # positions per level buffer (more buys no speed: 16M threads
 SIM_CAP = 1 << 12
 MAX_TABLE = 1 << 30  # table entries (16 bytes each): at most a quarter of the free memory
 SIM_TABLE = 1 << 12
-CLEAR_BLOCKS = 4 if SIMULATOR else 1024  # blocks of the clearing kernel (it loops over the rest)
+CLEAR_BLOCKS = 1 if SIMULATOR else 1024  # blocks of the clearing kernel (it loops over the rest)
 
 
 class Level:
