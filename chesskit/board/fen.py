@@ -558,18 +558,25 @@ def _check_checks(setup: Setup, notes: _Notes) -> None:
     - With an en-passant square, the last move was that double push: it gives
       at most one check, and the king was not already in check before it.
     """
-    _refuse_opposite_check(setup.board, setup.turn)
+    _refuse_opposite_check(setup.board, setup.turn, TOUCHING_KINGS_HINT)
     _note_checkers(setup, notes)
 
 
-def _refuse_opposite_check(board: list[int], us: int) -> None:
-    """The side not to move in check (touching kings included): refused."""
+# In standard chess, where touching kings most often mean a file of atomic chess (python-chess's
+# atomic.perft) read without its variant: the way out, as fen_variants.ONLY_HOUSE gives one
+TOUCHING_KINGS_HINT = " (atomic and antichess allow that: give --variant atomic or --variant antichess)"
+
+
+def _refuse_opposite_check(board: list[int], us: int, touching_hint: str = "") -> None:
+    """The side not to move in check (touching kings included, with ``touching_hint``
+    after their squares): refused."""
     them = 1 - us
     their_king = _king_square(board, them)
     if KING | us << 3 in board and distance(_king_square(board, us), their_king) == 1:
         king = _king_square(board, us)
         raise FenError(
-            "position", f"the kings stand next to each other on {square_name(king)} and {square_name(their_king)}"
+            "position",
+            f"the kings stand next to each other on {square_name(king)} and {square_name(their_king)}{touching_hint}",
         )
     wrong = attackers(board, their_king, us)
     if wrong:

@@ -126,6 +126,10 @@ def test_three_check_counters_in_both_dialects():
         (f"{START} w KQkq - 3+3 0 1 +1+1", "3check", "checks", "check counters given twice ('3+3' and '+1+1')"),
         (f"{START} w KQkq - 3+3 +1+1", "3check", "checks", "check counters given twice ('3+3' and '+1+1')"),
         (f"{START} w KQkq - 3+3 0 1", "chess", "checks", "only 3check counts checks (give --variant 3check)"),
+        # python-chess's atomic.perft under another name, read as standard chess: two of its
+        # lines were refused with no word of the variant that allows them
+        ("8/8/8/3k4/4K3/8/8/8 w - - 0 1", "chess", "position",
+         "next to each other on e4 and d5 (atomic and antichess allow that: give --variant atomic or --variant antichess)"),
         (f"{START} w KQkq - 0 1 +1+0", "atomic", "checks", "only 3check counts checks (give --variant 3check)"),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kq - 0 1", "horde", "piece placement", "the horde has no king"),
         ("8/8/8/8/8/8/krbnNBRP/qrbnNBRK w - - 0 1", "racingkings", "piece placement", "racing kings has no pawns"),
@@ -207,3 +211,11 @@ def test_epd_lines_with_variant_fields():
     assert record.setup.pockets[0][5] == 1
     with pytest.raises(InputError, match="contradicts"):
         parse_epd(f"{START} w KQkq - ;variant atomic", variant="horde")
+
+
+def test_touching_kings_in_a_variant_that_refuses_them_name_no_other_variant():
+    """The way out of touching kings is given in standard chess, where a variant's file read
+    without --variant meets it; a rule set the user chose refuses them plainly."""
+    with pytest.raises(FenError) as err:
+        parse_fen("8/8/8/3k4/4K3/8/8/8 w - - 0 1", variant="kingofthehill")
+    assert err.value.reason == "the kings stand next to each other on e4 and d5"
