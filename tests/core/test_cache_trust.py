@@ -240,7 +240,13 @@ def test_truncated_numba_cache_files_are_compiled_again(built, tmp_path):
     assert files
     for path in files:
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    cut = {path: path.stat().st_size for path in files}
+    # the files each later command must still find cut when it starts: its own walk's
+    own = {commands[1]: "divide_stats", commands[2]: "check_walk"}
     for command, before in zip(commands, first):
+        if command in own:
+            mine = [p for p in cut if own[command] in p.name]
+            assert mine and all(p.stat().st_size == cut[p] for p in mine), command
         again = _run(env, *command)
         assert _stats_lines(again.stdout) == _stats_lines(before.stdout), command
         assert "internal error" not in again.stderr, command
