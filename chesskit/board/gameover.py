@@ -7,6 +7,7 @@ this module names only the ends a variant adds."""
 
 from __future__ import annotations
 
+from chesskit.geometry import attackers, distance
 from chesskit.vocab import BLACK, KING, WHITE, parse_square, piece_code, square_name
 
 _CENTRE = tuple(parse_square(s) for s in ("d4", "e4", "d5", "e5"))
@@ -41,7 +42,7 @@ def game_over(setup, no_moves: bool = False) -> str | None:
         home = {color: sq is not None and sq >> 3 == 7 for color, sq in kings.items()}
         if home[BLACK] or (home[WHITE] and setup.turn == WHITE):
             return "a king has reached the eighth rank"
-        if home[WHITE] and no_moves:
+        if home[WHITE] and (no_moves or not _black_can_follow(board, kings[BLACK])):
             return "the white king has reached the eighth rank, and the black king cannot follow"
     if variant == "horde" and not any(code and code >> 3 == WHITE for code in board):
         return "white has no piece left"
@@ -51,6 +52,20 @@ def game_over(setup, no_moves: bool = False) -> str | None:
             return f"{side} has no piece left and wins"
         return f"{side} has no legal move and wins"
     return None
+
+
+def _black_can_follow(board: list[int], king: int | None) -> bool:
+    """Whether Black's king on ``king`` can step onto the eighth rank, White's king being
+    there already (racing kings: Black's last move, to draw): onto a square it does not
+    hold itself, that White does not attack with the king lifted."""
+    if king is None:
+        return False
+    lifted = list(board)
+    lifted[king] = 0
+    for sq in range(56, 64):
+        if distance(king, sq) == 1 and not (board[sq] and board[sq] >> 3 == BLACK) and not attackers(lifted, sq, WHITE):
+            return True
+    return False
 
 
 # the variants where a side with no legal move has won (it lost all its pieces, or is blocked)

@@ -31,6 +31,7 @@ BUGS = [
     ("vbug_forced_capture_ep", "antichess", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", [], {"e5e6", "e1d1"}, set()),
     ("vbug_horde_first_rank", "horde", "4k3/8/8/8/8/8/8/P3P2P w - - 0 1", [], set(), {"a1a3", "e1e3", "h1h3"}),
     ("vbug_racing_last_chance", "racingkings", "8/1k3K2/8/8/8/8/8/8 w - - 0 1", ["f7f8"], set(), {"b7b8"}),
+    ("vbug_racing_plays_on", "racingkings", "8/5K2/1k6/8/8/8/8/8 w - - 0 1", ["f7e8"], {"b6a5", "b6c7"}, set()),
 ]
 
 

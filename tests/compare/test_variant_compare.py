@@ -27,6 +27,7 @@ BUGS = [
     ("vbug_third_check", "3check", "4k3/8/8/8/8/8/8/R3K2R w KQ - 1+3 0 1", 2, ["a1a8"], "e8e7", "three checks"),
     ("vbug_forced_capture_ep", "antichess", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", 1, [], "e5e6", "forced capture"),
     ("vbug_racing_last_chance", "racingkings", "8/1k3K2/8/8/8/8/8/8 w - - 0 1", 2, ["f7f8"], "b7b8", "last chance"),
+    ("vbug_racing_plays_on", "racingkings", "8/5K2/1k6/8/8/8/8/8 w - - 0 1", 2, ["f7e8"], "b6a5", "cannot follow"),
     ("vbug_atomic_radius", "atomic", "8/8/8/2k5/1b6/8/8/1R2K3 w - - 0 1", 2, ["b1b4"], None, "exploded"),
     # the state check (the adapter's fen()) sees the pawns gone right after h1e4
     ("vbug_atomic_pawns", "atomic", "4k3/8/8/8/3ppp2/4n3/4P3/4K2Q w - - 0 1", 2, ["h1e4"], None, "pawn immunity"),

@@ -5,9 +5,12 @@ chesskit's FEN reader in the variant; no compiled move generator is involved."""
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
+import chess
+import chess.variant
 import pytest
 
 import pyffish
@@ -32,6 +35,7 @@ CASES = [
     ("vbug_forced_capture_ep", "antichess", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", [], "forced capture"),
     ("vbug_horde_first_rank", "horde", "4k3/8/8/8/8/8/8/P3P2P w - - 0 1", [], "first rank"),
     ("vbug_racing_last_chance", "racingkings", "8/1k3K2/8/8/8/8/8/8 w - - 0 1", ["f7f8"], "last chance"),
+    ("vbug_racing_plays_on", "racingkings", "8/5K2/1k6/8/8/8/8/8 w - - 0 1", ["f7e8"], "the black king cannot follow"),
 ]
 
 
@@ -74,6 +78,31 @@ def test_game_over_names_each_variants_end():
     assert "exploded" in game_over(parse_fen("8/8/8/8/8/3K4/8/8 b - - 0 1", variant="atomic"))
     assert "eighth rank" in game_over(parse_fen("5K2/1k6/8/8/8/8/8/8 w - - 0 1", variant="racingkings"))
     assert game_over(parse_fen("5K2/1k6/8/8/8/8/8/8 b - - 0 1", variant="racingkings")) is None
+    assert "cannot follow" in game_over(parse_fen("4K3/8/1k6/8/8/8/8/8 b - - 1 1", variant="racingkings"))
+    # a8, b8 and c8 each attacked; without the knight on c6 b8 is free
+    assert "cannot follow" in game_over(parse_fen("4K3/1k2N3/2N5/8/8/8/8/R7 b - - 1 1", variant="racingkings"))
+    assert game_over(parse_fen("4K3/1k2N3/8/8/8/8/8/R7 b - - 1 1", variant="racingkings")) is None
+
+
+def test_a_racing_king_that_cannot_follow_ends_the_game_as_python_chess_says():
+    # random racing kings positions with the white king home and black to move: the game is
+    # over exactly where python-chess (the oracle) says it is
+    rng = random.Random(36)
+    seen = {True: 0, False: 0}
+    while min(seen.values()) < 40:
+        board = chess.variant.RacingKingsBoard(None)
+        squares = rng.sample(range(64), 6)
+        board.set_piece_at(chess.square(rng.randrange(8), 7), chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(chess.square(rng.randrange(8), rng.choice((5, 6))), chess.Piece(chess.KING, chess.BLACK))
+        for sq, kind in zip(squares, (chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.QUEEN)):
+            if board.piece_at(sq) is None:
+                board.set_piece_at(sq, chess.Piece(kind, rng.choice((chess.WHITE, chess.BLACK))))
+        board.turn = chess.BLACK
+        if not board.is_valid():
+            continue
+        over = board.is_variant_end()
+        seen[over] += 1
+        assert (game_over(parse_fen(board.fen(), variant="racingkings")) is not None) is over, board.fen()
 
 
 def test_a_standard_position_is_classified_as_before():
