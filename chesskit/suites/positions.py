@@ -112,6 +112,7 @@ def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess
         raise InputError(f"the position is {why}")
     if arg == "startpos":
         return STARTING_FEN, "startpos"
+    uci_command(arg)
     if "/" in arg:
         return arg, None
     found = _find(arg, folder)
@@ -136,6 +137,22 @@ def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess
     # a position that cannot arise keeps its fields as written, so that reading it
     # again repeats the notes (the formatted FEN has lost a dropped castling right)
     return (record.given if record.setup.notes else record.fen), arg
+
+
+def uci_command(arg: str) -> None:
+    """Refuse a POSITION written as UCI's ``position`` command (``startpos moves e2e4 e7e5``,
+    ``position fen FEN moves ...``: as pasted from an engine's log), saying how to give
+    it: the position, and its moves with --moves. A FEN's fields never include the word
+    ``moves``, nor does it start with ``position`` or ``fen``."""
+    words = arg.split()
+    if "moves" not in words and words[:1] not in (["position"], ["fen"]):
+        return
+    while words[:1] in (["position"], ["fen"]):
+        words = words[1:]
+    cut = words.index("moves") if "moves" in words else len(words)
+    base, moves = " ".join(words[:cut]) or "startpos", " ".join(words[cut + 1:])
+    how = f"{base!r} --moves {moves!r} (moves={moves!r} in Python)" if moves else f"{base!r}"
+    raise InputError(f"{arg!r} is UCI's position command: give the position alone, its moves with --moves: {how}")
 
 
 def is_chess960_id(arg: str, folder: Path | None = None) -> bool:

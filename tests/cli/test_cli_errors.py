@@ -11,6 +11,8 @@ from chesskit.cli import boundary
 from chesskit.errors import EngineError, MismatchError
 from helpers import allocate_at_most, one_line
 
+KIWI = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 GOOD_LINE = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "s"; D1 20;'
 
@@ -274,6 +276,22 @@ def test_unknown_id_lists_the_standard_positions_first(cli):
 def test_a_fen_without_slashes_is_told_its_placement_field(cli, fen):
     # it was "unknown position ...: not a FEN, 'startpos', or a suite id"
     one_line(cli("perft", fen, "1"), 2, "invalid FEN: piece placement: expected 8 ranks separated by '/', found 1")
+
+
+@pytest.mark.parametrize(
+    "position, given",
+    [
+        ("startpos moves e2e4 e7e5", "'startpos' --moves 'e2e4 e7e5'"),
+        ("position startpos moves e2e4", "'startpos' --moves 'e2e4'"),
+        (f"position fen {KIWI} moves e1g1", f"'{KIWI}' --moves 'e1g1'"),
+        (f"{KIWI} moves e1g1", f"'{KIWI}' --moves 'e1g1'"),
+        ("position startpos", "'startpos'"),
+    ],
+)
+def test_a_uci_position_command_is_told_to_give_its_moves_apart(cli, position, given):
+    # it was told the FEN's ranks or fields were wrong ("expected 8 ranks ... found 1")
+    for command in ("perft", "divide"):
+        one_line(cli(command, position, "2"), 2, "is UCI's position command", f"--moves: {given}")
 
 
 def test_two_words_are_still_an_unknown_id(cli):
