@@ -111,10 +111,12 @@ SUITE_SUFFIXES = (".epd", ".perft")
 
 @dataclass
 class Loaded:
-    """What a set of suite files holds: the positions to run and the lines that cannot be."""
+    """What a set of suite files holds: the positions to run and the lines that cannot be,
+    and the files in the order they were read (``in_file_order``)."""
 
     records: list[SuiteRecord]
     errors: list[LineError]
+    files: list[Path] = field(default_factory=list)
 
 
 def suite_paths(paths: Iterable[str | Path] = ()) -> list[Path]:
@@ -223,7 +225,16 @@ def load_entries(
             raise InputError(f"{NO_SUITE_FILES} in {shown}")
         raise InputError(f"{NO_POSITIONS} in {shown}: no line is a position")
     _tell_apart(records)
-    return Loaded(records, errors)
+    return Loaded(records, errors, files)
+
+
+def in_file_order(errors: list[LineError], files: list[Path]) -> list[LineError]:
+    """``errors`` by file, in the order ``files`` were read (a path that is none of them,
+    one given that does not exist, first), and by line within a file: the lines refused
+    while reading and those refused when run (a position the engine cannot count) as
+    they stand in the files."""
+    rank = {path: i for i, path in enumerate(files)}
+    return sorted(errors, key=lambda error: (rank.get(error.path, -1), error.lineno))
 
 
 def _tell_apart(records: list[SuiteRecord]) -> None:

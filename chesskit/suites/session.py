@@ -34,6 +34,7 @@ from chesskit.suites.runner import (
     SuiteResult,
     Task,
     by_position,
+    in_file_order,
     load_entries,
     plan,
     run,
@@ -55,6 +56,7 @@ class Planned:
     skip_chess960: bool = False
     skipped: list[tuple[SuiteRecord, str]] = field(default_factory=list)
     nothing: str | None = None
+    files: list[Path] = field(default_factory=list)  # in the order read (``runner.in_file_order``)
 
 
 # why a position is skipped when --skip-chess960 leaves out every position of the run
@@ -237,7 +239,7 @@ def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, 
             nothing = "nothing to run: every position is a Chess960 one and --skip-chess960 leaves them out"
             if not (allow_nothing and records):
                 raise InputError(nothing)
-            return Planned([], [], skip_chess960, [(record, LEFT_OUT_960) for record in records], nothing)
+            return Planned([], [], skip_chess960, [(record, LEFT_OUT_960) for record in records], nothing, loaded.files)
         records = left
     tasks, understated = within_bounds(plan(records, max_depth, max_nodes), max_nodes)
     errors = errors + understated
@@ -247,7 +249,7 @@ def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, 
         nothing = f"nothing to run: no expected count of {plural(len(records), 'position')} is within {limits}"
         if not (allow_nothing and records):
             raise InputError(nothing)
-    return Planned(tasks, errors, skip_chess960, skipped(records, max_depth, max_nodes), nothing)
+    return Planned(tasks, errors, skip_chess960, skipped(records, max_depth, max_nodes), nothing, loaded.files)
 
 
 def refuse_stats_with_engine(engine: bool, stats: bool) -> None:
@@ -329,7 +331,7 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
     outcome.positions += [result_of.skipped(record, why) for record, why in planned.skipped]
     outcome.seconds = timer.elapsed_s
     outcome.counted = outcome.results
-    outcome.errors += run_errors(outcome.counted)
+    outcome.errors = in_file_order(outcome.errors + run_errors(outcome.counted), planned.files)
     outcome.results = [r for r in outcome.counted if r.error is None]
     return outcome
 

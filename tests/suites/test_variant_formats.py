@@ -132,3 +132,23 @@ def test_suite_with_an_engine_of_another_variant_names_the_variant_to_give(cli, 
     result = cli("suite", str(path), "--python", spec)
     assert result.exit_code == 2, result.output
     assert "a horde position, and the engine counts chess (give --variant horde)" in result.output
+
+
+def test_the_lines_not_run_are_told_in_file_order(cli, tmp_path):
+    """A line refused when run (another variant than the engine's, line 1) stands before one
+    refused while the file is read (a bad FEN, line 3): "first" and ``error_lines`` follow
+    the file (the run's refusals came after the reader's: "first: s.epd:3")."""
+    import json
+
+    path = tmp_path / "s.epd"
+    path.write_text(
+        '4k3/8/8/8/8/8/8/P3P2P w - - id "h"; variant horde; D1 6;\n'
+        '4k3/8/8/8/8/8/8/4K3 w - - id "ok"; D1 5;\n'
+        "not a fen; D1 20;\n"
+    )
+    spec = str(Path(__file__).resolve().parents[1] / "engines" / "eng_correct.py") + ":Adapter"
+    result = cli("suite", str(path), "--python", spec)
+    assert result.exit_code == 2, result.output
+    assert f"2 lines could not be run (first: {path}:1: a horde position" in result.stderr
+    result = cli("suite", str(path), "--python", spec, "--json")
+    assert [line["line"] for line in json.loads(result.stdout)["error_lines"]] == [1, 3]
