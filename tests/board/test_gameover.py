@@ -24,7 +24,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("variant,fen,shown", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+# a variant's case compiles its walk on a cold cache (variant_walk: with the slow tests)
+@pytest.mark.parametrize(
+    "variant,fen,shown",
+    [pytest.param(*c, marks=[] if c[0] == "chess" else [pytest.mark.variant_walk], id=f"{c[0]}-{i}") for i, c in enumerate(CASES)],
+)
 def test_game_status(variant, fen, shown):
     assert game_status(describe(Board(fen, variant=variant))) == shown
 

@@ -77,7 +77,11 @@ BAD_INPUTS = [
 ]
 
 
-@pytest.mark.parametrize("args, words", BAD_INPUTS, ids=[" ".join(a)[:50] for a, _ in BAD_INPUTS])
+# a --variant case compiles that variant's walk on a cold cache (variant_walk: with the slow tests)
+@pytest.mark.parametrize(
+    "args, words",
+    [pytest.param(a, w, marks=[pytest.mark.variant_walk] if "--variant" in a else [], id=" ".join(a)[:50]) for a, w in BAD_INPUTS],
+)
 def test_bad_input_in_process(cli, args, words):
     if "--variant" in args:  # its walk loaded (or compiled, saying so) before the run: its stderr is the one line
         from chesskit.board.board import Board

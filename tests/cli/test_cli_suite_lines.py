@@ -345,6 +345,7 @@ def test_a_counter_mismatch_prints_its_block_and_the_command_that_splits_it(cli,
     ]
 
 
+@pytest.mark.variant_walk  # compiles crazyhouse's walk on a cold cache
 def test_a_variant_mismatch_regression_names_the_variant(cli, tmp_path):
     # 67 moves (Fairy-Stockfish: 5 king moves and 62 queen drops); 65 is wrong on purpose
     suite = tmp_path / "zh.epd"

@@ -72,6 +72,7 @@ def _shown(cli, moves: str):
     return cli("show", ZH_FEN, "--variant", "crazyhouse", "--moves", moves, "--json")
 
 
+@pytest.mark.variant_walk  # compiles crazyhouse's walk on a cold cache
 def test_a_lowercase_drop_of_the_other_sides_piece_is_refused(cli):
     # 'n@e4' with white to move dropped a white knight: the letter names a black one
     refused = _shown(cli, "n@e4")
@@ -85,6 +86,7 @@ def test_a_lowercase_drop_of_the_other_sides_piece_is_refused(cli):
         chesskit.Board(ZH_FEN, variant="crazyhouse").push("n@e4")
 
 
+@pytest.mark.variant_walk  # compiles crazyhouse's walk on a cold cache
 @pytest.mark.parametrize("moves", ["N@e4", "e2e3 N@e5", "e2e3 n@e5"])
 def test_an_uppercase_drop_or_a_lowercase_one_of_the_side_to_move_is_played(cli, moves):
     # upper case is UCI's spelling for either side; a lower-case letter naming the side to

@@ -49,6 +49,7 @@ def test_a_script_line_that_is_no_move_is_still_refused(tmp_path):
         ScriptEngine(str(script)).divide(KIWIPETE, 1, [])
 
 
+@pytest.mark.variant_walk  # compiles crazyhouse's walk on a cold cache
 def test_san_with_drops_in_crazyhouse(tmp_path):
     # a SAN king move where the node has drops (``Q@d1``, written the same in both
     # notations): reading the SAN once failed on the drops ("'Q@' is not a square name", exit 2)

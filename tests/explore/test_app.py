@@ -365,6 +365,7 @@ def test_the_board_is_as_large_as_leaves_the_table_its_width(size, scale):
         assert width - board_width(scale + 1) - 2 < 48 or 8 * (scale + 1) + 1 > height - 4
 
 
+@pytest.mark.variant_walk  # each case compiles its variant's walk on a cold cache
 @pytest.mark.parametrize("variant, fen, lines", [
     # a three-check FEN has seven fields: the explorer ended with a traceback on any of them
     ("3check", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+2 0 2",
@@ -413,6 +414,7 @@ def drawn_pieces(lines: list[str], marks: bool = False) -> dict[str, str]:
     return pieces
 
 
+@pytest.mark.variant_walk  # each case compiles its variant's walk on a cold cache
 @pytest.mark.parametrize("variant, fen", [
     ("atomic", None), ("kingofthehill", None), ("3check", None), ("antichess", None), ("horde", None),
     ("racingkings", None), ("crazyhouse", "r1b1k2r/ppp2ppp/2n5/8/8/2N5/PPP2PPP/R1BQ~K2R[BNPbnpq] w KQkq - 0 9"),
@@ -432,6 +434,7 @@ def test_the_drawn_board_is_python_chess_variant_board(variant, fen):
     run(ex, script)
 
 
+@pytest.mark.variant_walk  # compiles crazyhouse's walk on a cold cache
 @pytest.mark.parametrize("fen", [
     "r1b1k2r/ppp2ppp/2n5/8/8/2N5/PPP2PPP/R1BQ~K2R[BNPbnpq] w KQkq - 0 9",
     "r~3k3/8/8/8/8/8/8/1N~2K2Q~[] w - - 0 1",

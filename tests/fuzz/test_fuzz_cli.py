@@ -278,6 +278,7 @@ def test_save_into_a_perft_suite_appends_a_block_of_its_format(cli, tmp_path):
     assert cli("suite", str(suite), "--python", adapter("three_queens")).exit_code == 1
 
 
+@pytest.mark.variant_walk  # the suite run reads each file in atomic: compiles atomic's walk on a cold cache
 @pytest.mark.parametrize("name, text", [
     ("mine.perft", "variant atomic\nid a\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20\n"),
     ("atomic.perft", "id a\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20\n"),

@@ -139,6 +139,7 @@ def test_a_variant_board_the_standard_rules_refuse_is_drawn(variant, fen):
     assert not [t for t in root.iterfind("svg:text", NS) if t.get("class") == "pockets"]
 
 
+@pytest.mark.variant_walk  # each case compiles its variant's walk on a cold cache
 @pytest.mark.parametrize(
     "variant, fen, pocket",
     [
