@@ -120,7 +120,7 @@ def fuzz(
         eng.close()
     note_dialect(spoken, as_json, eng)
     _check_compared(run, started)
-    failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts))
+    failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts), eng)
     write_fuzz(html_path, run, engine_call(engine_opts))
     _verdict(run, failure, chess960)
 
@@ -207,11 +207,16 @@ class _Stopped(ChesskitError):
         super().__init__(f"{signals.interrupt_message(signals.interrupted_signal())}; the finding is shown above but {failure}")
 
 
-def _show_and_save(run, save: str | None, as_json: bool, spoken, call: str) -> str | None:
+def _show_and_save(run, save: str | None, as_json: bool, spoken, call: str, eng=None) -> str | None:
     """Show the run, and save a finding to ``save``: the finding is shown before the save is
     tried (on a terminal or a pipe) or whatever the save does (JSON, which names the id), so
     a save that fails (a removed folder, a full disk) or is interrupted never loses it.
-    Returns why the save failed, or None."""
+    ``spoken``: the engine's dialect found at its start; ``eng``, the engine, tells the one
+    that answered the run's last questions (Sjaak II's UCI totals once a Chess960 position
+    came: compare's and suite's ``"dialect_answered"``). Returns why the save failed, or None."""
+    from chesskit.suites.session import answered_dialect
+
+    spoken = (spoken, answered_dialect(spoken, eng))
     if run.finding is None or save is None:
         _show(run, as_json, None, spoken, call)
         return None
@@ -379,7 +384,7 @@ def agreed_line(run) -> str:
     )
 
 
-def _show(run, as_json: bool, saved: str | None, dialect=None, call: str | None = None) -> None:
+def _show(run, as_json: bool, saved: str | None, dialects=(None, None), call: str | None = None) -> None:
     from chesskit.cli import compare_render, regression_view
     from chesskit.compare.engines.dialects import without_about
     from chesskit.compare.regression import from_report
@@ -390,8 +395,10 @@ def _show(run, as_json: bool, saved: str | None, dialect=None, call: str | None 
         data = run_json(run)
         data["saved"] = saved
         data["regression"] = regression_view.to_json(found)
-        if dialect is not None:  # as compare gives it
+        dialect, answered = dialects
+        if dialect is not None:  # as compare gives them
             data["dialect"] = without_about(dialect)
+            data["dialect_answered"] = without_about(answered or dialect)
         output.emit_json(data)
         return
     for crash in run.crashes:

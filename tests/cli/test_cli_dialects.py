@@ -292,3 +292,19 @@ def test_a_total_only_step_without_counts_by_move_flags_no_row(cli):
     rows = last[2:-1]
     assert rows and all(row.split()[2] == "-" and not row.endswith("<") for row in rows)
     assert any(row.endswith("<") for row in steps[0].splitlines())  # where it gave counts by move
+
+
+def test_fuzz_json_names_the_dialect_that_answered(cli):
+    """``fuzz --json`` is compare's object for its finding, ``dialect_answered`` too (it had
+    none): Sjaak II (the fake) found dividing in xboard answers the run's Chess960 positions
+    in its UCI loop's totals; with --no-chess960 it stays in xboard."""
+    sjaak = f"{sys.executable} {ENGINES / 'fake_xboard.py'} --format sjaak --uci --uci960"
+    result = cli("fuzz", "--engine", sjaak, "--seed", "1", "--positions", "6", "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["dialect"]["name"] == "xboard-perft-split"
+    assert report["dialect_answered"] == {
+        "name": "uci-perft-total", "moves": None, "total_only": True, "notation": None, "detected": True,
+    }
+    report = json.loads(cli("fuzz", "--engine", sjaak, "--seed", "1", "--positions", "6", "--no-chess960", "--json").stdout)
+    assert report["dialect_answered"] == report["dialect"] and report["dialect"]["name"] == "xboard-perft-split"
