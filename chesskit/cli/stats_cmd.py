@@ -25,7 +25,8 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
     board.stats(1)  # load (or compile) the counters outside the timed run
     with Timer() as timer:
         count = lambda: stats_by_depth(board, depth) if depth > 0 else [board.stats(0)]  # noqa: E731
-        rows = output.in_background(count, f"perft {depth} --stats", wanted=not as_json)
+        flags = " --all-depths" if all_depths else " --stats"  # as given: --all-depths implies --stats
+        rows = output.in_background(count, f"perft {depth}{flags}", wanted=not as_json)
     shown = list(enumerate(rows, start=1)) if all_depths and depth > 0 else [(depth, rows[-1])]
     nodes = rows[-1]["nodes"]
     names = counter_names(board)
@@ -46,7 +47,7 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
             data["depths"] = [{"depth": d, "nodes": row["nodes"], "stats": only_stats(row)} for d, row in shown]
         output.emit_json(data)
     elif output.stdout_is_terminal():
-        _table("perft", board, ident, depth, "depth", [(str(d), row) for d, row in shown], None, timer, nps, names)
+        _table("perft", board, ident, depth, "depth", [(str(d), row) for d, row in shown], None, timer, nps, names, flags)
     else:
         lines = [_plain_row("depth", names, names)]
         lines += [_plain_row(str(d), [row[name] for name in names], names) for d, row in shown]
@@ -96,11 +97,11 @@ def _plain_row(label: str, values, names) -> str:
     return "  ".join(cells).rstrip()
 
 
-def _table(kind, board, ident, depth, first, rows, footer, timer: Timer, nps: int, names) -> None:
+def _table(kind, board, ident, depth, first, rows, footer, timer: Timer, nps: int, names, flags=" --stats") -> None:
     from rich.table import Table
 
     con = output.console()
-    for line in perft_view.heading(kind, depth, ident, board.shown_fen(), board.variant, flags=" --stats"):
+    for line in perft_view.heading(kind, depth, ident, board.shown_fen(), board.variant, flags=flags):
         con.print(line)
     widths = {name: _width(name, rows, footer) for name in names}
     for part in _fitting(con.width, first, rows, footer, widths):

@@ -35,6 +35,13 @@ def test_perft_stats_fits_the_terminal_and_cuts_no_number(cli, terminal, columns
     assert tables == (1 if columns == 200 else 2)
 
 
+def test_the_heading_names_the_option_given(cli, terminal):
+    # --all-depths was headed "perft 3 --stats"
+    terminal(120)
+    assert "perft 3 --all-depths" in cli("perft", "kiwipete", "3", "--all-depths").stdout
+    assert "perft 3 --stats" in cli("perft", "kiwipete", "3", "--stats").stdout
+
+
 def test_divide_stats_on_a_narrow_terminal_keeps_every_move_and_total(cli, terminal):
     terminal(80)
     result = cli("divide", "kiwipete", "2", "--stats")
