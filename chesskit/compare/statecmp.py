@@ -43,7 +43,7 @@ from chesskit.board.board import Board
 from chesskit.compare.classify import state_hint
 from chesskit.compare.descent import StateMismatch
 from chesskit.compare.engines.pyadapter import PythonEngine
-from chesskit.errors import FenError
+from chesskit.errors import EngineError, FenError
 from chesskit.geometry import distance, flip_rank
 from chesskit.variants import get as get_variant
 from chesskit.vocab import FILE_NAMES, PAWN, ROOK, parse_square, piece_code, square_name
@@ -305,6 +305,7 @@ class StateChecker:
         self.fullmove_shift = 0  # set at each set_fen: kept_fullmove_zero
         self.pushes = 0  # pushes compared so far, sweep and descent together
         self._left: int | None = None  # pushes the running sweep may still make
+        self._at: list[str] = []  # the moves to the node the adapter is being asked about
 
     # -- the two walks -----------------------------------------------------------
 
@@ -321,16 +322,34 @@ class StateChecker:
                     return found
         except _Budget:
             pass
+        except EngineError as err:
+            raise self._located(err) from None
         finally:
             self._left = None
         return None
 
     def check_node(self, path: list[str]) -> StateMismatch | None:
         """Every push along ``prefix + path``, then each move of that node pushed and popped."""
-        board, found = self._start(self.prefix + list(path))
-        if found is not None:
-            return found
-        return self._walk(board, self.prefix + list(path), 1)
+        try:
+            board, found = self._start(self.prefix + list(path))
+            if found is not None:
+                return found
+            return self._walk(board, self.prefix + list(path), 1)
+        except EngineError as err:
+            raise self._located(err) from None
+
+    def _located(self, err: EngineError) -> EngineError:
+        """``err`` (the adapter raised, or its ``fen()`` made no sense) saying at which node of
+        the state check: as the descent's failures say theirs (``descent.located``)."""
+        if err.path is not None or type(err) is not EngineError:  # a timeout, a start: as it is
+            return err
+        board = Board(self.position_fen, chess960=self.chess960 or None, variant=getattr(self.engine, "variant", "chess"))
+        for move in self._at:
+            board.push(move)
+        where = f"after {' '.join(self._at)}" if self._at else "at the start position"
+        found = EngineError(f"{err}; it failed in compare's check of its state (push, pop, fen()), {where} (fen {board.shown_fen()})")
+        found.path, found.fen = list(self._at), board.shown_fen()
+        return found
 
     # -- helpers ---------------------------------------------------------------
 
@@ -340,6 +359,7 @@ class StateChecker:
             board = Board(self.position_fen, chess960=self.chess960 or None)
         else:
             board = Board(self.position_fen, chess960=self.chess960 or None, variant=variant)
+        self._at = []
         self.engine.set_fen(self.position_fen, self.chess960)
         found = self._compare(board, [], "set_fen", None)
         for i, move in enumerate(moves):
@@ -350,6 +370,7 @@ class StateChecker:
 
     def _walk(self, board: Board, path: list[str], depth: int) -> StateMismatch | None:
         ours = set(board.legal_moves())
+        self._at = list(path)
         for move in self.engine.legal_moves():
             if move not in ours:
                 continue
@@ -363,7 +384,9 @@ class StateChecker:
             if found is not None:
                 return found
             board.pop()
+            self._at = path + [move]  # the node it pops back from
             self.engine.pop()
+            self._at = list(path)
             found = self._compare(board, path, "pop", move)
             if found is not None:
                 return found
@@ -373,8 +396,10 @@ class StateChecker:
         """Push ``move`` on both sides and compare; both stay pushed."""
         before = board.piece_at(parse_square(move[2:4]))
         rights = set(board.setup().castling)
+        self._at = list(path)  # the node it pushes from
         board.push(move)
         self.engine.push(move)
+        self._at = path + [move]
         self.pushes += 1
         found = self._compare(board, path + [move], "push", move)
         if found is not None and found.field == "castling":

@@ -618,3 +618,19 @@ def test_a_wait_in_an_engine_error_is_rounded(seconds, shown):
     from chesskit.compare.engines.base import seconds_text
 
     assert seconds_text(seconds) == shown
+
+
+def test_an_adapter_failing_in_compares_state_check_says_where(cli):
+    # the check of its full state (push, pop and fen() along the walk, before the first
+    # divide) named only the push that raised, not the node it was made at
+    result = cli("compare", "startpos", "3", "--python", f"{engine_file('fail_adapters.py')}:RaisesInPush")
+    assert result.exit_code == 3, result.output
+    found = re.search(
+        r"raised ValueError in push\('(\w+)'\): capture \1 not implemented \| second line; it failed in "
+        r"compare's check of its state \(push, pop, fen\(\)\), after ([\w ]+) \(fen (.+)\)$", result.stderr.strip()
+    )
+    assert found, result.stderr
+    board = chess.Board()  # python-chess: the moves lead to that position, where the push is a capture
+    for move in found[2].split():
+        board.push_uci(move)
+    assert board.fen() == found[3] and board.is_capture(chess.Move.from_uci(found[1]))
