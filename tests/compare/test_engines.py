@@ -634,3 +634,23 @@ def test_an_adapter_failing_in_compares_state_check_says_where(cli):
     for move in found[2].split():
         board.push_uci(move)
     assert board.fen() == found[3] and board.is_capture(chess.Move.from_uci(found[1]))
+
+
+def test_an_engine_that_explains_and_exits_before_its_first_command_is_quoted(tmp_path):
+    # it closes its input first, so chesskit's 'uci' always meets a closed pipe: its two
+    # lines are still unread then, and were reported as "it printed nothing"
+    script = tmp_path / "explains.sh"
+    script.write_text('#!/bin/sh\nexec 0<&-\necho "myengine 0.1"\necho "error: cannot open book file book.bin"\nexit 4\n')
+    script.chmod(0o755)
+    with pytest.raises(EngineError, match=r"exited with code 4 after 'uci'; last output: 'error: cannot open book file book.bin'$"):
+        with UciEngine([str(script)]) as engine:
+            engine.divide(STARTPOS, 1, [])
+
+
+def test_an_engine_that_refuses_its_arguments_and_exits_in_the_handshake_is_quoted(stockfish_path):
+    # Stockfish runs its arguments as a command ("Unknown command: '--bogus '") and exits:
+    # no uciok, so the xboard handshake follows and meets a closed pipe. The line it
+    # printed before is why; it was reported as "it printed nothing"
+    with pytest.raises(EngineError, match=r"exited with code 0 after '.*'; last output: \"Unknown command: '--bogus ?'"):
+        with open_engine(f"{stockfish_path} --bogus", timeout=5) as engine:
+            engine.divide(STARTPOS, 1, [])

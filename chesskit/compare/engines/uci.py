@@ -115,6 +115,7 @@ class UciEngine(Engine):
         self._finalizer: weakref.finalize | None = None
         self._chess960 = False
         self._last_command = "(start)"
+        self._handshaken = False  # the running process has finished its handshake
 
     # -- the Engine interface -------------------------------------------------
 
@@ -163,6 +164,7 @@ class UciEngine(Engine):
         self._stderr_tail.clear()
         self._lines_read = 0
         self._read_at_command = 0
+        self._handshaken = False
         self._finalizer = weakref.finalize(self, kill_group, proc)
         self._threads = [
             threading.Thread(target=_pump, args=(proc.stdout, self._lines.put), daemon=True),
@@ -175,6 +177,7 @@ class UciEngine(Engine):
         except BaseException:
             self._kill()
             raise
+        self._handshaken = True
 
     def _handshake(self) -> None:
         self._send("uci")
@@ -322,14 +325,36 @@ class UciEngine(Engine):
             what = describe_exit(proc.wait(timeout=1))
         except subprocess.TimeoutExpired:
             what = "closed its output"
+        self._take_unread()
         self._kill()
         return self.error(f"{what} after {self._last_command!r}; {self._last_output()}")
+
+    def _take_unread(self) -> None:
+        """Take what the engine printed and chesskit had not read when its output ended: an
+        engine that says why it fails and exits before its first command reaches it (a
+        missing network file; Stockfish running its arguments as commands) is found by the
+        write failing, its lines still queued. They count as read since that command, so
+        its last one is quoted; the readers get a moment to reach the end of the output."""
+        until = time.monotonic() + 0.5
+        for thread in self._threads:
+            thread.join(timeout=max(0.0, until - time.monotonic()))
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(line, str):
+                self._stdout_tail.append(line)
+                self._lines_read += 1
 
     def _last_output(self) -> str:
         """The engine's last line on stderr, else on stdout since the command it failed on:
         not the ``readyok`` of the question before (``killed by signal SIGABRT after 'go
-        perft 2'; last output: 'readyok'`` read as if it had answered that much)."""
-        since = self._lines_read - self._read_at_command
+        perft 2'; last output: 'readyok'`` read as if it had answered that much). In the
+        handshake, whatever it printed: its start-up lines say why it stops (Stockfish
+        given an argument runs it as a command, says ``Unknown command``, and exits before
+        the xboard handshake that follows a missing ``uciok``)."""
+        since = self._lines_read - self._read_at_command if self._handshaken else len(self._stdout_tail)
         for tail in (self._stderr_tail, list(self._stdout_tail)[-since:] if since else []):
             lines = [line for line in tail if line.strip()]
             if lines:
