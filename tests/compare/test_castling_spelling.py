@@ -110,3 +110,26 @@ def test_compare_agrees_with_a_chess960_king_to_square_script(cli):
     assert [line for line in result.stderr.splitlines() if line.startswith(NOTE960)] == [result.stderr.strip()]
     data = json.loads(cli("compare", GAP, "1", "--script", str(KTS960), "--json").stdout)
     assert data["agree"] is True and data["castling_spelling"] == "king-to-square"
+
+
+def test_an_engine_without_chess960_castling_is_not_said_to_spell_it(cli, tmp_path):
+    from chesskit.compare.engines.castling import read_castling
+
+    # the king on b1 steps to c1, its castle with a1's rook lands there too: an engine with
+    # no Chess960 castle lists b1c1 once, the step; it was said to write castling as the
+    # king's destination, and the report sent its author to the notation
+    fen = "4k3/8/8/8/8/8/8/RK6 w A - 0 1"
+    ours = pc_divide(fen, 1, chess960=True)
+    no_castle = {move: n for move, n in ours.items() if move != "b1a1"}
+    assert read_castling(no_castle, lambda: Board(fen, chess960=True), True) == (no_castle, None)
+    script = tmp_path / "plain.py"  # python-chess's Board(fen), not Chess960: no such castle
+    script.write_text(
+        f"#!{sys.executable}\nimport sys, chess\nb = chess.Board(sys.argv[2])\n"
+        "for m in sys.argv[3].split() if len(sys.argv) > 3 else []: b.push_uci(m)\n"
+        "print('\\n'.join(f'{m.uci()} 1' for m in b.legal_moves))\nprint()\nprint(b.legal_moves.count())\n"
+    )
+    script.chmod(0o755)
+    result = cli("compare", fen, "1", "--script", str(script), "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1 and data["missing"] == ["b1a1"] and data["castling_spelling"] is None
+    assert NOTE960 not in result.stderr

@@ -134,9 +134,12 @@ def _read_960(divide: dict[str, int], board_factory) -> tuple[dict[str, int], st
         written = castle[:2] + square_name(castle_squares(king, rook)[0])
         if castle in divide or written not in divide:
             continue
-        spelled = True
         if written in legal and written != castle:
-            continue  # also a step of the king: which line is which is not known
+            # also a step of the king, listed once: the step itself, or the castle with the
+            # step missing; which is not known, and an engine without Chess960 castling
+            # lists just the step (no claim about its spelling then)
+            continue
+        spelled = True
         renamed[castle] = renamed.pop(written)
     if not spelled:
         return divide, None
