@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chesskit.compare.classify import FIELD_LABELS
+from chesskit.compare.classify import DEPTH_SHIFT, FIELD_LABELS
 from chesskit.compare.descent import shown_value
 from chesskit.cli.boardview import FILES, SQUARES, colour_depth, rich_board
 from chesskit.glyphs import promoted, ranks
@@ -43,6 +43,8 @@ def headline(report) -> str:
     if report.kind == "moves":
         return f"DISAGREE: the move lists differ after {_where(report.path)}"
     state = report.state
+    if state.field == "walk" and state.hint.startswith(DEPTH_SHIFT):
+        return f"DISAGREE: the engine counts another depth than it is asked ({report.depth})"
     if state.field == "walk":
         return f"DISAGREE: the engine's counts depend on how it reaches {_where(report.path)}"
     label = FIELD_LABELS.get(state.field, state.field)

@@ -210,6 +210,20 @@ def king_exposing_moves(setup) -> int:
     return exposing
 
 
+# how a hint for an engine counting another depth than asked begins (``depth_shift_hint``)
+DEPTH_SHIFT = "the engine's divide at depth "
+
+
+def depth_shift_hint(asked: int, counted: int) -> str:
+    """The hint for an engine whose divide at depth ``asked`` is chesskit's at ``counted``."""
+    fewer = asked - counted
+    return (
+        f"{DEPTH_SHIFT}{asked} is chesskit's at depth {counted}, move by move: it counts {fewer} "
+        f"{'ply' if fewer == 1 else 'plies'} fewer than asked (the depth parsed or applied off by one, or "
+        "ignored), not a make/unmake fault"
+    )
+
+
 def pseudo_legal_hint(setup, legal: int, reached: int) -> str:
     """The hint for a node whose perft 1 the engine gives as ``reached`` from its parent
     but as ``legal`` (chesskit's count) asked directly, when ``reached`` is its count of

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from chesskit.compare.classify import classify_moves, listing_note, pseudo_legal_hint
+from chesskit.compare.classify import classify_moves, depth_shift_hint, listing_note, pseudo_legal_hint
 from chesskit.compare.engines.base import CANNOT_PLAY_960, UCI_MOVE, answers_by_totals, unless_quoted
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
@@ -252,7 +252,9 @@ def _walk_report(report: Report, board, here: list[str], ours: dict[str, int], e
     (``depth`` plies of it). At depth 1 the parent's count may be the node's pseudo-legal
     moves, a bulk count that tests no legality: the hint says so (``classify``)."""
     total = sum(ours.values())
-    hint = pseudo_legal_hint(board.setup(), total, expected) if depth == 1 and board.variant == "chess" else ""
+    hint = _depth_shift_hint(report, board)
+    if not hint and depth == 1 and board.variant == "chess":
+        hint = pseudo_legal_hint(board.setup(), total, expected)
     report.state = StateMismatch(
         path=here,
         fen=board.shown_fen(),
@@ -264,3 +266,21 @@ def _walk_report(report: Report, board, here: list[str], ours: dict[str, int], e
         hint=hint,
     )
     return _state_report(report, report.state)
+
+
+def _depth_shift_hint(report: Report, board) -> str:
+    """The hint for an engine that counts another depth than it is asked (``go perft N``
+    parsed or applied off by one, or N ignored): its divide of the start node at depth D is
+    chesskit's at a shallower depth, move by move. Its divides then agree at depth 1 below
+    a node it counted wrong from its parent, which reads as an unmake that does not restore
+    the state; else ""."""
+    first = report.steps[0]
+    if first.depth < 2 or len(first.theirs) < 2:  # one move's count says too little
+        return ""
+    root = board.copy()
+    for _ in range(len(report.steps) - 1):
+        root.pop()
+    for depth in range(first.depth - 1, 0, -1):
+        if root.divide(depth) == first.theirs:
+            return depth_shift_hint(first.depth, depth)
+    return ""

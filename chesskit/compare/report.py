@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chesskit.compare.classify import MoveNote, state_hint
+from chesskit.compare.classify import DEPTH_SHIFT, MoveNote, state_hint
 
 
 @dataclass
@@ -156,6 +156,9 @@ class Report:
                 text += ": a start position that cannot arise, where the oracles disagree (docs/variants.md)"
             return text
         state = self.state
+        if state.field == "walk" and state.hint.startswith(DEPTH_SHIFT):
+            said = state.hint[len("the engine's ") :].split(",")[0]
+            return f"{self.engine} counts fewer plies than asked: its {said}"
         if state.field == "walk":
             return f"{self.engine} counts {where} differently when reached by make/unmake ({self.fen})"
         after = f" after {state.op} {state.move}" if state.move else f" after {state.op}"

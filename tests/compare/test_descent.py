@@ -412,3 +412,58 @@ def test_depth_one_counts_other_than_one_are_an_engine_error():
         EngineError, match=r"^engine 'fixed' answered a depth-1 divide with counts other than 1"
     ):
         descend(board, _Twos(), 1, board.fen(), engine_name="fixed")
+
+
+class _Shallower:
+    """A python-chess engine that counts ``fewer`` plies less than it is asked (``go perft
+    N`` read off by one, or N ignored): its divide of a node at depth D is the true one at
+    D - fewer (every row 1 at depth 1 and below)."""
+
+    def __init__(self, fewer):
+        self.fewer = fewer
+
+    def divide(self, fen, depth, moves, chess960=False):
+        board = chess.Board(fen)
+        for m in moves:
+            board.push_uci(m)
+        result = {}
+        for move in list(board.legal_moves):
+            board.push(move)
+            result[move.uci()] = self._perft(board, depth - 1 - self.fewer)
+            board.pop()
+        return result
+
+    def _perft(self, board, depth):
+        if depth <= 0:
+            return 1
+        total = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            total += self._perft(board, depth - 1)
+            board.pop()
+        return total
+
+
+@pytest.mark.parametrize("fewer", [1, 2])
+def test_an_engine_counting_fewer_plies_than_asked_is_named_as_such(fewer):
+    from chesskit.board.board import Board
+    from chesskit.compare.descent import descend
+
+    board = Board(KIWIPETE)
+    report = descend(board, _Shallower(fewer), 3, KIWIPETE, engine_name="short")
+    assert board.move_stack == []
+    # its divides agree at depth 1 below a node it counted wrong from the parent: once read
+    # as an unmake that does not restore the state
+    assert report.kind == "state" and report.state.field == "walk"
+    plies = "1 ply" if fewer == 1 else "2 plies"
+    assert report.state.hint == (
+        f"the engine's divide at depth 3 is chesskit's at depth {3 - fewer}, move by move: it counts {plies} "
+        "fewer than asked (the depth parsed or applied off by one, or ignored), not a make/unmake fault"
+    )
+    assert report.summary() == f"short counts fewer plies than asked: its divide at depth 3 is chesskit's at depth {3 - fewer}"
+    from chesskit.cli.compare_render import headline
+
+    assert headline(report) == "DISAGREE: the engine counts another depth than it is asked (3)"
+    # an engine whose unmake is wrong keeps the unmake hint
+    plain = descend(Board(KIWIPETE), _Fixed(["e1g1", "h3g2"], 5), 3, KIWIPETE)
+    assert "unmake" in plain.state.hint and "fewer than asked" not in plain.state.hint
