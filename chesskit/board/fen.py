@@ -207,9 +207,11 @@ def _check_variant_material(rules, board, turn, pockets, promoted, notes) -> Non
 
 
 def _castling_field(text: str, rules: variants.Variant, notes: _Notes) -> str:
-    """A variant without castling drops every right (noted)."""
+    """A variant without castling drops every right (noted); a field that names no rights
+    is bad input there as everywhere."""
     if rules.castles or text == "-":
         return text
+    _castling_characters(text)
     notes.add("castling", f"castling rights {text!r} in {rules.name}, which has no castling", "the rights are dropped")
     return "-"
 
@@ -352,6 +354,16 @@ def _king_square(board: list[int], color: int) -> int:
 # ---------------------------------------------------------------- castling
 
 
+def _castling_characters(text: str) -> None:
+    """A FenError for a castling field (not '-') with a character that names no rook."""
+    for ch in text:
+        if ch not in "KQkqABCDEFGHabcdefgh":
+            raise FenError(
+                "castling",
+                f"unknown castling character {ch!r}; expected '-' alone or K, Q, k, q, A-H, a-h",
+            )
+
+
 def _parse_castling(
     text: str, board: list[int], chess960: bool | None, notes: _Notes
 ) -> tuple[list[int], bool]:
@@ -369,12 +381,8 @@ def _parse_castling(
     if text == "-":
         return [], bool(chess960)
     rights: dict[int, str] = {}  # rook square -> the character that named it
+    _castling_characters(text)
     for ch in text:
-        if ch not in "KQkqABCDEFGHabcdefgh":
-            raise FenError(
-                "castling",
-                f"unknown castling character {ch!r}; expected '-' alone or K, Q, k, q, A-H, a-h",
-            )
         try:
             rook_sq = _castling_rook(ch, board, chess960)
         except FenError as err:  # no king or rook where this right needs them

@@ -193,6 +193,26 @@ def test_cannot_arise_notes_and_strict():
         assert err.value.field == field and words in str(err.value)
 
 
+@pytest.mark.parametrize(
+    "fen, variant",
+    [
+        ("8/P7/8/8/8/8/8/k7 w ] - 0 1", "antichess"),
+        ("KKKK4/8/8/8/8/8/8/kkkk4 w 6 - 0 1", "antichess"),
+        ("8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w +- - 0 1", "racingkings"),
+        ("8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w K- - 0 1", "racingkings"),
+    ],
+)
+def test_a_malformed_castling_field_is_bad_input_in_a_variant_without_castling(fen, variant):
+    # well-formed rights there are dropped with a note (the position cannot arise); a field
+    # naming no rights was counted with that note as well, where python-chess refuses it
+    with pytest.raises(FenError) as err:
+        parse_fen(fen, variant=variant)
+    assert err.value.field == "castling" and "unknown castling character" in str(err.value)
+    board_class = chess.variant.find_variant(variant)
+    with pytest.raises(ValueError):
+        board_class(fen)
+
+
 def test_960_names_and_giveaway_castling():
     setup = parse_fen("startpos", variant="atomic960")
     assert setup.chess960 and setup.variant == "atomic"
