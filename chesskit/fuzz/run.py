@@ -212,8 +212,9 @@ def fuzz(
                     break
             if on_progress is not None:
                 on_progress(run.positions, run.nodes, clock() - began)
-    if run.finding is None and _to_shrink(run, variant) is not None:
-        _shrink_crash(engine, run.crashes[0], position_timeout, on_shrink, deadline)
+    crash = _to_shrink(run, variant) if run.finding is None else None
+    if crash is not None:
+        _shrink_crash(engine, crash, position_timeout, on_shrink, deadline)
     run.seconds = clock() - began
     run.castling_spelling = getattr(engine, "castling_spelling", None)
     return run
@@ -228,10 +229,12 @@ def _adder(run: FuzzRun, compared: list[int]) -> Callable[[int], None]:
 
 
 def _to_shrink(run: FuzzRun, variant: str) -> Crash | None:
-    """The crash shrunk after the positions (when no difference is found): the first, where
-    the engine failed at once (``crashed``), in standard chess."""
-    first = run.crashes[0] if run.crashes else None
-    return first if first is not None and crashed(first.failure) and variant == "chess" else None
+    """The crash shrunk after the positions (when no difference is found): the first where
+    the engine failed at once (``crashed``), in standard chess; a hang or an engine that
+    cannot play Chess960 before it is passed over, not a reason to shrink none."""
+    if variant != "chess":
+        return None
+    return next((crash for crash in run.crashes if crashed(crash.failure)), None)
 
 
 def crashed(failure: EngineFailure) -> bool:
@@ -376,8 +379,10 @@ def crash_error(run: FuzzRun, chess960: bool | None = None) -> EngineError:
         hint = f"; only standard positions were tried after position {run.chess960_dropped_at}{hint}"
     where = unless_quoted(reason, fen, f": {fen}")
     many = f"the engine failed on {len(run.crashes)} of {run.positions} positions; first: " if len(run.crashes) > 1 else ""
-    if first.shrunk is not None and first.shrunk.fen != first.start.fen:
-        where += f"; shrunk: {first.shown(first.shrunk.fen)}"
+    shrunk = next((crash for crash in run.crashes if crash.shrunk is not None), None)  # after a hang: a later one
+    if shrunk is not None and shrunk.shrunk.fen != shrunk.start.fen:
+        which = "" if shrunk is first else f"position {shrunk.index} "
+        where += f"; {which}shrunk: {shrunk.shown(shrunk.shrunk.fen)}"
     return EngineError(f"{many}{reason} (fuzz seed {run.seed}, position {first.index}{where}{hint})")
 
 

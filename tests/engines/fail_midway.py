@@ -6,8 +6,9 @@ adapter (`Adapter`) its `set_fen` raises.  Positions with three queens of one co
 come up within the first few dozen of most fuzz seeds, after others that it answers.
 """
 
+import os
 import sys
-
+import time
 
 import pchelper
 
@@ -21,6 +22,18 @@ class Adapter(pchelper.Adapter):
     def set_fen(self, fen: str, chess960: bool = False) -> None:
         if crowded_with_queens(fen):
             raise MemoryError("queen list full")
+        super().set_fen(fen, chess960)
+
+
+class HangsOnce(Adapter):
+    """The same, but hangs on the first position it is given while the file that
+    ``CHESSKIT_HANG_ONCE`` names does not exist (it makes the file): a hang before the crash."""
+
+    def set_fen(self, fen: str, chess960: bool = False) -> None:
+        marker = os.environ.get("CHESSKIT_HANG_ONCE")
+        if marker and not os.path.exists(marker):
+            open(marker, "w").close()
+            time.sleep(60)
         super().set_fen(fen, chess960)
 
 

@@ -218,6 +218,20 @@ def test_engine_failing_on_a_position_fails_that_position_only(cli):
     assert f"  shrunk ({crash['shrink_tried']} candidates tried): {crash['shrunk_fen']}" in plain.stdout
 
 
+def test_the_first_crash_is_shrunk_after_a_hang(cli, tmp_path, monkeypatch):
+    # a hang on position 1 (a timeout) came first: no crash was shrunk at all
+    monkeypatch.setenv("CHESSKIT_HANG_ONCE", str(tmp_path / "hung"))
+    spec = f"{ENGINES / 'fail_midway.py'}:HangsOnce"
+    result, report = fuzz_json(cli, "--python", spec, "--seed", "5", "--positions", "6", "--timeout", "1")
+    assert result.exit_code == 3 and report["fen"] is None
+    hang, crash = report["engine_errors"]
+    assert hang["position"] == 1 and "within 1 s" in hang["reason"] and hang["shrunk_fen"] is None
+    assert crash["position"] == 5 and "queen list full" in crash["reason"]
+    assert crash["shrink_tried"] > 0 and crash["shrunk_depth"] == 1
+    assert sorted(c for c in crash["shrunk_fen"].split()[0] if c.isalpha()) in (sorted("KkQQQ"), sorted("Kkqqq"))
+    assert result.stderr.count("\n") == 1 and f"position 5 shrunk: {crash['shrunk_fen']}" in result.stderr
+
+
 @pytest.mark.parametrize("kind", ["missing", "not executable", "no interpreter line"])
 def test_a_script_that_cannot_be_started_stops_the_run_at_once(cli, tmp_path, kind):
     # --script is first run on the first position: it went on failing every generated
