@@ -212,8 +212,7 @@ def fuzz(
                     break
             if on_progress is not None:
                 on_progress(run.positions, run.nodes, clock() - began)
-    crash = _to_shrink(run, variant) if run.finding is None else None
-    if crash is not None:
+    if run.finding is None and (crash := _to_shrink(run, variant)) is not None:
         _shrink_crash(engine, crash, position_timeout, on_shrink, deadline)
     run.seconds = clock() - began
     run.castling_spelling = getattr(engine, "castling_spelling", None)
