@@ -309,8 +309,14 @@ def test_engine_that_does_not_exist(kind):
         # the file exists: "No such file or directory" alone sent the user looking for it
         ("#!/no/such/interpreter\n", r"No such file or directory: the interpreter its #! line names, '/no/such/interpreter', does not exist$"),
         ("echo no interpreter line\n", r"Exec format error: neither a program this system runs nor a script with a #! line$"),
+        # saved on Windows: the kernel looks for '/bin/sh\r'; "'/bin/sh' does not exist" was told
+        (
+            "#!/bin/sh\r\necho hi\r\n",
+            r"No such file or directory: its #! line ends in a carriage return, so the interpreter looked for is "
+            r"'/bin/sh\\r': the file has Windows \(CRLF\) line endings; convert it to LF \(dos2unix\)$",
+        ),
     ],
-    ids=["missing interpreter", "no #! line"],
+    ids=["missing interpreter", "no #! line", "CRLF line endings"],
 )
 def test_a_script_that_cannot_be_run_says_why(tmp_path, first_line, why):
     script = tmp_path / "engine.sh"

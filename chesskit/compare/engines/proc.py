@@ -151,9 +151,16 @@ def why_not_started(program: str, exc: OSError) -> str:
     except OSError:
         return why
     if first.startswith(b"#!"):
-        interpreter = first[2:].strip().split(b" ")[0].decode(errors="replace")
+        line = first[2:].rstrip(b"\n").strip(b" \t")
+        interpreter = line.split(b" ")[0].decode(errors="replace")
+        if exc.errno == errno.ENOENT and interpreter.endswith("\r"):
+            # the kernel looks for '/bin/sh\r', which "/bin/sh" hides
+            return (
+                f"{why}: its #! line ends in a carriage return, so the interpreter looked for is "
+                f"{interpreter!r}: the file has Windows (CRLF) line endings; convert it to LF (dos2unix)"
+            )
         if exc.errno == errno.ENOENT:
-            return f"{why}: the interpreter its #! line names, {interpreter!r}, does not exist"
+            return f"{why}: the interpreter its #! line names, {interpreter.strip()!r}, does not exist"
         return why
     if exc.errno == errno.ENOEXEC:
         return f"{why}: neither a program this system runs nor a script with a #! line"
