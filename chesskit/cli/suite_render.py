@@ -3,6 +3,7 @@ lines streamed to a pipe, the rich tables of a terminal, the JSON object, the no
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import defaultdict
 
@@ -276,7 +277,12 @@ def regression(result: SuiteResult, engine_call: str | None = None):
     record = result.task.record
     if result.report is not None:
         return from_report(result.report, record.label, engine_call or DEFAULT_ENGINE)
-    return for_count(record.fen, record.chess960, result.task.depth, result.task.expected, record.label, record.variant)
+    found = for_count(record.fen, record.chess960, result.task.depth, result.task.expected, record.label, record.variant)
+    if result.engine_error is not None:
+        # the engine failed in the descent, which found no deeper node: its test asks the
+        # engine for the suite's count here (a test of chesskit's own count would always pass)
+        found = dataclasses.replace(found, engine_call=engine_call or DEFAULT_ENGINE)
+    return found
 
 
 def counters_by_move(result: SuiteResult) -> str:

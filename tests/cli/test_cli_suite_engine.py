@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -331,3 +332,38 @@ def test_skip_chess960_keeps_a_chess960_line_played_as_standard_chess(cli):
     assert "castling-shredder-file-empty" in ids
     fens = chess960_fens()  # Chess960 positions with rights stay out, but for the standard game
     assert "c960-518" in ids and all(standard_game(fens[i]) for i in ids if i.startswith("c960-"))
+
+
+def test_a_descent_ended_by_an_engine_crash_leaves_a_test_of_the_engine(cli, tmp_path):
+    # one root move's count is one too many, and the engine exits when asked below a root
+    # move: the descent ends in the crash, with no deeper node. The pytest test it left
+    # asserted chesskit's own count, which always passes
+    script = tmp_path / "crashy.py"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import sys, chess\n"
+        "depth, fen = int(sys.argv[1]), sys.argv[2]\n"
+        "if len(sys.argv) > 3 and sys.argv[3].strip():\n"
+        "    sys.exit('crashy: out of memory below the root')\n"
+        "b = chess.Board(fen)\n"
+        "def perft(d):\n"
+        "    if d == 0: return 1\n"
+        "    n = 0\n"
+        "    for m in list(b.legal_moves): b.push(m); n += perft(d - 1); b.pop()\n"
+        "    return n\n"
+        "counts = {}\n"
+        "for i, m in enumerate(list(b.legal_moves)):\n"
+        "    b.push(m); counts[m.uci()] = perft(depth - 1) + (i == 0); b.pop()\n"
+        "print('\\n'.join(f'{m} {n}' for m, n in counts.items())); print(); print(sum(counts.values()))\n"
+    )
+    script.chmod(0o755)
+    suite = epd(tmp_path, [("quiet", QUIET, 2)])
+    result = cli("suite", str(suite), "--script", str(script), "--max-depth", "2", "--json")
+    assert result.exit_code == 3, result.stdout + result.stderr
+    [failed] = [r for r in json.loads(result.stdout)["results"] if r.get("regression")]
+    expected = pc_perft(chess.Board(QUIET), failed["depth"])
+    assert failed["regression"]["nodes"] == expected
+    test = failed["regression"]["pytest"]
+    assert f"with chesskit.Engine(script={json.dumps(str(script))}) as engine:" in test
+    assert f"assert engine.perft({json.dumps(QUIET)}, {failed['depth']}) == {expected}" in test
+    assert "chesskit.perft(" not in test
