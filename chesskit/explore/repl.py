@@ -213,14 +213,14 @@ class Repl:
             self.go(only_marked=True)  # where it differs; `go` shows the whole divide
 
     def counters(self, rest: str) -> None:
-        from chesskit.board.counters import COUNTERS
+        from chesskit.board.counters import counter_names
 
         node = self.ex.node
         rows = self._count(lambda cancel: self.ex.counters(node, cancel))
         if rest:
             move = self.ex.resolve(rest)
             rows = {move: rows[move]}
-        names = list(next(iter(rows.values()))) if rows else COUNTERS  # a variant's own counters
+        names = list(next(iter(rows.values()))) if rows else counter_names(self.ex.board())  # a variant's own counters
         self.say("move   " + " ".join(names))
         for move, row in sorted(rows.items()):
             self.say(f"{move:6} " + " ".join(str(row[name]) for name in names))

@@ -236,3 +236,12 @@ def test_json_with_repl_is_bad_input(cli):
     result = cli("explore", "startpos", "1", "--json", "--repl", input="go\n")
     one_line(result, 2, "--json and --repl contradict each other", "give one of them")
     assert result.stdout == ""
+
+
+@pytest.mark.variant_walk
+def test_counters_at_a_node_without_moves_name_racingkings_counters(cli):
+    # the game is over (the white king home, the black one cannot follow): no rows, and the
+    # heading was standard chess's counters
+    result = cli("explore", "1K2brn1/5k2/8/8/8/8/8/8 b - - 1 1", "2", "--variant", "racingkings", input="counters\n")
+    assert result.exit_code == 0, result.stderr
+    assert "move   nodes captures goal_reached" in result.stdout.splitlines()
