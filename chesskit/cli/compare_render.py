@@ -122,6 +122,14 @@ def _game_over(report) -> str | None:
         return None
 
 
+def _noted_move(note) -> str:
+    """A note's move as its line shows it: a row listed twice (``e5f7 (listed twice)``) by
+    its move alone, since the note's kind says it (the words came twice in one line)."""
+    from chesskit.compare.engines.base import TWICE
+
+    return note.move[: -len(TWICE)] if note.move.endswith(TWICE) else note.move
+
+
 def note_lines(report) -> list[str]:
     lines = count_lines(report)
     for side, moves, what in (
@@ -133,7 +141,7 @@ def note_lines(report) -> list[str]:
         lines.append(f"{side} ({len(moves)}): {what}")
         for note in (n for n in report.notes if n.side == side):
             kinds = ", ".join(note.kinds) or "-"
-            lines.append(f"  {note.move:<6} {kinds}")
+            lines.append(f"  {_noted_move(note):<6} {kinds}")
             lines.append(f"         hint: {note.hint}")
     return lines
 
@@ -253,7 +261,7 @@ def render_terminal(report, con) -> None:
         for note in report.notes:
             colour = "green" if note.side == "missing" else "red"
             notes.add_row(
-                Text(note.side, style=colour), Text(note.move, style="bold"), ", ".join(note.kinds), note.hint
+                Text(note.side, style=colour), Text(_noted_move(note), style="bold"), ", ".join(note.kinds), note.hint
             )
         for line in count_lines(report):
             con.print(Text(line, style="yellow"))

@@ -49,6 +49,8 @@ def test_compare_reports_the_move_and_the_node(cli, kind, form):
     assert text.exit_code == 1
     assert text.stderr.strip().endswith(SUMMARY[kind]) and text.stderr.count("\n") == 1
     assert f"hint: {note['hint']}" in text.stdout
+    # the note's line names the move once and its kind once ("e1f2 (listed twice) listed twice" before)
+    assert f"  {EXTRA[kind].split()[0]:<6} {KIND[kind]}" in text.stdout.splitlines()
 
 
 @pytest.mark.parametrize("form", ["script", "python", "uci"])

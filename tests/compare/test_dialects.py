@@ -606,3 +606,23 @@ def test_a_search_that_stop_does_not_end_is_told_as_such():
                        r"end it within 1 s: give a longer --timeout, or name the dialect it counts in with --dialect$"):
         with engine:
             finishes(lambda: engine.divide(STARTPOS, 1, []), timeout=120)
+
+
+def test_an_answer_printed_on_stderr_is_pointed_at(tmp_path):
+    # a UCI engine whose perft answer goes to stderr: every probe "gave nothing", and the
+    # line that would have shown the bug at once was not named
+    script = tmp_path / "stderr_engine.py"
+    script.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    line = line.strip()\n"
+        "    if line == 'uci': print('id name err\\nuciok', flush=True)\n"
+        "    elif line == 'isready': print('readyok', flush=True)\n"
+        "    elif line.startswith('go perft'):\n"
+        "        print('e2e4: 1', file=sys.stderr)\n"
+        "        print('Nodes searched: 20', file=sys.stderr, flush=True)\n"
+        "    elif line == 'quit': break\n"
+    )
+    with pytest.raises(EngineError, match=r"gave nothing \(it printed 'Nodes searched: 20' on stderr: chesskit reads answers on stdout\); name its dialect"):
+        with open_engine(engine=f"{sys.executable} {script}", timeout=5) as engine:
+            engine.divide(STARTPOS, 1, [])

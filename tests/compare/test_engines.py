@@ -534,7 +534,8 @@ def test_an_adapter_failing_below_the_position_asked_says_where():
 
 
 def test_adapter_hook_timeout_outside_divide():
-    engine = PythonEngine(f"{engine_file('fail_adapters.py')}:HangsInLegalMoves", timeout=0.5)
+    # the rest of a --position-timeout is rounded as the other back ends round it ("1.73217 s" shown)
+    engine = PythonEngine(f"{engine_file('fail_adapters.py')}:HangsInLegalMoves", timeout=0.50123)
     engine.set_fen(STARTPOS)
     with pytest.raises(EngineError, match=r"did not finish legal_moves\(\) within 0.5 s$"):
         engine.legal_moves()

@@ -20,6 +20,8 @@ engine did start (``--bisect`` judges the commit rather than skipping it).
 
 from __future__ import annotations
 
+import re
+
 from chesskit.compare.engines.base import NULL_MOVE, TWICE, one_line
 from chesskit.compare.engines.dialects import Answer, Dialect
 from chesskit.errors import EngineCheckFailed, EngineError
@@ -82,9 +84,22 @@ def choose(engine) -> tuple[Dialect, bool]:
         "xboard": "in xboard force mode",
     }[loop]
     raise engine.error(
-        f"answered no perft question chesskit knows {where}: {'; '.join(heard)}; "
+        f"answered no perft question chesskit knows {where}: {'; '.join(heard)}{_on_stderr(engine)}; "
         "name its dialect with --dialect or give a one-shot --engine-cmd"
     )
+
+
+# a line of a perft answer: a total ("Nodes searched: 20", "20") or a move's count ("e2e4: 1")
+_ANSWER_LINE = re.compile(r"(nodes|perft|total)\b.*\d|^\s*\d+\s*$|^\s*[a-h][1-8][a-h][1-8][qrbn]?\s*:?\s+\d+\s*$", re.I)
+
+
+def _on_stderr(engine) -> str:
+    """Where an engine printed its perft answer on stderr, which chesskit does not read for
+    answers: the last such line, named (else "")."""
+    lines = [line for line in engine.stderr_lines() if _ANSWER_LINE.search(line)]
+    if not lines:
+        return ""
+    return f" (it printed {one_line(lines[-1])!r} on stderr: chesskit reads answers on stdout)"
 
 
 _PROBES = {"uci": ("go-perft", "perft", "divide"), "console": ("perft", "divide"), "xboard": ("perft", "divide", "perft-split")}

@@ -35,7 +35,7 @@ import threading
 import time
 from collections import deque
 
-from chesskit.compare.engines.base import UCI_MOVE, Engine, check_depth, one_line
+from chesskit.compare.engines.base import UCI_MOVE, Engine, check_depth, one_line, seconds_text
 from chesskit.compare.engines.proc import (
     MAX_ANSWER,
     describe_exit,
@@ -204,7 +204,7 @@ class PythonEngine(Engine):
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     self._stop()
-                    raise self.error(f"did not finish {label} within {limit:g} s")
+                    raise self.error(f"did not finish {label} within {seconds_text(limit)} s")
                 if not sel.select(remaining):
                     continue
                 chunk = os.read(fd, 1 << 16)

@@ -314,6 +314,10 @@ class UciEngine(Engine):
         self._lines_read += 1
         return line
 
+    def stderr_lines(self) -> list[str]:
+        """The last lines the engine printed on stderr (at most ten)."""
+        return list(self._stderr_tail)
+
     def printed_anything(self) -> bool:
         """Whether the running process has printed a line on stdout (or on stderr)."""
         return self._lines_read > 0 or any(line.strip() for line in self._stderr_tail)
