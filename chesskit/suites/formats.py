@@ -633,7 +633,8 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
     variant: str | None = file_variant(path) or default
     variant_bad = 0  # the line of a bad ``variant`` line in force (0: none)
 
-    def finish() -> None:
+    def finish(next_epd: int = 0) -> None:
+        """``next_epd``: the line of the ``epd`` line that ends this block (0: another line)."""
         if block is None or _reported_lost(entries, block):
             return
         if block.epd is None:
@@ -641,6 +642,12 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
             return
         if block.rejected and not block.depths:
             return  # its only counts were bad lines, each reported: no second error for the block
+        if not block.depths:  # in the file's own words, not an EPD line's (``D<n>`` opcodes)
+            named = f" of block {printable(block.id)!r}" if block.id else ""
+            then = f": the 'epd' line {next_epd} after it starts another position" if next_epd else ""
+            why = f"no 'perft DEPTH COUNT' line after the 'epd' line{named}{then}"
+            entries.append(LineError(path, block.epd_line, why, block.id))
+            return
         try:
             record = parse_epd_line(block.epd, path, block.epd_line, mode, block.depths or {}, strict, block.variant)
         except InputError as err:
@@ -664,7 +671,7 @@ def read_perft(path: Path, strict: bool = False, default: str | None = None, see
             variant, variant_bad = _variant_line(value, variant, entries, lineno)
         elif keyword == "epd":
             if block is None or block.epd is not None:
-                finish()
+                finish(lineno)
                 block = _Block(None, lineno, variant=variant, lost_to=variant_bad)
             block.epd, block.epd_line, block.depths = value, lineno, {}
         elif keyword == "perft":

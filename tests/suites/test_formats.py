@@ -204,6 +204,21 @@ def test_a_quote_cut_short_says_so_and_a_perft_line_before_its_blocks_epd_is_nam
     assert short[3] == "unknown line 'frobnicate 3': expected 'id', 'epd', 'perft' or 'variant'"
 
 
+def test_a_perft_block_without_counts_is_told_in_the_files_words(tmp_path):
+    """A block with no ``perft`` line was told "no D<n> opcodes", an EPD line's words; an
+    ``epd`` line after it started an anonymous position with nothing said of the first."""
+    text = (
+        f"id none\nepd {START4}\n"  # 2: no perft line before the next id
+        f"id twoepd\nepd {START4}\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\n"  # 4: a second epd at 5
+    )
+    entries = read_suite(write(tmp_path, "none.perft", text))
+    assert dict(errors(entries)) == {
+        2: "no 'perft DEPTH COUNT' line after the 'epd' line of block 'none'",
+        4: "no 'perft DEPTH COUNT' line after the 'epd' line of block 'twoepd': the 'epd' line 5 after it starts another position",
+    }
+    assert [(r.lineno, r.depths) for r in records(entries)] == [(5, {1: 5})]
+
+
 def test_python_chess_style_960_file(tmp_path):
     text = "id 0\nepd bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf -\nperft 1 21\nperft 2 528\n"
     (record,) = records(read_suite(write(tmp_path, "chess960.perft", text)))
