@@ -661,3 +661,12 @@ def test_an_engine_that_refuses_its_arguments_and_exits_in_the_handshake_is_quot
     with pytest.raises(EngineError, match=r"exited with code 0 after '.*'; last output: \"Unknown command: '--bogus ?'"):
         with open_engine(f"{stockfish_path} --bogus", timeout=5) as engine:
             engine.divide(STARTPOS, 1, [])
+
+
+@pytest.mark.parametrize("command", ["FOO=1 stockfish", "$HOME/engine", "~/engine"])
+def test_a_command_written_for_a_shell_is_told_that_no_shell_runs_it(command):
+    with pytest.raises(EngineError, match=r"was not found \(.*\): no shell runs the command, so variables, '~' and 'NAME=value' before it"):
+        open_engine(engine=command).divide(STARTPOS, 1, [])
+    # a plain missing name is told only that it is missing
+    with pytest.raises(EngineError, match=r"was not found \(no 'no-such-engine-xyz' on PATH\)$"):
+        open_engine(engine="no-such-engine-xyz").divide(STARTPOS, 1, [])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shlex
 import select
 import selectors
@@ -99,10 +100,17 @@ def resolve_program(program: str, name: str) -> str:
 
 
 def _split_path(program: str, name: str) -> str:
-    """What a not-found error adds where the command, a path with spaces, was split at them."""
-    if program == name or not os.path.isfile(name):
-        return ""
-    return f": the command is split at its spaces, and {name!r} is a file: quote it ({shlex.quote(name)})"
+    """What a not-found error adds where the command, a path with spaces, was split at them,
+    or where it was written for a shell, which does not run it (a variable, ``~``, an
+    assignment before the program)."""
+    if program != name and os.path.isfile(name):
+        return f": the command is split at its spaces, and {name!r} is a file: quote it ({shlex.quote(name)})"
+    if program.startswith("~") or "$" in program or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", program):
+        return (
+            ": no shell runs the command, so variables, '~' and 'NAME=value' before it are not expanded; "
+            "write the path in full, and set a variable the engine needs before chesskit (NAME=value chesskit ...)"
+        )
+    return ""
 
 
 # Every engine process started and not yet killed, by pid (its process group's id): what
