@@ -15,7 +15,6 @@ bad arguments are ``InputError`` (exit code 2).
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import threading
@@ -182,7 +181,7 @@ class Engine:
 
     def _said(self):
         """Where a question's error is raised: its flags said as keywords for an ``Engine(...)``."""
-        return keyword_errors() if self._keywords else contextlib.nullcontext()
+        return keyword_errors(respelled=self._keywords)
 
     def _asked(self):
         """The back end, to ask a question of: an InputError once the Engine is closed (it

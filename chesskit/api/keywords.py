@@ -9,9 +9,6 @@ and keep the flags, which the plugin respells as its own ``--chesskit-...`` opti
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
-
 from chesskit.errors import ChesskitError
 from chesskit.respell import respell
 
@@ -49,13 +46,29 @@ def keyworded(message: str) -> str:
     return respell(message, KEYWORDS, spelt, value=True)
 
 
-@contextlib.contextmanager
-def keyword_errors() -> Iterator[None]:
+def keyword_errors(respelled: bool = True) -> "_KeywordErrors":
     """A chesskit error raised inside says the keywords, not the flags (its one-line
-    message respelled; its type and exit code unchanged)."""
-    try:
-        yield
-    except ChesskitError as err:
-        if err.args and isinstance(err.args[0], str):
+    message respelled, unless not ``respelled``; its type and exit code unchanged), and is
+    raised again from here: a failing test of the user's shows their call and chesskit's
+    one line, not every frame of chesskit's inside (pytest prints them all: an engine that
+    hung showed the descent's source)."""
+    return _KeywordErrors(respelled)
+
+
+class _KeywordErrors:
+    """``keyword_errors``' context (a class: ``contextlib.contextmanager`` would put the
+    inner frames back on an error raised again)."""
+
+    def __init__(self, respelled: bool):
+        self.respelled = respelled
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, err, traceback) -> bool:
+        if not isinstance(err, ChesskitError):
+            return False
+        __tracebackhide__ = True  # noqa: F841 (read by pytest: this frame is not shown)
+        if self.respelled and err.args and isinstance(err.args[0], str):
             err.args = (keyworded(err.args[0]), *err.args[1:])
-        raise
+        raise err.with_traceback(None)

@@ -568,3 +568,20 @@ def test_a_suites_tally_counts_its_errors_as_the_command_does(tmp_path, cli):
     said = json.loads(cli("suite", str(mixed), "--json").stdout)["positions"]
     assert result.tally()["error"] == said["errors"] == len(result.bad_lines) == 2
     assert result.tally()["passed"] == said["passed"] == 1
+
+
+def test_an_error_from_the_api_carries_no_frame_of_chesskits_inside():
+    # pytest prints every frame of a failing test's traceback: an engine that hung showed
+    # the descent's and the adapter host's source before chesskit's one line
+    import traceback
+
+    engine = chesskit.Engine(python=f"{ENGINES / 'fail_adapters.py'}:HangsInLegalMoves", timeout=0.5)
+    with engine, pytest.raises(EngineError, match="did not finish the divide within 0.5 s") as info:
+        engine.perft("startpos", 2)
+    files = {frame.filename for frame in traceback.extract_tb(info.value.__traceback__)}
+    assert not any("/compare/" in name or "/board/" in name for name in files), files
+    assert any(name.endswith("api/engine.py") for name in files)
+    # a bad input of the counting functions too, its keyword still named
+    with pytest.raises(InputError, match="hash_mb") as info:
+        chesskit.perft("startpos", 1, hash_mb=-1)
+    assert not any("/core/" in frame.filename for frame in traceback.extract_tb(info.value.__traceback__))
