@@ -13,6 +13,8 @@ Works through ``Board``'s public API only (``piece_at``, ``legal_moves``, ``push
 
 from __future__ import annotations
 
+import re
+
 from chesskit.vocab import KING, PAWN, PIECE_LETTERS, parse_square
 
 
@@ -103,7 +105,7 @@ def path_labels(board, path: list[str]) -> list[tuple[str, str]]:
 
 
 def find_move(board, text: str, legal: list[str] | None = None) -> str | None:
-    """The legal UCI move that ``text`` names, in UCI (either castling notation) or SAN
+    """The legal UCI move that ``text`` names, in UCI (either castling notation), SAN or long algebraic
     (check marks and ``0-0`` accepted); None when no legal move matches. A drop's lower-case
     letter of the other side's piece is an IllegalMoveError (``Board.drop_uci``)."""
     legal = board.legal_moves() if legal is None else legal
@@ -119,12 +121,30 @@ def find_move(board, text: str, legal: list[str] | None = None) -> str | None:
             if move[:2] == text[:2] and is_castle(board, move) and _castle_targets(board, move) & {text[2:4]}:
                 return move
     wanted = text.rstrip("+#!?").replace("0", "O")
+    long = _LONG.fullmatch(wanted)
+    if long:  # long algebraic, as engines print it: e2-e4, Ng1-f3, e7xd8=Q
+        return _long_move(board, long, legal)
     for move in legal:
         if move[2:4] not in wanted and not wanted.startswith("O-O"):
             continue  # SAN names the target square (all but castles): only those are written out
         if san(board, move, legal).rstrip("+#") == wanted:
             return move
     return None
+
+
+# long algebraic: the from square written whole, then `-`, `x` or `:` (``Ng1-f3``, ``e7xd8=Q``)
+_LONG = re.compile(r"(?P<piece>[NBRQK])?(?P<frm>[a-h][1-8])[-x:](?P<to>[a-h][1-8])(?:=?(?P<promo>[NBRQnbrq]))?")
+
+
+def _long_move(board, found: re.Match, legal: list[str]) -> str | None:
+    """The legal move a long algebraic match names, its piece letter (none for a pawn)
+    the piece on its from square; None otherwise."""
+    move = found["frm"] + found["to"] + (found["promo"] or "").lower()
+    if move not in legal:
+        return None
+    written = san(board, move, legal)
+    piece = "K" if written.startswith("O") else written[0] if written[0] in "NBRQK" else ""
+    return move if (found["piece"] or "") == piece else None
 
 
 def _castle_targets(board, uci: str) -> set[str]:

@@ -176,7 +176,7 @@ class Explorer:
         return self.board().shown_fen()
 
     def resolve(self, text: str) -> str:
-        """The legal move ``text`` names here (UCI or SAN); InputError otherwise."""
+        """The legal move ``text`` names here (UCI, SAN or long algebraic); InputError otherwise."""
         board = self.board()
         legal = board.legal_moves()
         move = find_move(board, text, legal)

@@ -96,3 +96,16 @@ def test_crazyhouse_drops_in_san_match_python_chess():
         find_move(ours, "p@d6", legal)
     ours.push("N@g5")
     assert find_move(ours, "b@e3", ours.legal_moves()) == find_move(ours, "B@e3", ours.legal_moves()) == "B@e3"
+
+
+def test_find_move_reads_long_algebraic_as_engines_print_it():
+    # engines print e2-e4 and Ng1-f3 (Sjaak II): typed into explore they were refused
+    board = Board(KIWIPETE)
+    assert find_move(board, "e2-a6") is None  # a bishop's move needs its letter
+    assert find_move(board, "Be2-a6") == "e2a6"
+    assert find_move(board, "Be2xa6") == "e2a6" and find_move(board, "Ne5xf7+") == "e5f7"
+    assert find_move(board, "a2-a4") == "a2a4" and find_move(board, "d5-d6") == "d5d6"
+    assert find_move(board, "Ke1-g1") == "e1g1"  # castling, as the king's move
+    assert find_move(board, "Nd2-f3") is None and find_move(board, "Qe2-a6") is None  # no such piece there
+    promo = Board("8/1P2k3/8/8/8/8/8/4K3 w - - 0 1")
+    assert find_move(promo, "b7-b8=N") == "b7b8n" and find_move(promo, "b7-b8Q") == "b7b8q"
