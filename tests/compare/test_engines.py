@@ -670,3 +670,12 @@ def test_a_command_written_for_a_shell_is_told_that_no_shell_runs_it(command):
     # a plain missing name is told only that it is missing
     with pytest.raises(EngineError, match=r"was not found \(no 'no-such-engine-xyz' on PATH\)$"):
         open_engine(engine="no-such-engine-xyz").divide(STARTPOS, 1, [])
+
+
+def test_a_symbolic_link_to_nothing_is_named_as_such(tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")  # a loop
+    (tmp_path / "gone").symlink_to(tmp_path / "no-such-engine")
+    for link in ("a", "gone"):
+        with pytest.raises(EngineError, match=rf"was not found \('.*/{link}' is a symbolic link to '.*', which leads to no file\)$"):
+            open_engine(engine=str(tmp_path / link)).divide(STARTPOS, 1, [])

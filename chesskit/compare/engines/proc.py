@@ -90,6 +90,8 @@ def resolve_program(program: str, name: str) -> str:
         if not os.path.exists(program):
             raise EngineNotStarted(f"engine {name!r} was not found (no {program!r} on PATH){_split_path(program, name)}")
         program = os.path.join(os.curdir, program)
+    if not os.path.exists(program) and os.path.islink(program):  # a loop, or its target gone
+        raise EngineNotStarted(f"engine {name!r} was not found ({program!r} is a symbolic link to {os.readlink(program)!r}, which leads to no file)")
     if not os.path.exists(program):
         raise EngineNotStarted(f"engine {name!r} was not found (no such file {program!r}){_split_path(program, name)}")
     if os.path.isdir(program):
