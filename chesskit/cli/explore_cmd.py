@@ -131,7 +131,7 @@ def _emit_first_view(explorer) -> int:
             "depth": explorer.depth,
             "engine": explorer.engine_name if explorer.has_engine else None,
             "moves": [
-                {"move": row.move, "san": row.san, "chesskit": row.ours, "engine": row.theirs, "status": row.status}
+                {"move": row.move, "san": row.san or None, "chesskit": row.ours, "engine": row.theirs, "status": row.status}
                 for row in divide.rows()
             ],
             "total": divide.total,

@@ -245,3 +245,16 @@ def test_counters_at_a_node_without_moves_name_racingkings_counters(cli):
     result = cli("explore", "1K2brn1/5k2/8/8/8/8/8/8 b - - 1 1", "2", "--variant", "racingkings", input="counters\n")
     assert result.exit_code == 0, result.stderr
     assert "move   nodes captures goal_reached" in result.stdout.splitlines()
+
+
+def test_json_gives_an_extra_move_no_san(cli):
+    import json
+
+    # the engine castles through the bishop's check on f1: e1g1 has no SAN, as it is no legal move
+    result = cli("explore", "4k3/8/b7/8/8/8/8/4K2R w K - 0 1", "1", "--json", "--script", str(ENGINES / "bug_castle_through_check.py"))
+    assert result.exit_code == 1, result.stderr
+    data = json.loads(result.stdout)
+    assert data["extra"] == ["e1g1"]
+    [extra] = [row for row in data["moves"] if row["status"] == "extra"]
+    assert extra == {"move": "e1g1", "san": None, "chesskit": None, "engine": 1, "status": "extra"}
+    assert all(row["san"] for row in data["moves"] if row["status"] != "extra")
