@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from chesskit.cli import gpu_run, output, perft_view, stats_cmd
+from chesskit.cli import gpu_run, long_run, output, perft_view, stats_cmd
 from chesskit.cli.cluster_cmd import cluster_options  # the options only: Dask loads on use
 from chesskit.cli.options import (
     chess960_option,
@@ -84,6 +84,7 @@ def perft(
         cluster.perft_command(board, ident, depth_n, hash_mb, as_json, stats=stats or all_depths)
         return
     if stats or all_depths:
+        long_run.refuse_with_stats("--all-depths" if all_depths else "--stats", hash_mb, threads)
         stats_cmd.perft_stats(board, ident, depth_n, all_depths, as_json)
         return
     timer = Timer()
@@ -92,6 +93,7 @@ def perft(
     else:
         threads = threads or default_threads()
         board.warm_up(threads)  # load (or compile) the move generator outside the timed run
+        long_run.note_long_run(board, depth_n, threads)
         hash_mb = table_mb(hash_mb, depth_n, board)
         nodes = sum(_count(board, depth_n, hash_mb, threads, timer, f"perft {depth_n}", as_json).values())
     seconds = timer.elapsed_s
@@ -150,6 +152,7 @@ def divide(
     standard_only(variant, gpu=device == "gpu")
     board, ident = load_board(position, moves, chess960, strict, variant)
     if stats:
+        long_run.refuse_with_stats("--stats", hash_mb, threads)
         stats_cmd.divide_stats(board, ident, depth_n, as_json)
         return
     timer = Timer()
@@ -158,6 +161,7 @@ def divide(
     else:
         threads = threads or default_threads()
         board.warm_up(threads)  # load (or compile) the move generator outside the timed run
+        long_run.note_long_run(board, depth_n, threads)
         hash_mb = table_mb(hash_mb, depth_n, board)
         counts = _count(board, depth_n, hash_mb, threads, timer, f"divide {depth_n}", as_json, by_move=True)
     counts = dict(sorted(counts.items()))

@@ -286,3 +286,38 @@ def test_json_and_the_terminal_say_what_table_and_threads_the_count_ran_with(cli
     shown = cli(command, "kiwipete", "2", "--hash", "16", "--threads", "1")
     assert shown.exit_code == 0, shown.stderr
     assert re.search(r"table\s+16 MiB", shown.stdout) and re.search(r"threads\s+1\b", shown.stdout)
+
+
+@pytest.mark.parametrize(
+    "args, flags",
+    [
+        (["perft", "kiwipete", "3", "--stats", "--hash", "64", "--threads", "2"], "--stats", ),
+        (["perft", "kiwipete", "3", "--all-depths", "--threads", "2"], "--all-depths"),
+        (["divide", "kiwipete", "2", "--stats", "--hash", "64"], "--stats"),
+    ],
+)
+def test_stats_with_hash_or_threads_is_refused(cli, args, flags):
+    # the counters run on one thread without the table: the options were dropped without a
+    # word (exit 0, "hash_mb": 0 in --json), where --device gpu refuses them
+    result = cli(*args)
+    given = " and ".join(flag for flag in ("--hash", "--threads") if flag in args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"chesskit: {flags} counts on one thread without the table: drop {given}\n"
+
+
+def test_a_count_of_hours_is_announced_before_it_starts(cli, monkeypatch):
+    from chesskit.cli import long_run
+
+    # startpos 7 (3.2e9 leaves) at 1e5 leaves a second would take about nine hours
+    monkeypatch.setattr(long_run, "FAST_LEAVES_PER_THREAD_S", 1e5)
+    result = cli("perft", "startpos", "7", "--threads", "1", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["nodes"] == 3_195_901_860
+    assert re.fullmatch(
+        r"chesskit: note: perft 7 of this position has about [0-9.]+e\+09 leaves \(guessed from shallow counts\): "
+        r"at least [0-9]+ (hours|days) on 1 thread at the fastest rate measured \(1e\+05 leaves a second a thread, "
+        r"with the table\); Ctrl-C stops it\n",
+        result.stderr,
+    )
+    monkeypatch.setattr(long_run, "FAST_LEAVES_PER_THREAD_S", 8e10)  # the real rate: no word for a short count
+    assert cli("perft", "startpos", "7", "--threads", "1").stderr == ""
+    assert [long_run.duration(s) for s in (3600, 7200, 3 * 86400, 1e9)] == ["1 hour", "2 hours", "3 days", "32 years"]
