@@ -44,8 +44,8 @@ def show(
         svg = board_svg(board.shown_fen(), last_move=last, chess960=board.chess960, variant=getattr(board, "variant", "chess"))
         write_file(svg_path, svg + "\n", "--svg")
     info = describe(board, ident)
-    if as_json:
-        output.emit_json(info)
+    if as_json:  # the id names the position --moves started from: the moves say where it stands now
+        output.emit_json({**info, "moves": list(board.move_stack)})
         return
     # the id names the position --moves started from
     label = f"{ident} after {' '.join(board.move_stack)}" if ident and board.move_stack else ident

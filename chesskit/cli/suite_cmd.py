@@ -102,8 +102,10 @@ def suite(
     the engine is restarted, the run goes on and the exit code is 3. The last line counts
     the positions passed, mismatched, failed by the engine and skipped (over --max-nodes),
     and the lines not run (errors).
+
+    \f
     The checking itself is ``chesskit.suites.session`` (prepare, execute); this wires the
-    options and renders.
+    options and renders (after click's ``\\f``: not in the help).
     """
     _refuse_on_gpu(device, variant, stats, hash_mb, threads, engine_opts)
     depth_limit = None if max_depth is None else parse_depth(max_depth, name="--max-depth")

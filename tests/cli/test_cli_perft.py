@@ -207,12 +207,15 @@ def test_show_json(cli):
     assert len(data["legal_moves"]) == 48
     assert data["legal_moves"] == sorted(data["legal_moves"])
     assert "e1g1" in data["legal_moves"] and "e1c1" in data["legal_moves"]
+    assert data["moves"] == []
 
 
 def test_show_check_and_mate(cli):
     fools_mate = "f2f3 e7e5 g2g4 d8h4"
     data = json.loads(cli("show", "startpos", "--moves", fools_mate, "--json").stdout)
     assert data["check"] is True and data["legal_moves"] == []
+    # the id still names where the moves start: they are beside it (a script read "startpos" alone)
+    assert data["id"] == "startpos" and data["moves"] == fools_mate.split()
     assert "side to move: white (checkmate)" in cli("show", "startpos", "--moves", fools_mate).stdout
 
 
