@@ -287,6 +287,8 @@ def compiling(what: str, folder) -> None:
 
 
 FAILED_CHECK = "failed its check (damaged, or another version's)"
+# ``compiling_again``'s reason where a warning just said why the cached copy was refused
+REFUSED = "was not used (the warning above says why)"
 
 
 def compiling_again(what: str, folder, why: str) -> None:

@@ -52,6 +52,11 @@ def warn(message: str, topic: str = "cache") -> None:
         pass  # stderr is gone: the run goes on
 
 
+def warned(topic: str = "cache") -> bool:
+    """Whether this process has warned about ``topic`` (a cache file refused: not yours)."""
+    return topic in _warned
+
+
 def _why_foreign(st: os.stat_result) -> str | None:
     """Why a file or folder with this status could hold someone else's code, or None."""
     if st.st_uid != os.geteuid():
@@ -195,7 +200,7 @@ def write(folder: str | os.PathLike, name: str, data: bytes) -> bool:
     except OSError as error:
         # said once: a full disk made every run compile again (about 30 s here) in silence
         why = error.strerror or type(error).__name__
-        warn(f"cannot save to the compile cache {folder}: {why}; the next run compiles the move generator "
+        warn(f"cannot save to the compile cache {folder}: {why}; the next run compiles it "
              f"again (seconds): {_remedy(error)}")
         return False
     return True

@@ -258,7 +258,7 @@ def _say_why(variant: int, name: str | None = None) -> None:
         return
     if not is_saved(variant) or variant in _unloadable:
         return  # intact but not loadable here: numba's cache keeps it after this compile
-    cachedir.compiling_again(what, CACHE, cachedir.FAILED_CHECK)
+    cachedir.compiling_again(what, CACHE, cachedir.REFUSED if cachefs.warned() else cachedir.FAILED_CHECK)
 
 
 def _numba_holds_it() -> bool:

@@ -622,6 +622,20 @@ def test_a_compile_of_a_damaged_walk_is_announced(built, tmp_path, damage):
     assert again.stderr == ""
 
 
+@pytest.mark.slow  # builds the walk again in a child (a few seconds of CPU)
+def test_a_walk_file_of_another_user_is_refused_in_words_that_agree(built, tmp_path):
+    # its warning said "owned by uid 65534 ...; compiling without it", the line after it
+    # "its cached copy failed its check (damaged, or another version's)"
+    uid, gid = _second_user()
+    folder = _copy(built, tmp_path)
+    os.chown(next(folder.glob("walk-*.o")), uid, gid)
+    done = _run(_env(tmp_path), "perft", "startpos", "3")
+    assert "Nodes searched: 8902\n" in done.stdout
+    warning, again = done.stderr.splitlines()
+    assert warning.startswith("chesskit: warning: ") and f"owned by uid {uid}" in warning
+    assert again == "chesskit: compiling move generator again: its cached copy was not used (the warning above says why)"
+
+
 def test_no_folder_is_made_in_another_users_tree(shared_tmp):
     # root with a user's XDG_CACHE_HOME (sudo) made a root-owned keyed folder there, which
     # every later run of the user refused ("owned by uid 0"), compiling each time
