@@ -45,10 +45,9 @@ def table_mb(hash_mb: float | None, depth: int, board=None) -> float:
             raise InputError(f"hash_mb must be a number of MiB from 0 to {1 << 20}, got {hash_mb!r}")
         tablesize.check_request(hash_mb)
         return hash_mb
-    leaves = None
-    if board is not None and depth >= tablesize.ESTIMATE_FROM:
-        leaves = tablesize.estimated_leaves(lambda k: board.perft(k, threads=1), depth)
-    return tablesize.fitting_mb(tablesize.default_table_mb(depth, leaves=leaves))
+    if board is not None:
+        return tablesize.board_default_mb(board, depth)
+    return tablesize.fitting_mb(tablesize.default_table_mb(depth))
 
 
 def keyword_table_mb(hash_mb: float | None, depth: int, board=None) -> float:

@@ -118,6 +118,16 @@ def estimated_leaves(perft: Callable[[int], int], depth: int) -> int:
     return count * count**plies // before**plies  # exact: Python's integers
 
 
+def board_default_mb(board, depth: int) -> int:
+    """The default table in MiB for a perft of ``depth`` of ``board``: by its depth, from
+    depth ``ESTIMATE_FROM`` on by the tree's size guessed from ``board``'s shallow counts,
+    shrunk to what can be allocated now."""
+    leaves = None
+    if depth >= ESTIMATE_FROM:
+        leaves = estimated_leaves(lambda k: board.perft(k, threads=1), depth)
+    return fitting_mb(default_table_mb(depth, leaves=leaves))
+
+
 def fitting_mb(size_mb: int) -> int:
     """``size_mb`` (a default, never the user's size), halved until a table of it can be
     allocated now; 0 (no table: the counts are the same) when not even 1 MiB can."""

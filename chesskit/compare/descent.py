@@ -31,7 +31,7 @@ from typing import Callable, Protocol
 
 from chesskit.compare.classify import classify_moves, depth_shift_hint, listing_note, pseudo_legal_hint
 from chesskit.compare.engines.base import CANNOT_PLAY_960, UCI_MOVE, answers_by_totals, unless_quoted
-from chesskit.compare.rows import settle_zero_rows
+from chesskit.compare.rows import our_divide, settle_zero_rows
 from chesskit.compare.report import Report, StateMismatch, Step, _state_report, shown_value  # noqa: F401 (re-exported)
 from chesskit.compare.totals import descend_totals
 from chesskit.errors import EngineError, EngineNotStarted
@@ -207,7 +207,7 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
             report.state_checked = checker.pushes
             if mismatch is not None:
                 return _state_report(report, mismatch)
-        ours, theirs = settle_zero_rows(board.divide(d), engine.divide(position_fen, d, prefix + path, chess960), d)
+        ours, theirs = settle_zero_rows(our_divide(board, d), engine.divide(position_fen, d, prefix + path, chess960), d)
         step = Step(prefix + path, d, ours, theirs)
         report.steps.append(step)
         if on_step is not None:

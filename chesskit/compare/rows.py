@@ -16,6 +16,22 @@ so a disagreement is only ever reported where the counts differ.
 from __future__ import annotations
 
 
+# from this depth on chesskit's side of a descent counts as ``chesskit divide`` does, on
+# every core with its default table: one thread without a table took 76 s of compare's
+# startpos 8 against divide's 9.7 s, before the engine was asked
+FAST_FROM = 5
+
+
+def our_divide(board, depth: int) -> dict[str, int]:
+    """chesskit's divide of ``board`` at ``depth`` for a descent (generation order)."""
+    if depth < FAST_FROM:
+        return board.divide(depth)
+    from chesskit.board import tablesize
+    from chesskit.board.threads import usable_cores
+
+    return board.divide(depth, hash_mb=tablesize.board_default_mb(board, depth), threads=usable_cores())
+
+
 def settle_zero_rows(ours: dict[str, int], theirs: dict[str, int], depth: int) -> tuple[dict[str, int], dict[str, int]]:
     """``(ours, theirs)`` with the zero-count rows that claim nothing left out (see the module doc)."""
     theirs = {m: n for m, n in theirs.items() if n or (depth > 1 and m in ours)}

@@ -26,6 +26,7 @@ from itertools import combinations
 
 from chesskit.compare.classify import classify_moves
 from chesskit.compare.report import StateMismatch, Step, _state_report
+from chesskit.compare.rows import our_divide
 
 MAX_GUESSES = 50_000  # subsets tried when inferring the missing moves
 
@@ -41,7 +42,7 @@ def descend_totals(board, engine, depth: int, position_fen: str, prefix: list[st
     path: list[str] = []
     d = depth
     expected = total(path, d)
-    ours = board.divide(d)
+    ours = our_divide(board, d)
     if expected == sum(ours.values()):
         step = Step(list(prefix), d, ours, {}, theirs_total=expected)
         report.steps.append(step)
@@ -51,7 +52,7 @@ def descend_totals(board, engine, depth: int, position_fen: str, prefix: list[st
     while True:
         here = prefix + path
         if path:
-            ours = board.divide(d)
+            ours = our_divide(board, d)
         if d == 1:
             step = Step(here, d, ours, {}, theirs_total=expected)
             report.steps.append(step)
