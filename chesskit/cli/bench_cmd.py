@@ -86,6 +86,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
             **rules,
         )
     _note_raised(raised_to_1(workload, depth_offset), depth_offset)
+    _note_timeless(rows)
     summary = totals(rows)
     if as_json:
         output.emit_json(
@@ -105,18 +106,32 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
             table.add_column(col, justify="left" if col == "position" else "right")
         for r in rows:
             table.add_row(r.id, str(r.depth), f"{r.ours.nodes:,}", f"{r.ours.seconds:.3f}",
-                          f"{r.ours.nps / 1e6:.1f}", *[f"{r.ratio(n):.2f}" for n in names])
+                          f"{r.ours.nps / 1e6:.1f}", *[_ratio(r.ratio(n)) for n in names])
         table.add_row("total", "", f"{summary['nodes']:,}", f"{summary['seconds']:.3f}", f"{summary['mnps']:.1f}",
-                      *[f"{summary[n]['ratio']:.2f}" for n in names], style="bold")
+                      *[_ratio(summary[n]['ratio']) for n in names], style="bold")
         output.console().print(table)
     else:
         header = ["position", "depth", "nodes", "seconds", "mnps"] + [f"x_{n}" for n in names] + ["variant"] * bool(played)
         click.echo(" ".join(header))
         for r in rows:
             click.echo(" ".join([r.id, str(r.depth), str(r.ours.nodes), f"{r.ours.seconds:.3f}",
-                                 f"{r.ours.nps / 1e6:.1f}", *[f"{r.ratio(n):.2f}" for n in names], *played]))
+                                 f"{r.ours.nps / 1e6:.1f}", *[_ratio(r.ratio(n)) for n in names], *played]))
         click.echo(" ".join(["total", "-", str(summary["nodes"]), f"{summary['seconds']:.3f}",
-                             f"{summary['mnps']:.1f}", *[f"{summary[n]['ratio']:.2f}" for n in names], *played]))
+                             f"{summary['mnps']:.1f}", *[_ratio(summary[n]['ratio']) for n in names], *played]))
+
+
+def _ratio(value: float | None) -> str:
+    """A ratio as the table shows it; "-" where a time of 0 gives none."""
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _note_timeless(rows) -> None:
+    """One stderr line where a program's time was 0 (no rate, no ratio: "-")."""
+    found = [(r.id, name) for r in rows for name in r.timeless()]
+    if found:
+        where = ", ".join(f"{name} on {ident}" for ident, name in found[:4]) + (" ..." if len(found) > 4 else "")
+        click.echo(f"chesskit: note: a time of 0 s (below its timer's resolution: ellxor's counts milliseconds) for "
+                   f"{where}: no ratio there; a larger --depth-offset gives one", err=True)
 
 
 def _note_raised(raised: list[str], depth_offset: int) -> None:

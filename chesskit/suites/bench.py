@@ -62,10 +62,16 @@ class Row:
     ours: Run
     theirs: dict[str, Run] = field(default_factory=dict)
 
-    def ratio(self, name: str) -> float:
-        """Our nodes/second over theirs."""
+    def ratio(self, name: str) -> float | None:
+        """Our nodes/second over theirs; None where a time is 0 (below the timer's
+        resolution: ellxor's counts milliseconds): a ratio of 0.00 read as a result."""
         other = self.theirs[name].nps
-        return self.ours.nps / other if other else 0.0
+        return self.ours.nps / other if other and self.ours.nps else None
+
+    def timeless(self) -> list[str]:
+        """The programs (``ours`` for chesskit) whose time here is 0: no rate."""
+        runs = {"chesskit": self.ours, **self.theirs}
+        return [name for name, run in runs.items() if run.seconds <= 0]
 
     def as_dict(self) -> dict:
         out = {
@@ -81,8 +87,8 @@ class Row:
                 "depth": python_chess_depth(self.depth) if name == "python-chess" else self.depth,
                 "nodes": run.nodes,
                 "seconds": round(run.seconds, 6),
-                "mnps": round(run.nps / 1e6, 3),
-                "ratio": round(self.ratio(name), 3),
+                "mnps": round(run.nps / 1e6, 3) if run.seconds > 0 else None,
+                "ratio": None if self.ratio(name) is None else round(self.ratio(name), 3),
             }
         return out
 
@@ -309,6 +315,7 @@ def totals(rows: list[Row]) -> dict:
             out[name] = {
                 "nodes": their_nodes,
                 "seconds": round(their_seconds, 6),
-                "ratio": round((nodes / seconds) / their_nps, 3) if their_nps and seconds else 0,
+                # none where a position's time was 0: the sum of the others' is no rate of the whole
+                "ratio": round((nodes / seconds) / their_nps, 3) if all(r.ratio(name) for r in rows) else None,
             }
     return out

@@ -2,7 +2,8 @@
 """A stand-in for ellxor/perft's command line (tests only): `fake_ellxor.py FEN DEPTH`
 prints its banner, `Result:`, `Time taken:` and `Nodes per second:` lines, the count
 from python-chess. With $FAKE_ELLXOR_OFF_BY_ONE set it counts one node too many; with
-$FAKE_ELLXOR_CRASH it dies with exit 134 as an assert would; $FAKE_ELLXOR_CPUS appends
+$FAKE_ELLXOR_CRASH it dies with exit 134 as an assert would; with $FAKE_ELLXOR_ZERO_TIME
+its time is 0 (a count below its timer's millisecond); $FAKE_ELLXOR_CPUS appends
 the cores it may run on to that file."""
 
 import os
@@ -22,7 +23,7 @@ start = time.perf_counter()
 adapter = pchelper.Adapter()
 adapter.set_fen(fen)
 nodes = pchelper.perft(adapter, depth) + (1 if os.environ.get("FAKE_ELLXOR_OFF_BY_ONE") else 0)
-seconds = time.perf_counter() - start
+seconds = 0.0 if os.environ.get("FAKE_ELLXOR_ZERO_TIME") else time.perf_counter() - start
 if depth >= 3:
     print("Running multi-threaded perft on 2 threads.\n")
 print(f"Result:            {nodes}")

@@ -128,6 +128,20 @@ def test_bench_against_ellxor_checks_its_counts_and_gives_ratios(cli, tmp_path, 
     assert {line for line in cpus.read_text().splitlines()} == {str(min(os.sched_getaffinity(0)))}
 
 
+def test_a_time_of_zero_gives_no_ratio(cli, monkeypatch):
+    # ellxor's timer counts milliseconds: a tiny count read 0.000 s, shown as 0 Mnps and a
+    # ratio of 0.00 (the total's too, from the other positions' times)
+    monkeypatch.setenv("FAKE_ELLXOR_ZERO_TIME", "1")
+    result = cli("bench", "--depth-offset", "-4", "--vs", "ellxor", FAKE_ELLXOR, "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert all(row["ellxor"]["ratio"] is None and row["ellxor"]["mnps"] is None for row in data["positions"])
+    assert data["total"]["ellxor"]["ratio"] is None
+    assert "chesskit: note: a time of 0 s (below its timer's resolution" in result.stderr
+    plain = cli("bench", "--depth-offset", "-4", "--vs", "ellxor", FAKE_ELLXOR)
+    assert all(line.split()[5] == "-" for line in plain.stdout.splitlines()[1:])
+
+
 def test_bench_ellxor_with_threads_keeps_its_affinity(cli, tmp_path, monkeypatch):
     cpus = tmp_path / "cpus"
     monkeypatch.setenv("FAKE_ELLXOR_CPUS", str(cpus))
