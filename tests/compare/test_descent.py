@@ -357,20 +357,25 @@ def test_descend_reports_an_inconsistent_engine_as_a_walk_mismatch():
     assert report.state.theirs == report.state.ours + 5
 
 
+def _below_each_move(fen, moves, count) -> dict[str, int]:
+    """python-chess's divide of ``fen`` after ``moves``, ``count(board)`` below each move."""
+    board = chess.Board(fen)
+    for m in moves:
+        board.push_uci(m)
+    result = {}
+    for move in list(board.legal_moves):
+        board.push(move)
+        result[move.uci()] = count(board)
+        board.pop()
+    return result
+
+
 class _BulkPseudo:
     """A python-chess engine whose last ply counts pseudo-legal moves (a bulk count that
     tests no legality), while its divide of a node lists the legal moves only."""
 
     def divide(self, fen, depth, moves, chess960=False):
-        board = chess.Board(fen)
-        for m in moves:
-            board.push_uci(m)
-        result = {}
-        for move in list(board.legal_moves):
-            board.push(move)
-            result[move.uci()] = self._perft(board, depth - 1)
-            board.pop()
-        return result
+        return _below_each_move(fen, moves, lambda board: self._perft(board, depth - 1))
 
     def _perft(self, board, depth):
         if depth == 0:
@@ -423,15 +428,7 @@ class _Shallower:
         self.fewer = fewer
 
     def divide(self, fen, depth, moves, chess960=False):
-        board = chess.Board(fen)
-        for m in moves:
-            board.push_uci(m)
-        result = {}
-        for move in list(board.legal_moves):
-            board.push(move)
-            result[move.uci()] = self._perft(board, depth - 1 - self.fewer)
-            board.pop()
-        return result
+        return _below_each_move(fen, moves, lambda board: self._perft(board, depth - 1 - self.fewer))
 
     def _perft(self, board, depth):
         if depth <= 0:
