@@ -113,6 +113,8 @@ def main() -> None:
     """Perft and move-generator debugging toolkit for chess programmers.
 
     POSITION arguments take a quoted FEN, 'startpos', or a suite id such as 'kiwipete'.
-    Exit codes: 0 ok, 1 count mismatch, 2 bad input, 3 engine failure, 4 out of memory.
+    Exit codes: 0 ok, 1 count mismatch, 2 bad input, 3 engine failure, 4 out of memory,
+    70 a bug in chesskit, 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP), 141 stdout
+    closed early; --bisect 125 (docs/exit-codes.md).
     """
 
