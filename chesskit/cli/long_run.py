@@ -54,7 +54,8 @@ def duration(seconds: float) -> str:
 def refuse_with_stats(flag: str, hash_mb: int | None, threads: int | None) -> None:
     """An InputError (exit 2) for --hash or --threads given with ``flag`` (--stats,
     --all-depths): the counters are counted on one thread without the table, and the
-    options were dropped without a word (--device gpu refuses them as well)."""
-    given = [name for name, value in (("--hash", hash_mb), ("--threads", threads)) if value is not None]
+    options were dropped without a word (--device gpu refuses them as well). ``--hash 0``
+    and ``--threads 1`` ask for what they get."""
+    given = [name for name, value, same in (("--hash", hash_mb, 0), ("--threads", threads, 1)) if value not in (None, same)]
     if given:
         raise InputError(f"{flag} counts on one thread without the table: drop {' and '.join(given)}")

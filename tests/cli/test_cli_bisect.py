@@ -32,7 +32,8 @@ def test_an_engine_that_cannot_start_is_skipped_by_bisect(cli, suite, flag, engi
     one_line(cli("suite", str(suite), flag, engine, "--bisect"), 125, why, "exit 125 for git bisect")
     one_line(cli("compare", "startpos", "2", flag, engine, "--bisect"), 125, why)
     without = cli("suite", str(suite), flag, engine)
-    assert without.exit_code == 3 and "125" not in without.stderr
+    # not "125": a path in the message may hold it (a CI clone in /tmp/ci125.X did)
+    assert without.exit_code == 3 and "bisect" not in without.stderr
 
 
 def test_an_engine_that_starts_keeps_its_verdict(cli, suite):
