@@ -20,10 +20,8 @@ engine did start (``--bisect`` judges the commit rather than skipping it).
 
 from __future__ import annotations
 
-import re
-
 from chesskit.compare.engines.base import NULL_MOVE, TWICE, one_line
-from chesskit.compare.engines.dialects import Answer, Dialect
+from chesskit.compare.engines.dialects import Answer, Dialect, parse_divide_entry, read_total
 from chesskit.errors import EngineCheckFailed, EngineError
 from chesskit.geometry import START_FEN as START  # noqa: F401 (read as detect.START)
 
@@ -89,14 +87,11 @@ def choose(engine) -> tuple[Dialect, bool]:
     )
 
 
-# a line of a perft answer: a total ("Nodes searched: 20", "20") or a move's count ("e2e4: 1")
-_ANSWER_LINE = re.compile(r"(nodes|perft|total)\b.*\d|^\s*\d+\s*$|^\s*[a-h][1-8][a-h][1-8][qrbn]?\s*:?\s+\d+\s*$", re.I)
-
-
 def _on_stderr(engine) -> str:
     """Where an engine printed its perft answer on stderr, which chesskit does not read for
-    answers: the last such line, named (else "")."""
-    lines = [line for line in engine.stderr_lines() if _ANSWER_LINE.search(line)]
+    answers: the last line the answers' own readers take for a total ("Nodes searched: 20")
+    or a move's count ("e2e4: 1"), named (else "")."""
+    lines = [line for line in engine.stderr_lines() if read_total(line) is not None or parse_divide_entry(line) is not None]
     if not lines:
         return ""
     return f" (it printed {one_line(lines[-1])!r} on stderr: chesskit reads answers on stdout)"
