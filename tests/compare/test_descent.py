@@ -18,7 +18,7 @@ import chess
 import pytest
 
 from chesskit.compare.engines import PythonEngine
-from helpers import ENGINES, EP_FEN, KIWIPETE
+from helpers import ENGINES, EP_FEN, KIWIPETE, pc_perft
 
 PY = sys.executable
 
@@ -428,17 +428,7 @@ class _Shallower:
         self.fewer = fewer
 
     def divide(self, fen, depth, moves, chess960=False):
-        return _below_each_move(fen, moves, lambda board: self._perft(board, depth - 1 - self.fewer))
-
-    def _perft(self, board, depth):
-        if depth <= 0:
-            return 1
-        total = 0
-        for move in list(board.legal_moves):
-            board.push(move)
-            total += self._perft(board, depth - 1)
-            board.pop()
-        return total
+        return _below_each_move(fen, moves, lambda board: pc_perft(board, max(0, depth - 1 - self.fewer)))
 
 
 @pytest.mark.parametrize("fewer", [1, 2])
