@@ -235,7 +235,7 @@ def test_an_engine_refusing_its_options_stops_the_session_at_its_first_test(proj
     ],
 )
 def test_the_error_and_the_interrupted_line_name_the_plugins_options(project, pytester, engine, flags):
-    command = f"{FAKE_UCI} --slow-uci 3" if engine == "slow" else f"{sys.executable} {ENGINES / 'fail_silent_uci.py'}"
+    command = f"{FAKE_UCI} --late-uci" if engine == "slow" else f"{sys.executable} {ENGINES / 'fail_silent_uci.py'}"
     result = project(f"--chesskit-engine={command}", "--chesskit-timeout=1", "--chesskit-suite=suite.epd")
     result.assert_outcomes(errors=1)
     text = result.stdout.str()
@@ -365,7 +365,7 @@ def test_an_engine_that_cannot_start_in_a_fixture_test_is_one_line_and_stops_the
         # it refuses an option as it starts (it printed some forty lines of traceback per test)
         (["--chesskit-engine-option=Frobnicate=1"], "has no option 'Frobnicate'"),
         # too slow to say 'uciok': its detection was made again for every test, up to 90 s each
-        (["--chesskit-timeout=1", "--slow-uci"], "did not say 'uciok' within 1 s of 'uci'"),
+        (["--chesskit-timeout=1", "--late-uci"], "did not say 'uciok' within 1 s of 'uci'"),
     ],
 )
 def test_an_engine_that_never_answers_in_a_fixture_test_is_one_line_and_stops_the_session(
@@ -380,8 +380,8 @@ def test_an_engine_that_never_answers_in_a_fixture_test_is_one_line_and_stops_th
             assert chesskit_engine.perft("kiwipete", 1) == 48
         """
     )
-    engine = FAKE_UCI + (" --slow-uci 3" if "--slow-uci" in args else "")
-    result = project(f"--chesskit-engine={engine}", *(a for a in args if a != "--slow-uci"), "test_mine.py")
+    engine = FAKE_UCI + (" --late-uci" if "--late-uci" in args else "")
+    result = project(f"--chesskit-engine={engine}", *(a for a in args if a != "--late-uci"), "test_mine.py")
     result.assert_outcomes(errors=1)  # test_two is not run
     result.stdout.fnmatch_lines([f"chesskit: engine * {words}*", f"*Interrupted: chesskit: engine * {words}*"])
     assert "Traceback" not in result.stdout.str() and "compare/engines" not in result.stdout.str()

@@ -140,7 +140,9 @@ def test_bad_input(cli, args, message):
 def test_a_uci_engine_slower_to_start_than_the_timeout_is_named_so(cli):
     # its late handshake was read as a console's answers: "answered no perft question
     # chesskit knows as a console (it never said 'uciok'): 'perft 1' gave 'option name ...'"
-    result = cli("compare", "startpos", "2", "--engine", f"{FAKE_UCI} --slow-uci 0.6", "--timeout", "0.3")
+    # (--late-uci: its handshake comes with chesskit's next command, later than the wait on
+    # any machine; a --slow-uci 0.6 started on a loaded CI host had not answered by the last probe)
+    result = cli("compare", "startpos", "2", "--engine", f"{FAKE_UCI} --late-uci", "--timeout", "0.3")
     line = one_line(result, 3, "did not say 'uciok' within 0.3 s of 'uci', and printed UCI's handshake after that")
     assert line.endswith("a UCI engine slower to start; give a longer --timeout")
 

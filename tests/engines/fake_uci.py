@@ -14,6 +14,10 @@ answers `go perft` the way Stockfish does (`move: count`, blank, `Nodes searched
     --keep-castling a position without castling rights keeps the last rights it was given
                     where its kings and rooks still stand (state kept between positions:
                     a fresh process counts the same position right)
+    --slow-uci S    sleep S seconds before it answers 'uci'
+    --late-uci      answer 'uci' only when the next command comes: a UCI engine slower to
+                    start than chesskit waits, its handshake read after the wait whatever
+                    the machine's load (a --slow-uci's sleep counts from the 'uci' it read)
 
 With $FAKE_UCI_LOG set, every command received is appended to that file.
 """
@@ -42,6 +46,16 @@ def option_value(tokens: list[str]) -> tuple[str, str]:
     return " ".join(rest), ""
 
 
+def handshake(args) -> None:
+    out("id name FakeUCI" + (f" ({args.bug})" if args.bug else ""))
+    out("id author chesskit tests")
+    out("option name Hash type spin default 16 min 1 max 1024")
+    out("option name Clear Hash type button")
+    if not args.no_960:
+        out("option name UCI_Chess960 type check default false")
+    out("uciok")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--bug")
@@ -52,25 +66,26 @@ def main() -> None:
     parser.add_argument("--ignore-fen", action="store_true")
     parser.add_argument("--keep-castling", action="store_true")
     parser.add_argument("--slow-uci", type=float, default=0.0)  # seconds before it answers 'uci'
+    parser.add_argument("--late-uci", action="store_true")
     args = parser.parse_args()
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
     chess960, fen, moves = False, chess.STARTING_FEN, []
     kept = 0  # --keep-castling: the last castling rights given
+    owed = False  # --late-uci: 'uci' read, not answered yet
 
     for line in engine_stdin.commands("FAKE_UCI_LOG"):
         tokens = line.split()
         if not tokens:
             continue
         command = tokens[0]
-        if command == "uci":
+        if owed:
+            handshake(args)
+            owed = False
+        if command == "uci" and args.late_uci:
+            owed = True
+        elif command == "uci":
             time.sleep(args.slow_uci)
-            out("id name FakeUCI" + (f" ({args.bug})" if args.bug else ""))
-            out("id author chesskit tests")
-            out("option name Hash type spin default 16 min 1 max 1024")
-            out("option name Clear Hash type button")
-            if not args.no_960:
-                out("option name UCI_Chess960 type check default false")
-            out("uciok")
+            handshake(args)
         elif command == "isready":
             out("readyok")
         elif command == "setoption":
