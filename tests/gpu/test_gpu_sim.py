@@ -31,8 +31,9 @@ PICKED = [
 ]
 
 
-# few moves, and many of them reach the same position by two move orders from ply 3 on
-REPEATS = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"
+# few moves (perft 5 is 4,644), and many of them reach the same position by two move orders
+# from ply 3 on (the pawns' pushes in either order): repeats inside a level and across slices
+REPEATS = "k7/pp6/8/8/8/8/6PP/7K w - - 0 1"
 
 
 def records(name: str) -> dict[str, SuiteRecord]:
@@ -63,12 +64,12 @@ def picked():
 
 @pytest.fixture(scope="module")
 def sliced():
-    """Counts whose levels do not fit their buffers (about 22 s of CPU in the simulator:
+    """Counts whose levels do not fit their buffers (about 20 s of CPU in the simulator:
     slow; the default run keeps the picked positions' counts and divide)."""
     files = {"standard.epd": records("standard.epd")}
-    # the same positions one level deeper than the buffer holds: the walk splits the level
-    jobs = [job(files["standard.epd"]["startpos"], 4, cap=64), job(files["standard.epd"]["kiwipete"], 3, cap=100)]
-    jobs += [{"fen": REPEATS, "depth": 5, "cap": 300}]
+    # buffers of 4 and 8 positions (32 and 64 leaf moves): the walk splits every level
+    jobs = [job(files["standard.epd"]["startpos"], 3, cap=4), job(files["standard.epd"]["kiwipete"], 3, cap=8)]
+    jobs += [{"fen": REPEATS, "depth": 5, "cap": 40, "rows": True}]
     return sim_counts(jobs)
 
 
@@ -80,7 +81,7 @@ def test_counts_equal_the_published_ones(picked):
 
 @pytest.mark.slow
 def test_a_level_larger_than_its_buffer_is_counted_in_slices(sliced):
-    assert sliced[0] == 197281  # startpos 4, the published count
+    assert sliced[0] == 8902  # startpos 3, the published count
     assert sliced[1] == 97862  # kiwipete 3
 
 
@@ -92,9 +93,12 @@ def test_divide_matches_python_chess_chess960(picked):
 
 @pytest.mark.slow
 def test_repeated_positions_in_a_level_take_their_first_rows_count(sliced):
-    """perft 5 of a sparse position, its levels in slices of 300: each level's repeats are
-    walked once (``kernels.claim``/``resolve``) and take their owner's count."""
-    assert sliced[2] == pc_perft(chess.Board(REPEATS), 5)
+    """perft 5 of a sparse position, its levels in slices of 40: each level's repeats are
+    walked once (``kernels.claim``/``resolve``) and take their owner's count, and a repeat
+    of an earlier slice's position its count from the table."""
+    count, rows = sliced[2]
+    assert count == pc_perft(chess.Board(REPEATS), 5)
+    assert rows["aliases"]["2"] > 0 and rows["found"]["2"] > 0, rows
 
 
 @pytest.mark.slow
@@ -102,7 +106,8 @@ def test_a_repeat_that_adds_nothing_is_a_wrong_count():
     """Fault injection: the leaf level's repeats adding nothing gives a smaller count, so
     the count above depends on them (there are repeats there, and they are counted)."""
     right = pc_perft(chess.Board(REPEATS), 5)
-    dropped = sim_counts([{"fen": REPEATS, "depth": 5, "cap": 300, "drop_aliases": True}])[0]
+    dropped, rows = sim_counts([{"fen": REPEATS, "depth": 5, "cap": 300, "drop_aliases": True, "rows": True}])[0]
+    assert rows["aliases"]["2"] > 0, rows
     assert dropped < right
 
 
@@ -202,9 +207,11 @@ def test_bench_on_the_gpu_path():
 @pytest.mark.slow
 def test_counts_found_in_the_table_at_every_depth_are_right():
     """Small slices (16 rows) make later slices find earlier ones' counts in the table at
-    depth 3 as well as 2 (the en-passant rank pin, 4 moves at the root)."""
-    rec = records("special.epd")["ep-rank-pin-1"]
-    assert sim_counts([job(rec, 6, cap=16)]) == [rec.depths[6]]
+    depth 3 as well as 2 (a position of few moves whose transpositions start at ply 3, so
+    that depth 6 finds depth-3 counts: the en-passant rank pin's took 115 s of CI's CPU)."""
+    count, rows = sim_counts([{"fen": REPEATS, "depth": 6, "cap": 16, "rows": True}])[0]
+    assert rows["found"]["3"] > 0 and rows["found"]["2"] > 0, rows
+    assert count == pc_perft(chess.Board(REPEATS), 6)
 
 
 def test_gpu_out_of_memory_is_one_line_exit_4():
