@@ -647,8 +647,11 @@ def _variant_checks(setup: Setup, rules: variants.Variant, notes: _Notes) -> Non
     arise" notes (a game that ended before this position)."""
     board, us, name = setup.board, setup.turn, rules.rules
     has_king = [KING | color << 3 in board for color in (WHITE, BLACK)]
-    if name == "antichess" or (name == "atomic" and not has_king[us]):
-        return  # no check in antichess; a side without a king in atomic has lost
+    if name == "antichess":
+        _note_antichess_material(board, us, notes)
+        return  # no check in antichess
+    if name == "atomic" and not has_king[us]:
+        return  # a side without a king in atomic has lost
     if name == "atomic" and distance(_king_square(board, us), _king_square(board, 1 - us)) == 1:
         return  # touching kings: neither is in check (a capture next to one explodes both)
     if has_king[1 - us]:  # horde: white has no king to be in check
@@ -669,6 +672,19 @@ def _variant_checks(setup: Setup, rules: variants.Variant, notes: _Notes) -> Non
         notes.add("position", f"{COLOR_NAMES[us]} to move with its king on {king}: the game ended when it arrived")
     elif name == "3check":
         _note_check_counters(setup, notes)
+
+
+def _note_antichess_material(board: list[int], us: int, notes: _Notes) -> None:
+    """Antichess: the side not to move made the last move, with a piece that is still on
+    the board (a mover never loses its own piece), so it cannot be without pieces."""
+    them = 1 - us
+    if not any(code and code >> 3 == them for code in board):
+        both = "" if any(board) else " (the board is empty)"
+        notes.add(
+            "piece placement",
+            f"{COLOR_NAMES[them]} has no pieces with {COLOR_NAMES[us]} to move{both}: "
+            f"the game ended when {COLOR_NAMES[them]} lost its last one",
+        )
 
 
 def _note_check_counters(setup: Setup, notes: _Notes) -> None:

@@ -6,7 +6,10 @@ from __future__ import annotations
 from chesskit.errors import InputError
 from chesskit.timer import Timer
 
-_OPTION = {"stats": "--stats", "hash": "--hash", "threads": "--threads", "cluster": "the cluster options"}
+_OPTION = {
+    "stats": "--stats", "all_depths": "--all-depths", "hash": "--hash", "threads": "--threads",
+    "cluster": "the cluster options",
+}
 
 
 def refuse(**given: bool) -> None:

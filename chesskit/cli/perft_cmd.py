@@ -76,7 +76,7 @@ def perft(
     """
     depth_n = parse_depth(depth)
     if device == "gpu":
-        gpu_run.refuse(stats=stats or all_depths, hash=hash_mb is not None, threads=threads is not None,
+        gpu_run.refuse(all_depths=all_depths, stats=stats, hash=hash_mb is not None, threads=threads is not None,
                        cluster=cluster is not None)
     standard_only(variant, gpu=device == "gpu", cluster=cluster is not None)
     board, ident = load_board(position, moves, chess960, strict, variant)

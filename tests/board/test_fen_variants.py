@@ -165,7 +165,11 @@ def test_variant_specific_positions_accepted():
     assert parse_fen("8/8/8/3kK3/8/8/8/8 w - - 0 1", variant="atomic").notes == []
     assert parse_fen("8/8/8/3k4/8/8/8/8 w - - 0 1", variant="atomic").notes == []
     # antichess: no kings, several kings, a king "in check" on either side
-    for fen in ("8/8/8/3p4/8/8/4P3/8 w - - 0 1", "k7/8/8/3K4/8/8/K7/7k b - - 0 1", "4k3/8/8/8/8/8/8/4R2K w - - 0 1"):
+    # and the side to move without pieces (the other captured its last one: the mover has won)
+    for fen in (
+        "8/8/8/3p4/8/8/4P3/8 w - - 0 1", "k7/8/8/3K4/8/8/K7/7k b - - 0 1", "4k3/8/8/8/8/8/8/4R2K w - - 0 1",
+        "8/8/8/8/8/8/8/k7 w - - 0 1",
+    ):
         assert parse_fen(fen, variant="antichess").notes == []
     # horde: white pawns on the first rank
     assert parse_fen("startpos", variant="horde").notes == []
@@ -184,6 +188,9 @@ def test_cannot_arise_notes_and_strict():
         ("r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1", "crazyhouse", "piece placement", "1 piece is a promoted pawn but only 0 pawns are missing"),
         ("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3[Pp] w - - 0 1", "crazyhouse", "piece placement", "pawns, at most 16"),
         ("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w Kkq - 0 1", "horde", "castling", "white has no king"),
+        # the side that made the last move kept the piece it moved (it was counted 0, no note)
+        ("8/8/8/8/8/8/8/K7 w - - 0 1", "antichess", "piece placement", "black has no pieces with white to move"),
+        ("8/8/8/8/8/8/8/8 b - - 0 1", "antichess", "piece placement", "(the board is empty)"),
     ]
     for fen, variant, field, words in cases:
         setup = parse_fen(fen, variant=variant)

@@ -365,7 +365,14 @@ def test_an_enormous_position_is_not_echoed_whole(cli):
     assert len(line) < 4100
 
 
-@pytest.mark.parametrize("option, words", [(["--workers", "2"], "the cluster options are for the CPU walk"), (["--stats"], "--stats is for the CPU walk")])
+@pytest.mark.parametrize(
+    "option, words",
+    [
+        (["--workers", "2"], "the cluster options are for the CPU walk"),
+        (["--stats"], "--stats is for the CPU walk"),
+        (["--all-depths"], "--all-depths is for the CPU walk"),  # it named --stats, which it implies
+    ],
+)
 def test_device_gpu_refuses_a_cpu_option_in_one_grammatical_line(cli, option, words):
     # it said "the cluster options is for the CPU walk"; refused before any GPU is looked for
     one_line(cli("perft", "startpos", "1", "--device", "gpu", *option), 2, "--device gpu counts nodes only", words)
