@@ -26,7 +26,6 @@ from chesskit.api.comparison import STATE_PUSHES, CompareResult, check_pushes
 from chesskit.api.counting import SUITE_HASH_MB
 from chesskit.api.engine import Engine, dialect_of, opened as open_engine
 from chesskit.api.keywords import keyword_errors, keyworded
-from chesskit.api.position import variant_rules
 from chesskit.errors import InputError
 from chesskit.suites.result import PositionResult  # noqa: F401 (what iterating a SuiteResult gives)
 from chesskit.suites.runner import DEFAULT_MAX_NODES  # what ``chesskit suite --max-nodes`` defaults to
@@ -263,7 +262,7 @@ def run_suite(
     position_timeout: float | None = None,
     fail_fast: bool = False,
     on_position: Callable[[Any], None] | None = None,
-    variant: str = "chess",
+    variant: str | None = None,
 ) -> SuiteResult:
     """Check the suites in ``paths`` (EPD or ``.perft`` files or folders; default: the
     bundled positions), as ``chesskit suite`` does: with chesskit, or with ``engine`` (an
@@ -278,20 +277,22 @@ def run_suite(
     first mismatch or engine error. ``on_position(result)`` sees each position as it is
     done. A bad line is reported in ``bad_lines`` and the rest runs; InputError when a path
     does not exist or nothing at all can be run. ``variant`` names the rules of the lines
-    and files that name none (an engine command is opened in them).
+    and files that name none (an engine command is opened in them): by default an
+    ``Engine``'s own, else standard chess; one other than an ``Engine``'s is an InputError
+    at once, as for ``compare`` (it was opened in its rules).
     """
     from chesskit.api.counting import default_threads
     from chesskit.suites.session import execute
 
     with keyword_errors():  # the CLI's words: its flags, here the keywords
+        if isinstance(engine, Engine):
+            # its rules are the default; others are refused here, as compare does: every line
+            # would fail with "give variant V", which the caller did (the Engine is what to change)
+            variant = engine.variant if variant is None else variant
+            open_engine(engine, variant)
         planned, name = _planned(paths, engine, max_depth, max_nodes, tags, skip_chess960, strict, stats, threads,
-                                 hash_mb, position_timeout, variant)
-    if isinstance(engine, Engine) and variant_rules(variant, None)[0] != "chess":
-        # a variant asked of an Engine opened in other rules is refused here, as compare
-        # does: every line of that variant would fail with "give variant V", which the
-        # caller did; the Engine is what to change
-        open_engine(engine, variant)
-    # an Engine of other rules is each line's error, as for `chesskit suite` (run_engine)
+                                 hash_mb, position_timeout, "chess" if variant is None else variant)
+    # a line naming other rules than the Engine's is that line's error, as for `chesskit suite` (run_engine)
     opened = None if engine is None else engine if isinstance(engine, Engine) else open_engine(engine, name)[0]
     try:
         with keyword_errors(), contextlib.nullcontext() if opened is None else opened.lock:

@@ -76,3 +76,9 @@ def test_run_suite_refuses_an_engine_of_other_rules_than_the_variant_asked():
         with pytest.raises(InputError, match=r"the Engine counts crazyhouse .* open it with Engine\(\.\.\., variant='atomic'\)"):
             chesskit.run_suite(engine=engine, max_nodes=10_000, variant="atomic")
         assert chesskit.run_suite(engine=engine, max_nodes=100, variant="crazyhouse").ok  # its own rules run
+        # standard chess asked of it is refused too (every bundled line was an error advising
+        # "give variant chess"), and with no variant its own rules are the default
+        with pytest.raises(InputError, match=r"the Engine counts crazyhouse .* variant='chess'\)"):
+            chesskit.run_suite(engine=engine, max_nodes=100, variant="chess")
+        own = chesskit.run_suite(engine=engine, max_nodes=100)
+        assert own.ok and own.tally()["passed"] > 0 and not own.bad_lines
