@@ -169,7 +169,20 @@ def _drop_hint(setup, uci: str, side: str, dropping: frozenset) -> str:
     if ptype == PAWN and to >> 3 in (0, 7):
         return "a pawn may not be dropped on the first or last rank"
     if not held:
-        return f"drops a {PIECE_NAMES[ptype]} the pocket does not hold: a captured promoted piece goes to the pocket as a pawn"
+        name = PIECE_NAMES[ptype]
+        # what the engine's pocket may have kept or gained: a captured promoted piece counts
+        # as a pawn, so it explains an extra piece (the more so beside a pawn), never a pawn
+        pawns = setup.pockets[us][PAWN] if setup.pockets is not None else 0
+        if ptype != PAWN and pawns:
+            return (
+                f"drops a {name} the pocket does not hold (it holds a pawn): "
+                "a captured promoted piece goes to the pocket as a pawn"
+            )
+        promoted = "" if ptype == PAWN else f", or a captured promoted {name} kept as itself rather than as a pawn"
+        return (
+            f"drops a {name} the pocket does not hold: the engine's pocket has one the position's lacks "
+            f"(a drop that left it there, a capture put in the wrong pocket{promoted})"
+        )
     if len(checkers) > 1:
         return "drop into double check: no drop answers two checks"
     if checkers and to not in between(checkers[0], king):

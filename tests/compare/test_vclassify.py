@@ -131,3 +131,18 @@ def test_a_missing_drop_of_a_piece_the_engine_drops_elsewhere_is_about_the_squar
     # every pawn drop missing: the pawn is not in the engine's pocket
     drops = sorted(m for m in node.legal_moves() if m.startswith("P@"))
     assert all("pocket" in n.hint for n in classify_moves(node, drops, []))
+
+
+@pytest.mark.parametrize("piece", ["N", "P"])
+def test_an_extra_drop_the_pocket_lacks_names_the_pocket_not_only_promotions(piece):
+    # every such drop was blamed on "a captured promoted piece goes to the pocket as a pawn",
+    # a pawn's too, in a game without a promoted piece (vbug_drop_keeps_piece: the drop
+    # leaves its piece in the pocket)
+    node_fen, missing, extra = _node("vbug_drop_keeps_piece", "crazyhouse", f"4k3/8/8/8/8/8/8/4K3[{piece}] w - - 0 1", [f"{piece}@c4", "e8d8"])
+    assert extra and not missing
+    hints = {n.hint for n in classify_moves(_Node(node_fen, "crazyhouse"), missing, extra)}
+    assert len(hints) == 1
+    hint = hints.pop()
+    name = {"N": "knight", "P": "pawn"}[piece]
+    assert hint.startswith(f"drops a {name} the pocket does not hold: the engine's pocket has one the position's lacks"), hint
+    assert ("promoted" in hint) == (piece == "N"), hint
