@@ -14,7 +14,8 @@ shares nothing with the compiled move generator:
 * crazyhouse drops: a pawn dropped on the first or last rank, a drop that does not
   answer a check, a drop from a pocket that lacks (or holds) the piece (a captured
   promoted piece returns as a pawn);
-* antichess: a non-capture while a capture is possible (forced capture);
+* antichess: a non-capture while a capture is possible (forced capture), a promotion to a
+  king missing;
 * horde: a first-rank pawn's double push;
 * racing kings: a move that gives check.
 """
@@ -40,7 +41,7 @@ def variant_note(setup, uci: str, side: str, dropping: frozenset = frozenset()) 
     the letters of the pieces the engine drops somewhere at this node (``P``, ``N``, ...)."""
     over = game_over(setup)
     if over is not None:
-        return ["game end"], f"the game is over here ({over}): the engine plays on (goal squares, check counting, explosions)"
+        return ["game end"], f"the game is over here ({over}): the engine plays on"
     if side == "missing" and (chance := last_chance_note(setup)) is not None:
         return ["game end"], f"{chance}: the engine ends the game too early"
     if "@" in uci:
@@ -51,7 +52,21 @@ def variant_note(setup, uci: str, side: str, dropping: frozenset = frozenset()) 
     if not piece or piece >> 3 != us:
         return None
     rule = _RULES.get(setup.variant)
-    return None if rule is None else rule(setup, frm, to, piece & 7, side)
+    found = None if rule is None else rule(setup, frm, to, piece & 7, side)
+    if uci[4:] == "k" and setup.variant in ("antichess", "giveaway"):
+        return _king_promotion(setup, to, side, found)
+    return found
+
+
+def _king_promotion(setup, to: int, side: str, found: Note | None) -> Note:
+    """Antichess's promotion to a king (standard chess's classes know no such piece): the
+    rule's class where one applies (an extra quiet one beside a capture), else its own."""
+    kinds = ["capture"] * bool(setup.board[to]) + ["promotion to king"]
+    if found is not None:
+        return [*found[0], "promotion to king"], found[1]
+    if side == "missing":
+        return kinds, "promotion to king missing: in antichess a pawn may promote to a king too"
+    return kinds, "an illegal promotion to king"
 
 
 def cannot_arise(notes: list, root_notes: list[str]) -> list:

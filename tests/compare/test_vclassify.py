@@ -146,3 +146,18 @@ def test_an_extra_drop_the_pocket_lacks_names_the_pocket_not_only_promotions(pie
     name = {"N": "knight", "P": "pawn"}[piece]
     assert hint.startswith(f"drops a {name} the pocket does not hold: the engine's pocket has one the position's lacks"), hint
     assert ("promoted" in hint) == (piece == "N"), hint
+
+
+def test_an_antichess_promotion_to_king_is_classed_as_one():
+    # a missing a7a8k was "-": "legal pawn move not generated" (a7a8r in chess is "underpromotion to rook missing")
+    notes = classify_moves(_Node("1n6/P7/8/8/8/8/8/1k6 w - - 0 1", "antichess"), ["a7b8k"], ["a7a8k"])
+    assert notes[0].kinds == ["capture", "promotion to king"]
+    assert notes[0].hint == "promotion to king missing: in antichess a pawn may promote to a king too"
+    assert notes[1].kinds == ["quiet move", "promotion to king"] and "forced capture" in notes[1].hint
+    notes = classify_moves(_Node("8/P7/8/8/8/8/8/1k6 w - - 0 1", "antichess"), ["a7a8k"], [])
+    assert notes[0].kinds == ["promotion to king"]
+
+
+def test_the_game_end_hint_names_only_the_variants_own_end():
+    notes = classify_moves(_Node("k7/8/8/8/8/8/8/7K w - - 0 1", "racingkings"), [], ["h1g2"])
+    assert notes[0].hint == "the game is over here (a king has reached the eighth rank): the engine plays on"
