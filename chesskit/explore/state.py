@@ -406,6 +406,8 @@ def extra_is_move(move: str) -> bool:
 
 
 def _not_legal(text: str, board, legal: list[str]) -> InputError:
-    """``child`` and ``moves`` name a move that is not legal here: the same line, with the legal ones."""
-    shown = " ".join(sorted(legal)) or "none"
-    return InputError(f"{text.strip()!r} is not a legal move in {board.shown_fen()} (legal: {shown})")
+    """``child`` and ``moves`` name a move that is not legal here: the line every command
+    gives (``IllegalMoveError``: a drop's piece of the other side said it its own way)."""
+    from chesskit.errors import IllegalMoveError
+
+    return IllegalMoveError(text.strip(), board.shown_fen(), legal)

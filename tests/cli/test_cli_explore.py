@@ -63,7 +63,7 @@ def test_a_bad_command_is_one_line_and_the_rest_runs(cli):
     assert result.exit_code == 2
     errors = result.stderr.splitlines()
     assert len(errors) == 5 and all(line.startswith("chesskit: ") for line in errors), errors
-    assert "'zz' is not a legal move" in errors[0] and "unknown command 'frobnicate'" in errors[1]
+    assert "illegal move 'zz'" in errors[0] and "unknown command 'frobnicate'" in errors[1]
     assert "bad depth 'x': an integer from 1 to 100" in errors[2]  # the range that 'depth 0' names too
     assert "already at the root" in errors[3] and "no engine" in errors[4]
     assert total(result.stdout) == [20]

@@ -183,7 +183,7 @@ def test_enter_descends_and_backspace_ascends():
         await idle(pilot, app)
         assert ex.depth == 1 and app.clipboard == ex.fen()
         await pilot.press("m", *"Ke3", "enter")
-        assert shows(app, "'Ke3' is not a legal move")
+        assert shows(app, "illegal move 'Ke3'")
 
     run(ex, script)
 
