@@ -28,7 +28,12 @@ def marked_squares(report) -> tuple[set[str], set[str]]:
 
 def state_checked_line(report) -> str:
     n = report.state_checked
-    return f"full state compared after {n} push{'' if n == 1 else 'es'} and {'its pop' if n == 1 else 'their pops'}"
+    pushes = f"{n} push{'' if n == 1 else 'es'}"
+    state = report.state
+    if state is not None and state.op == "push":  # the last push differed: its pop was never made
+        pops = n - 1
+        return f"full state compared after {pushes} and {pops} pop{'' if pops == 1 else 's'}: it differed after the last push"
+    return f"full state compared after {pushes} and {'its pop' if n == 1 else 'their pops'}"
 
 
 def _rows(step) -> list[str]:

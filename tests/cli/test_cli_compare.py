@@ -315,6 +315,16 @@ def test_state_sweep_line_in_the_singular(cli):
     assert "\nfull state compared after 1 push and its pop\n" in result.stdout
 
 
+def test_a_state_that_differs_after_a_push_is_not_said_to_have_been_compared_after_its_pop(cli):
+    # "full state compared after 1 push and its pop", where the push itself differed
+    fen = "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1"  # the drop leaves the knight in its pocket
+    result = cli("compare", fen, "2", "--variant", "crazyhouse", "--python", f"{ENGINES / 'vbug_drop_keeps_piece.py'}:Adapter")
+    assert result.exit_code == 1
+    assert "DISAGREE: the pockets differ after push N@" in result.stdout, result.stdout
+    found = re.search(r"\nfull state compared after (\d+) pushes and (\d+) pops?: it differed after the last push\n", result.stdout)
+    assert found and int(found[2]) == int(found[1]) - 1, result.stdout
+
+
 def test_a_correct_script_agrees_on_a_chess960_position(cli):
     """A perftree script used to get X-FEN `KQkq` for Chess960 and could not tell it from
     standard chess: a correct engine 'missed' f1g1. It now gets Shredder-FEN `GEge`."""
