@@ -173,7 +173,8 @@ def parse_fen(text: str, chess960: bool | None = None, strict: bool = False, var
     if len(fields) not in (4, 6):
         raise FenError(
             "fen",
-            f"expected 6 space-separated fields (or 4 without the clocks), found {len(fields)}",
+            f"expected 6 space-separated fields (or 4 without the clocks), found {len(fields)}"
+            + _field_count_hint(fields, rules),
         )
     placement, pocket_text = fen_variants.split_pockets(fields[0], rules)
     board, promoted = _parse_placement(placement, marks=rules.pockets)
@@ -197,6 +198,20 @@ def parse_fen(text: str, chess960: bool | None = None, strict: bool = False, var
         _variant_checks(setup, rules, notes)
     setup.notes = notes.lines
     return setup
+
+
+def _field_count_hint(fields: list[str], rules: variants.Variant) -> str:
+    """Where a variant's own field stands where no field is read: a pocket after a space, a
+    three-check counter in the remaining checks' form after the clocks."""
+    if rules.pockets and len(fields) > 1 and fields[1].startswith("["):
+        return f": the pocket {fields[1]!r} belongs to the placement, written without a space ({fields[0]}{fields[1]})"
+    late = [field for field in fields[6:] if "+" in field]
+    if rules.checks and late:
+        return (
+            f": {late[0]!r} after the clocks; three-check's counters go after the en-passant square as the "
+            "remaining checks 'W+B', or after the clocks as the checks given '+W+B'"
+        )
+    return ""
 
 
 def _check_variant_material(rules, board, turn, pockets, promoted, notes) -> None:

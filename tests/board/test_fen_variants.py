@@ -126,6 +126,9 @@ def test_three_check_counters_in_both_dialects():
         (f"{START} w KQkq - 3+3 0 1 +1+1", "3check", "checks", "check counters given twice ('3+3' and '+1+1')"),
         (f"{START} w KQkq - 3+3 +1+1", "3check", "checks", "check counters given twice ('3+3' and '+1+1')"),
         (f"{START} w KQkq - 3+3 0 1", "chess", "checks", "only 3check counts checks (give --variant 3check)"),
+        # the remaining checks after the clocks, a pocket after a space: "found 7" said no more
+        (f"{START} w KQkq - 0 1 3+3", "3check", "fen", "found 7: '3+3' after the clocks; three-check's counters go after"),
+        ("4k3/8/8/8/8/8/8/4K3 [N] w - - 0 1", "crazyhouse", "fen", "the pocket '[N]' belongs to the placement, written without a space (4k3/8/8/8/8/8/8/4K3[N])"),
         # python-chess's atomic.perft under another name, read as standard chess: two of its
         # lines were refused with no word of the variant that allows them
         ("8/8/8/3k4/4K3/8/8/8 w - - 0 1", "chess", "position",
