@@ -18,6 +18,7 @@ from chesskit.cli.options import json_option, parse_count, parse_depth, variant_
 from chesskit.cli.run_options import fail_fast_option, position_timeout_option
 from chesskit.errors import ChesskitError, EngineError, InputError, MismatchError
 from chesskit.suites.guard import parse_position_timeout
+from chesskit.suites.session import plural
 from chesskit.typed import plain_float, plain_int
 
 DEFAULT_POSITIONS = 1000  # when neither --positions nor --time is given
@@ -331,13 +332,13 @@ def header_lines(run) -> list[str]:
     ]
     if finding.was_shrunk and finding.shrunk.interrupted:
         lines.append(
-            f"shrunk so far ({finding.shrunk.tried} candidates tried): {finding.shown(finding.smallest_fen)}"
+            f"shrunk so far ({plural(finding.shrunk.tried, 'candidate')} tried): {finding.shown(finding.smallest_fen)}"
             f" ({_pieces(start.fen)} -> {_pieces(finding.smallest_fen)} pieces; its divides differ at depth"
             f" {finding.smallest_depth}; the report below is of the generated position)"
         )
     elif finding.was_shrunk:
         lines.append(
-            f"shrunk ({finding.shrunk.tried} candidates tried): {finding.shown(finding.position_fen)}"
+            f"shrunk ({plural(finding.shrunk.tried, 'candidate')} tried): {finding.shown(finding.position_fen)}"
             f" ({_pieces(start.fen)} -> {_pieces(finding.position_fen)} pieces)"
         )
     else:
@@ -365,7 +366,7 @@ def crash_line(crash) -> str:
     line = f"ERROR position {crash.index} ({crash.start.source}){unless_quoted(reason, fen, f': {fen}')}: {reason}"
     shrunk = crash.shrunk
     if shrunk is not None and shrunk.fen != crash.start.fen:
-        line += f"\n  shrunk ({shrunk.tried} candidates tried): {crash.shown(shrunk.fen)} (the engine still fails at depth {shrunk.depth})"
+        line += f"\n  shrunk ({plural(shrunk.tried, 'candidate')} tried): {crash.shown(shrunk.fen)} (the engine still fails at depth {shrunk.depth})"
     if shrunk is not None and shrunk.error:
         line += f"\n  shrinking stopped: {shrunk.error}"
     return line

@@ -110,7 +110,7 @@ def _shrunk(data: dict) -> str:
     start, shrunk = data.get("start_fen") or "", data.get("position_fen") or ""
     if not data.get("shrunk"):
         return "nothing could go: the generated position is shown"
-    pieces = f"{_pieces(start)} &rarr; {_pieces(shrunk)} pieces, {esc(data.get('shrink_tried', 0))} candidates tried"
+    pieces = f"{_pieces(start)} &rarr; {_pieces(shrunk)} pieces, {esc(_plural(int(data.get('shrink_tried', 0)), 'candidate'))} tried"
     stopped = f"; stopped: {esc(data['shrink_error'])}" if data.get("shrink_error") else ""
     return f"<code>{esc(shrunk)}</code> <span class=muted>({pieces}{stopped}; the path starts here)</span>"
 

@@ -215,7 +215,8 @@ def test_engine_failing_on_a_position_fails_that_position_only(cli):
     # the adapter's error quotes the FEN (set_fen('...')): the line gives it once
     assert f"ERROR position 5 (placement/queens): {crash['reason']}" in plain.stdout
     assert f"set_fen({crash['fen']!r})" in crash["reason"] and plain.stdout.count(crash["fen"]) == 1
-    assert f"  shrunk ({crash['shrink_tried']} candidates tried): {crash['shrunk_fen']}" in plain.stdout
+    tried = crash["shrink_tried"]
+    assert f"  shrunk ({tried} candidate{'s' * (tried != 1)} tried): {crash['shrunk_fen']}" in plain.stdout
 
 
 def test_the_first_crash_is_shrunk_after_a_hang(cli, tmp_path, monkeypatch):

@@ -426,3 +426,12 @@ def test_the_html_reports_name_a_variant_and_not_standard_chess():
     assert '<p class="variant">variants: atomic</p>' in mixed
     assert '<code>b</code> <span class="muted">(atomic)</span>' in mixed and "<code>a</code></td>" in mixed
     assert 'class="variant"' not in suite_html({"results": [row]})
+
+
+@pytest.mark.parametrize("tried, words", [(1, "1 candidate tried"), (3, "3 candidates tried")])
+def test_the_shrink_line_counts_its_candidates_in_words(tried, words):
+    # "1 candidates tried"
+    from chesskit.report.html import _shrunk
+
+    data = {"shrunk": True, "start_fen": "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "position_fen": "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "shrink_tried": tried}
+    assert f"4 &rarr; 3 pieces, {words};" in _shrunk(data)
