@@ -194,7 +194,7 @@ def _execute(planned, eng, stats: bool, threads: int | None, hash_mb: int | None
     """``session.execute`` with the progress bar, and on a pipe each line as it is known;
     the outcome, and with --json and chesskit's own counts the JSON's results encoded as
     they came (``JsonResults``: not left to the end, when the workers are done)."""
-    stream = None if as_json or output.stdout_is_terminal() else Stream(planned.errors, planned.tasks)
+    stream = None if as_json or output.stdout_is_terminal() else Stream(planned.errors, planned.tasks, planned.skipped)
     encoded = JsonResults() if as_json and eng is None else None
     # weight each count by its expected nodes (+1 so tiny ones still move the bar)
     total = sum(task.expected + 1 for task in planned.tasks)

@@ -23,22 +23,29 @@ from chesskit.timer import format_seconds
 class Stream:
     """The plain lines of a run on a pipe, printed as soon as each is known and in file
     order: a line per position (``ok``, ``FAIL``, or ``ERROR`` when the engine failed on
-    it), a line per line not run (``ERROR``)."""
+    it), a line per line not run (``ERROR``), a line per position with no count within
+    the limits (``skip``: known before the run, ``Planned.skipped``)."""
 
-    def __init__(self, bad_lines: list[LineError], tasks):
+    def __init__(self, bad_lines: list[LineError], tasks, skipped=()):
         self.order = {}
-        for item in [*bad_lines, *(t.record for t in tasks)]:
+        records = [*(t.record for t in tasks), *(record for record, _ in skipped)]
+        for item in [*bad_lines, *records]:
             self.order.setdefault(item.path, len(self.order))
-        self.pending = sorted(bad_lines, key=self._key)[::-1]  # popped from the end
-        self.width = min(max((len(t.record.label) for t in tasks), default=0), 32)
+        self.width = min(max((len(r.label) for r in records), default=0), 32)
+        known = [(self._key(e), error_line(e)) for e in bad_lines]
+        known += [(self._key(r), self._skip_line(r, why)) for r, why in skipped]
+        self.pending = sorted(known, key=lambda item: item[0])[::-1]  # (key, line), popped from the end
 
     def _key(self, item) -> tuple[int, int]:
         return self.order.get(item.path, len(self.order)), item.lineno
 
+    def _skip_line(self, record, why: str) -> str:
+        return f"skip  {record.label.ljust(self.width)}  {why}"
+
     def add(self, position: PositionResult) -> None:
         record = position.record
-        while self.pending and self._key(self.pending[-1]) < self._key(record):
-            click.echo(error_line(self.pending.pop()))
+        while self.pending and self.pending[-1][0] < self._key(record):
+            click.echo(self.pending.pop()[1])
         if position.status == ERROR:
             click.echo(error_line(LineError(record.path, record.lineno, position.reason, record.label)))
         elif position.status == ENGINE_ERROR:
@@ -46,13 +53,13 @@ class Stream:
         elif position.failure is not None:  # a mismatch, then the engine failed
             click.echo(f"FAIL  {record.label.ljust(self.width)}  {position.reason}")
         elif position.status == SKIPPED:  # one the engine cannot be given (--bisect)
-            click.echo(f"skip  {record.label.ljust(self.width)}  {position.reason}")
+            click.echo(self._skip_line(record, position.reason))
         else:
             click.echo(position_line(position.results, self.width))
 
     def finish(self) -> None:
         while self.pending:
-            click.echo(error_line(self.pending.pop()))
+            click.echo(self.pending.pop()[1])
 
 
 def error_line(error: LineError) -> str:
@@ -341,7 +348,11 @@ def render_terminal(outcome: Outcome, engine_call: str | None = None) -> None:
     from rich.text import Text
 
     con = output.console()
-    con.print(_files_table(outcome))
+    skipped = [p for p in outcome.positions if p.status == SKIPPED]
+    if outcome.results or outcome.errors or not skipped:
+        con.print(_files_table(outcome))
+    else:  # no count within the limits: each position and why, not an empty table
+        con.print(_skipped_table(skipped))
     if outcome.errors:
         con.print(_errors_table(outcome.errors))
     if outcome.failed:
@@ -353,12 +364,24 @@ def render_terminal(outcome: Outcome, engine_call: str | None = None) -> None:
             _divide_panel(con, result)
             regression_view.echo(regression(result, engine_call), terminal=True, perft=result.task.record.in_perft_file)
     bad = outcome.failed or outcome.engine_failed
-    style = "bold red" if bad else "bold yellow" if outcome.errors else "bold green"
+    style = "bold red" if bad else "bold yellow" if outcome.errors or outcome.nothing else "bold green"
     con.print(Text(position_summary(outcome), style=style))
     con.print(Text(summary(outcome), style=style))
     by_tags = tag_line(outcome)
     if by_tags is not None:
         con.print(Text(by_tags, style=style))
+
+
+def _skipped_table(skipped: list[PositionResult]):
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title="skipped", title_justify="left", title_style="bold yellow")
+    for name in ("id", "where", "why"):
+        table.add_column(name, overflow="fold")
+    for position in skipped:
+        table.add_row(Text(position.record.label), position.record.location, Text(position.reason or ""))
+    return table
 
 
 def _engine_table(failed: list[PositionResult]):

@@ -74,6 +74,27 @@ def test_limits_that_leave_nothing_to_run_still_report_every_position_skipped(cl
     text = cli("suite", str(good), "--max-depth", "0")
     assert text.exit_code == 2 and "nothing to run" in text.stderr and "within --max-nodes 1000000 and --max-depth 0" in text.stderr
     assert "3 skipped" in text.stdout and "no count checked" in text.stdout and "all match" not in text.stdout
+    # each position and why, as --json gives them (the text named none)
+    assert text.stdout.splitlines()[:3] == [
+        "skip  start  every depth over --max-depth 0",
+        "skip  kiwi   every depth over --max-depth 0",
+        "skip  pos3   every depth over --max-depth 0",
+    ]
+
+
+def test_positions_over_the_limits_are_listed_in_file_order_on_a_pipe(cli, good):
+    result = cli("suite", str(good), "--max-nodes", "30")
+    assert result.exit_code == 0
+    assert [line.split()[:2] for line in result.stdout.splitlines()[:3]] == [["ok", "start"], ["skip", "kiwi"], ["ok", "pos3"]]
+    assert "skip  kiwi   every count over --max-nodes 30 (the least: 48)" in result.stdout
+
+
+def test_a_terminal_run_with_nothing_to_run_shows_each_position_skipped(cli, good, terminal):
+    # an empty results table, and the summary in green for a run that exits 2
+    result = cli("suite", str(good), "--max-nodes", "0")
+    assert result.exit_code == 2
+    assert "skipped" in result.stdout and "suite results" not in result.stdout
+    assert all(ident in result.stdout for ident in ("start", "kiwi", "pos3"))
 
 
 CHESS960_ONLY = """\
