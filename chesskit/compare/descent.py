@@ -175,10 +175,11 @@ def located(
     # an engine failing with "cannot play Chess960" can play), and so ask another question
     fen = position_fen if as_given and not moves else board.shown_fen()
     named = unless_quoted(str(err), fen, f" (fen {fen})")
+    # the error's own class kept (a suite's PositionTimeout is its JSON's ``timed_out``)
     if CANNOT_PLAY_960 in str(err):  # a capability it lacks, refused before any count: no finding at a depth
-        found = EngineError(f"{err}; asked {where}{named}")
+        found = type(err)(f"{err}; asked {where}{named}")
     else:
-        found = EngineError(f"{err}; it failed at depth {depth} of compare's descent, {where}{named}")
+        found = type(err)(f"{err}; it failed at depth {depth} of compare's descent, {where}{named}")
     found.path, found.depth, found.fen = list(moves), depth, fen
     return found
 

@@ -81,3 +81,17 @@ def test_suite_functions_are_under_80_lines(path: Path):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > 80
     ]
     assert long == []
+
+
+def test_a_position_timeout_in_compares_descent_is_still_a_timeout():
+    # --json gave "timed_out": false when --position-timeout stopped the engine during the
+    # descent: the located error was a plain EngineError (QA session 38b)
+    from chesskit.compare.descent import located
+    from chesskit.geometry import START_FEN
+    from chesskit.suites.guard import EngineFailure, PositionTimeout
+
+    err = located(PositionTimeout("engine 'x' did not finish the position within --position-timeout 3 s"), (["e2e4"], 1), START_FEN, False)
+    assert isinstance(err, PositionTimeout) and err.path == ["e2e4"] and err.depth == 1
+    assert "it failed at depth 1 of compare's descent, after e2e4" in str(err)
+    failure = EngineFailure.of(err, 2)
+    assert failure.timed_out and failure.in_descent and failure.to_json()["timed_out"] is True
