@@ -24,7 +24,8 @@ bisect_option = click.option(
     "--bisect",
     is_flag=True,
     help="For git bisect run: exit 125 (skip this commit) instead of 3 when the engine cannot be "
-    "started (not found, not built, fails before its first answer); in a suite, a Chess960 position "
+    "started (not found, not built, fails before its first answer; one that answers its UCI or xboard "
+    "handshake and then crashes started); in a suite, a Chess960 position "
     "the engine cannot be given (no UCI_Chess960) and a position that cannot arise in a game are "
     "skipped, not failed.",
 )
@@ -53,8 +54,15 @@ def starting(bisect: bool, start):
     def start_and_ask(engine):
         from chesskit.geometry import START_FEN
 
-        spoken = start(engine)
-        engine.perft(START_FEN, 1, [], False)
+        try:
+            spoken = start(engine)
+            engine.perft(START_FEN, 1, [], False)
+        except EngineError as err:
+            # one that answered its handshake and then died on a perft question started: a
+            # commit whose engine crashes on every position is bad (3), never skipped
+            if getattr(err, "crashed_after_handshake", False):
+                raise EngineCheckFailed(f"{err} (it had answered {engine.loop.upper()}'s handshake: it started)") from None
+            raise
         return spoken
 
     return start_and_ask

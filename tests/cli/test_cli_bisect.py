@@ -1,6 +1,7 @@
 """``--bisect`` on ``suite`` and ``compare`` (issue 20 item 4): an engine that cannot be started
-exits 125, ``git bisect run``'s "skip this commit", instead of 3; an engine that starts and
-then fails (or is wrong) keeps its exit code, so bisect still judges that commit."""
+exits 125, ``git bisect run``'s "skip this commit", instead of 3; an engine that starts (one
+that answers its UCI handshake has) and then fails (or is wrong) keeps its exit code, so bisect
+still judges that commit."""
 
 from __future__ import annotations
 
@@ -57,10 +58,14 @@ def test_the_position_check_comes_after_the_first_answer(cli, suite, dialect):
     assert result.exit_code == 3 and "r3k2r/p1ppqpb1" in result.stderr, result.stderr
     ignoring = ["--engine", f"{ENGINES / 'fake_uci.py'} --ignore-fen", *dialect]
     one_line(cli("compare", "startpos", "2", *ignoring, "--bisect"), 3, "ignores 'position fen'")
-    # an engine that fails on its first question, the start position's, could not be started
+    # an engine that answers UCI's handshake and crashes on its first question, the start
+    # position's, started: it crashes on every position, a commit bisect must be able to
+    # find (it exited 125, and `git bisect run` skipped the commit that broke it)
     dead = ["--engine", f"{ENGINES / 'fail_on.py'} --fault segv --on {STARTPOS.split()[0]}", *dialect]
-    one_line(cli("suite", str(suite), *dead, "--bisect"), 125, "exit 125 for git bisect")
-    one_line(cli("compare", "kiwipete", "2", *dead, "--bisect"), 125, "exit 125 for git bisect")
+    one_line(cli("suite", str(suite), *dead, "--bisect"), 3, "(it had answered UCI's handshake: it started)")
+    one_line(cli("compare", "kiwipete", "2", *dead, "--bisect"), 3, "(it had answered UCI's handshake: it started)")
+    crashes = ["--engine", f"{ENGINES / 'fake_uci.py'} --crash-on-go", *dialect]
+    one_line(cli("suite", str(suite), *crashes, "--bisect"), 3, "exited with code 2 after 'go perft 1'", "it started")
 
 
 def test_bisect_needs_an_engine(cli, suite):

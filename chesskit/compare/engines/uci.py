@@ -331,7 +331,11 @@ class UciEngine(Engine):
             what = "closed its output"
         self._take_unread()
         self._kill()
-        return self.error(f"{what} after {self._last_command!r}; {self._last_output()}")
+        err = self.error(f"{what} after {self._last_command!r}; {self._last_output()}")
+        # it had answered its protocol's handshake (``uciok``, xboard's features): it started,
+        # and then it crashed (``--bisect`` judges such a commit: run_options.starting)
+        err.crashed_after_handshake = self._handshaken and self.loop in ("uci", "xboard")
+        return err
 
     def _take_unread(self) -> None:
         """Take what the engine printed and chesskit had not read when its output ended: an
