@@ -61,7 +61,7 @@ def starting(bisect: bool, start):
             # one that answered its handshake and then died on a perft question started: a
             # commit whose engine crashes on every position is bad (3), never skipped
             if getattr(err, "crashed_after_handshake", False):
-                raise EngineCheckFailed(f"{err} (it had answered {engine.loop.upper()}'s handshake: it started)") from None
+                raise EngineCheckFailed(f"{err} (it had answered {engine.protocol()}'s handshake: it started)") from None
             raise
         return spoken
 

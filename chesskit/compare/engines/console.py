@@ -198,6 +198,11 @@ class PerftEngine(UciEngine):
     def is_console(self) -> bool:
         return self._console
 
+    def protocol(self) -> str | None:
+        """"xboard" where it answered xboard's features, "UCI" where it said ``uciok``, None
+        for a console (it answered no handshake)."""
+        return "xboard" if self._xboard is not None else None if self._console else "UCI"
+
     @property
     def loop(self) -> str:
         """Where the engine is asked now: "uci", "console" or "xboard"."""

@@ -334,8 +334,13 @@ class UciEngine(Engine):
         err = self.error(f"{what} after {self._last_command!r}; {self._last_output()}")
         # it had answered its protocol's handshake (``uciok``, xboard's features): it started,
         # and then it crashed (``--bisect`` judges such a commit: run_options.starting)
-        err.crashed_after_handshake = self._handshaken and self.loop in ("uci", "xboard")
+        err.crashed_after_handshake = self._handshaken and self.protocol() is not None
         return err
+
+    def protocol(self) -> str | None:
+        """The protocol whose handshake the engine answered: "UCI" here (``uciok``); None
+        where it answered none (``console.py``: a console's loop)."""
+        return "UCI"
 
     def _take_unread(self) -> None:
         """Take what the engine printed and chesskit had not read when its output ended: an
