@@ -49,8 +49,7 @@ def perft_stats(board, ident: str | None, depth: int, all_depths: bool, as_json:
     elif output.stdout_is_terminal():
         _table("perft", board, ident, depth, "depth", [(str(d), row) for d, row in shown], None, timer, nps, names, flags)
     else:
-        lines = [_plain_row("depth", names, names)]
-        lines += [_plain_row(str(d), [row[name] for name in names], names) for d, row in shown]
+        lines = _plain_rows("depth", [(str(d), [row[name] for name in names]) for d, row in shown], names)
         lines += ["", f"Nodes searched: {nodes}", f"Time: {timer.display()}", f"Nodes/second: {nps}"]
         click.echo("\n".join(lines))
 
@@ -85,16 +84,23 @@ def divide_stats(board, ident: str | None, depth: int, as_json: bool) -> None:
         footer = (f"{len(rows)} moves", summed)
         _table("divide", board, ident, depth, "move", list(rows.items()), footer, timer, nps, names)
     else:
-        lines = [_plain_row("move", names, names)]
-        lines += [_plain_row(move, [row[name] for name in names], names) for move, row in rows.items()]
-        lines += [_plain_row("total", [summed[name] for name in names], names)]
+        table = [(move, [row[name] for name in names]) for move, row in rows.items()]
+        lines = _plain_rows("move", [*table, ("total", [summed[name] for name in names])], names)
         lines += ["", f"Nodes searched: {nodes}", ""]
         click.echo("\n".join(lines))
 
 
-def _plain_row(label: str, values, names) -> str:
-    cells = [f"{label:<7}"] + [f"{value!s:>{max(len(name), 7)}}" for name, value in zip(names, values)]
-    return "  ".join(cells).rstrip()
+def _plain_rows(first: str, rows: list[tuple[str, list]], names) -> list[str]:
+    """The heading and ``rows`` (label, values) on a pipe, each column as wide as its
+    widest cell (a 9-digit count pushed its row out of line)."""
+    label = max([7, len(first), *(len(text) for text, _ in rows)])
+    widths = [max([7, len(name), *(len(str(values[i])) for _, values in rows)]) for i, name in enumerate(names)]
+
+    def line(text: str, values) -> str:
+        cells = [f"{text:<{label}}"] + [f"{value!s:>{width}}" for value, width in zip(values, widths)]
+        return "  ".join(cells).rstrip()
+
+    return [line(first, names), *(line(text, values) for text, values in rows)]
 
 
 def _table(kind, board, ident, depth, first, rows, footer, timer: Timer, nps: int, names, flags=" --stats") -> None:

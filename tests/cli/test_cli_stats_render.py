@@ -116,3 +116,15 @@ def test_a_terminal_heading_names_the_variant(cli, terminal, args):
     chess = cli(*args)
     assert chess.exit_code == 0, chess.stderr
     assert chess.stdout.splitlines()[0].split()[-1] == "startpos"  # standard chess names none
+
+
+def test_the_plain_table_widens_a_column_for_a_nine_digit_count():
+    # startpos 6's row came out two columns right of its heading (each column was 7 wide)
+    from chesskit.cli.stats_cmd import _plain_rows
+
+    lines = _plain_rows("depth", [("5", [4865609, 82719]), ("6", [119060324, 2812008])], ["nodes", "captures"])
+    assert lines == [
+        "depth        nodes  captures",
+        "5          4865609     82719",
+        "6        119060324   2812008",
+    ]
