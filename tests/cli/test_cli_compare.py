@@ -352,3 +352,13 @@ def test_json_md_names_every_key_of_a_total_only_compare(cli):
     row = next(line for line in (REPO / "docs" / "json.md").read_text().splitlines() if line.startswith("| `compare` |"))
     assert [key for key in data if f'"{key}"' not in row] == []
     assert [key for step in data["steps"] for key in step if f'"{key}"' not in row] == []
+
+
+def test_a_perftree_script_given_as_an_engine_is_told_to_use_script(cli):
+    # "exited with code 1 after 'uci'; last output: 'IndexError: list index out of range'" said no more
+    result = cli("compare", "startpos", "2", "--engine", f"{sys.executable} {ENGINES / 'eng_correct.py'}")
+    line = one_line(result, 3, "exited with code 1 after 'uci'", "IndexError")
+    assert line.endswith("(if it is a perftree script, its depth, FEN and moves as arguments, give it with --script)")
+    # an engine that says why it stops gets no such hint
+    result = cli("compare", "startpos", "2", "--engine", f"{sys.executable} {ENGINES / 'fail_exit.py'}")
+    assert "--script" not in one_line(result, 3, "cannot open network file")

@@ -20,6 +20,7 @@ the line.  Output is read by a thread into a queue, so every wait has a deadline
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import shlex
@@ -331,11 +332,23 @@ class UciEngine(Engine):
             what = "closed its output"
         self._take_unread()
         self._kill()
-        err = self.error(f"{what} after {self._last_command!r}; {self._last_output()}")
+        err = self.error(f"{what} after {self._last_command!r}; {self._last_output()}{self._script_hint()}")
         # it had answered its protocol's handshake (``uciok``, xboard's features): it started,
         # and then it crashed (``--bisect`` judges such a commit: run_options.starting)
         err.crashed_after_handshake = self._handshaken and self.protocol() is not None
         return err
+
+    def _script_hint(self) -> str:
+        """Where a script exited before any handshake: it may be a perftree script, which
+        takes its question as arguments and reads no stdin (its usage error said only
+        ``IndexError``)."""
+        scripts = (".py", ".sh", ".js", ".rb", ".pl")
+        if self._handshaken or not any(part.endswith(scripts) and os.path.isfile(part) for part in self.argv[:2]):
+            return ""
+        said = " ".join([*self._stderr_tail, *self._stdout_tail]).lower()
+        if not any(word in said for word in ("indexerror", "usage:", "arguments are required", "argument")):
+            return ""  # it failed for a reason of its own (a missing file, a module)
+        return " (if it is a perftree script, its depth, FEN and moves as arguments, give it with --script)"
 
     def protocol(self) -> str | None:
         """The protocol whose handshake the engine answered: "UCI" here (``uciok``); None
