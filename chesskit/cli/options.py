@@ -99,6 +99,8 @@ def parse_count(text: str, name: str, least: int = 0) -> int:
     value = plain_int(text, grouped=True)
     if value is None:
         number = plain_float(text)
+        if number is not None and number == float("inf"):  # 1e400: no integer, though it names one
+            raise InputError(f"bad {name} {text!r}: more than a float holds; give a count such as 1e15")
         value = int(number) if number is not None and number.is_integer() else -1
     if value < least:
         wanted = "a non-negative integer" if least == 0 else f"an integer of at least {least}"

@@ -70,6 +70,8 @@ BAD_INPUTS = [
     (["perft", "startpos", "3", "--hash"], ["Option '--hash' requires an argument", "(see 'chesskit perft --help')"]),
     (["frobnicate"], ["No such command 'frobnicate'"]),
     (["suite", "--max-nodes", "lots"], ["bad --max-nodes 'lots'"]),
+    # "must be a non-negative integer", which 1e400 is
+    (["suite", "--max-nodes", "1e400"], ["bad --max-nodes '1e400': more than a float holds"]),
     (["suite", "--max-depth", "-2"], ["bad --max-depth"]),
     (["suite", "no/such/file.epd"], ["no such suite file or folder", "no/such/file.epd"]),
     # it ran every suite file in the current folder
