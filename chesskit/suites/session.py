@@ -157,8 +157,8 @@ class Outcome:
         if failed:
             extra = f"; {not_run}" if not_run else ""
             return MismatchError(f"{len(failed)} of {len(self.results)} counts did not match{extra}")
-        if not_run or self.nothing:
-            return InputError(not_run or self.nothing)
+        if not_run or self.nothing:  # both said when both hold (the limits' was lost beside a bad line)
+            return InputError("; ".join(part for part in (self.nothing, not_run) if part))
         return None
 
 
@@ -244,10 +244,10 @@ def _prepare(paths, max_depth, max_nodes, strict, skip_chess960, tags, variant, 
     tasks, understated = within_bounds(plan(records, max_depth, max_nodes), max_nodes)
     errors = errors + understated
     nothing = None
-    if not tasks and not errors:
+    if not tasks and (records or not errors):  # beside bad lines too: the run reports those, and says this
         limits = f"--max-nodes {max_nodes}" + (f" and --max-depth {max_depth}" if max_depth is not None else "")
         nothing = f"nothing to run: no expected count of {plural(len(records), 'position')} is within {limits}"
-        if not (allow_nothing and records):
+        if not errors and not (allow_nothing and records):
             raise InputError(nothing)
     return Planned(tasks, errors, skip_chess960, skipped(records, max_depth, max_nodes), nothing, loaded.files)
 

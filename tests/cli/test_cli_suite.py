@@ -7,6 +7,7 @@ import json
 import pytest
 
 from chesskit.cli import output
+from helpers import one_line
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
@@ -293,3 +294,11 @@ def test_a_mismatch_still_gives_its_regression_and_junit_its_xml(cli, wrong, tmp
     data = json.loads(result.stdout)
     assert [r["regression"]["depth"] for r in data["results"] if r.get("regression")] == [2, 3]
     assert "<failure" in junit.read_text()
+
+
+def test_nothing_to_run_is_said_beside_a_bad_line(cli, tmp_path):
+    # only "1 line could not be run (...)": the limits' "nothing to run" was lost
+    path = tmp_path / "mine.epd"
+    path.write_text('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id "s"; D1 20;\nbad line here;\n')
+    line = one_line(cli("suite", str(path), "--max-depth", "0"), 2, "nothing to run: no expected count of 1 position is within")
+    assert "1 line could not be run" in line
