@@ -125,7 +125,11 @@ class Clocked:
 
     def _timeout(self, err: EngineError | None) -> PositionTimeout:
         name = getattr(self.engine, "name", "engine")
-        asked = f" (it was stopped: {err})" if err is not None else ""
+        said = "" if err is None else str(err)
+        named = f"engine {name!r} "
+        if said.startswith(named):  # the engine's command once in the line, not twice
+            said = "it " + said[len(named):]
+        asked = f" (it was stopped: {said})" if err is not None else ""
         return PositionTimeout(f"engine {name!r} did not finish the position within --position-timeout {self.seconds:g} s{asked}")
 
 

@@ -138,6 +138,8 @@ def test_position_timeout_bounds_a_whole_position(cli, tmp_path, monkeypatch):
     [error] = json.loads(result.stdout)["engine_errors"]
     assert error["engine_error"]["timed_out"] is True
     assert f"did not finish the position within --position-timeout {TIMEOUT} s" in error["reason"]
+    # the engine's command said once (a long command made lines of some 600 characters)
+    assert error["reason"].count(failing("hang")) == 1 and "(it was stopped: it did not answer" in error["reason"], error["reason"]
     assert_gone(tmp_path / "pids")
 
 
