@@ -224,15 +224,16 @@ def _show_and_save(run, save: str | None, as_json: bool, spoken, call: str, eng=
     if not as_json:
         _show(run, False, None, spoken, call)
     saved = failure = None
+    held = False
     try:
-        saved = _save(save, run)
+        saved, held = _save(save, run)
     except InputError as err:
         failure = str(err)
     finally:
         if as_json:
             _show(run, True, saved, spoken, call)
     if saved is not None and not as_json:
-        click.echo(f"saved as {saved!r} in {save}")
+        click.echo(f"already in {save} as {saved!r}: not saved again" if held else f"saved as {saved!r} in {save}")
     return failure
 
 
@@ -261,9 +262,10 @@ def _bounds(positions: int | None, seconds: float | None) -> str:
     return " and ".join(parts)
 
 
-def _save(path: str, run) -> str:
-    """Append the shrunk position to ``path``; returns the id it got."""
-    from chesskit.fuzz.save import SAVE_DEPTH, append_lines, is_perft_suite, rules_at_end, suite_lines, unused_id
+def _save(path: str, run) -> tuple[str, bool]:
+    """Append the shrunk position to ``path``; returns the id it got, and whether the file
+    held it already (then nothing is appended)."""
+    from chesskit.fuzz.save import SAVE_DEPTH, append_lines, is_perft_suite, rules_at_end, saved_as, suite_lines, unused_id
 
     finding = run.finding
     report = finding.report
@@ -273,13 +275,16 @@ def _save(path: str, run) -> str:
     # a standard position in a file read in a variant's rules (its name, a .perft variant line) says so
     named = report.variant == "chess" and rules_at_end(path, perft) != "chess"
     lines = suite_lines(finding.smallest_fen, report.chess960, ident, depth, report.variant, perft, named)
+    held = saved_as(path, lines)
+    if held is not None:
+        return held, True
     what = report.summary() if not finding.shrunk.interrupted else f"divides differ at depth {finding.smallest_depth}"
     comment = (
         f"# chesskit fuzz --seed {run.seed} (position {finding.index}, {finding.start.source}): "
         f"{what}; D1-D{depth} counted by chesskit {__version__}"
     )
     append_lines(path, [comment, *lines])
-    return ident
+    return ident, False
 
 
 # ------------------------------------------------------------------ progress

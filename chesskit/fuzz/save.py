@@ -106,6 +106,37 @@ def unused_id(path: str, base: str) -> str:
     return ident
 
 
+def _position_of(text: str) -> str | None:
+    """The position a suite line (EPD) or a ``.perft`` block's ``epd`` line names: its first
+    four FEN fields; None for another line."""
+    words = text.split()
+    if words[:1] == ["epd"]:
+        words = words[1:]
+    return " ".join(words[:4]) if len(words) >= 4 and "/" in words[0] else None
+
+
+def saved_as(path: str, lines: list[str]) -> str | None:
+    """The id under which ``path`` already holds the position of ``lines`` (what a save
+    would append), or None: the same finding saved again (the same seed run twice) is
+    not appended a second time as ``fuzz-N-2``."""
+    wanted = next((found for line in lines if (found := _position_of(line)) is not None), None)
+    ident = None  # a .perft block's id, before its epd line
+    try:
+        for _, text, _ in read_lines(path):
+            if text is None:
+                continue
+            text = text.strip()
+            if text.startswith("id "):
+                ident = text[3:].strip()
+            elif _position_of(text) == wanted and wanted is not None:
+                return scan_id(text) or ident if not text.startswith("epd ") else ident
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise _unreadable(path, err) from None
+    return None
+
+
 def append_lines(path: str, lines: list[str]) -> None:
     """Append ``lines`` in one write, after a newline if the file does not end with one; fsync.
     On failure the file is left as it was (or not created)."""

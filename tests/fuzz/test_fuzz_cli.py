@@ -259,8 +259,15 @@ def test_save_appends_a_suite_line_that_catches_the_bug(cli, tmp_path):
     lines = suite.read_text().splitlines()
     assert lines[1].startswith("4k3/8/8/8/8/8/8/4K3")  # the old last line was completed, not joined
     saved = [line for line in lines if line.startswith(report["position_fen"].split()[0])]
-    assert len(saved) == 2 and 'id "fuzz-1";' in saved[0] and 'id "fuzz-1-2";' in saved[1]
-    assert report["saved"] == "fuzz-1-2"
+    # the same finding again (the same seed run twice) is not appended again as fuzz-1-2
+    assert len(saved) == 1 and 'id "fuzz-1";' in saved[0]
+    assert report["saved"] == "fuzz-1"
+    again = cli("fuzz", "--python", adapter("three_queens"), "--seed", "1", "--positions", "200", "--save", str(suite))
+    assert again.exit_code == 1 and f"already in {suite} as 'fuzz-1': not saved again" in again.stdout
+    # a file whose fuzz-1 is another position gets it under a fresh id
+    other = tmp_path / "other.epd"
+    other.write_text('4k3/8/8/8/8/8/8/4K3 w - - id "fuzz-1"; D1 5;\n')
+    assert fuzz_json(cli, "--python", adapter("three_queens"), "--seed", "1", "--positions", "200", "--save", str(other))[1]["saved"] == "fuzz-1-2"
     assert all(" D3 " in line for line in saved)
     # the counts are right (python-chess's perft) and the suite catches the engine
     board = chess.Board(report["position_fen"])
@@ -281,7 +288,8 @@ def test_save_into_a_perft_suite_appends_a_block_of_its_format(cli, tmp_path):
         assert result.exit_code == 1
     lines = suite.read_text().splitlines()
     assert lines[2] == "perft 1 5"  # the old last line was completed, not joined
-    assert lines.count("id fuzz-1") == 1 and lines.count("id fuzz-1-2") == 1 and report["saved"] == "fuzz-1-2"
+    # saved once: the second run found it in the file's fuzz-1 block
+    assert lines.count("id fuzz-1") == 1 and lines.count("id fuzz-1-2") == 0 and report["saved"] == "fuzz-1"
     at = lines.index("id fuzz-1")
     assert lines[at + 1].startswith("epd " + " ".join(report["position_fen"].split()[:4]))
     board = chess.Board(report["position_fen"])
