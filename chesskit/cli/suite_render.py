@@ -352,13 +352,13 @@ def render_terminal(outcome: Outcome, engine_call: str | None = None) -> None:
     if outcome.results or outcome.errors or not skipped:
         con.print(_files_table(outcome))
     else:  # no count within the limits: each position and why, not an empty table
-        con.print(_skipped_table(skipped))
+        con.print(_positions_table(skipped, "skipped", "bold yellow"))
     if outcome.errors:
         con.print(_errors_table(outcome.errors))
     if outcome.failed:
         con.print(_fails_table(outcome.failed))
     if outcome.engine_failed:
-        con.print(_engine_table(outcome.engine_failed))
+        con.print(_positions_table(outcome.engine_failed, "engine errors", "bold red"))
     for result in outcome.failed:
         if result.divide is not None:
             _divide_panel(con, result)
@@ -372,26 +372,15 @@ def render_terminal(outcome: Outcome, engine_call: str | None = None) -> None:
         con.print(Text(by_tags, style=style))
 
 
-def _skipped_table(skipped: list[PositionResult]):
+def _positions_table(positions: list[PositionResult], title: str, style: str):
+    """Positions with why each is where it is: the engine's errors, those skipped."""
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title="skipped", title_justify="left", title_style="bold yellow")
+    table = Table(title=title, title_justify="left", title_style=style)
     for name in ("id", "where", "why"):
         table.add_column(name, overflow="fold")
-    for position in skipped:
-        table.add_row(Text(position.record.label), position.record.location, Text(position.reason or ""))
-    return table
-
-
-def _engine_table(failed: list[PositionResult]):
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table(title="engine errors", title_justify="left", title_style="bold red")
-    for name in ("id", "where", "why"):
-        table.add_column(name, overflow="fold")
-    for position in failed:
+    for position in positions:
         table.add_row(Text(position.record.label), position.record.location, Text(position.reason or ""))
     return table
 
