@@ -4,7 +4,8 @@ Every module of ``chesskit/`` is parsed with ``ast`` and each of its imports of 
 chesskit module (at module level or inside a function) is checked against the layers:
 
     vocab, geometry, invariants, errors,
-    timer, outpath, variants, glyphs, respell   the base: pure Python, no numba
+    timer, outpath, variants, glyphs, respell,
+    words                                       the base: pure Python, no numba
     core                                        the numba-compiled core (no click, no rich)
     board                                       FEN, Board, perft/divide orchestration and threads
     gpu                                         --device gpu: the core's rules compiled with numba-cuda
@@ -62,6 +63,7 @@ BASE = (
     "chesskit.glyphs",
     "chesskit.typed",
     "chesskit.respell",
+    "chesskit.words",
 )
 # what each layer may import (besides itself and the standard library)
 ALLOWED = {

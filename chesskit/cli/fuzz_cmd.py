@@ -18,8 +18,8 @@ from chesskit.cli.options import json_option, parse_count, parse_depth, variant_
 from chesskit.cli.run_options import fail_fast_option, position_timeout_option
 from chesskit.errors import ChesskitError, EngineError, InputError, MismatchError
 from chesskit.suites.guard import parse_position_timeout
-from chesskit.suites.session import plural
 from chesskit.typed import plain_float, plain_int
+from chesskit.words import plural
 
 DEFAULT_POSITIONS = 1000  # when neither --positions nor --time is given
 # what --time leaves the positions when the engine's start took it all (none is then compared: bad input)

@@ -15,9 +15,10 @@ from chesskit.suites.formats import LineError
 from chesskit.suites.positions import display_path
 from chesskit.suites.result import ENGINE_ERROR, ERROR, MISMATCH, NOT_RUN, PASSED, SKIPPED, PositionResult
 from chesskit.suites.runner import SuiteResult
-from chesskit.suites.session import Outcome, not_run_what, plural
+from chesskit.suites.session import Outcome, not_run_what
 from chesskit.suites.tags import by_tag, summary_line
 from chesskit.timer import format_seconds
+from chesskit.words import plural
 
 
 class Stream:

@@ -25,6 +25,7 @@ from chesskit.report.finding import finding_html, regression_html
 from chesskit.report.page import esc, page
 from chesskit.report.replay import path_fens
 from chesskit.report.svg import board_svg
+from chesskit.words import plural
 
 
 def compare_html(data: dict) -> str:
@@ -66,7 +67,7 @@ def fuzz_html(data: dict) -> str:
     errors = data.get("engine_errors") or []
     if data.get("agree", data.get("fen") is None):
         if errors:  # nothing differed where the engine answered: it still failed (exit 3)
-            verdict = f"the engine failed on {_plural(len(errors), 'position')}, nothing else differs ({run})"
+            verdict = f"the engine failed on {plural(len(errors), 'position')}, nothing else differs ({run})"
             body = f'<p class="summary mismatch">{esc(verdict)}</p>'
         else:
             verdict = f"ok: nothing differs ({run})"
@@ -102,7 +103,7 @@ def _fuzz_engine_errors(errors: list[dict]) -> str:
             f"{esc(error.get('reason'))}<br><code>{esc(error.get('fen'))}</code>, depth {esc(error.get('depth'))}, "
             f"at {esc(where)}{shrunk}</li>"
         )
-    return (f'\n<section class="finding" id="engine-errors"><h2>engine errors: {_plural(len(errors), "position")}</h2>'
+    return (f'\n<section class="finding" id="engine-errors"><h2>engine errors: {plural(len(errors), "position")}</h2>'
             f'<ul>{"".join(items)}</ul></section>')
 
 
@@ -110,7 +111,7 @@ def _shrunk(data: dict) -> str:
     start, shrunk = data.get("start_fen") or "", data.get("position_fen") or ""
     if not data.get("shrunk"):
         return "nothing could go: the generated position is shown"
-    pieces = f"{_pieces(start)} &rarr; {_pieces(shrunk)} pieces, {esc(_plural(int(data.get('shrink_tried', 0)), 'candidate'))} tried"
+    pieces = f"{_pieces(start)} &rarr; {_pieces(shrunk)} pieces, {esc(plural(int(data.get('shrink_tried', 0)), 'candidate'))} tried"
     stopped = f"; stopped: {esc(data['shrink_error'])}" if data.get("shrink_error") else ""
     return f"<code>{esc(shrunk)}</code> <span class=muted>({pieces}{stopped}; the path starts here)</span>"
 
@@ -230,12 +231,12 @@ def _error_row(ident: str, where: str, status: str, why: str, seconds: float | N
 
 def _suite_verdict(data: dict) -> tuple[str, bool]:
     passed, failed, errors = data.get("passed", 0), data.get("failed", 0), data.get("errors", 0)
-    text = f"{_plural(passed, 'count')} passed, {failed} failed"
+    text = f"{plural(passed, 'count')} passed, {failed} failed"
     if errors:
-        text += f", {_plural(errors, 'line')} not run"
+        text += f", {plural(errors, 'line')} not run"
     engine_errors = len(data.get("engine_errors") or [])
     if engine_errors:
-        text += f", {_plural(engine_errors, 'engine error')}"
+        text += f", {plural(engine_errors, 'engine error')}"
     if data.get("engine_error"):
         text += f"; the engine failed: {data['engine_error'].get('error', '')}"
     tally = data.get("positions")
@@ -243,12 +244,8 @@ def _suite_verdict(data: dict) -> tuple[str, bool]:
         kept = [(name, n) for name, n in tally.items() if n or name in ("passed", "mismatched")]
         # "1 error", "2 engine errors"; "passed", "skipped", "not run" read the same for one
         shown = ", ".join(f"{n} {name.replace('_', ' ').removesuffix('s' if n == 1 else '')}" for name, n in kept)
-        text = f"positions: {shown}; counts: {text.replace(_plural(passed, 'count') + ' passed', f'{passed} passed', 1)}"
+        text = f"positions: {shown}; counts: {text.replace(plural(passed, 'count') + ' passed', f'{passed} passed', 1)}"
     return text, not failed and not errors and not engine_errors and not data.get("engine_error")
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _suite_finding(entry: dict, anchor: str) -> str:

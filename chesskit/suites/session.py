@@ -42,6 +42,7 @@ from chesskit.suites.runner import (
     skipped,
 )
 from chesskit.timer import Timer
+from chesskit.words import plural
 
 
 @dataclass
@@ -160,10 +161,6 @@ class Outcome:
         if not_run or self.nothing:  # both said when both hold (the limits' was lost beside a bad line)
             return InputError("; ".join(part for part in (self.nothing, not_run) if part))
         return None
-
-
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def not_run_what(errors: Sequence[LineError]) -> str:
