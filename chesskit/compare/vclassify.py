@@ -61,9 +61,9 @@ def variant_note(setup, uci: str, side: str, dropping: frozenset = frozenset()) 
 def _king_promotion(setup, to: int, side: str, found: Note | None) -> Note:
     """Antichess's promotion to a king (standard chess's classes know no such piece): the
     rule's class where one applies (an extra quiet one beside a capture), else its own."""
-    kinds = ["capture"] * bool(setup.board[to]) + ["promotion to king"]
     if found is not None:
         return [*found[0], "promotion to king"], found[1]
+    kinds = ["capture"] * bool(setup.board[to]) + ["promotion to king"]
     if side == "missing":
         return kinds, "promotion to king missing: in antichess a pawn may promote to a king too"
     return kinds, "an illegal promotion to king"

@@ -128,8 +128,9 @@ def saved_as(path: str, lines: list[str]) -> str | None:
             text = text.strip()
             if text.startswith("id "):
                 ident = text[3:].strip()
-            elif _position_of(text) == wanted and wanted is not None:
-                return scan_id(text) or ident if not text.startswith("epd ") else ident
+            elif wanted is not None and _position_of(text) == wanted:
+                # a .perft block's epd line has its id above it; an EPD line carries its own
+                return ident if text.startswith("epd ") else scan_id(text) or ident
     except FileNotFoundError:
         return None
     except OSError as err:
