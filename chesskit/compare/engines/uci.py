@@ -346,7 +346,7 @@ class UciEngine(Engine):
         if self._handshaken or not any(part.endswith(scripts) and os.path.isfile(part) for part in self.argv[:2]):
             return ""
         said = " ".join([*self._stderr_tail, *self._stdout_tail]).lower()
-        if not any(word in said for word in ("indexerror", "usage:", "arguments are required", "argument")):
+        if not any(word in said for word in ("indexerror", "usage:", "arguments are required")):
             return ""  # it failed for a reason of its own (a missing file, a module)
         return " (if it is a perftree script, its depth, FEN and moves as arguments, give it with --script)"
 
