@@ -20,11 +20,12 @@ from chesskit.cli.regression_view import engine_call
 from chesskit.cli.suite_engine import check_writable, write_junit
 from chesskit.cli.suite_render import JsonResults, Stream, json_text, mismatch_lines, notes, render_plain, render_terminal
 from chesskit.cli.run_options import bisect_option, fail_fast_option, position_timeout_option, start_failed, starting
-from chesskit.errors import EngineError, InputError
+from chesskit.errors import ChesskitError, EngineError, InputError
 from chesskit.suites.guard import parse_position_timeout
 from chesskit.suites.formats import parse_tags
 from chesskit.suites.runner import DEFAULT_MAX_NODES, suite_paths
 from chesskit.suites.session import execute, prepare, refuse_stats_with_engine, without_impossible
+from chesskit.words import plural
 
 
 @click.command()
@@ -112,11 +113,8 @@ def suite(
     node_limit = parse_count(max_nodes, "--max-nodes")
     if hash_mb is not None:
         check_request(hash_mb)  # more than the memory available is refused (exit 2)
-    if junit is not None:
-        check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
+    _check_reports(junit, html_path, paths, engine_opts)
     seconds = parse_position_timeout(position_timeout)
-    if html_path is not None:
-        check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
     wanted = () if tags is None else parse_tag_option(tags)
     with _ahead(engine_opts.given, stats, device, threads, hash_mb, depth_limit, node_limit) as ahead:
         planned = prepare(
@@ -131,12 +129,13 @@ def suite(
         gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
         try:
             outcome, encoded = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu, ahead)
+        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM from a CI job's timeout
+            _write_stopped(stop, junit, html_path, planned, eng, engine_opts)
+            raise
         finally:
             if eng is not None:
                 eng.close()
-    if junit:
-        write_junit(junit, outcome, mismatch_lines, planned.errors)
-    write_suite(html_path, outcome, eng.name if eng is not None else None, engine_call(engine_opts) if eng else None)
+    _write_reports(outcome, junit, html_path, planned, eng, engine_opts)
     if outcome.engine_error is not None:
         raise start_failed(outcome.verdict(), bisect)
     notes(outcome, verbose)
@@ -145,6 +144,40 @@ def suite(
     verdict = outcome.verdict()
     if verdict is not None:
         raise verdict
+
+
+def _write_stopped(stop: KeyboardInterrupt, junit: str | None, html_path: str | None, planned, eng, engine_opts) -> None:
+    """An interrupted run still writes the --junit and --html reports asked for, with the
+    counts made so far (the rest ``not-run``: a CI job stopped by its time limit shows what
+    passed and where it stopped); the interrupt's line says so."""
+    from chesskit.suites.session import partial_outcome
+
+    outcome = partial_outcome(stop)
+    if outcome is None or not (junit or html_path):
+        return
+    try:
+        _write_reports(outcome, junit, html_path, planned, eng, engine_opts)
+    except ChesskitError as err:  # a report that cannot be written: said beside the interrupt
+        stop.add_note(str(err))
+        return
+    written = " and ".join(f"{name} {path}" for name, path in (("--junit", junit), ("--html", html_path)) if path)
+    left = sum(len(p.not_run) for p in outcome.positions)
+    stop.add_note(f"{written} written with the {plural(len(outcome.results), 'count')} made ({left} not run)")
+
+
+def _check_reports(junit: str | None, html_path: str | None, paths, engine_opts: EngineOptions) -> None:
+    """--junit and --html, checked before any work: writable, and none of the inputs."""
+    if junit is not None:
+        check_writable(junit, [*suite_paths(paths), *engine_opts.input_files()])
+    if html_path is not None:
+        check_html(html_path, [*suite_paths(paths), *engine_opts.input_files()], others={"--junit": junit})
+
+
+def _write_reports(outcome, junit: str | None, html_path: str | None, planned, eng, engine_opts: EngineOptions) -> None:
+    """The --junit and --html reports of ``outcome`` (each where asked for)."""
+    if junit:
+        write_junit(junit, outcome, mismatch_lines, planned.errors)
+    write_suite(html_path, outcome, eng.name if eng is not None else None, engine_call(engine_opts) if eng else None)
 
 
 def _open_engine(engine_opts: EngineOptions, variant: str, bisect: bool):

@@ -311,19 +311,45 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
             outcome.dialect = Clocked(engine, position_timeout).within(lambda: start(engine))
     except EngineError as err:
         _cannot_start(outcome, seen, jobs, err)
-    with timer:
-        if outcome.engine_error is not None:
-            pass
-        elif engine is None:
-            _count(jobs, seen, stats, threads, hash_mb, progress, gpu, ahead)
-        else:
-            try:
-                _ask_engine(jobs, seen, engine, position_timeout, skip_unplayable_960)
-            except EngineNotStarted as err:  # a --script starts at its first question, not before the run
-                _cannot_start(outcome, seen, jobs, err)
+    try:
+        with timer:
+            if outcome.engine_error is not None:
+                pass
+            elif engine is None:
+                _count(jobs, seen, stats, threads, hash_mb, progress, gpu, ahead)
+            else:
+                try:
+                    _ask_engine(jobs, seen, engine, position_timeout, skip_unplayable_960)
+                except EngineNotStarted as err:  # a --script starts at its first question, not before the run
+                    _cannot_start(outcome, seen, jobs, err)
+    except KeyboardInterrupt as stop:
+        # Ctrl-C, SIGTERM (a CI job's timeout): the run ends as interrupted, and what it
+        # made so far goes with the exception for the reports asked for (``partial_outcome``)
+        stop.partial_outcome = _finish(outcome, planned, engine, jobs, seen, timer, INTERRUPTED)
+        raise
+    return _finish(outcome, planned, engine, jobs, seen, timer)
+
+
+# the reason of a position that an interrupt (Ctrl-C, SIGTERM) stopped or left unstarted
+INTERRUPTED = "the run was interrupted"
+
+
+def partial_outcome(stop: BaseException) -> Outcome | None:
+    """What an interrupted ``execute`` had made (its positions up to the interrupt, the
+    rest not run), or None where the interrupt came before or after the counting."""
+    return getattr(stop, "partial_outcome", None)
+
+
+def _finish(outcome: Outcome, planned: Planned, engine, jobs, seen: "_Positions", timer: Timer, interrupted: str = "") -> Outcome:
+    """The outcome once the counting has ended: the positions not run (after --fail-fast,
+    an engine that could not be started, or ``interrupted``: the one it stopped keeps
+    the counts it made), the skipped ones, the lines not run."""
     outcome.dialect_answered = answered_dialect(outcome.dialect, engine)
-    for job in jobs[len(seen.done):]:
-        why = "--fail-fast stopped the run" if outcome.engine_error is None else "the engine could not be started"
+    rest = jobs[len(seen.done):]
+    if interrupted and rest and seen.made:  # the position it stopped in: the counts made stand
+        outcome.positions.append(_stopped(rest.pop(0), seen.made, interrupted))
+    for job in rest:
+        why = interrupted or ("--fail-fast stopped the run" if outcome.engine_error is None else "the engine could not be started")
         outcome.positions.append(result_of.not_run(job[0].record, job, why))
     outcome.positions += [result_of.skipped(record, why) for record, why in planned.skipped]
     outcome.seconds = timer.elapsed_s
@@ -331,6 +357,19 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
     outcome.errors = in_file_order(outcome.errors + run_errors(outcome.counted), planned.files)
     outcome.results = [r for r in outcome.counted if r.error is None]
     return outcome
+
+
+def _stopped(job: list[Task], made: list[SuiteResult], why: str) -> PositionResult:
+    """The position an interrupt stopped after the counts ``made`` of its ``job``: a
+    mismatch if one of them differs, else not run from its next count on."""
+    rest = job[len(made):]
+    position = result_of.not_run(job[0].record, rest, f"{why} at D{rest[0].depth}" if rest else why)
+    position.results = list(made)
+    first = next((r for r in made if r.mismatch), None)
+    if first is not None:
+        position.status = result_of.MISMATCH
+        position.reason = f"{result_of.mismatch_reason(first)}; then {why}"
+    return position
 
 
 def answered_dialect(dialect: dict | None, engine) -> dict | None:
@@ -351,14 +390,17 @@ class _Positions:
         self.on_result = on_result
         self.on_position = on_position
         self.done: list[PositionResult] = []
+        self.made: list[SuiteResult] = []  # the counts of the position not yet closed
 
     def count(self, result: SuiteResult) -> None:
         self.outcome.results.append(result)
+        self.made.append(result)
         if self.on_result is not None:
             self.on_result(result)
 
     def close(self, position: PositionResult) -> bool:
         """Keep one position's result; False when the run must stop (--fail-fast)."""
+        self.made = []
         self.done.append(position)
         self.outcome.positions.append(position)
         if self.on_position is not None:

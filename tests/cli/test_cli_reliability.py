@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from helpers import DASK_INSTALL, ENGINES, STARTPOS, children_cpu, gone, need_module, one_line, subprocess_env, wait_for_cpu
+from helpers import DASK_INSTALL, ENGINES, KIWIPETE, STARTPOS, children_cpu, gone, need_module, one_line, subprocess_env, wait_for_cpu
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
@@ -242,6 +242,35 @@ def test_a_background_run_ignoring_ctrl_c_still_handles_sigterm_and_sighup(tmp_p
     all, and SIGTERM or SIGHUP killed it with its engine left running."""
     args = ["compare", "startpos", "2", "--engine", str(ENGINES / "fail_hang.py")]
     _signalled(tmp_path, args, sig, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+
+
+def test_a_suite_stopped_by_sigterm_still_writes_its_junit_and_html(tmp_path):
+    """A CI job's time limit ends chesskit with SIGTERM: the --junit and --html reports
+    asked for hold the counts made before it (a mismatch among them too), the count it
+    stopped in and the positions after it not run, and the line says they were written."""
+    import xml.etree.ElementTree as ET
+
+    kiwipete = KIWIPETE
+    suite = tmp_path / "three.epd"
+    suite.write_text(
+        f'{STARTPOS[:-4]} id "start"; D1 20; D2 401;\n'  # D2 is 400: a mismatch before the stop
+        f'{kiwipete[:-4]} id "kiwi"; D1 48; D2 2039;\n'  # the engine hangs on its D2
+        '4k3/8/8/8/8/8/8/4K2R w K - id "rook"; D1 15;\n'
+    )
+    junit, html = tmp_path / "report.xml", tmp_path / "report.html"
+    hang = f"{ENGINES / 'fail_on.py'} --fault hang --on {kiwipete.split()[0]} --depth 2"
+    err = _signalled(
+        tmp_path, ["suite", str(suite), "--engine", hang, "--junit", str(junit), "--html", str(html)], signal.SIGTERM
+    )
+    assert err.count("\n") == 1, err
+    assert f"--junit {junit} and --html {html} written with the 3 counts made (2 not run)" in err
+    cases = {case.get("name"): case for case in ET.parse(junit).getroot().iter("testcase")}
+    assert list(cases) == ["start D1", "start D2", "kiwi D1", "kiwi D2", "rook D1"]
+    assert cases["start D2"].find("failure") is not None
+    assert cases["kiwi D1"].find("failure") is None and cases["kiwi D1"].find("skipped") is None
+    assert cases["kiwi D2"].find("skipped").get("message") == "not run: the run was interrupted at D2"
+    assert cases["rook D1"].find("skipped").get("message") == "not run: the run was interrupted"
+    assert "the run was interrupted" in html.read_text()
 
 
 def _signalled(tmp_path, args: list[str], sig, preexec_fn=None) -> str:
