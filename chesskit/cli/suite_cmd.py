@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ from chesskit.cli.options import (
 from chesskit.cli.html_out import check_writable as check_html, html_option, write_suite
 from chesskit.cli.regression_view import engine_call
 from chesskit.cli.suite_engine import check_writable, write_junit
-from chesskit.cli.suite_render import JsonResults, Stream, json_text, mismatch_lines, notes, render_plain, render_terminal
+from chesskit.cli.suite_render import JsonResults, Stream, json_data, json_text, mismatch_lines, notes, render_plain, render_terminal
 from chesskit.cli.run_options import bisect_option, fail_fast_option, position_timeout_option, start_failed, starting
 from chesskit.errors import ChesskitError, EngineError, InputError
 from chesskit.suites.guard import parse_position_timeout
@@ -130,7 +131,7 @@ def suite(
         try:
             outcome, encoded = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu, ahead)
         except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM from a CI job's timeout
-            _write_stopped(stop, junit, html_path, planned, eng, engine_opts)
+            _write_stopped(stop, junit, html_path, as_json, planned, eng, engine_opts)
             raise
         finally:
             if eng is not None:
@@ -146,14 +147,22 @@ def suite(
         raise verdict
 
 
-def _write_stopped(stop: KeyboardInterrupt, junit: str | None, html_path: str | None, planned, eng, engine_opts) -> None:
-    """An interrupted run still writes the --junit and --html reports asked for, with the
-    counts made so far (the rest ``not-run``: a CI job stopped by its time limit shows what
-    passed and where it stopped); the interrupt's line says so."""
+def _write_stopped(stop: KeyboardInterrupt, junit: str | None, html_path: str | None, as_json: bool, planned, eng, engine_opts) -> None:
+    """An interrupted run still writes the --junit and --html reports asked for, and with
+    --json prints its object, with the counts made so far (the rest ``not-run``; the
+    object says ``"interrupted"``): a CI job stopped by its time limit shows what passed
+    and where it stopped. The interrupt's line names the reports written."""
+    from chesskit.cli.signals import interrupt_message, interrupted_signal
     from chesskit.suites.session import partial_outcome
 
     outcome = partial_outcome(stop)
-    if outcome is None or not (junit or html_path):
+    if outcome is None:
+        return
+    if as_json:
+        data = json_data(outcome, engine_call(engine_opts) if engine_opts.given else None)
+        data["interrupted"] = interrupt_message(interrupted_signal())
+        click.echo(json.dumps(data))
+    if not (junit or html_path):
         return
     try:
         _write_reports(outcome, junit, html_path, planned, eng, engine_opts)

@@ -273,7 +273,22 @@ def test_a_suite_stopped_by_sigterm_still_writes_its_junit_and_html(tmp_path):
     assert "the run was interrupted" in html.read_text()
 
 
-def _signalled(tmp_path, args: list[str], sig, preexec_fn=None) -> str:
+def test_a_suite_stopped_by_sigterm_prints_its_json_so_far(tmp_path):
+    """With --json, the object of the counts made before the signal, the rest not run,
+    and ``"interrupted"`` naming the signal (a run that ends normally has no such key)."""
+    suite = tmp_path / "two.epd"
+    suite.write_text(f'{STARTPOS[:-4]} id "start"; D1 20; D2 400;\n{KIWIPETE[:-4]} id "kiwi"; D1 48; D2 2039;\n')
+    hang = f"{ENGINES / 'fail_on.py'} --fault hang --on {KIWIPETE.split()[0]} --depth 2"
+    out: list[str] = []
+    _signalled(tmp_path, ["suite", str(suite), "--engine", hang, "--json"], signal.SIGTERM, out=out)
+    data = json.loads(out[0])
+    assert data["interrupted"] == "terminated (SIGTERM)"
+    assert [(r["id"], r["depth"], r["ok"]) for r in data["results"]] == [("start", 1, True), ("start", 2, True), ("kiwi", 1, True)]
+    assert data["positions"]["passed"] == 1 and data["positions"]["not_run"] == 1
+    assert [(p["id"], p["status"], p["reason"]) for p in data["skipped"]] == [("kiwi", "not-run", "the run was interrupted at D2")]
+
+
+def _signalled(tmp_path, args: list[str], sig, preexec_fn=None, out: list[str] | None = None) -> str:
     """Run chesskit with ``args`` and a hanging engine, send ``sig`` once the engine is up,
     check it ended with 128 + ``sig`` and no engine process is left; its stderr."""
     pidfile = tmp_path / "pids"
@@ -288,12 +303,14 @@ def _signalled(tmp_path, args: list[str], sig, preexec_fn=None) -> str:
     try:
         pids = _pids(pidfile)
         proc.send_signal(sig)
-        out, err = proc.communicate(timeout=60)
+        stdout, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
     assert proc.returncode == 128 + sig and err.startswith("chesskit: "), err
+    if out is not None:
+        out.append(stdout)
     deadline = time.monotonic() + 10
     while not all(gone(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
