@@ -13,7 +13,9 @@ transposition. The move clocks are left out: perft does not depend on them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from chesskit.board.fen import Setup, format_fen
 
 # Estimated nodes per task (``chesskit.cluster.plan`` batches up to it): the core counts
 # 150-400 million nodes a second per core.
@@ -43,13 +45,15 @@ class TooManyPositions(Exception):
 @dataclass
 class Level:
     """The unique positions ``plies`` below the root: key -> multiplicity, and the number
-    of move paths (the sum of multiplicities, i.e. perft(root, plies)). Only the keys are
-    kept; ``board(key)`` makes a position's Board when it is needed (a Board holds its
-    history stack, about 50 KB)."""
+    of move paths (the sum of multiplicities, i.e. perft(root, plies)). The keys are kept,
+    and each position packed (``setups``: its squares as bytes, side, castling and
+    en-passant square); ``board(key)`` makes a position's Board from it when it is needed
+    (a Board holds its history stack, about 50 KB), without reading a FEN again."""
 
     plies: int
     multiplicity: dict[str, int]
     chess960: bool = False
+    setups: dict[str, tuple] = field(default_factory=dict, repr=False)
 
     @property
     def paths(self) -> int:
@@ -58,7 +62,11 @@ class Level:
     def board(self, key: str):
         from chesskit.board.board import Board
 
-        return Board(key + " 0 1", chess960=True if self.chess960 else None)
+        packed = self.setups.get(key)
+        if packed is None:
+            return Board(key + " 0 1", chess960=True if self.chess960 else None)
+        squares, turn, castling, ep = packed
+        return Board.from_setup(Setup(list(squares), turn, list(castling), ep, 0, 1, self.chess960))
 
     def __len__(self) -> int:
         return len(self.multiplicity)
@@ -66,11 +74,19 @@ class Level:
 
 def position_key(board) -> str:
     """The first four FEN fields: what perft below a position depends on."""
-    return " ".join(board.fen().split()[:4])
+    return _key_and_setup(board)[0]
+
+
+def _key_and_setup(board) -> tuple[str, tuple]:
+    """``position_key`` and the position packed for ``Level.setups``, from one look at it."""
+    setup = board.setup()
+    key = " ".join(format_fen(setup).split()[:4])
+    return key, (bytes(setup.board), setup.turn, tuple(setup.castling), setup.ep)
 
 
 def root_level(board) -> Level:
-    return Level(0, {position_key(board): 1}, board.chess960)
+    key, packed = _key_and_setup(board)
+    return Level(0, {key: 1}, board.chess960, {key: packed})
 
 
 def expand(level: Level, limit: int = MAX_SPLIT_POSITIONS) -> Level:
@@ -81,19 +97,19 @@ def expand(level: Level, limit: int = MAX_SPLIT_POSITIONS) -> Level:
     Raises ``TooManyPositions`` as soon as the next ply passes ``limit`` positions.
     """
     mult: dict[str, int] = {}
+    setups: dict[str, tuple] = {}
     for key, weight in level.multiplicity.items():
         board = level.board(key)
-        for move in board.legal_moves():
-            board.push(move)
-            child = position_key(board)
-            board.pop()
+        for _ in board.each_child():
+            child, packed = _key_and_setup(board)
             if child in mult:
                 mult[child] += weight
             else:
                 if len(mult) >= limit:
                     raise TooManyPositions(level.plies + 1, limit)
                 mult[child] = weight
-    return Level(level.plies + 1, mult, level.chess960)
+                setups[child] = packed
+    return Level(level.plies + 1, mult, level.chess960, setups)
 
 
 def split(board, plies: int, limit: int = MAX_SPLIT_POSITIONS) -> Level:

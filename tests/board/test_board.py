@@ -216,3 +216,18 @@ def test_warm_up_loads_a_variants_walk_and_says_when_it_compiles(monkeypatch, ca
     assert built == [RULES[board._vid]]
     err = capsys.readouterr().err
     assert err.startswith("chesskit: compiling the kingofthehill move generator, ") and err.count("\n") == 1
+
+
+def test_each_child_makes_every_legal_move_in_turn_and_takes_it_back():
+    board = Board(KIWIPETE)
+    before = board.fen()
+    seen = []
+    for uci in board.each_child():
+        after = Board(KIWIPETE)
+        after.push(uci)
+        assert board.fen() == after.fen() and board.move_stack == [uci]
+        seen.append(uci)
+    assert seen == board.legal_moves() and board.fen() == before and board.move_stack == []
+    for _ in board.each_child():
+        break  # stopped early: the move is taken back all the same
+    assert board.fen() == before and board.move_stack == []

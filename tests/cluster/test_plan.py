@@ -95,3 +95,24 @@ def test_batches_are_sized_by_estimated_nodes(monkeypatch):
     monkeypatch.setattr(plan_mod, "TASK_NODES", 1_000_000)
     coarse = make_plan(Board(STARTPOS), 5)
     assert 4 <= len(coarse.tasks) <= 6  # ~4.4 million estimated nodes in 1-million batches
+
+
+@pytest.mark.parametrize("fen", [KIWIPETE, CHESS960, "8/8/8/KPp4r/8/8/8/7k w - c6 0 2"], ids=["kiwipete", "chess960", "ep"])
+def test_a_levels_packed_position_makes_the_board_its_fen_makes(fen):
+    """``Level.board`` makes each position from the setup packed when the level was
+    expanded, not from its key: the same position as reading the key's FEN, to the key,
+    the move list and the perft."""
+    level = split(board(fen), 2)
+    assert len(level.setups) == len(level)
+    for key in list(level.multiplicity)[:40]:
+        packed, read = level.board(key), Board(key + " 0 1", chess960=True if level.chess960 else None)
+        assert position_key(packed) == position_key(read) == key
+        assert packed.legal_moves() == read.legal_moves() and packed.perft(2) == read.perft(2)
+
+
+def test_the_plan_of_a_known_position_keeps_its_hash():
+    """A checkpoint written before a change of how the plan is made must still resume:
+    the same position, depth and split depth give the same tasks (this hash was made by
+    the plan of session 38, before the split made children without typing their moves)."""
+    assert make_plan(Board(STARTPOS), 7, 3).task_hash == "41f9dd973e42b920"
+    assert make_plan(board(CHESS960), 6, 3).task_hash == "c39e7a6991e79e4b"
