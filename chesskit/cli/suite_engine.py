@@ -82,8 +82,10 @@ def _position_cases(position, mismatch_lines) -> list[junit.Case]:
     for result in position.results:
         case = _result_case(result, mismatch_lines)
         if result.task is position.failed_task:  # it failed in compare's descent of this mismatch
-            case.error, case.failure = f"{case.failure}; then {position.failure.reason}", None
-            case.details = f"{case.error}\n\n{case.details}"
+            # still a <failure>: the count mismatched first (the position is a mismatch in
+            # the text, JSON and HTML too), its message naming the engine's failure after it
+            case.failure = f"{case.failure}; then {position.failure.reason}"
+            case.details = f"{case.failure}\n\n{case.details}"
         if result.task is spent_on:
             case.seconds += unclocked
         cases.append(case)

@@ -200,7 +200,8 @@ def test_skipped_positions_are_counted(cli, tmp_path):
 def test_a_crash_in_compares_descent_says_where(cli, tmp_path):
     """An engine without en passant is wrong at D2 of before-ep; it crashes when compare's
     descent asks it about the node after f7f5: the position is a mismatch whose engine then
-    failed at that node, its D2 testcase an <error> that names the mismatch and the crash."""
+    failed at that node, its D2 testcase a <failure> (the count mismatched first, as the
+    text and JSON count it) that names the mismatch and the crash."""
     path = suite_file(tmp_path, [("quiet", QUIET, 1), ("before-ep", BEFORE_EP, 3), ("pos3", POS3, 2)])
     on = BEFORE_EP.split()[0]
     engine = f"{ENGINES / 'fail_on.py'} --bug no_ep --fault segv --on {on} --depth 1 --moves f7f5"
@@ -217,7 +218,8 @@ def test_a_crash_in_compares_descent_says_where(cli, tmp_path):
     ]
     junit = cases(out)
     assert list(junit) == ["quiet D1", "before-ep D1", "before-ep D2", "before-ep D3", "pos3 D1", "pos3 D2"]
-    message = junit["before-ep D2"].find("error").get("message")
+    assert junit["before-ep D2"].find("error") is None
+    message = junit["before-ep D2"].find("failure").get("message")
     assert message.startswith("depth 2: expected 806, got 805 (-1); then engine ") and "SIGSEGV" in message
     assert junit["before-ep D3"].find("skipped") is not None
 
