@@ -40,6 +40,7 @@ class IllegalMoveError(InputError):
         self.move = move
         self.fen = fen
         self.legal = legal
+        self.uci_shaped = uci  # written as a UCI move (legal or not)
         shown = " ".join(sorted(legal)) if legal else f"(none: {ended})" if ended else "(none)"
         drops = "@" in move or any("@" in m for m in legal)  # crazyhouse: the drop's form too
         form = "; a drop is its piece, '@' and a square: N@e4" if drops else ""

@@ -289,7 +289,9 @@ class Board:
                 if uci in (square_name(frm) + square_name(to), square_name(frm) + square_name(king_to)):
                     return move
         legal = self.legal_moves()
-        raise IllegalMoveError(typed, self.shown_fen(), legal, uci=_uci_shaped(uci), ended=None if legal else self._why_no_move())
+        shaped = _uci_shaped(uci)
+        why = vload.illegal_why(self, uci, self._legal_packed()) if shaped and self.variant != "chess" else ""
+        raise IllegalMoveError(typed, self.shown_fen(), legal, uci=shaped, ended=None if legal else self._why_no_move(), why=why)
 
     def drop_uci(self, move: str) -> str:
         """The drop ``move`` (``N@e4``) as UCI writes it, its piece letter upper case: the

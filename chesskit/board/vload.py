@@ -17,6 +17,7 @@ from chesskit.core import vstate as V
 from chesskit.core.api import table
 from chesskit.errors import InputError
 from chesskit.variants import find, get
+from chesskit.vocab import CAPTURE, COLOR_NAMES, PIECE_LETTERS, PIECE_NAMES
 
 
 def canonical(name: str) -> tuple[str, bool]:
@@ -94,3 +95,22 @@ def is_check(board) -> bool:
     from chesskit.core.vrules import in_check
 
     return bool(in_check(table(), board._bb, board._st, board._vid))
+
+
+def illegal_why(board, move: str, legal) -> str:
+    """A variant's own reason why ``move`` (UCI-shaped, not among the packed ``legal``
+    moves) is not legal, where its rules tell one; "" otherwise. Antichess: a capture is
+    possible, so only captures are legal. Crazyhouse: a drop of a piece the side to move
+    has none of in hand."""
+    variant = get(board.variant)
+    if variant.rules == "antichess" and len(legal) and all(int(m) & CAPTURE for m in legal):
+        return f"captures are compulsory in {variant.name}: a capture is possible, so only captures are legal"
+    ptype = PIECE_LETTERS.find(move[:1].lower()) if move[1:2] == "@" else -1
+    if variant.pockets and 0 < ptype < 6:
+        turn = int(board._st[P.STM])
+        held = [PIECE_LETTERS[p] for p in range(1, 6) for _ in range(int(board._st[V.POCKET + turn * 8 + p]))]
+        if ptype not in [PIECE_LETTERS.index(letter) for letter in held]:
+            colour = COLOR_NAMES[turn]
+            pocket = "".join(held).upper() if turn == 0 else "".join(held)
+            return f"{colour} has no {PIECE_NAMES[ptype]} in hand ({colour}'s pocket: {pocket or 'empty'})"
+    return ""

@@ -407,7 +407,15 @@ def extra_is_move(move: str) -> bool:
 
 def _not_legal(text: str, board, legal: list[str]) -> InputError:
     """``child`` and ``moves`` name a move that is not legal here: the line every command
-    gives (``IllegalMoveError``: a drop's piece of the other side said it its own way)."""
+    gives for a move written as UCI (``Board.push``'s, with its reasons: a drop's piece of
+    the other side, a variant's rule, a promotion without its piece), and for anything
+    else the two forms explore reads."""
     from chesskit.errors import IllegalMoveError
 
-    return IllegalMoveError(text.strip(), board.shown_fen(), legal)
+    typed = text.strip()
+    try:
+        board.copy().push(typed)
+    except IllegalMoveError as err:
+        if err.uci_shaped:
+            return err
+    return IllegalMoveError(typed, board.shown_fen(), legal, why="not a legal move in UCI (g1f3) or SAN (Nf3)")

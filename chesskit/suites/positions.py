@@ -107,6 +107,9 @@ def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess
     does not parse or whose ``variant`` operation is not ``variant`` (the rules the
     position is counted with: canonical name).
     """
+    if not arg.strip():  # "unknown position ''" said nothing of what was wrong with '   '
+        what = "empty" if not arg else "blank (only white space)"
+        raise InputError(f"the position is {what}: give a FEN, 'startpos' or a suite id")
     arg = arg.strip()
     if why := not_utf8(arg):  # bytes the shell passed as they were (``$'\xff'``)
         raise InputError(f"the position is {why}")

@@ -151,6 +151,8 @@ class Outcome:
             # an engine that could not be started at all failed whatever the position
             hint = "" if first.failure and first.failure.not_started else _chess960_hint(first.record, self.skip_chess960)
             extra = f"; {len(failed)} of {len(self.results)} counts did not match" if failed else ""
+            stopped = sum(p.status == NOT_RUN for p in self.positions)  # after --fail-fast
+            extra += f"; --fail-fast left {plural(stopped, 'position')} not run" if stopped else ""
             return EngineError(
                 f"the engine failed on {len(broken)} of {plural(run, 'position')} (first: {first.record.label} "
                 f"{first.reason}{hint}){extra}" + (f"; {not_run}" if not_run else "")

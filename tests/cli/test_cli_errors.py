@@ -29,6 +29,9 @@ BAD_INPUTS = [
     (["perft", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", "1"],
      ["invalid FEN: expected 6 space-separated fields (or 4 without the clocks), found 3"]),
     (["perft", "nonesuch", "1"], ["unknown position 'nonesuch'", "startpos"]),
+    # it said "unknown position ''": nothing of what was wrong
+    (["perft", "   ", "1"], ["the position is blank (only white space): give a FEN, 'startpos' or a suite id"]),
+    (["divide", "", "1"], ["the position is empty: give a FEN, 'startpos' or a suite id"]),
     (["divide", "kiwipeet", "1"], ["unknown position 'kiwipeet'", "did you mean 'kiwipete'"]),
     (["perft", "startpos", "2", "--moves", "e2e4 e2e4"], ["illegal move 'e2e4'", "legal moves: a7a5"]),
     (["divide", "startpos", "1", "--moves", "e1g1"], ["illegal move 'e1g1'", "g1f3"]),

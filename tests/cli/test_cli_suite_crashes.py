@@ -167,6 +167,9 @@ def test_fail_fast_stops_at_the_first_engine_error(cli, tmp_path):
     junit = cases(out)
     assert list(junit) == NAMES
     assert junit["pos3 D1"].find("skipped").get("message") == "not run: --fail-fast stopped the run"
+    # the last line counts the positions run and names those --fail-fast left (it said "1 of 2")
+    assert result.stderr.startswith("chesskit: the engine failed on 1 of 2 positions (first: kiwipete ")
+    assert result.stderr.rstrip().endswith("; --fail-fast left 1 position not run")
 
 
 def test_fail_fast_stops_at_the_first_mismatch(cli, tmp_path):

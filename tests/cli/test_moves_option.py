@@ -96,3 +96,26 @@ def test_an_uppercase_drop_or_a_lowercase_one_of_the_side_to_move_is_played(cli,
     played = [m[0].upper() + m[1:] if "@" in m else m for m in moves.split()]
     # the clocks aside: a drop resets the halfmove clock here, as Fairy-Stockfish's (variants.md)
     assert json.loads(shown.stdout)["fen"].split()[:4] == _crazyhouse_after(played).split()[:4]
+
+
+@pytest.mark.variant_walk  # compiles crazyhouse's and antichess's walks on a cold cache
+def test_a_move_a_variants_own_rule_forbids_is_told_why():
+    """An illegal move in a variant says the variant's reason where its rules give one: a
+    drop of a piece the side to move has none of in hand, a quiet move in antichess when
+    a capture is possible (captures are compulsory); the legal moves are listed as ever."""
+    board = chesskit.Board(ZH_FEN, variant="crazyhouse")
+    with pytest.raises(IllegalMoveError, match=r": white has no pawn in hand \(white's pocket: N\); legal moves: N@a3 "):
+        board.push("P@e4")
+    board.push("e2e4")
+    with pytest.raises(IllegalMoveError, match=r": black has no queen in hand \(black's pocket: n\)"):
+        board.push("Q@e5")
+    empty = chesskit.Board(variant="crazyhouse")
+    with pytest.raises(IllegalMoveError, match=r"white has no knight in hand \(white's pocket: empty\)"):
+        empty.push("N@e4")
+    anti = chesskit.Board(variant="antichess")
+    anti.push_moves("e2e4 d7d5")
+    with pytest.raises(IllegalMoveError, match="captures are compulsory in antichess: a capture is possible, so only captures are legal; legal moves: e4d5$"):
+        anti.push("e1e2")
+    with pytest.raises(IllegalMoveError) as quiet:  # no capture possible: no such reason
+        chesskit.Board(variant="antichess").push("e2e5")
+    assert "compulsory" not in str(quiet.value)

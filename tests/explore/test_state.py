@@ -53,6 +53,13 @@ def test_child_and_parent_keep_each_nodes_depth():
     with pytest.raises(InputError, match="^illegal move 'e1e3'"):
         ex.child("e1e3")
     assert ex.path == [] and ex.depth == 3
+    # neither UCI nor SAN: the two forms explore reads are named; a UCI move without its
+    # promotion piece gets the reason every command gives
+    with pytest.raises(InputError, match=r"^illegal move 'zz' in .*: not a legal move in UCI \(g1f3\) or SAN \(Nf3\); legal"):
+        ex.child("zz")
+    promoting = explorer(fen="7k/P7/8/8/8/8/8/K7 w - - 0 1", depth=2)
+    with pytest.raises(InputError, match=r"a promotion names its piece \(a7a8b, a7a8n, a7a8q, a7a8r\)"):
+        promoting.child("a7a8")
 
 
 def test_set_path_set_depth_and_set_root():
