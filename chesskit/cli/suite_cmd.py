@@ -125,10 +125,11 @@ def suite(
         if not engine_opts.given and (seconds is not None or bisect):
             raise InputError(f"{'--bisect' if bisect else '--position-timeout'} applies to an engine (--engine, --script, ...)")
         planned = without_impossible(planned) if bisect else planned
-        eng = _open_engine(engine_opts, variant, bisect) if planned.nothing is None else None
         deepest = max((task.depth for task in planned.tasks), default=1)
         gpu = gpu_run.suite_walk(deepest) if device == "gpu" else None  # InputError (exit 2) where no GPU can be used
+        eng = None
         try:
+            eng = _open_engine(engine_opts, variant, bisect) if planned.nothing is None else None
             outcome, encoded = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu, ahead)
         except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM from a CI job's timeout
             _write_stopped(stop, junit, html_path, as_json, planned, eng, engine_opts)
@@ -155,9 +156,7 @@ def _write_stopped(stop: KeyboardInterrupt, junit: str | None, html_path: str | 
     from chesskit.cli.signals import interrupt_message, interrupted_signal
     from chesskit.suites.session import partial_outcome
 
-    outcome = partial_outcome(stop)
-    if outcome is None:
-        return
+    outcome = partial_outcome(stop, planned)
     if as_json:
         data = json_data(outcome, engine_call(engine_opts) if engine_opts.given else None)
         data["interrupted"] = interrupt_message(interrupted_signal())

@@ -308,12 +308,12 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
     seen = _Positions(outcome, fail_fast, on_result, on_position)
     timer = Timer()
     try:
-        if engine is not None and start is not None:
-            # bounded like the first position: a hang on the first question is not --timeout's
-            outcome.dialect = Clocked(engine, position_timeout).within(lambda: start(engine))
-    except EngineError as err:
-        _cannot_start(outcome, seen, jobs, err)
-    try:
+        try:
+            if engine is not None and start is not None:
+                # bounded like the first position: a hang on the first question is not --timeout's
+                outcome.dialect = Clocked(engine, position_timeout).within(lambda: start(engine))
+        except EngineError as err:
+            _cannot_start(outcome, seen, jobs, err)
         with timer:
             if outcome.engine_error is not None:
                 pass
@@ -336,10 +336,15 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
 INTERRUPTED = "the run was interrupted"
 
 
-def partial_outcome(stop: BaseException) -> Outcome | None:
-    """What an interrupted ``execute`` had made (its positions up to the interrupt, the
-    rest not run), or None where the interrupt came before or after the counting."""
-    return getattr(stop, "partial_outcome", None)
+def partial_outcome(stop: BaseException, planned: Planned) -> Outcome:
+    """What an interrupted ``execute`` of ``planned`` had made (its positions up to the
+    interrupt, the rest not run); every count not run where the interrupt came before it
+    (an engine still starting)."""
+    found = getattr(stop, "partial_outcome", None)
+    if found is not None:
+        return found
+    outcome = Outcome([], list(planned.errors), skip_chess960=planned.skip_chess960, nothing=planned.nothing)
+    return _finish(outcome, planned, None, by_position(planned.tasks), _Positions(outcome, False, None, None), Timer(), INTERRUPTED)
 
 
 def _finish(outcome: Outcome, planned: Planned, engine, jobs, seen: "_Positions", timer: Timer, interrupted: str = "") -> Outcome:

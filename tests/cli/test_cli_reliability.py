@@ -273,6 +273,38 @@ def test_a_suite_stopped_by_sigterm_still_writes_its_junit_and_html(tmp_path):
     assert "the run was interrupted" in html.read_text()
 
 
+def test_a_suite_stopped_while_its_engine_starts_still_writes_its_junit(tmp_path, suite_file):
+    """A signal while the engine is still starting (an engine loading a network, a
+    handshake that hangs: the CI job's limit comes first) leaves a report all the same:
+    every count not run, for the interrupt (there was none at all: "junit file not found")."""
+    import xml.etree.ElementTree as ET
+
+    started = tmp_path / "started"
+    slow = tmp_path / "slow_engine.sh"
+    slow.write_text(f"#!/bin/sh\ntouch {started}\nexec sleep 60\n")
+    slow.chmod(0o755)
+    junit = tmp_path / "report.xml"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chesskit", "suite", str(suite_file), "--engine", str(slow), "--timeout", "100", "--junit", str(junit)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert err == f"chesskit: terminated (SIGTERM): --junit {junit} written with the 0 counts made (2 not run)\n"
+    cases = list(ET.parse(junit).getroot().iter("testcase"))
+    assert [c.get("name") for c in cases] == ["s D1", "s D2"]
+    assert {c.find("skipped").get("message") for c in cases} == {"not run: the run was interrupted"}
+
+
 def test_a_suite_stopped_by_sigterm_prints_its_json_so_far(tmp_path):
     """With --json, the object of the counts made before the signal, the rest not run,
     and ``"interrupted"`` naming the signal (a run that ends normally has no such key)."""
