@@ -778,7 +778,8 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
     agrees with the engine there, the suite's expected count is the one in doubt).
     An EngineError is raised; one in the descent comes after the mismatch's result, which
     then has ``engine_error`` set (``chesskit.suites.session`` makes either that
-    position's result and goes on). A mismatch that chesskit's walk cannot descend (the
+    position's result and goes on). An interrupt in the descent carries the mismatch's
+    result, without its report, as ``unfinished_result``. A mismatch that chesskit's walk cannot descend (the
     position's clocks would pass ``MAX_CLOCK``) is a result with ``error``: the position's.
     """
     from chesskit.compare.descent import descend
@@ -815,6 +816,9 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
             except EngineError as err:
                 result.engine_error = str(err)
                 yield result
+                raise
+            except KeyboardInterrupt as stop:  # the count stands: a report of the run made so far holds it
+                stop.unfinished_result = result
                 raise
             except InputError as err:  # chesskit's walk refuses it (a clock past MAX_CLOCK): no descent
                 why = f"{mismatch_text(result)} from the engine, and chesskit cannot walk this position: {err}"

@@ -460,6 +460,10 @@ def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None, 
                     seen.count(result)
             except EngineNotStarted:  # its command's fault: every position would fail the same
                 raise
+            except KeyboardInterrupt as stop:  # in compare's descent of a mismatch: the count stands
+                if getattr(stop, "unfinished_result", None) is not None:
+                    seen.count(stop.unfinished_result)
+                raise
             except EngineError as err:
                 in_descent = bool(made) and made[-1].engine_error is not None
                 failed_task = made[-1].task if in_descent else job[len(made)]

@@ -273,6 +273,25 @@ def test_a_suite_stopped_by_sigterm_still_writes_its_junit_and_html(tmp_path):
     assert "the run was interrupted" in html.read_text()
 
 
+def test_a_suite_stopped_in_compares_descent_keeps_the_mismatch_it_counted(tmp_path):
+    """The signal lands while compare's descent asks the engine about a mismatch (a descent
+    can take far longer than the count): the count was made and differs, so the reports
+    hold it as a mismatch (it was "not run", and JUnit said 0 failures)."""
+    import xml.etree.ElementTree as ET
+
+    suite = tmp_path / "kiwi.epd"
+    suite.write_text(f'{KIWIPETE[:-4]} id "kiwi"; D1 48; D2 2039;\n')
+    junit = tmp_path / "report.xml"
+    hang = f"{ENGINES / 'fail_on.py'} --bug no_ep --fault hang --on {KIWIPETE.split()[0]} --moves a2a4"
+    out: list[str] = []
+    _signalled(tmp_path, ["suite", str(suite), "--engine", hang, "--junit", str(junit), "--json"], signal.SIGTERM, out=out)
+    case = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}["kiwi D2"]
+    assert case.find("failure").get("message").startswith("depth 2: expected 2039, got 2038")
+    data = json.loads(out[0])
+    assert data["failed"] == 1 and data["positions"]["mismatched"] == 1
+    assert [(p["id"], p["status"]) for p in data["skipped"]] == []
+
+
 def test_a_suite_stopped_while_its_engine_starts_still_writes_its_junit(tmp_path, suite_file):
     """A signal while the engine is still starting (an engine loading a network, a
     handshake that hangs: the CI job's limit comes first) leaves a report all the same:
