@@ -679,3 +679,23 @@ def test_a_symbolic_link_to_nothing_is_named_as_such(tmp_path):
     for link in ("a", "gone"):
         with pytest.raises(EngineError, match=rf"was not found \('.*/{link}' is a symbolic link to '.*', which leads to no file\)$"):
             open_engine(engine=str(tmp_path / link)).divide(STARTPOS, 1, [])
+
+
+def test_an_engine_that_never_stops_printing_is_stopped_at_its_timeout():
+    """Its lines keep the read-ahead queue full, so waiting for the next one never timed
+    out: a divide printer stuck in a loop was read until the answer's size limit (14-36 s
+    for --timeout 5, 112 s over xboard). Past the deadline the queued lines are taken
+    only for a short grace."""
+    import queue
+
+    from chesskit.compare.engines import uci
+
+    engine = UciEngine([PY, engine_file("fake_uci.py")], timeout=5)
+    engine._lines = queue.Queue()
+    for _ in range(100):
+        engine._lines.put("a2a3: 1")
+    now = time.monotonic()
+    assert engine._next_line(now - uci.LATE_GRACE_S / 2) == "a2a3: 1"  # an answer that came in time, read a little late
+    with pytest.raises(queue.Empty):
+        engine._next_line(now - uci.LATE_GRACE_S - 0.1)
+    assert engine._lines.qsize() == 99

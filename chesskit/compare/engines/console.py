@@ -511,9 +511,8 @@ class PerftEngine(UciEngine):
 
     def _poll(self, deadline: float | None) -> str | None:
         """The next line, or None when `deadline` passes (the engine is left running)."""
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
-            line = self._lines.get(timeout=remaining)
+            line = self._next_line(deadline)
         except queue.Empty:
             return None
         return self._taken(line)  # the caps on line and answer size (uci.py)

@@ -60,6 +60,9 @@ _NODES = re.compile(r"Nodes searched\s*:\s*(" + COUNT + ")")
 # Lines read ahead of chesskit and not yet taken: past this the reader thread waits, and
 # so does the engine (its pipe fills), so unread output cannot pile up in memory.
 QUEUE_LINES = 4096
+# How long past an answer's deadline the lines already read ahead are still taken (see
+# ``UciEngine._next_line``)
+LATE_GRACE_S = 0.5
 
 
 @dataclass
@@ -290,10 +293,21 @@ class UciEngine(Engine):
         except (OSError, ValueError):
             raise self._exited() from None
 
+    def _next_line(self, deadline: float | None):
+        """The next item of the line queue, waiting until ``deadline``; queue.Empty when it
+        passes. Lines already queued are taken past it only for ``LATE_GRACE_S`` (chesskit
+        a little behind an answer that came in time): an engine that never stops printing
+        keeps the queue full, and was read until the answer's size limit, minutes past it."""
+        if deadline is None:
+            return self._lines.get()
+        now = time.monotonic()
+        if now > deadline + LATE_GRACE_S:
+            raise queue.Empty
+        return self._lines.get(timeout=max(0.0, deadline - now))
+
     def _readline(self, deadline: float | None) -> str:
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
-            line = self._lines.get(timeout=remaining)
+            line = self._next_line(deadline)
         except queue.Empty:
             self._kill()
             raise self.error(f"did not answer {self._last_command!r} within {seconds_text(self.timeout)} s") from None
