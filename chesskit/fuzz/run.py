@@ -32,7 +32,7 @@ from chesskit.errors import EngineError
 from chesskit.fuzz.deadline import Deadline, OutOfTime
 from chesskit.fuzz.shrink import Shrunk, differs, shrink
 from chesskit.fuzz.sources import Generated, PositionStream
-from chesskit.suites.guard import Clocked, EngineFailure, restart
+from chesskit.suites.guard import Clocked, EngineFailure, restart, start_again
 
 
 @dataclass
@@ -169,6 +169,7 @@ def fuzz(
     deadline = Deadline(max_seconds, clock)
     run = FuzzRun(seed, depth, 0, 0, 0.0, variant=variant)
     name = getattr(engine, "name", "engine")
+    restarted = False
     with _told_seed(run):
         for generated in stream:
             if max_positions is not None and run.positions >= max_positions:
@@ -179,9 +180,12 @@ def fuzz(
                 run.stopped_by = "time"
                 break
             run.positions += 1
-            clocked = Clocked(engine, position_timeout, clock)
             found, compared = None, []
             try:
+                if restarted:  # its start is not the position's: --position-timeout bounds answers
+                    restarted = False
+                    start_again(engine)
+                clocked = Clocked(engine, position_timeout, clock)
                 board = _board(generated.fen, generated.chess960, variant)
                 found = differs(
                     clocked, generated.fen, generated.chess960, depth, _adder(run, compared), board, deadline, reserve
@@ -197,19 +201,10 @@ def fuzz(
                 break
             except EngineError as err:  # on a depth compared, or in the descent of a difference
                 at = found if found is not None else len(compared) + 1
-                run.crashes.append(Crash(run.positions, generated, EngineFailure.of(err, at), variant=variant))
-                if run.crashes[-1].failure.not_started:  # a fault of its command (missing, not
-                    run.stopped_by = "engine-error"  # executable): every other position fails the same
-                    break
-                if chess960 is None and variant == "chess" and generated.chess960 and CANNOT_PLAY_960 in str(err):
-                    # every other Chess960 position with castling rights would fail the same way:
-                    # the rest of the run tries standard positions (the failure still counts)
-                    stream.chess960 = False
-                    run.chess960_dropped_at = run.positions
-                restart(engine)
-                if fail_fast:
+                if _engine_failed(run, engine, generated, EngineFailure.of(err, at), stream, chess960) or fail_fast:
                     run.stopped_by = "engine-error"
                     break
+                restarted = True
             if on_progress is not None:
                 on_progress(run.positions, run.nodes, clock() - began)
     if run.finding is None and (crash := _to_shrink(run, variant)) is not None:
@@ -217,6 +212,21 @@ def fuzz(
     run.seconds = clock() - began
     run.castling_spelling = getattr(engine, "castling_spelling", None)
     return run
+
+
+def _engine_failed(run: FuzzRun, engine, generated, failure: EngineFailure, stream, chess960: bool | None) -> bool:
+    """Keep the engine's failure on ``generated`` and restart it; True when the run must
+    stop (it could not be started at all: every other position would fail the same)."""
+    run.crashes.append(Crash(run.positions, generated, failure, variant=run.variant))
+    if failure.not_started:  # a fault of its command (missing, not executable)
+        return True
+    if chess960 is None and run.variant == "chess" and generated.chess960 and CANNOT_PLAY_960 in failure.reason:
+        # every other Chess960 position with castling rights would fail the same way:
+        # the rest of the run tries standard positions (the failure still counts)
+        stream.chess960 = False
+        run.chess960_dropped_at = run.positions
+    restart(engine)
+    return False
 
 
 def _adder(run: FuzzRun, compared: list[int]) -> Callable[[int], None]:

@@ -5,7 +5,8 @@
 engine is stopped and the error says so. ``EngineFailure`` is what a suite or a fuzz run
 keeps of an ``EngineError`` (why, on which count, at which node of compare's descent),
 and ``restart`` closes the engine, its whole process group killed and reaped, so the
-next position starts a fresh process (every back end starts one on its next question).
+next position starts a fresh process (every back end starts one on its next question;
+``start_again`` starts it before the position's clock does).
 """
 
 from __future__ import annotations
@@ -140,3 +141,19 @@ def restart(engine) -> None:
         engine.close()
     except EngineError:  # pragma: no cover - close never asks the engine anything
         pass
+
+
+def start_again(engine) -> None:
+    """Start the engine that ``restart`` stopped, before the next position's questions and
+    within its own --timeout (not the position's --position-timeout, which is for answers:
+    an engine slower to start than that failed every position after its first failure,
+    never having seen them). An EngineError says it was starting again."""
+    start = getattr(engine, "start", None)  # an object of the caller's may have none
+    if not callable(start):
+        return
+    try:
+        start()
+    except EngineNotStarted:  # its command's fault (gone, not executable): the run ends
+        raise
+    except EngineError as err:
+        raise EngineError(f"{err} (starting it again after its failure on the position before)") from None

@@ -24,7 +24,7 @@ from chesskit.errors import ChesskitError, EngineError, EngineNotStarted, InputE
 from chesskit.suites import result as result_of
 from chesskit.suites.estimate import within_bounds
 from chesskit.suites.formats import LineError, SuiteRecord
-from chesskit.suites.guard import Clocked, EngineFailure, restart
+from chesskit.suites.guard import Clocked, EngineFailure, restart, start_again
 from chesskit.suites.positions import variant_suites
 from chesskit.suites.tags import select
 from chesskit.suites.result import ENGINE_ERROR, MISMATCH, NOT_RUN, SKIPPED, STATUSES, PositionResult
@@ -450,11 +450,15 @@ def _count(jobs, seen: _Positions, stats, threads, hash_mb, progress, gpu=None, 
 def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None, skip_unplayable_960=False) -> None:
     """The counts made by ``engine``, one position at a time; a failure is the position's
     (one it could not be given, with ``skip_unplayable_960``, a skip: ``execute``)."""
+    restarted = False
     for job in jobs:
         made: list[SuiteResult] = []
         failure = None
         with Timer() as timer:
             try:
+                if restarted:  # its start is not the position's: --position-timeout bounds answers
+                    restarted = False
+                    start_again(engine)
                 for result in run_engine(job, Clocked(engine, position_timeout)):
                     made.append(result)
                     seen.count(result)
@@ -470,6 +474,7 @@ def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None, 
                 failure = EngineFailure.of(err, failed_task.depth)
                 if not _unplayable_960(failure):  # refused before anything was sent: nothing to restart
                     restart(engine)
+                    restarted = True
         record = job[0].record
         if failure is None:
             position = result_of.counted(record, made, timer.elapsed_s)

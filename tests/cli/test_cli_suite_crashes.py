@@ -282,3 +282,19 @@ def test_stockfish_over_the_bundled_suites(cli, stockfish_path, tmp_path):
         assert result.exit_code == 3 and "SIGSEGV" in data["engine_errors"][0]["reason"]
     else:
         assert result.exit_code == 1
+
+
+def test_an_engine_slow_to_restart_is_not_charged_to_the_next_position(cli, tmp_path):
+    """After a crash the engine is started again before the next position, within its
+    own --timeout: an engine that takes longer than --position-timeout to start (a
+    network to load) failed every position after the crash, never having seen them."""
+    marker = tmp_path / "started-once"
+    slow = tmp_path / "slow_restart.sh"
+    slow.write_text(f"#!/bin/sh\nif [ -e {marker} ]; then sleep 3; fi\ntouch {marker}\nexec {failing('segv')}\n")
+    slow.chmod(0o755)
+    result = cli("suite", str(suite_file(tmp_path)), "--engine", str(slow), "--position-timeout", TIMEOUT, "--json")
+    assert result.exit_code == 3, result.stderr
+    data = json.loads(result.stdout)
+    assert data["positions"]["passed"] == 2 and data["positions"]["engine_errors"] == 1
+    [error] = data["engine_errors"]
+    assert error["id"] == "kiwipete" and "SIGSEGV" in error["reason"]

@@ -86,6 +86,12 @@ class Engine(ABC):
         """The leaf count at `depth` (depth >= 1); back ends with a cheaper total override it."""
         return sum(self.divide(fen, depth, moves, chess960).values())
 
+    def start(self) -> None:
+        """Start the engine now, if it is not running (its process, its handshake, within
+        its own --timeout): a suite or fuzz run restarts it after a failure before the next
+        position, whose --position-timeout is for answers. Here: nothing (an engine run
+        per question, or an object of the caller's)."""
+
     def dialect_info(self):
         """The `Dialect` this engine speaks (None: not a perft dialect engine, or not known yet)."""
         return None

@@ -118,6 +118,10 @@ class PythonEngine(Engine):
 
     # -- the child process ---------------------------------------------------------
 
+    def start(self) -> None:
+        if self._proc is None:
+            self._start()
+
     def _start(self) -> dict:
         """Start the host process and load the adapter in it; its answer to ``load``."""
         proc = spawn(

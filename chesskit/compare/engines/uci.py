@@ -134,6 +134,9 @@ class UciEngine(Engine):
         self._send(go)
         return self._read_divide(go)
 
+    def start(self) -> None:
+        self._ensure_started()
+
     def close(self) -> None:
         proc = self._proc
         if proc is None:
