@@ -188,6 +188,7 @@ def _compare_json(result: SuiteResult, entry: dict, dialect: dict | None) -> dic
         data["dialect"] = without_about(dialect)
         data["dialect_answered"] = result.answered or data["dialect"]
     data["castling_spelling"] = result.castling_spelling
+    data["fresh_engine_agrees"] = result.fresh_agrees
     data["position_notes"] = list(entry["notes"])
     data["regression"] = entry["regression"]
     return data
@@ -246,6 +247,12 @@ def mismatch_lines(result: SuiteResult) -> list[str]:
         diff = result.nodes - task.expected
         detail = f"depth {task.depth}: expected {task.expected}, got {result.nodes} ({diff:+d})"
     lines = [f"mismatch: {task.record.label} ({task.record.location})", f"fen: {task.record.shown_fen}", detail]
+    if result.fresh_agrees:
+        lines.append(
+            f"the engine started afresh counts it right ({task.expected}): its count depends on the positions "
+            "asked before it (state kept between positions: a hash table not cleared, or keyed without castling "
+            "rights or the en-passant square), not on an unmake here; its regression test passes on a fresh engine"
+        )
     return lines + cannot_arise_lines(task.record.notes)
 
 

@@ -525,7 +525,8 @@ def state_hint(mismatch) -> str:
     if field == "walk":
         return (
             f"the engine counts this node right when asked directly ({ours}) but gets {theirs} when it "
-            "reaches it by make/unmake from the parent: an unmake that does not restore the state"
+            "reaches it by make/unmake from the parent: an unmake that does not restore the state, or "
+            "state kept between questions (a hash table keyed without castling rights or the en-passant square)"
         )
     if op == "pop":
         return f"unmake (pop {move}) does not restore the {label}"

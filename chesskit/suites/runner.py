@@ -61,6 +61,9 @@ class SuiteResult:
     # "dialect_answered", None for a script or adapter) and how it spelt castling
     answered: dict | None = field(default=None)
     castling_spelling: str | None = field(default=None)
+    # with ``report``: whether the engine started afresh counts it right (its wrong count
+    # depended on the positions asked before it); None when that could not be asked
+    fresh_agrees: bool | None = field(default=None)
 
     @property
     def ok(self) -> bool:
@@ -813,6 +816,7 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
                     checker.engine = engine  # its questions bounded as the engine's are
                 result.report = descend(board, engine, task.depth, record.fen, [], checker, engine.name)
                 result.answered, result.castling_spelling = _spoken(engine)
+                result.fresh_agrees = _fresh_agrees(engine, task, total_only)
             except EngineError as err:
                 result.engine_error = str(err)
                 yield result
@@ -824,6 +828,29 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
                 why = f"{mismatch_text(result)} from the engine, and chesskit cannot walk this position: {err}"
                 result = SuiteResult(task, nodes, result.seconds, error=printable(why))
         yield result
+
+
+def _fresh_agrees(engine, task: Task, total_only: bool) -> bool | None:
+    """Whether ``engine``, started afresh and asked ``task`` first, gives the suite's count:
+    then its wrong one depended on the positions asked before it (state kept between
+    positions: a hash table not cleared, or keyed without castling rights or the en-passant
+    square), which a descent from the position alone reads as an unmake that does not
+    restore the state. None where it could not be asked (it failed, or cannot be restarted)."""
+    from chesskit.suites.guard import restart
+
+    if not callable(getattr(engine, "close", None)):
+        return None
+    record = task.record
+    restart(engine)
+    try:
+        if total_only:
+            nodes = engine.perft(record.fen, task.depth, [], record.chess960)
+        else:
+            nodes = sum(engine.divide(record.fen, task.depth, [], record.chess960).values())
+    except EngineError:
+        restart(engine)
+        return None
+    return nodes == task.expected
 
 
 def mismatch_text(result: SuiteResult) -> str:

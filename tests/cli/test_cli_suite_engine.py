@@ -367,3 +367,26 @@ def test_a_descent_ended_by_an_engine_crash_leaves_a_test_of_the_engine(cli, tmp
     assert f"with chesskit.Engine(script={json.dumps(str(script))}) as engine:" in test
     assert f"assert engine.perft({json.dumps(QUIET)}, {failed['depth']}) == {expected}" in test
     assert "chesskit.perft(" not in test
+
+
+def test_a_count_that_depends_on_the_positions_asked_before_is_told_so(cli, tmp_path):
+    """An engine's hash table kept between positions and keyed without castling rights
+    gives B the counts of A (the same pieces with rights): the descent from B alone reads
+    it as an unmake that does not restore the state, and its regression test passes on a
+    fresh engine. chesskit asks the engine started afresh, which counts B right, and says so."""
+    suite = tmp_path / "tt.epd"
+    suite.write_text(
+        'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - id "A"; D1 26; D3 13744;\n'
+        'r3k2r/8/8/8/8/8/8/R3K2R w - - id "B"; D1 24; D3 11522;\n'
+    )
+    engine = str(ENGINES / "uci_hash_kept.py")
+    text = cli("suite", str(suite), "--engine", engine)
+    assert text.exit_code == 1
+    assert "FAIL  B  D3: expected 11522, got 12810" in text.stdout
+    assert "the engine started afresh counts it right (11522): its count depends on the positions asked before it" in text.stdout
+    data = json.loads(cli("suite", str(suite), "--engine", engine, "--json").stdout)
+    [failing] = [r for r in data["results"] if not r["ok"]]
+    assert failing["compare"]["fresh_engine_agrees"] is True
+    alone = tmp_path / "b.epd"  # B first: no position before it, the engine counts it right
+    alone.write_text('r3k2r/8/8/8/8/8/8/R3K2R w - - id "B"; D3 11522;\n')
+    assert cli("suite", str(alone), "--engine", engine).exit_code == 0
