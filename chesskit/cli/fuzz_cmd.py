@@ -171,9 +171,12 @@ def _check_compared(run, started: float) -> None:
     """A run that compared no position is bad input: "ok: 0 positions agreed" would pass a
     CI run that checked nothing."""
     if run.positions == 0 and not run.crashes:
+        # the rest of --time went to the first position's depths, which were not expected to
+        # fit (it said only the start, "took 0.0 s of it", where --depth 5 did not fit)
         raise InputError(
             f"no position was compared within --time: the engine's start (its dialect found) took {started:.1f} s "
-            "of it; give a longer --time"
+            f"of it, and the first position's depth {run.depth} was not expected to finish in what was left (estimated "
+            "from its shallower depths, with time kept for a descent); give a longer --time or a smaller --depth"
         )
 
 

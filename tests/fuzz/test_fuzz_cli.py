@@ -418,3 +418,12 @@ def test_real_engines_of_other_dialects_agree(cli, binary):
     result, report = fuzz_json(cli, "--engine", binary, "--seed", "12", "--positions", "150", "--timeout", "5")
     assert result.exit_code == 0, result.stderr
     assert report["positions"] == 150 and report["dialect"] is not None
+
+
+def test_a_depth_that_does_not_fit_in_time_is_named_when_nothing_was_compared(cli):
+    """The first position's deepest depth was not expected to fit in --time: the line said
+    only that the engine's start "took 0.0 s of it"; it names the depth and both ways out."""
+    result, report = fuzz_json(cli, "--python", f"{ENGINES / 'eng_correct.py'}:Adapter", "--depth", "6", "--time", "2", "--seed", "9")
+    assert result.exit_code == 2 and report is None
+    assert "the first position's depth 6 was not expected to finish in what was left" in result.stderr
+    assert result.stderr.rstrip().endswith("give a longer --time or a smaller --depth")
