@@ -32,7 +32,10 @@ MAX_FUZZ_DEPTH = 10
 @click.option("--depth", "depth", metavar="D", default="2", show_default=True,
               help="Compare the divides at depths 1..D of every position (cheapest first).")
 @click.option("--seed", metavar="N", help="Seed of the position generator (default: drawn and printed).")
-@click.option("--time", "seconds", metavar="SECONDS", help="Stop after this many seconds.")
+@click.option("--time", "seconds", metavar="SECONDS",
+              help="Stop after this many seconds (no question is asked that is not expected to end in "
+                   "them; one asked is waited for: an engine that hangs then takes the run past it by at "
+                   "most --timeout or --position-timeout).")
 @click.option("--positions", metavar="N",
               help=f"Stop after N positions (default {DEFAULT_POSITIONS} when --time is not given either).")
 @click.option("--chess960/--no-chess960", "chess960", default=None,
