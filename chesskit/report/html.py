@@ -61,7 +61,7 @@ def crash_html(data: dict) -> str:
 
 def fuzz_html(data: dict) -> str:
     run = (
-        f"seed {data.get('seed')}, {data.get('positions', 0):,} positions, {data.get('nodes', 0):,} nodes compared "
+        f"seed {data.get('seed')}, {plural(data.get('positions', 0), 'position')}, {data.get('nodes', 0):,} nodes compared "
         f"at depths 1-{data.get('depth')} in {data.get('seconds', 0):.1f} s"
     )
     errors = data.get("engine_errors") or []

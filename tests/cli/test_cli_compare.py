@@ -159,7 +159,7 @@ def test_a_uci_engine_slower_to_start_than_the_timeout_is_named_so(cli):
             # --timeout 5: the two probes it leaves unanswered wait the whole of it (30 s by default)
             ["--engine", str(ENGINES / "fail_garbage.py"), "--timeout", "5"],
             # detection probes at depth 1: one divide line of count 20 is no start-position divide
-            r"answered no perft question chesskit knows in its UCI loop: 'go perft 1' gave 1 divide lines; "
+            r"answered no perft question chesskit knows in its UCI loop: 'go perft 1' gave 1 divide line; "
             r"'perft 1' gave nothing; 'divide 1' gave nothing; name its dialect with --dialect",
         ),
         (

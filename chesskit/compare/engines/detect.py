@@ -24,6 +24,7 @@ from chesskit.compare.engines.base import NULL_MOVE, TWICE, one_line
 from chesskit.compare.engines.dialects import Answer, Dialect, parse_divide_entry, read_total
 from chesskit.errors import EngineCheckFailed, EngineError
 from chesskit.geometry import START_FEN as START  # noqa: F401 (read as detect.START)
+from chesskit.words import plural
 
 START_MOVES = 20
 CHECK = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -129,7 +130,7 @@ def _heard(verb: str, answer: Answer, search: bool) -> str:
         return f"{verb!r} started a search"
     if answer.moves:
         total = "" if answer.total is None else f" and a total of {answer.total}"
-        return f"{verb!r} gave {len(answer.moves)} divide lines{total}"
+        return f"{verb!r} gave {plural(len(answer.moves), 'divide line')}{total}"
     if answer.total is not None:
         return f"{verb!r} gave a total of {answer.total}"
     if answer.unread():
