@@ -144,10 +144,13 @@ def note_lines(report) -> list[str]:
         if not moves:
             continue
         lines.append(f"{side} ({len(moves)}): {what}")
+        by_hint: dict[str, list] = {}  # the moves of one hint together, the hint said once after them
         for note in (n for n in report.notes if n.side == side):
-            kinds = ", ".join(note.kinds) or "-"
-            lines.append(f"  {_noted_move(note):<6} {kinds}")
-            lines.append(f"         hint: {note.hint}")
+            by_hint.setdefault(note.hint, []).append(note)
+        for hint, notes in by_hint.items():
+            for note in notes:
+                lines.append(f"  {_noted_move(note):<6} {', '.join(note.kinds) or '-'}")
+            lines.append(f"         hint{f' ({len(notes)} moves)' if len(notes) > 1 else ''}: {hint}")
     return lines
 
 

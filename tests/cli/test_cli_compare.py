@@ -362,3 +362,13 @@ def test_a_perftree_script_given_as_an_engine_is_told_to_use_script(cli):
     # an engine that says why it stops gets no such hint
     result = cli("compare", "startpos", "2", "--engine", f"{sys.executable} {ENGINES / 'fail_exit.py'}")
     assert "--script" not in one_line(result, 3, "cannot open network file")
+
+
+def test_one_hint_for_many_moves_is_said_once_after_them(cli):
+    """Every move of the third queen is missing: each is listed, and their one hint is said
+    once, with how many moves it is for (it was repeated 15 times, once per move)."""
+    result = cli("compare", "4k3/8/8/8/8/8/8/QQQ1K3 w - - 0 1", "1", "--engine", f"{FAKE_UCI} --bug three_queens")
+    assert result.exit_code == 1
+    assert "missing (15): chesskit generates, the engine does not" in result.stdout
+    assert result.stdout.count("hint") == 1
+    assert "  c1c8   -\n         hint (15 moves): legal queen move not generated\n" in result.stdout
