@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Iterator
 
 from chesskit import __version__
+from chesskit.board.fen import shown_fen
 from chesskit.cluster.errors import CheckpointError
 from chesskit.outpath import fsync_folder
 
@@ -55,7 +56,7 @@ def header_for(plan) -> dict:
     return {
         "checkpoint": MAGIC,
         "format": FORMAT,
-        "fen": plan.fen,
+        "fen": header_fen(plan.fen, plan.chess960),
         "chess960": plan.chess960,
         "depth": plan.depth,
         "split_depth": plan.split_depth,
@@ -63,6 +64,18 @@ def header_for(plan) -> dict:
         "tasks": len(plan.tasks),
         "task_hash": plan.task_hash,
     }
+
+
+def header_fen(fen: str, chess960: bool) -> str:
+    """The header's FEN: a Chess960 position's castling in Shredder-FEN (``HFhf``), as every
+    FEN chesskit writes for one (X-FEN's ``KQkq`` reads as standard chess)."""
+    return shown_fen(fen, chess960)
+
+
+def same_fen(found, fen: str, chess960: bool) -> bool:
+    """Whether a header's ``fen`` names the position ``fen``: as ``header_fen`` writes it, or
+    as a checkpoint written before it did (Chess960's castling in X-FEN) does."""
+    return found == header_fen(fen, chess960) or found == fen
 
 
 def line_sum(task_hash: str, task: int, nodes: int) -> str:
@@ -186,6 +199,7 @@ class Checkpoint:
     def __init__(self, path: str | os.PathLike, plan):
         self.path = Path(path)
         self.header = header_for(plan)
+        self._plan_fen = (plan.fen, plan.chess960)  # what a header written before header_fen holds
         self.format = FORMAT
         self.finished: dict[int, int] = {}
         self.warnings: list[str] = []
@@ -268,7 +282,10 @@ class Checkpoint:
 
     def _check_header(self, found: dict) -> None:
         wanted = self.header
-        differing = [name for name in RUN_FIELDS if not _same(found.get(name), wanted[name])]
+        differing = [
+            name for name in RUN_FIELDS
+            if not (same_fen(found.get(name), *self._plan_fen) if name == "fen" else _same(found.get(name), wanted[name]))
+        ]
         if differing:
             details = ", ".join(
                 f"{name} {_show(found.get(name))} not {_show(wanted[name])}" for name in differing[:3]

@@ -25,7 +25,7 @@ from typing import Callable, Iterator
 
 from chesskit import __version__
 from chesskit.board.threads import usable_cores
-from chesskit.cluster.checkpoint import Checkpoint, read_header, split_depth_of
+from chesskit.cluster.checkpoint import Checkpoint, read_header, same_fen, split_depth_of
 from chesskit.cluster.errors import (
     BOTH_WAYS,
     ClusterError,
@@ -119,7 +119,7 @@ def _check_arguments(board, depth, scheduler, workers, checkpoint, split_depth) 
             raise InputError(f"bad split depth {split_depth}: must be at most the depth ({depth})")
     elif checkpoint is not None:
         header = read_header(checkpoint)
-        if header and header.get("fen") == board.fen() and header.get("depth") == depth:
+        if header and same_fen(header.get("fen"), board.fen(), bool(board.chess960)) and header.get("depth") == depth:
             split_depth = split_depth_of(checkpoint, header, depth)  # resume with the split it was made with
 
     return depth, workers, split_depth

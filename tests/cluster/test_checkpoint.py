@@ -123,3 +123,25 @@ def test_two_runs_cannot_share_a_checkpoint(tmp_path, plan):
             Checkpoint(path, plan)
     with Checkpoint(path, plan):  # the lock went with the first run
         pass
+
+
+CHESS960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+
+
+def test_a_chess960_header_writes_its_castling_in_shredder_fen_and_reads_the_old_form(tmp_path):
+    """A Chess960 run's header says HFhf, as every FEN chesskit writes for one (it said
+    KQkq, which reads as standard chess, also in the "belongs to another run" line); a
+    checkpoint written with KQkq still resumes."""
+    run = make_plan(Board(CHESS960, chess960=True), 3)
+    path = tmp_path / "run.ckpt"
+    with Checkpoint(path, run) as ck:
+        ck.record(0, 123)
+    header = lines(path)[0]
+    assert header["fen"] == CHESS960 and header["chess960"] is True
+    header["fen"] = CHESS960.replace("HFhf", "KQkq")  # as a checkpoint of session 38 wrote it
+    path.write_text("\n".join(json.dumps(line) for line in [header, *lines(path)[1:]]) + "\n")
+    with Checkpoint(path, run) as ck:
+        assert ck.finished == {0: 123}
+    other = make_plan(Board(CHESS960.replace("HFhf", "HFh"), chess960=True), 3)
+    with pytest.raises(CheckpointError, match=r'fen "bqnb1rkr/\S+ w KQkq - 2 9" not "bqnb1rkr/\S+ w HFh - 2 9"'):
+        Checkpoint(path, other)
