@@ -298,3 +298,12 @@ def test_an_engine_slow_to_restart_is_not_charged_to_the_next_position(cli, tmp_
     assert data["positions"]["passed"] == 2 and data["positions"]["engine_errors"] == 1
     [error] = data["engine_errors"]
     assert error["id"] == "kiwipete" and "SIGSEGV" in error["reason"]
+
+
+def test_a_crash_while_checking_position_fen_names_the_position_it_crashed_on(cli, tmp_path):
+    """The engine crashes on Kiwipete, which chesskit asks at start-up to check that it
+    follows 'position fen': the run ends (it did start), and the line names Kiwipete; it
+    named none, and the JUnit filed it under the suite's first position."""
+    result = cli("suite", str(suite_file(tmp_path, [("quiet", QUIET, 1)])), "--engine", failing("segv").replace(" --depth 2", ""))
+    assert result.exit_code == 3
+    assert f"(checking that it follows 'position fen' on {KIWIPETE})" in result.stderr

@@ -153,7 +153,9 @@ def check_position(engine, dialect: Dialect, answered: bool) -> None:
     try:
         answer = engine.query(check, 1, [], False)
     except EngineError as err:
-        raise EngineCheckFailed(f"{err} (checking that it follows 'position fen')") from None
+        # the position named: a crash there is the engine's on it, not on the position the
+        # run was about to ask (a suite filed it under its first position, whatever that was)
+        raise EngineCheckFailed(f"{err} (checking that it follows 'position fen' on {check})") from None
     count = answer.total if answer.total is not None else len(answer.moves)
     if count in (START_MOVES, start_moves):
         sets = "setboard" if dialect.loop == "xboard" else "position fen"
