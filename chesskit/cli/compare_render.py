@@ -107,6 +107,14 @@ def count_lines(report) -> list[str]:
         lines.append(f"the engine misses {report.unnamed_missing} move(s); its totals cannot tell which")
     if report.unnamed_extra:
         lines.append(f"the engine generates {report.unnamed_extra} illegal move(s); totals cannot name them")
+        if report.likely_extra:
+            n = len(report.likely_extra)
+            which = "the one move here that leaves" if n == 1 else f"the {n} moves here that leave"
+            lines.append(
+                f"likely {' '.join(report.likely_extra)}: {which} the king in check, as many as the engine has too "
+                "many (a pinned piece's, or en passant along a line to the king: the engine does not test its king's "
+                "safety after them)"
+            )
         over = _game_over(report) if counts["chesskit"] == 0 else None
         if over is not None:  # what a divide's extra moves are told (compare/vclassify.py)
             lines.append(f"the game is over here ({over}): the engine plays on")

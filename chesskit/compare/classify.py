@@ -188,11 +188,16 @@ def king_exposing_moves(setup) -> int:
     """How many moves the side to move's pieces could make by their own rules
     (``_shape_ok``; no castling, en passant only onto the en-passant square) leave its king
     attacked: what a count of pseudo-legal moves adds to the legal ones."""
+    return len(king_exposing(setup))
+
+
+def king_exposing(setup) -> list[str]:
+    """The moves (UCI) ``king_exposing_moves`` counts, in square order."""
     board, us = setup.board, setup.turn
     king = king_square(board, us)
     if king is None:
-        return 0
-    exposing = 0
+        return []
+    exposing = []
     for frm in range(64):
         if not board[frm] or board[frm] >> 3 != us:
             continue
@@ -206,7 +211,8 @@ def king_exposing_moves(setup) -> int:
                     continue
                 if move.en_passant and setup.ep != to:
                     continue
-                exposing += bool(attackers(_apply(move, board), to if move.ptype == KING else king, 1 - us))
+                if attackers(_apply(move, board), to if move.ptype == KING else king, 1 - us):
+                    exposing.append(square_name(frm) + square_name(to) + promo)
     return exposing
 
 

@@ -78,6 +78,8 @@ class Report:
     inferred: bool = False  # the missing moves were inferred from its counts
     unnamed_missing: int = 0  # moves it misses that its counts cannot name
     unnamed_extra: int = 0  # illegal moves it generates (totals never name them)
+    # the moves that leave the king in check here, when they are just as many: the likely ones
+    likely_extra: list[str] = field(default_factory=list)
     # POSITION as chesskit counted it, where that differs from what the engine was given
     # (a FEN that cannot arise in a game, sent as typed: see ``compare --engine-fen``)
     chesskit_fen: str = ""
@@ -132,6 +134,7 @@ class Report:
             "inferred": self.inferred,
             "unnamed_missing": self.unnamed_missing,
             "unnamed_extra": self.unnamed_extra,
+            "likely_extra": list(self.likely_extra),
         }
 
     def summary(self) -> str:

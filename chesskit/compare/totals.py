@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from chesskit.compare.classify import classify_moves
+from chesskit.compare.classify import classify_moves, king_exposing
 from chesskit.compare.report import StateMismatch, Step, _state_report
 from chesskit.compare.rows import our_divide
+from chesskit.vocab import KING, parse_square
 
 MAX_GUESSES = 50_000  # subsets tried when inferring the missing moves
 
@@ -120,6 +121,15 @@ def _lists_differ(report, board, here, ours, theirs, expected, moves_here):
             report.unnamed_missing = short
     else:
         report.unnamed_extra = -short
+        setup = board.setup()
+        if setup.variant == "chess":
+            # totals name no move; where the moves that leave the king in check number just
+            # as many as the engine has too many, they are the likely ones (Sjeng's e.p.)
+            exposing = king_exposing(setup)
+            # the king's own steps first left out: an engine that tests no pin or en passant
+            # mostly still tests where its king goes (Sjeng: d4xc3 e.p., never Kb3 into check)
+            others = [m for m in exposing if setup.board[parse_square(m[:2])] & 7 != KING]
+            report.likely_extra = next((found for found in (others, exposing) if len(found) == -short), [])
     return report
 
 

@@ -372,3 +372,16 @@ def test_one_hint_for_many_moves_is_said_once_after_them(cli):
     assert "missing (15): chesskit generates, the engine does not" in result.stdout
     assert result.stdout.count("hint") == 1
     assert "  c1c8   -\n         hint (15 moves): legal queen move not generated\n" in result.stdout
+
+
+def test_a_total_only_engines_illegal_move_is_named_as_likely_where_it_can_be(cli):
+    """Totals name no move; but where the moves that leave the king in check (the king's
+    own steps left out) are just as many as the engine has too many, they are named as the
+    likely ones: here the en passant along the rank that Sjeng-like engines take."""
+    fen = "8/8/3p4/KPp4r/1R3p1k/8/4P1P1/8 w - c6 0 2"
+    engine = f"{sys.executable} {ENGINES / 'fake_perft.py'} --total-only --bug ep_rank_pin"
+    result = cli("compare", fen, "2", "--engine", engine)
+    assert result.exit_code == 1
+    assert "the engine generates 1 illegal move(s); totals cannot name them\nlikely b5c6: the one move here that leaves the king in check" in result.stdout
+    data = json.loads(cli("compare", fen, "2", "--engine", engine, "--json").stdout)
+    assert data["likely_extra"] == ["b5c6"] and data["unnamed_extra"] == 1
