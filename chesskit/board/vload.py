@@ -106,11 +106,9 @@ def illegal_why(board, move: str, legal) -> str:
     if variant.rules == "antichess" and len(legal) and all(int(m) & CAPTURE for m in legal):
         return f"captures are compulsory in {variant.name}: a capture is possible, so only captures are legal"
     ptype = PIECE_LETTERS.find(move[:1].lower()) if move[1:2] == "@" else -1
-    if variant.pockets and 0 < ptype < 6:
-        turn = int(board._st[P.STM])
-        held = [PIECE_LETTERS[p] for p in range(1, 6) for _ in range(int(board._st[V.POCKET + turn * 8 + p]))]
-        if ptype not in [PIECE_LETTERS.index(letter) for letter in held]:
-            colour = COLOR_NAMES[turn]
-            pocket = "".join(held).upper() if turn == 0 else "".join(held)
-            return f"{colour} has no {PIECE_NAMES[ptype]} in hand ({colour}'s pocket: {pocket or 'empty'})"
+    turn = int(board._st[P.STM])
+    if variant.pockets and 0 < ptype < 6 and not board._st[V.POCKET + turn * 8 + ptype]:
+        held = "".join(PIECE_LETTERS[p] * int(board._st[V.POCKET + turn * 8 + p]) for p in range(1, 6))
+        colour = COLOR_NAMES[turn]
+        return f"{colour} has no {PIECE_NAMES[ptype]} in hand ({colour}'s pocket: {(held.upper() if turn == 0 else held) or 'empty'})"
     return ""

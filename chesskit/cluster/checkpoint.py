@@ -56,7 +56,7 @@ def header_for(plan) -> dict:
     return {
         "checkpoint": MAGIC,
         "format": FORMAT,
-        "fen": header_fen(plan.fen, plan.chess960),
+        "fen": shown_fen(plan.fen, plan.chess960),  # Chess960's castling in Shredder-FEN (see same_fen)
         "chess960": plan.chess960,
         "depth": plan.depth,
         "split_depth": plan.split_depth,
@@ -66,16 +66,11 @@ def header_for(plan) -> dict:
     }
 
 
-def header_fen(fen: str, chess960: bool) -> str:
-    """The header's FEN: a Chess960 position's castling in Shredder-FEN (``HFhf``), as every
-    FEN chesskit writes for one (X-FEN's ``KQkq`` reads as standard chess)."""
-    return shown_fen(fen, chess960)
-
-
 def same_fen(found, fen: str, chess960: bool) -> bool:
-    """Whether a header's ``fen`` names the position ``fen``: as ``header_fen`` writes it, or
-    as a checkpoint written before it did (Chess960's castling in X-FEN) does."""
-    return found == header_fen(fen, chess960) or found == fen
+    """Whether a header's ``fen`` names the position ``fen``: as ``header_for`` writes it
+    (``shown_fen``: a Chess960 position's castling in Shredder-FEN, ``HFhf``, as every FEN
+    chesskit writes for one), or as a checkpoint written before it did (X-FEN's ``KQkq``)."""
+    return found == shown_fen(fen, chess960) or found == fen
 
 
 def line_sum(task_hash: str, task: int, nodes: int) -> str:
@@ -199,7 +194,7 @@ class Checkpoint:
     def __init__(self, path: str | os.PathLike, plan):
         self.path = Path(path)
         self.header = header_for(plan)
-        self._plan_fen = (plan.fen, plan.chess960)  # what a header written before header_fen holds
+        self._plan_fen = (plan.fen, plan.chess960)  # for same_fen: the header's FEN in either form
         self.format = FORMAT
         self.finished: dict[int, int] = {}
         self.warnings: list[str] = []

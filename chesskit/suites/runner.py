@@ -800,11 +800,7 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
             continue
         with Timer() as timer:
             total_only = task.depth >= 1 and answers_by_totals(engine, record.fen, record.chess960)
-            if total_only:  # no divide to show: the descent asks below each move
-                divide, nodes = {}, engine.perft(record.fen, task.depth, [], record.chess960)
-            else:
-                divide = engine.divide(record.fen, task.depth, [], record.chess960) if task.depth else {"": 1}
-                nodes = sum(divide.values())
+            divide, nodes = _engine_count(engine, task, total_only)
         result = SuiteResult(task, nodes, timer.elapsed_s)
         if not result.ok and id(record) not in diverged and task.depth >= 1:
             diverged.add(id(record))
@@ -840,17 +836,22 @@ def _fresh_agrees(engine, task: Task, total_only: bool) -> bool | None:
 
     if not callable(getattr(engine, "close", None)):
         return None
-    record = task.record
     restart(engine)
     try:
-        if total_only:
-            nodes = engine.perft(record.fen, task.depth, [], record.chess960)
-        else:
-            nodes = sum(engine.divide(record.fen, task.depth, [], record.chess960).values())
+        return _engine_count(engine, task, total_only)[1] == task.expected
     except EngineError:
         restart(engine)
         return None
-    return nodes == task.expected
+
+
+def _engine_count(engine, task: Task, total_only: bool) -> tuple[dict[str, int], int]:
+    """The engine's divide of ``task`` and its count: the total alone where it answers
+    with totals (no divide to show: the descent asks below each move)."""
+    record = task.record
+    if total_only:
+        return {}, engine.perft(record.fen, task.depth, [], record.chess960)
+    divide = engine.divide(record.fen, task.depth, [], record.chess960) if task.depth else {"": 1}
+    return divide, sum(divide.values())
 
 
 def mismatch_text(result: SuiteResult) -> str:
