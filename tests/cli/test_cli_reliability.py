@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -248,8 +249,6 @@ def test_a_suite_stopped_by_sigterm_still_writes_its_junit_and_html(tmp_path):
     """A CI job's time limit ends chesskit with SIGTERM: the --junit and --html reports
     asked for hold the counts made before it (a mismatch among them too), the count it
     stopped in and the positions after it not run, and the line says they were written."""
-    import xml.etree.ElementTree as ET
-
     kiwipete = KIWIPETE
     suite = tmp_path / "three.epd"
     suite.write_text(
@@ -277,8 +276,6 @@ def test_a_suite_stopped_in_compares_descent_keeps_the_mismatch_it_counted(tmp_p
     """The signal lands while compare's descent asks the engine about a mismatch (a descent
     can take far longer than the count): the count was made and differs, so the reports
     hold it as a mismatch (it was "not run", and JUnit said 0 failures)."""
-    import xml.etree.ElementTree as ET
-
     suite = tmp_path / "kiwi.epd"
     suite.write_text(f'{KIWIPETE[:-4]} id "kiwi"; D1 48; D2 2039;\n')
     junit = tmp_path / "report.xml"
@@ -296,28 +293,11 @@ def test_a_suite_stopped_while_its_engine_starts_still_writes_its_junit(tmp_path
     """A signal while the engine is still starting (an engine loading a network, a
     handshake that hangs: the CI job's limit comes first) leaves a report all the same:
     every count not run, for the interrupt (there was none at all: "junit file not found")."""
-    import xml.etree.ElementTree as ET
-
-    started = tmp_path / "started"
-    slow = tmp_path / "slow_engine.sh"
-    slow.write_text(f"#!/bin/sh\ntouch {started}\nexec sleep 60\n")
+    slow = tmp_path / "slow_engine.sh"  # its pid to the pid file (``_signalled`` waits for it), then no handshake
+    slow.write_text('#!/bin/sh\necho $$ >> "$CHESSKIT_HANG_PIDFILE"\nexec sleep 60\n')
     slow.chmod(0o755)
     junit = tmp_path / "report.xml"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "chesskit", "suite", str(suite_file), "--engine", str(slow), "--timeout", "100", "--junit", str(junit)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while not started.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 128 + signal.SIGTERM, err
+    err = _signalled(tmp_path, ["suite", str(suite_file), "--engine", str(slow), "--junit", str(junit)], signal.SIGTERM)
     assert err == f"chesskit: terminated (SIGTERM): --junit {junit} written with the 0 counts made (2 not run)\n"
     cases = list(ET.parse(junit).getroot().iter("testcase"))
     assert [c.get("name") for c in cases] == ["s D1", "s D2"]
