@@ -185,7 +185,7 @@ class Board:
 
     def copy(self) -> "Board":
         other = Board.__new__(Board)
-        other._bb, other._board, other._st = self._bb.copy(), self._board.copy(), self._st.copy()
+        other._bb, other._board, other._st = P.aligned_copy(self._bb), self._board.copy(), self._st.copy()
         other._hist, other._hkeys = self._hist.copy(), self._hkeys.copy()
         other.chess960 = self.chess960
         other.notes = list(self.notes)

@@ -15,6 +15,7 @@ import numpy as np
 from chesskit.vocab import MAX_MOVES
 
 from . import native, walkargs
+from .state import aligned
 
 _NO_TABLE = np.zeros(0, dtype=np.uint64)
 _NO_PREFIX = np.zeros(0, dtype=np.int64)
@@ -32,7 +33,7 @@ class _Buffers:
         self.keys = np.empty((rows, 2 * MAX_MOVES), dtype=np.uint64)  # both keys of each child
         self.nmoves, self.index, self.acc = (np.zeros(rows, dtype=np.int64) for _ in range(3))
         self.scratch = np.empty(MAX_MOVES, dtype=np.int64)
-        self.leaf_bb = np.empty(bb_words, dtype=np.uint64)
+        self.leaf_bb = aligned(bb_words, np.uint64)  # its copy-make's 64-byte blocks: one line each
         self.leaf_st = np.zeros(state_size, dtype=np.int64)
         self.args = [0] * len(walkargs.ARGS)
         for name in ("moves", "keys", "nmoves", "index", "acc", "scratch", "leaf_bb", "leaf_st"):

@@ -45,3 +45,19 @@ def test_two_threads_count_at_once():
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def test_the_bitboards_the_copy_make_copies_start_a_cache_line():
+    # the copy-make copies the bitboards in 64-byte blocks: a block across two cache lines
+    # made pos3 7 about 5% slower on an AMD EPYC (docs/benchmarks.md, session 40), and
+    # numpy's allocations start anywhere 16 bytes apart
+    from chesskit.core import entry
+
+    for _ in range(20):  # new arrays land at different offsets: each must be aligned
+        board = Board(KIWIPETE)
+        copy = board.copy()
+        assert board.perft(2) == copy.perft(2) == 2039
+        buffers = entry._local.buffers
+        for words in (board._bb, copy._bb, buffers.leaf_bb):
+            assert words.ctypes.data % 64 == 0
+        entry._local.buffers = None  # the next count makes new buffers
