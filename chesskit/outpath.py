@@ -15,6 +15,12 @@ name ``write_atomic`` uses and removed; a file appended to (``append=True``: ``f
 ``--checkpoint``) is opened for writing when it exists (nothing written), else created and
 removed.
 
+A path that is a symbolic link is written through: the file it names is replaced, beside
+it, and the link stays a link (renaming over the link itself replaced the link with a file,
+and ``/dev/stdout`` run as root with it). A path that is the command's own standard output
+or error (``/dev/stdout`` redirected to a file, ``/proc/self/fd/1``) is refused as ``-`` is:
+that stream carries the command's own text.
+
 ``write_atomic(path, text)`` writes to a temporary file in the same folder, fsyncs it,
 and renames it over ``path``: a crash or a full disk leaves the old file whole, never a
 truncated one. (The checkpoint is the exception: it is appended to and fsync'ed line by
@@ -55,6 +61,13 @@ def check_output(
     except OSError as err:
         raise _refuse(option, text, _why(err)) from None
     if st is not None:
+        for fd, name in ((1, "stdout"), (2, "stderr")):
+            try:
+                own = os.fstat(fd)
+            except OSError:
+                continue
+            if (own.st_dev, own.st_ino) == (st.st_dev, st.st_ino):
+                raise _refuse(option, text, f"it is this command's {name}, which carries its own text; give a file name")
         if stat.S_ISDIR(st.st_mode):
             raise _refuse(option, text, "it is a directory")
         if stat.S_ISFIFO(st.st_mode):
@@ -68,10 +81,16 @@ def check_output(
                 continue
             if (ist.st_dev, ist.st_ino) == (st.st_dev, st.st_ino):
                 raise _refuse(option, text, f"it is the input file {os.fspath(other)}; give another file")
-    folder = os.path.dirname(os.path.abspath(text))
+    folder = os.path.dirname(_through_links(text))
     if not os.path.isdir(folder):
         raise _refuse(option, text, f"no such folder {folder}")
     _try_writing(text, option, folder, exists=st is not None, append=append)
+
+
+def _through_links(path: str) -> str:
+    """The absolute path of the file ``path`` names: a symbolic link's target (which may
+    not exist yet), else ``path`` itself."""
+    return os.path.realpath(path) if os.path.islink(path) else os.path.abspath(path)
 
 
 def _why(err: OSError) -> str:
@@ -113,8 +132,8 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "ut
     The file keeps the mode of the one it replaces (a new one: 0666 less the umask), or
     gets ``mode`` when given, whatever the umask. OSError propagates (the caller names the
     option); the temporary file never stays behind."""
-    target = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(target))
+    target = _through_links(os.fspath(path))  # a link stays a link: its file is replaced
+    folder = os.path.dirname(target)
     payload = data.encode(encoding) if isinstance(data, str) else data
     fd, temp = _temporary(folder, target)
     try:

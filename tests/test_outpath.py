@@ -5,10 +5,11 @@ nothing behind."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 
 import pytest
-from helpers import ENGINES, one_line
+from helpers import ENGINES, one_line, subprocess_env
 
 from chesskit import outpath
 from chesskit.errors import InputError
@@ -62,3 +63,45 @@ def test_compare_html_into_proc_is_one_line_before_any_work(cli, access_says_yes
     result = cli("compare", "kiwipete", "2", "--script", str(ENGINES / "bug_ep_rank_pin.py"), "--html", "/proc/x.html")
     one_line(result, 2, "cannot write --html /proc/x.html", "cannot create a file in /proc")
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("option", ["--svg", "--html"])
+def test_a_symbolic_link_is_written_through_and_stays_a_link(tmp_path, option):
+    # QA 40 #1: the rename replaced the link with a file, and the file it names kept its old text
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "out").write_text("old\n")
+    link = tmp_path / "out"
+    link.symlink_to("real/out")
+    outpath.check_output(link, option)
+    outpath.write_atomic(link, "new\n")
+    assert link.is_symlink() and os.readlink(link) == "real/out"
+    assert (real / "out").read_text() == "new\n"
+    assert sorted(p.name for p in real.iterdir()) == ["out"]
+
+
+def test_a_dangling_link_gets_its_file_made(tmp_path):
+    link = tmp_path / "out.svg"
+    link.symlink_to("made.svg")
+    outpath.check_output(link, "--svg")
+    outpath.write_atomic(link, "<svg/>")
+    assert link.is_symlink() and (tmp_path / "made.svg").read_text() == "<svg/>"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs Linux's /proc")
+def test_the_commands_own_stdout_through_a_link_is_refused_and_the_link_kept(tmp_path):
+    # QA 40 #1: ``--svg /dev/stdout`` with stdout redirected to a file replaced /dev/stdout
+    # itself (as root); a link of the test's own to /proc/self/fd/1 stands in for it
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    with open(tmp_path / "shown.txt", "w") as shown:
+        done = subprocess.run(
+            [sys.executable, "-m", "chesskit", "show", "startpos", "--svg", str(link)],
+            stdout=shown, stderr=subprocess.PIPE, text=True, env=subprocess_env(), timeout=60,
+        )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"chesskit: cannot write --svg {link}: it is this command's stdout, which carries its own text; give a file name"
+    )
+    assert link.is_symlink()
+    assert (tmp_path / "shown.txt").read_text() == ""
