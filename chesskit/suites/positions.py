@@ -15,7 +15,7 @@ import functools
 from pathlib import Path
 from typing import NamedTuple
 
-from chesskit.board.fen import parse_epd
+from chesskit.board.fen import format_fen, parse_epd
 from chesskit.errors import InputError
 from chesskit.geometry import START_FEN
 from chesskit.suites.formats import display_path, read_lines, scan_id  # noqa: F401  (display_path, scan_id: re-exported)
@@ -138,8 +138,12 @@ def resolve_position(arg: str, folder: Path | None = None, variant: str = "chess
             f"count it with{how} (variant={rules!r} in Python)"
         )
     # a position that cannot arise keeps its fields as written, so that reading it
-    # again repeats the notes (the formatted FEN has lost a dropped castling right)
-    return (record.given if record.setup.notes else record.fen), arg
+    # again repeats the notes (the formatted FEN has lost a dropped castling right); a
+    # Chess960 one is given in Shredder-FEN, as every command shows it (X-FEN's KQkq reads
+    # as standard chess: compare reported it as the FEN the engine was given, QA 40 #2)
+    if record.setup.notes:
+        return record.given, arg
+    return (format_fen(record.setup, shredder=True) if record.setup.chess960 else record.fen), arg
 
 
 def uci_command(arg: str) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from helpers import ENGINES
 
 from chesskit.errors import InputError
 from chesskit.suites import runner
@@ -256,6 +258,19 @@ def test_resolve_bundled_kiwipete():
     fen, ident = resolve_position("kiwipete")
     assert ident == "kiwipete"
     assert fen.split()[:4] == KIWIPETE.split()
+
+
+def test_a_chess960_id_resolves_to_its_shredder_fen_and_compare_reports_it(cli):
+    # QA 40 #2: compare showed c960-0 in X-FEN (KQkq, which reads as standard chess) as the
+    # FEN the engine was given, where the engine got HFhf and every other command shows it
+    from chesskit.suites.positions import resolve_position
+
+    fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    assert resolve_position("c960-0") == (fen, "c960-0")
+    result = cli("compare", "c960-0", "2", "--script", str(ENGINES / "eng_correct.py"), "--json")
+    assert result.exit_code == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert shown["fen"] == shown["engine_fen"] == shown["chesskit_fen"] == fen
 
 
 def test_resolve_unknown_id(tmp_path):
