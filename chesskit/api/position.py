@@ -51,7 +51,7 @@ def variant_rules(variant: str, chess960: bool | None) -> tuple[str, bool | None
     if not isinstance(variant, str):
         raise InputError(f"a variant is a name such as 'atomic', got {variant!r}")
     if chess960 is not None and not isinstance(chess960, bool):  # "yes" was taken as True
-        raise InputError(f"chess960 must be True, False or None (detected), got {chess960!r}")
+        raise InputError(f"chess960 must be True (Chess960 castling) or None or False (detected from the position), got {chess960!r}")
     found, named960 = variants.find(variant)
     if chess960:  # refused as ``find`` refuses the 960 name (racingkings960)
         variants.check_960(found, variant)

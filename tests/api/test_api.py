@@ -82,7 +82,7 @@ def test_stats_are_the_published_counters():
         (lambda: chesskit.perft("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", 1, moves="e2e4"),
          IllegalMoveError, "legal moves: (none: checkmate)"),
         (lambda: chesskit.perft("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 1, moves="h8h7"), IllegalMoveError, "legal moves: (none: stalemate)"),
-        (lambda: chesskit.perft("startpos", 1, chess960="yes"), InputError, "chess960 must be True, False or None"),
+        (lambda: chesskit.perft("startpos", 1, chess960="yes"), InputError, "chess960 must be True (Chess960 castling) or None or False (detected from the position)"),
         (lambda: chesskit.perft("startpos", 1, moves=b"e2e4"), InputError, "moves must be a string or a sequence of UCI strings, got b'e2e4'"),
         (lambda: chesskit.perft("startpos", 1, threads=0), InputError, "threads must be an integer >= 1"),
         (lambda: chesskit.perft("startpos", 1, hash_mb=-1), InputError, "hash_mb must be"),
