@@ -110,7 +110,7 @@ def find_move(board, text: str, legal: list[str] | None = None) -> str | None:
     letter of the other side's piece is an IllegalMoveError (``Board.drop_uci``)."""
     legal = board.legal_moves() if legal is None else legal
     text = text.strip()
-    if text.lower() in legal:
+    if text.lower() in legal and not (text[:1].isupper() and text[:1] in "NBRQK"):  # B1a3 is a bishop's, not b1a3
         return text.lower()
     if "@" in text:  # a drop: N@f3, P@e4 or @e4, n@f5 with black to move (check marks accepted)
         drop = text.rstrip("+#!?")
@@ -129,7 +129,34 @@ def find_move(board, text: str, legal: list[str] | None = None) -> str | None:
             continue  # SAN names the target square (all but castles): only those are written out
         if san(board, move, legal).rstrip("+#") == wanted:
             return move
-    return None
+    named = loose_moves(board, text, legal)
+    return named[0] if len(named) == 1 else None
+
+
+# SAN as PGNs and engine logs also write it: more of the from square than needed (``Nge2``,
+# ``N1e2``, ``Ng1e2``), a promotion without ``=`` (``a8Q``, as the FIDE Laws write it)
+_LOOSE = re.compile(r"(?P<piece>[NBRQK])?(?P<file>[a-h])?(?P<rank>[1-8])?[x:]?(?P<to>[a-h][1-8])(?:=?(?P<promo>[NBRQnbrq]))?")
+
+
+def loose_moves(board, text: str, legal: list[str]) -> list[str]:
+    """The legal moves that ``text`` read as loose SAN names (its piece, the part of its
+    from square given, its target and promotion): one for a move ``find_move`` reads,
+    two or more for an ambiguous one (``R8d8`` with rooks on b8 and e8)."""
+    found = _LOOSE.fullmatch(text.strip().rstrip("+#!?"))
+    if found is None:
+        return []
+    promo = (found["promo"] or "").lower()
+    named = []
+    for move in legal:
+        if move[2:4] != found["to"] or move[4:] != promo:
+            continue
+        if found["file"] and move[0] != found["file"] or found["rank"] and move[1] != found["rank"]:
+            continue
+        written = san(board, move, legal)
+        piece = "K" if written.startswith("O") else written[0] if written[0] in "NBRQK" else ""
+        if piece == (found["piece"] or "") and (piece or move[0] == move[2] or found["file"]):
+            named.append(move)  # a pawn's capture names its file: ``d5`` is a push, never ``exd5``
+    return named
 
 
 # long algebraic: the from square written whole, then `-`, `x` or `:` (``Ng1-f3``, ``e7xd8=Q``)

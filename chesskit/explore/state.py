@@ -26,7 +26,7 @@ from typing import Callable
 from chesskit.compare.engines.base import UCI_MOVE, answers_by_totals
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.errors import EngineError, InputError
-from chesskit.explore.san import find_move, path_labels, san
+from chesskit.explore.san import find_move, loose_moves, path_labels, san
 
 from chesskit.compare.statecmp import SWEEP_PUSHES
 
@@ -418,4 +418,7 @@ def _not_legal(text: str, board, legal: list[str]) -> InputError:
     except IllegalMoveError as err:
         if err.uci_shaped:
             return err
+    named = loose_moves(board, typed, legal)
+    if len(named) > 1:
+        return IllegalMoveError(typed, board.shown_fen(), legal, why=f"ambiguous: it names {', '.join(named)}")
     return IllegalMoveError(typed, board.shown_fen(), legal, why="not a legal move in UCI (g1f3) or SAN (Nf3)")

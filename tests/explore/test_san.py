@@ -109,3 +109,41 @@ def test_find_move_reads_long_algebraic_as_engines_print_it():
     assert find_move(board, "Nd2-f3") is None and find_move(board, "Qe2-a6") is None  # no such piece there
     promo = Board("8/1P2k3/8/8/8/8/8/4K3 w - - 0 1")
     assert find_move(promo, "b7-b8=N") == "b7b8n" and find_move(promo, "b7-b8Q") == "b7b8q"
+
+
+def _spellings(pc: chess.Board, move: chess.Move) -> list[str]:
+    """SAN as PGNs and engine logs also write it: the from square's file, rank or both
+    (``Nge2``, ``N1e2``, ``Ng1e2``), and a promotion without ``=`` (``a8Q``)."""
+    piece = pc.piece_at(move.from_square)
+    frm, to = chess.square_name(move.from_square), chess.square_name(move.to_square)
+    promo = chess.piece_symbol(move.promotion).upper() if move.promotion else ""
+    if piece.piece_type == chess.PAWN:
+        return [to + promo] if frm[0] == to[0] else [frm[0] + "x" + to + promo]
+    if pc.is_castling(move):
+        return []
+    letter = piece.symbol().upper()
+    return [letter + frm[0] + to, letter + frm[1] + to, letter + frm + to]
+
+
+def test_find_move_reads_san_with_more_of_the_from_square_and_promotions_without_equals():
+    # QA 40 #4: explore refused Nge2, N1e2, Ng1e2 and a8Q, which python-chess reads, as illegal
+    assert find_move(Board("4k3/8/8/8/8/8/8/N3K1N1 w - - 0 1"), "Nge2") == "g1e2"
+    assert find_move(Board("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"), "a8Q") == "a7a8q"
+    opening = Board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    assert find_move(opening, "d5") is None  # a push to d5, not exd5
+    assert find_move(Board("4k3/8/8/8/8/8/8/N3K1N1 w - - 0 1"), "Nae2") is None  # no such knight move
+    read = 0
+    for pc in random_boards(40, 60):
+        board = Board(pc.fen())
+        legal = board.legal_moves()
+        for move in pc.legal_moves:
+            for text in _spellings(pc, move):
+                try:
+                    meant = pc.parse_san(text)
+                except ValueError:  # ambiguous (R8d8 with rooks on b8 and e8): refused by both
+                    assert find_move(board, text, legal) is None, (pc.fen(), text)
+                    continue
+                assert meant == move, text
+                assert find_move(board, text, legal) == move.uci(), (pc.fen(), text)
+                read += 1
+    assert read > 1000
