@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from chesskit.board.board import Board
@@ -84,6 +84,9 @@ class Crash:
     failure: EngineFailure
     shrunk: Shrunk | None = None  # the smallest position that still crashes it (the first crash)
     variant: str = "chess"  # the rules (a canonical name of chesskit.variants)
+    # whether the engine started afresh fails on the position shown (the shrunk one, else
+    # the generated one); None when not asked (only the shrunk crash is)
+    fresh_fails: bool | None = None
 
     def shown(self, fen: str) -> str:
         """``fen`` (the start or the shrunk one) as the text and JSON show it: Shredder-FEN
@@ -98,10 +101,11 @@ class Crash:
             "chess960": self.start.chess960,
             "source": self.start.source,
             **self.failure.to_json(),
-            "shrunk_fen": None if shrunk is None else self.shown(shrunk.fen),
+            "shrunk_fen": None if shrunk is None or self.fresh_fails is False else self.shown(shrunk.fen),
             "shrunk_depth": None if shrunk is None else shrunk.depth,
             "shrink_tried": 0 if shrunk is None else shrunk.tried,
             "shrink_error": None if shrunk is None else shrunk.error,
+            "fresh_engine_fails": self.fresh_fails,
         }
 
 
@@ -266,7 +270,12 @@ _HANG = re.compile(r"did not (answer|finish) .* within [0-9.e+]+ s")
 def _shrink_crash(engine, crash: Crash, position_timeout, on_shrink, deadline: Deadline) -> None:
     """Shrink the position that crashed the engine, as a difference is shrunk (pieces,
     castling rights, the en-passant square): a candidate is kept when the engine still
-    fails on it (restarted after each failure). What time allows; never raises."""
+    fails on it (restarted after each failure). What time allows; never raises.
+
+    The engine is started afresh and asked the position first, and the shrunk one last: a
+    failure that depends on the positions asked before (state kept between them, a counter
+    running out) is not shrunk, and a shrunk position that a fresh engine answers is not
+    given as the reproducer (QA 40b #1: "still fails" where it did not)."""
 
     def still_fails(engine, fen, chess960, depth, count=None, board=None, deadline=None, keep=0.0):
         reached: list[int] = []
@@ -277,8 +286,34 @@ def _shrink_crash(engine, crash: Crash, position_timeout, on_shrink, deadline: D
             return len(reached) + 1
         return None
 
+    def fresh_fails(fen: str, depth: int) -> bool | None:
+        if (deadline.bounded and deadline.left() <= 0) or not callable(getattr(engine, "close", None)):
+            return None
+        restart(engine)
+        try:
+            start_again(engine)
+            return still_fails(engine, fen, start.chess960, depth, deadline=deadline) is not None
+        except (EngineError, OutOfTime, KeyboardInterrupt):
+            restart(engine)
+            return None
+
     start = crash.start
-    crash.shrunk = shrink(engine, start.fen, start.chess960, crash.failure.depth or 1, [], on_shrink, deadline, still_fails)
+    depth = crash.failure.depth or 1
+    crash.fresh_fails = fresh_fails(start.fen, depth)
+    if crash.fresh_fails is False:
+        crash.shrunk = Shrunk(start.fen, depth, start.chess960, 0, 0, error=_STATEFUL)
+        return
+    shrunk = shrink(engine, start.fen, start.chess960, depth, [], on_shrink, deadline, still_fails)
+    if shrunk.fen != start.fen and not shrunk.interrupted:
+        again = fresh_fails(shrunk.fen, shrunk.depth)
+        if again is False:  # a candidate failed only for what was asked before it
+            shrunk = replace(shrunk, fen=start.fen, depth=depth, error=f"{shrunk.fen} failed only in the run, not on a fresh engine: the generated position is kept")
+        elif again is not None:
+            crash.fresh_fails = again
+    crash.shrunk = shrunk
+
+
+_STATEFUL = "a fresh engine answers this position: its failure depends on the positions it was asked before (state kept between them)"
 
 
 def _board(fen: str, chess960: bool, variant: str) -> Board:

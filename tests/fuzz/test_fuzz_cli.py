@@ -427,3 +427,27 @@ def test_a_depth_that_does_not_fit_in_time_is_named_when_nothing_was_compared(cl
     assert result.exit_code == 2 and report is None
     assert "the first position's depth 6 was not expected to finish in what was left" in result.stderr
     assert result.stderr.rstrip().endswith("give a longer --time or a smaller --depth")
+
+
+def test_a_crash_that_depends_on_the_positions_asked_before_is_not_shrunk_into_a_false_reproducer(cli, monkeypatch):
+    # QA 40b #1: the shrink asked candidate after candidate of one engine process and took
+    # the one asked when its counter ran out as "the engine still fails": a fresh engine
+    # answered it. fail_counted fails on its 8th position since it started, whatever it is
+    monkeypatch.setenv("FAIL_AFTER", "8")
+    spec = f"{ENGINES / 'fail_counted.py'}:Adapter"
+    result, report = fuzz_json(cli, "--python", spec, "--seed", "5", "--positions", "12")
+    assert result.exit_code == 3 and report["fen"] is None
+    crash = report["engine_errors"][0]
+    assert "history full" in crash["reason"]
+    assert crash["fresh_engine_fails"] is False and crash["shrunk_fen"] is None and crash["shrink_tried"] == 0
+    assert crash["shrink_error"].startswith("a fresh engine answers this position")
+    assert "shrunk:" not in result.stderr
+    plain = cli("fuzz", "--python", spec, "--seed", "5", "--positions", "12")
+    assert "  shrinking stopped: a fresh engine answers this position" in plain.stdout
+
+
+def test_a_crash_a_fresh_engine_repeats_is_shrunk_and_said_to_fail_afresh(cli):
+    spec = f"{ENGINES / 'fail_midway.py'}:Adapter"
+    result, report = fuzz_json(cli, "--python", spec, "--seed", "5", "--positions", "6")
+    [crash] = report["engine_errors"]
+    assert crash["fresh_engine_fails"] is True and crash["shrunk_fen"] != crash["fen"]
