@@ -19,7 +19,7 @@ from chesskit.compare.engines.dialects import AnswerReader, parse_dialect, parse
 from chesskit.compare.rows import settle_zero_rows
 from chesskit.errors import EngineError
 from chesskit.fuzz.shrink import differs
-from helpers import ENGINES, EP_FEN, KIWIPETE, STARTPOS, finishes, pc_divide
+from helpers import ENGINES, EP_FEN, KIWIPETE, STARTPOS, finishes, one_line, pc_divide
 
 XB = f"{sys.executable} {ENGINES / 'fake_xboard.py'}"
 FAKE = f"{sys.executable} {ENGINES / 'fake_perft.py'}"
@@ -237,3 +237,10 @@ def test_zero_row_against_a_real_count_is_still_found():
     report = descend(Board(ROOK_CHECK), Rows({"e8e7": 0}), 2, ROOK_CHECK)
     assert not report.agree
     assert differs(Rows({"e8e7": 0}), ROOK_CHECK, False, 2) == 1  # depth 1: e8e7 not counted
+
+
+def test_an_engine_option_for_an_xboard_engine_is_bad_input(cli):
+    # QA 40b #4: the user's option, not the engine, is at fault: exit 2, as an option a UCI
+    # engine does not offer (it was 3, "an external engine failed")
+    result = cli("compare", "startpos", "2", "--engine", f"{XB} --format sjeng", "--engine-option", "Hash=16")
+    one_line(result, 2, "never said 'uciok' (not a UCI engine: it offers no options), so --engine-option cannot be set")

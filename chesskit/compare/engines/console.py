@@ -26,7 +26,7 @@ from chesskit.compare.engines.base import CANNOT_PLAY_960, castles_in_960, check
 from chesskit.compare.engines.dialects import Answer, AnswerReader, Dialect, bad_count
 from chesskit.compare.engines import detect, xboard
 from chesskit.compare.engines.uci import UciEngine
-from chesskit.errors import InputError
+from chesskit.errors import EngineOptionError, InputError
 
 # How long to wait for `uciok` before taking the engine for a console (capped by --timeout).
 UCIOK_WAIT = 10.0
@@ -168,7 +168,10 @@ class PerftEngine(UciEngine):
         except _NoUciok:
             self._no_uciok = True
             if self.options:
-                raise self.error("never said 'uciok', so --engine-option cannot be set") from None
+                # the user's option, not the engine, is at fault: bad input (exit 2), as an
+                # option a UCI engine does not offer (QA 40b #4: it was exit 3)
+                said = self.error("never said 'uciok' (not a UCI engine: it offers no options), so --engine-option cannot be set")
+                raise EngineOptionError(str(said)) from None
             if self.variant != "chess":
                 raise self.error(f"never said 'uciok', so it cannot be told to play {self.variant} (UCI_Variant)") from None
             self._start_xboard(probing=False)
