@@ -95,6 +95,21 @@ def board_lines(fen: str, missing: set[str], extra: set[str]) -> list[str]:
     return lines
 
 
+def _likely_why(report) -> str:
+    """What the likely illegal moves of a total-only engine are: the king's steps into
+    check, or a pinned piece's moves and en passant (QA 40b #2: king moves were called
+    pinned pieces')."""
+    from chesskit.board.fen import parse_fen
+    from chesskit.vocab import KING, parse_square
+
+    board = parse_fen(report.fen, report.chess960 or None).board
+    kings = sum(board[parse_square(move[:2])] & 7 == KING for move in report.likely_extra)
+    if kings == len(report.likely_extra):
+        return "the king's steps into check: the engine does not test the squares its king moves to"
+    pinned = "a pinned piece's, or en passant along a line to the king: the engine does not test its king's safety after them"
+    return pinned if not kings else f"the king's steps into check and {pinned}"
+
+
 def count_lines(report) -> list[str]:
     """What a total-only engine's counts tell about the move lists (nothing for a divide)."""
     if not report.total_only or report.move_counts is None:
@@ -112,8 +127,7 @@ def count_lines(report) -> list[str]:
             which = "the one move here that leaves" if n == 1 else f"the {n} moves here that leave"
             lines.append(
                 f"likely {' '.join(report.likely_extra)}: {which} the king in check, as many as the engine has too "
-                "many (a pinned piece's, or en passant along a line to the king: the engine does not test its king's "
-                "safety after them)"
+                f"many ({_likely_why(report)})"
             )
         over = _game_over(report) if counts["chesskit"] == 0 else None
         if over is not None:  # what a divide's extra moves are told (compare/vclassify.py)

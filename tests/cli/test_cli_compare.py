@@ -385,3 +385,15 @@ def test_a_total_only_engines_illegal_move_is_named_as_likely_where_it_can_be(cl
     assert "the engine generates 1 illegal move(s); totals cannot name them\nlikely b5c6: the one move here that leaves the king in check" in result.stdout
     data = json.loads(cli("compare", fen, "2", "--engine", engine, "--json").stdout)
     assert data["likely_extra"] == ["b5c6"] and data["unnamed_extra"] == 1
+
+
+def test_a_total_only_engines_likely_illegal_king_step_is_called_one(cli):
+    # QA 40b #2: the likely moves were always called "a pinned piece's, or en passant",
+    # king steps into check too
+    engine = f"{sys.executable} {ENGINES / 'fake_perft.py'} --total-only --bug edge_knight"
+    result = cli("compare", "8/8/8/7n/8/4K3/8/k7 w - - 0 1", "1", "--engine", engine)
+    assert result.exit_code == 1
+    assert (
+        "likely e3f4: the one move here that leaves the king in check, as many as the engine has too many "
+        "(the king's steps into check: the engine does not test the squares its king moves to)"
+    ) in result.stdout
