@@ -373,6 +373,10 @@ def test_script_total_must_add_up(tmp_path):
     script.write_text("#!/bin/sh\necho 40\necho\necho 'e2e4 20'\necho 'd2d4 20'\n")
     with pytest.raises(EngineError, match=r"printed a divide line after its total for depth 2 on .*: 'e2e4 20' \(expected moves, a blank line, then the total\)$"):
         ScriptEngine(str(script)).divide(STARTPOS, 2, [])
+    # a total alone: it was "divide lines summing to 0" (QA 40b #7)
+    script.write_text("#!/bin/sh\necho 400\n")
+    with pytest.raises(EngineError, match=r"printed a total \(400\) and no divide lines for depth 2 on .*: a script that prints a total only is run with --engine-cmd 'SCRIPT \{depth\} \"\{fen\}\" \"\{moves\}\"' \(its dialect oneshot-total\)$"):
+        ScriptEngine(str(script)).divide(STARTPOS, 2, [])
     script.write_text("#!/bin/sh\necho 'e2e4 20'\necho 'e2e4 20'\necho\necho 40\n")
     # a move listed twice is a row of its own (compare's finding: tests/compare/test_bad_divide.py)
     assert ScriptEngine(str(script)).divide(STARTPOS, 2, []) == {"e2e4": 20, "e2e4 (listed twice)": 20}
@@ -699,3 +703,16 @@ def test_an_engine_that_never_stops_printing_is_stopped_at_its_timeout():
     with pytest.raises(queue.Empty):
         engine._next_line(now - uci.LATE_GRACE_S - 0.1)
     assert engine._lines.qsize() == 99
+
+
+@pytest.mark.parametrize("cmd, word", [("stockfish | cat", "|"), ("stockfish < /dev/null", "<"), ("stockfish 2>/dev/null", "2>/dev/null"), ("./eng && echo", "&&")])
+def test_a_shell_operator_in_an_engine_command_is_bad_input(cmd, word):
+    # QA 40b #6: no shell runs the command: 'stockfish | cat' ran stockfish with the
+    # arguments '|' and 'cat', it exited at once, and the error blamed 'protover 2'
+    with pytest.raises(InputError) as caught:
+        open_engine(engine=cmd)
+    assert str(caught.value) == (
+        f"bad --engine command {cmd!r}: no shell runs the command, so {word!r} would reach the engine as an "
+        "argument; put the pipeline or redirection in a script and give its path (or sh -c '...')"
+    )
+    open_engine(engine="sh -c 'stockfish | cat'").close()  # a shell the user runs reads it

@@ -86,6 +86,11 @@ class ScriptEngine(Engine):
             add_divide_entry(result, *entry)
         if total is None:
             raise self.error(f"printed no total line for {call} (expected moves, a blank line, then the total)")
+        if not result and total:  # QA 40b #7: "divide lines summing to 0" where it printed none
+            raise self.error(
+                f"printed a total ({total}) and no divide lines for {call}: a script that prints a total only is "
+                "run with --engine-cmd 'SCRIPT {depth} \"{fen}\" \"{moves}\"' (its dialect oneshot-total)"
+            )
         if sum(result.values()) != total:
             raise self.error(f"printed divide lines summing to {sum(result.values())} but a total of {total} for {call}")
         return result

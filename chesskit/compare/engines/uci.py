@@ -93,6 +93,10 @@ class UciOption:
         return None
 
 
+# a word that only a shell reads: a pipe, a redirection, a list or background operator
+_SHELL_WORD = re.compile(r"\|\|?|&&?|;|[0-9]*(>>?|<<?<?)\S*")
+
+
 class UciEngine(Engine):
     """An external UCI engine driven through `go perft`."""
 
@@ -103,6 +107,13 @@ class UciEngine(Engine):
             raise InputError(f"bad --engine command {cmd!r}: {str(err).lower()}") from None
         if not self.argv:
             raise InputError("--engine is empty: give the engine's command")
+        if isinstance(cmd, str) and (shell := next((w for w in self.argv[1:] if _SHELL_WORD.fullmatch(w)), None)):
+            # ``stockfish | cat`` ran stockfish with the arguments '|' and 'cat': it exited at
+            # once, and the error named the last command written to it (QA 40b #6)
+            raise InputError(
+                f"bad --engine command {cmd!r}: no shell runs the command, so {shell!r} would reach the engine as an "
+                "argument; put the pipeline or redirection in a script and give its path (or sh -c '...')"
+            )
         self.name = cmd if isinstance(cmd, str) else shlex.join(self.argv)
         self.options = dict(options or {})
         self.timeout = timeout
