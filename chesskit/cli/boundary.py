@@ -86,6 +86,12 @@ def error_line(err: BaseException) -> tuple[str, int]:
         if isinstance(err, click.UsageError):
             if "unexpected extra argument" in message and _looks_like_split_fen(err.ctx):
                 message += " (a FEN has spaces: quote it)"
+            if isinstance(err, click.exceptions.NoSuchOption) and (command := _engine_before(err)):
+                # `--engine ./eng --mode total`: click offered '--moves' (QA 40b #9)
+                message = (
+                    f"No such option {err.option_name!r}: the engine's own arguments go in one quoted word "
+                    f"with its command ({command[0]} '{command[1]} {err.option_name} ...')"
+                )
             if err.ctx is not None:
                 message = message.rstrip(".") + f" (see '{err.ctx.command_path} --help')"
         return message, err.exit_code
@@ -118,6 +124,20 @@ def _within(message: str) -> str:
     keep = MAX_ERROR_LINE // 2
     cut = len(message) - 2 * keep
     return f"{message[:keep]} ... ({cut} characters left out) ... {message[-keep:]}"
+
+
+# the options that take an engine's command, whose own arguments must be quoted with it
+_ENGINE_FLAGS = ("--engine", "--script", "--engine-cmd", "--python")
+
+
+def _engine_before(err) -> tuple[str, str] | None:
+    """``(flag, command)`` where the unknown option came right after an engine's command
+    (``--engine ./eng --mode``), else None."""
+    args = err.ctx.meta.get("chesskit.args", []) if err.ctx is not None else []
+    for i in range(2, len(args)):
+        if args[i] == err.option_name and args[i - 2] in _ENGINE_FLAGS:
+            return args[i - 2], args[i - 1]
+    return None
 
 
 def _looks_like_split_fen(ctx: click.Context | None) -> bool:

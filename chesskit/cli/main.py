@@ -55,6 +55,7 @@ class ChesskitGroup(click.Group):
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name, command, rest = super().resolve_command(ctx, args)
+        ctx.meta["chesskit.args"] = list(rest)  # for an unknown option's line (``boundary``)
         if command is not None:
             why = repeats.conflict(command, rest, ctx.help_option_names)
             if why:

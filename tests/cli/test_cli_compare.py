@@ -397,3 +397,11 @@ def test_a_total_only_engines_likely_illegal_king_step_is_called_one(cli):
         "likely e3f4: the one move here that leaves the king in check, as many as the engine has too many "
         "(the king's steps into check: the engine does not test the squares its king moves to)"
     ) in result.stdout
+
+
+@pytest.mark.parametrize("flag", ["--engine", "--script"])
+def test_an_engine_argument_left_unquoted_is_told_to_go_with_its_command(cli, flag):
+    # QA 40b #9: click offered "Did you mean '--moves'?" for the engine's own --mode
+    result = cli("compare", "pos5", "2", flag, "./eng", "--mode", "total")
+    one_line(result, 2, f"No such option '--mode': the engine's own arguments go in one quoted word with its command ({flag} './eng --mode ...')")
+    assert "Did you mean '--moves'?" in cli("compare", "pos5", "2", "--mode", "total").stderr  # no engine before it
