@@ -95,3 +95,20 @@ def test_a_position_timeout_in_compares_descent_is_still_a_timeout():
     assert "it failed at depth 1 of compare's descent, after e2e4" in str(err)
     failure = EngineFailure.of(err, 2)
     assert failure.timed_out and failure.in_descent and failure.to_json()["timed_out"] is True
+
+
+def test_the_bundled_suites_against_an_engine_leave_out_the_positions_that_cannot_arise(cli):
+    # QA 40b #8: Stockfish, counting one of impossible.epd's its own way, failed the default
+    # run; named, the file runs as before
+    from chesskit.suites.session import NOT_BY_DEFAULT
+
+    engine = f"{REPO / 'tests' / 'engines' / 'eng_correct.py'}:Adapter"
+    result = cli("suite", "--python", engine, "--max-depth", "1", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    left_out = {entry["id"] for entry in data["skipped"] if entry["reason"] == NOT_BY_DEFAULT}
+    impossible = REPO / "positions" / "impossible.epd"
+    assert {entry["file"] for entry in data["skipped"] if entry["reason"] == NOT_BY_DEFAULT} == {str(impossible)}
+    assert "tricky-ep-unrelated-check" in left_out and len(left_out) > 20
+    named = json.loads(cli("suite", str(impossible), "--python", engine, "--max-depth", "1", "--json").stdout)
+    assert {r["id"] for r in named["results"] if r["ok"]} >= left_out
