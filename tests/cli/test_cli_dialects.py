@@ -256,9 +256,10 @@ def test_bad_dialect_options(cli, args, message):
 
 
 def test_undetectable_engine_exit_3(cli):
-    result = cli("compare", "startpos", "2", "--engine", "cat", "--timeout", "1")
+    nonsense = "sh -c 'while read line; do echo nonsense; done'"
+    result = cli("compare", "startpos", "2", "--engine", nonsense, "--timeout", "1")
     assert result.exit_code == 3
-    assert result.stderr.startswith("chesskit: engine 'cat' answered no perft question chesskit knows")
+    assert result.stderr.startswith(f"chesskit: engine {nonsense!r} answered no perft question chesskit knows")
     assert result.stderr.count("\n") == 1
 
 

@@ -26,7 +26,7 @@ from chesskit.compare.engines import (
 )
 from chesskit.compare.engines.script import shredder_fen
 from chesskit.errors import EngineError, InputError
-from helpers import ENGINES, EP_FEN, KIWIPETE, finishes, gone, need_program, pc_divide
+from helpers import ENGINES, EP_FEN, KIWIPETE, finishes, gone, need_program, one_line, pc_divide
 
 PY = sys.executable
 
@@ -716,3 +716,12 @@ def test_a_shell_operator_in_an_engine_command_is_bad_input(cmd, word):
         "argument; put the pipeline or redirection in a script and give its path (or sh -c '...')"
     )
     open_engine(engine="sh -c 'stockfish | cat'").close()  # a shell the user runs reads it
+
+
+def test_a_program_that_echoes_its_input_is_refused_at_once(cli):
+    # QA 40b #5: `--engine cat` waited a whole --timeout at each probe, 72 s, for answers
+    # that never come
+    started = time.monotonic()
+    result = cli("compare", "startpos", "2", "--engine", "cat", "--timeout", "20")
+    one_line(result, 3, "engine 'cat' echoes what it is sent ('uci' came back as it was): it is not a chess engine")
+    assert time.monotonic() - started < 10

@@ -190,6 +190,10 @@ class PerftEngine(UciEngine):
         if not self._waiting_uciok:
             return super()._readline(deadline)
         line = self._poll(deadline)
+        if line is not None and line.strip() == "uci":
+            # `cat`: each probe after this waited its whole --timeout for an answer that
+            # never comes, 72 s before it was refused (QA 40b #5)
+            raise self.error("echoes what it is sent ('uci' came back as it was): it is not a chess engine (is the command right?)")
         if line is None or _REFUSED.search(line):  # silence, or `Unknown command: uci`
             raise _NoUciok()
         if line.strip() == "uciok":
