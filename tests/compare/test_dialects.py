@@ -106,6 +106,11 @@ def test_divide_lines(line, entry):
         # illegal moves of buggy engines, named by geometry: castling through check, a pinned capture
         ("4k3/8/b7/8/8/8/8/4K2R w K - 0 1", "O-O", "e1g1"),
         ("8/8/3p4/KPp4r/1R3p1k/8/4P1P1/8 w - c6 0 2", "bxc6", "b5c6"),
+        # a slider through a blocker, the one of its kind on the line (QA 40b #3: kept in SAN)
+        (STARTPOS, "Qh5", "d1h5"),
+        (STARTPOS, "Ra3", "a1a3"),
+        (STARTPOS, "Bb5", "f1b5"),
+        (STARTPOS, "Rd1", "Rd1"),  # both rooks' rank: ambiguous, kept as written
     ],
 )
 def test_san_to_uci(fen, token, uci):

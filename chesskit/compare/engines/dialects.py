@@ -299,7 +299,9 @@ class MoveNames:
 
     def _pseudo(self, token: str) -> str | None:
         """The UCI of an illegal SAN move: the one piece of the side to move that could
-        reach the square if pins, checks and blocked castling were ignored."""
+        reach the square if pins, checks and blocked castling were ignored; failing that,
+        the one slider on a line to it through the pieces in between (a slider that moves
+        through a blocker, ``Qh5`` at the start: it stayed in SAN, unclassified, QA 40b #3)."""
         board = self._factory() if self._board is None else self._board
         self._board = board
         us = board.turn
@@ -315,18 +317,21 @@ class MoveNames:
             return None
         ptype = _PIECE_TYPES[m.group("piece") or "P"]
         to = parse_square(m.group("to"))
-        found = []
-        for frm in range(64):
-            piece = board.piece_at(frm)
-            if not piece or piece & 7 != ptype or piece >> 3 != us:
-                continue
-            if m.group("file") and square_name(frm)[0] != m.group("file"):
-                continue
-            if m.group("rank") and square_name(frm)[1] != m.group("rank"):
-                continue
-            if _reaches(board, frm, to, ptype, us):
-                found.append(square_name(frm) + square_name(to) + (m.group("promo") or "").lower())
-        return found[0] if len(found) == 1 else None
+        for through in (False, True):
+            found = []
+            for frm in range(64):
+                piece = board.piece_at(frm)
+                if not piece or piece & 7 != ptype or piece >> 3 != us:
+                    continue
+                if m.group("file") and square_name(frm)[0] != m.group("file"):
+                    continue
+                if m.group("rank") and square_name(frm)[1] != m.group("rank"):
+                    continue
+                if _reaches(board, frm, to, ptype, us, through):
+                    found.append(square_name(frm) + square_name(to) + (m.group("promo") or "").lower())
+            if found:
+                return found[0] if len(found) == 1 else None
+        return None
 
     def _moves(self) -> list[tuple]:
         """(uci, piece type, from, to, promo, castle side) for every legal move of the node."""
@@ -371,8 +376,9 @@ class MoveNames:
         return found[0] if len(found) == 1 else None
 
 
-def _reaches(board, frm: int, to: int, ptype: int, us: int) -> bool:
-    """Whether a piece of type `ptype` on `frm` moves to `to` by its geometry (path clear)."""
+def _reaches(board, frm: int, to: int, ptype: int, us: int, through: bool = False) -> bool:
+    """Whether a piece of type `ptype` on `frm` moves to `to` by its geometry (path clear;
+    with ``through`` a slider's line alone, whatever stands in between)."""
     df, dr = file_of(to) - file_of(frm), rank_of(to) - rank_of(frm)
     if ptype == PAWN:  # pushes and captures (any capture: en passant included)
         ahead = 1 if us == WHITE else -1
@@ -387,7 +393,7 @@ def _reaches(board, frm: int, to: int, ptype: int, us: int) -> bool:
     line = direction(frm, to)  # None off a line, and for frm == to
     if line is None or (ptype == BISHOP and 0 in line) or (ptype == ROOK and 0 not in line):
         return False
-    return not any(board.piece_at(sq) for sq in between(frm, to))
+    return through or not any(board.piece_at(sq) for sq in between(frm, to))
 
 
 @dataclass
