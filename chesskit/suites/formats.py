@@ -509,7 +509,9 @@ def parse_epd_line(
             raise InputError(f"depth {depth} is given twice")
         found[depth] = count
     if not found:
-        raise InputError("no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;')")
+        lower = next((op for op, _ in epd.operations if _DEPTH_OP.fullmatch(op.upper())), None)
+        case = f"; opcodes are case-sensitive: {lower!r} is not {lower.upper()!r}" if lower else ""
+        raise InputError(f"no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;'){case}")
     for depth in stats:
         if depth not in found:  # --stats checked nothing for it and said ok
             raise InputError(f"S{depth} without D{depth}: leaf counters are checked with the count of their depth; give D{depth} too")

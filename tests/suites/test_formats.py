@@ -250,6 +250,8 @@ def test_python_chess_style_960_file(tmp_path):
         ("D1 20; S1 \"checks=0\"; S1 \"checks=1\";", "EPD operation 'S1' appears twice"),
         ("id \"x; D1 20;", "unterminated quoted string"),
         ("bm e4;", "no D<n> opcodes"),
+        # QA 40: ';d1 20' was told only that there is no D<n> opcode
+        ("d1 20; d2 400;", "no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;'); opcodes are case-sensitive: 'd1' is not 'D1'"),
         # --stats checked nothing for S2 and said ok
         ("D1 20; S2 \"captures=0\";", "S2 without D2: leaf counters are checked with the count of their depth"),
         # an S<n> operand is read with or without --stats: a misspelt counter was passed over
