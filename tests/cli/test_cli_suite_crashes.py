@@ -17,7 +17,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from helpers import BEFORE_EP, ENGINES, KIWIPETE, gone, one_line, pc_perft
+from helpers import BEFORE_EP, ENGINES, KIWIPETE, REPO, gone, one_line, pc_perft
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
@@ -265,9 +265,10 @@ def test_stockfish_over_the_bundled_suites(cli, stockfish_path, tmp_path):
     """The issue's run: Stockfish 15.1 is wrong on tricky-ep-unrelated-check (an en-passant
     capture that does not answer the check, D1 3 instead of 2) and segfaults on its D3. That
     position is the only one that fails; every other one runs and passes, every testcase is
-    written (about 8 s)."""
+    written (about 8 s). Named: run against an engine with no PATH, the bundled suites leave
+    the positions that cannot arise out (QA 40b #8), and then Stockfish passes."""
     out = tmp_path / "out.xml"
-    result = cli("suite", "--engine", stockfish_path, "--max-nodes", "100000", "--junit", str(out), "--json")
+    result = cli("suite", str(REPO / "positions"), "--engine", stockfish_path, "--max-nodes", "100000", "--junit", str(out), "--json")
     data = json.loads(result.stdout)
     planned = json.loads(cli("suite", "--max-nodes", "100000", "--json").stdout)  # chesskit's own run
     junit = cases(out)
@@ -282,6 +283,12 @@ def test_stockfish_over_the_bundled_suites(cli, stockfish_path, tmp_path):
         assert result.exit_code == 3 and "SIGSEGV" in data["engine_errors"][0]["reason"]
     else:
         assert result.exit_code == 1
+    default = cli("suite", "--engine", stockfish_path, "--max-nodes", "100000", "--json")
+    assert default.exit_code == 0, default.stderr
+    shown = json.loads(default.stdout)
+    left_out = {entry["id"] for entry in shown["skipped"]}
+    assert "tricky-ep-unrelated-check" in left_out and shown["positions"]["skipped"] == len(left_out) == 27
+    assert shown["positions"]["passed"] == data["positions"]["passed"] + 1 - 27
 
 
 def test_an_engine_slow_to_restart_is_not_charged_to_the_next_position(cli, tmp_path):
