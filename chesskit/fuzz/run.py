@@ -286,6 +286,8 @@ def _shrink_crash(engine, crash: Crash, position_timeout, on_shrink, deadline: D
             return len(reached) + 1
         return None
 
+    stopped = []  # Ctrl-C during a fresh engine's question: nothing more is asked
+
     def fresh_fails(fen: str, depth: int) -> bool | None:
         if (deadline.bounded and deadline.left() <= 0) or not callable(getattr(engine, "close", None)):
             return None
@@ -293,15 +295,18 @@ def _shrink_crash(engine, crash: Crash, position_timeout, on_shrink, deadline: D
         try:
             start_again(engine)
             return still_fails(engine, fen, start.chess960, depth, deadline=deadline) is not None
-        except (EngineError, OutOfTime, KeyboardInterrupt):
+        except (EngineError, OutOfTime, KeyboardInterrupt) as err:
             restart(engine)
+            if isinstance(err, KeyboardInterrupt):
+                stopped.append(err)
             return None
 
     start = crash.start
     depth = crash.failure.depth or 1
     crash.fresh_fails = fresh_fails(start.fen, depth)
-    if crash.fresh_fails is False:
-        crash.shrunk = Shrunk(start.fen, depth, start.chess960, 0, 0, error=_STATEFUL)
+    if crash.fresh_fails is False or stopped:
+        why = "interrupted before shrinking" if stopped else _STATEFUL
+        crash.shrunk = Shrunk(start.fen, depth, start.chess960, 0, 0, error=why, interrupted=bool(stopped))
         return
     shrunk = shrink(engine, start.fen, start.chess960, depth, [], on_shrink, deadline, still_fails)
     if shrunk.fen != start.fen and not shrunk.interrupted:
