@@ -80,7 +80,7 @@ Z2_PIECE, Z2_SIDE, Z2_CASTLE, Z2_EP = _zobrist_keys(0x2B0B157)
 def aligned(n, dtype):
     """A zeroed array of ``n`` items whose first starts a 64-byte cache line. The walk's
     copy-make copies the bitboards in 64-byte blocks (``wordcopy``): a block that straddles
-    two lines costs a split load and a split store per move counted (pos3 7 about 7%
+    two lines costs a split load and a split store per move counted (pos3 7 about 5%
     slower on an AMD EPYC, Zen 5: docs/benchmarks.md, session 40)."""
     size = np.dtype(dtype).itemsize
     raw = np.zeros(n * size + 64, dtype=np.uint8)

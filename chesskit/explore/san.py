@@ -152,8 +152,7 @@ def loose_moves(board, text: str, legal: list[str]) -> list[str]:
             continue
         if found["file"] and move[0] != found["file"] or found["rank"] and move[1] != found["rank"]:
             continue
-        written = san(board, move, legal)
-        piece = "K" if written.startswith("O") else written[0] if written[0] in "NBRQK" else ""
+        piece = _piece_letter(board, move, legal)
         if piece == (found["piece"] or "") and (piece or move[0] == move[2] or found["file"]):
             named.append(move)  # a pawn's capture names its file: ``d5`` is a push, never ``exd5``
     return named
@@ -169,9 +168,14 @@ def _long_move(board, found: re.Match, legal: list[str]) -> str | None:
     move = found["frm"] + found["to"] + (found["promo"] or "").lower()
     if move not in legal:
         return None
+    return move if (found["piece"] or "") == _piece_letter(board, move, legal) else None
+
+
+def _piece_letter(board, move: str, legal: list[str]) -> str:
+    """The SAN letter of the piece that makes the legal ``move``: ``K`` for a castle, ``""``
+    for a pawn."""
     written = san(board, move, legal)
-    piece = "K" if written.startswith("O") else written[0] if written[0] in "NBRQK" else ""
-    return move if (found["piece"] or "") == piece else None
+    return "K" if written.startswith("O") else written[0] if written[0] in "NBRQK" else ""
 
 
 def _castle_targets(board, uci: str) -> set[str]:
