@@ -70,10 +70,11 @@ NOT_BISECTED = (
 
 
 # why the bundled suites run against an engine leave such a position out
-NOT_BY_DEFAULT = (
+LEFT_OUT = (
     "cannot arise in a game: left out when the bundled suites run against an engine (an engine may "
-    "count it its own way: Stockfish one of impossible.epd's); name the file or give --tags to run it"
+    "count it its own way: Stockfish one of impossible.epd's)"
 )
+NOT_BY_DEFAULT = f"{LEFT_OUT}; name the file or give --tags to run it"
 
 
 def without_impossible(planned: Planned, why: str = NOT_BISECTED) -> Planned:

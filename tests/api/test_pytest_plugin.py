@@ -114,6 +114,27 @@ def test_an_engine_failing_at_a_position_names_it_and_why_it_cannot_arise_where_
     assert "cannot arise" not in plain.stdout.str()
 
 
+def test_the_bundled_suites_skip_the_positions_that_cannot_arise_and_naming_the_file_runs_them(project):
+    # a correct engine failed the plugin's default run, as Stockfish does at one of
+    # impossible.epd's positions; `chesskit suite --engine` leaves them out by default
+    from chesskit.suites.positions import positions_dir
+
+    impossible = positions_dir() / "impossible.epd"
+    placement = "rnbqk1nr/bb3p1p/1q2r3/2pPp3/3P4/7P/1PP1NpPP/R1BQKBNR"  # tricky-ep-unrelated-check
+    assert placement in impossible.read_text()
+    engine = f"--chesskit-engine={ENGINES / 'fail_on.py'} --fault segv --on {placement}"
+    bundled = project(engine, "--chesskit-max-nodes=100", "-rs")
+    outcomes = bundled.parseoutcomes()
+    assert set(outcomes) == {"passed", "skipped"} and outcomes["skipped"] > 1, outcomes
+    bundled.stdout.fnmatch_lines([
+        "SKIPPED [[]*[]] *impossible.epd: cannot arise in a game: left out when the bundled suites run against "
+        f"an engine (*); --chesskit-suite={impossible} runs it",
+    ])
+    named = project(engine, "--chesskit-max-nodes=100", f"--chesskit-suite={impossible}")
+    named_outcomes = named.parseoutcomes()
+    assert named_outcomes.get("errors") == 2 and "skipped" not in named_outcomes, named_outcomes  # D1, D2
+
+
 @pytest.mark.parametrize("kind", ["twice", "null"])
 def test_a_move_listed_twice_or_a_null_move_fails_the_test_with_the_finding(project, pytester, kind):
     """A bug of the engine's move generation, not an error of the test (it was an error, exit 3)."""
@@ -329,9 +350,9 @@ def test_naming_only_files_of_your_own_leaves_the_bundled_positions_out(project,
     engine, few = adapter("eng_correct.py"), "--chesskit-max-nodes=100"
     project(engine, few, "test_mine.py").assert_outcomes(passed=1)
     project(engine, few, "test_mine.py::test_perft").assert_outcomes(passed=1)
-    for named in ((), (".",)):  # the bundled positions' counts up to 100 nodes, and the file's test
+    for named in ((), (".",)):  # the bundled positions' counts up to 100 nodes (those that cannot arise skipped), and the file's test
         outcomes = project(engine, few, *named).parseoutcomes()
-        assert outcomes.get("passed", 0) > 1 and set(outcomes) == {"passed"}, outcomes
+        assert outcomes.get("passed", 0) > 1 and set(outcomes) == {"passed", "skipped"}, outcomes
 
 
 def test_an_engine_that_cannot_start_in_a_fixture_test_is_one_line_and_stops_the_session(project, pytester):
