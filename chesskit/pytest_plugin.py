@@ -310,7 +310,7 @@ def _left_out(case) -> str:
     """Why a position that cannot arise in a game is skipped when the bundled suites run
     against an engine, as ``chesskit suite --engine`` leaves it out (a correct engine may
     count it its own way: Stockfish does one), and how to run it."""
-    from chesskit.suites.session import LEFT_OUT
+    from chesskit.api.suite import LEFT_OUT
 
     return f"{LEFT_OUT}; --chesskit-suite={case.file} runs it"
 

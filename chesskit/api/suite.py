@@ -28,6 +28,7 @@ from chesskit.api.engine import Engine, dialect_of, opened as open_engine
 from chesskit.api.keywords import keyword_errors, keyworded
 from chesskit.errors import InputError
 from chesskit.suites.result import PositionResult  # noqa: F401 (what iterating a SuiteResult gives)
+from chesskit.suites.session import LEFT_OUT  # noqa: F401 (why the plugin skips a bundled position that cannot arise)
 from chesskit.suites.runner import DEFAULT_MAX_NODES  # what ``chesskit suite --max-nodes`` defaults to
 from chesskit.suites.runner import SUITE_SUFFIXES  # noqa: F401 (the suite files' suffixes, for the pytest plugin)
 
