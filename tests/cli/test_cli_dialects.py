@@ -74,7 +74,8 @@ def test_real_engine_compare_agrees(cli, name, dialect):
     if dialect == "uci-go-perft":  # what chesskit always spoke: the output stays as it was
         assert result.stderr == ""
     else:
-        assert result.stderr == f"chesskit: engine dialect {dialect} (detected): bare 'perft N' in the UCI loop, total only\n"
+        said = [line for line in result.stderr.splitlines() if "finding the engine's dialect took" not in line]  # a slow host's
+        assert said == [f"chesskit: engine dialect {dialect} (detected): bare 'perft N' in the UCI loop, total only"], result.stderr
     assert result.stdout.startswith("agree: ")
 
 

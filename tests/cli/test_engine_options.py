@@ -106,3 +106,21 @@ def test_an_engine_option_given_twice_with_two_values_is_refused(cli):
     from chesskit.compare.engines import parse_options
 
     assert parse_options(["Hash=16", "hash=16", "Threads=1"]) == {"Hash": "16", "Threads": "1"}  # the same value twice is fine
+
+
+class _Detected:
+    def __init__(self, seconds):
+        self.detect_seconds = seconds
+
+
+@pytest.mark.parametrize("seconds, detected, said", [(3.24, True, True), (1.5, True, False), (3.24, False, False)])
+def test_the_dialect_note_says_a_slow_detection_and_how_to_skip_it(capsys, seconds, detected, said):
+    from chesskit.cli.engine_options import note_dialect
+
+    spoken = {"name": "uci-perft-total", "detected": detected, "about": "bare 'perft N' in the UCI loop, total only"}
+    note_dialect(spoken, False, _Detected(seconds))
+    err = capsys.readouterr().err
+    line = "chesskit: finding the engine's dialect took 3.2 s; --dialect uci-perft-total skips that"
+    assert (line in err) is said, err
+    note_dialect(spoken, True, _Detected(seconds))  # --json: no note
+    assert capsys.readouterr().err == ""

@@ -53,6 +53,7 @@ class PerftEngine(UciEngine):
         super().__init__(cmd, options, timeout)
         self.dialect = dialect  # None until detected
         self.detected = False  # True once the dialect came from detection
+        self.detect_seconds = 0.0  # how long detecting it took (the CLI's dialect note says so when long)
         self.expect_total = dialect is None or dialect.total_only or dialect.command == "go-perft"
         self._console = dialect is not None and dialect.loop == "console"
         self._xboard: xboard.Features | None = None  # the features of an engine driven in xboard mode
@@ -257,11 +258,13 @@ class PerftEngine(UciEngine):
     def detect(self) -> Dialect:
         """Find the dialect this (started) engine speaks by probing it (see ``detect``),
         check that it follows `position fen`, and keep it."""
+        began = time.monotonic()
         chosen, totals = detect.choose(self)
         self.dialect, self.expect_total = chosen, totals
         self.detected = True
         detect.check_position(self, chosen, answered=True)
         self._position_checked = True
+        self.detect_seconds = time.monotonic() - began
         return chosen
 
     def probe(self, verb: str) -> tuple[Answer, bool]:
