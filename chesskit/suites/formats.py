@@ -508,10 +508,12 @@ def parse_epd_line(
         if depth in found:
             raise InputError(f"depth {depth} is given twice")
         found[depth] = count
+    lower = next((op for op, _ in epd.operations if op != op.upper() and _DEPTH_OP.fullmatch(op.upper())), None)
     if not found:
-        lower = next((op for op, _ in epd.operations if _DEPTH_OP.fullmatch(op.upper())), None)
         case = f"; opcodes are case-sensitive: {lower!r} is not {lower.upper()!r}" if lower else ""
         raise InputError(f"no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;'){case}")
+    if lower is not None:  # beside D counts it was read as another opcode, its count never checked
+        raise InputError(f"opcodes are case-sensitive: {lower!r} is not {lower.upper()!r}, and its count would go unchecked")
     for depth in stats:
         if depth not in found:  # --stats checked nothing for it and said ok
             raise InputError(f"S{depth} without D{depth}: leaf counters are checked with the count of their depth; give D{depth} too")

@@ -252,6 +252,9 @@ def test_python_chess_style_960_file(tmp_path):
         ("bm e4;", "no D<n> opcodes"),
         # QA 40: ';d1 20' was told only that there is no D<n> opcode
         ("d1 20; d2 400;", "no D<n> opcodes (expected counts), e.g. 'D1 20;' (or 'perft 1 20;'); opcodes are case-sensitive: 'd1' is not 'D1'"),
+        # QA 41a: beside D counts a lower-case one was passed over as another opcode, unchecked
+        ("D1 20; D2 400; d3 8902;", "opcodes are case-sensitive: 'd3' is not 'D3', and its count would go unchecked"),
+        ("D1 20; dm 3;", None),  # an opcode of another meaning (direct mate) is no count
         # --stats checked nothing for S2 and said ok
         ("D1 20; S2 \"captures=0\";", "S2 without D2: leaf counters are checked with the count of their depth"),
         # an S<n> operand is read with or without --stats: a misspelt counter was passed over
@@ -265,6 +268,9 @@ def test_python_chess_style_960_file(tmp_path):
 def test_epd_line_errors(tmp_path, ops, why):
     text = f"{START4} ;D1 20\n{START4} {ops}\n{KIWI4} ;D1 48\n"
     entries = read_suite(write(tmp_path, "e.epd", text))
+    if why is None:  # read as it is
+        assert [r.lineno for r in records(entries)] == [1, 2, 3] and not errors(entries)
+        return
     assert [r.lineno for r in records(entries)] == [1, 3]
     ((line, message),) = errors(entries)
     assert line == 2 and why in message
