@@ -24,6 +24,7 @@ and so is a bad value of any of them, engine or not.
 
 from __future__ import annotations
 
+from itertools import chain
 from pathlib import Path
 
 import pytest
@@ -235,16 +236,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _cases(config: pytest.Config):
-    """The suites' counts and bad lines, read once a session (``chesskit.api.suite_cases``
-    with the plugin's limits); an InputError is a usage error."""
+    """The suites' counts, bad lines and positions over the limits, read once a session
+    (``chesskit.api.suite_tests`` with the plugin's limits); an InputError is a usage error."""
     run = config.stash[_STATE]
     if run.cases is None:
-        from chesskit.api.suite import suite_cases
+        from chesskit.api.suite import suite_tests
         from chesskit.errors import InputError
 
         limits = _checked_values(config)
         try:
-            run.cases = suite_cases(
+            run.cases = suite_tests(
                 _suite_paths(config),
                 max_depth=limits["max_depth"],
                 max_nodes=limits["max_nodes"],
@@ -253,9 +254,14 @@ def _cases(config: pytest.Config):
             )
         except InputError as err:
             raise pytest.UsageError(f"chesskit: {_plugin_flags(str(err))}") from None
-        cases, bad = run.cases
-        run.paths = {file: _node_path(config, file) for file in {entry.file for entry in [*cases, *bad]}}
+        run.paths = {file: _node_path(config, file) for file in {entry.file for entry in chain(*run.cases)}}
     return run.cases
+
+
+def _command_line_suites(config: pytest.Config) -> set[Path]:
+    """The suite files the command line names (outside ``--chesskit-suite``), resolved."""
+    held = {Path(path).resolve() for path in config.getoption("chesskit_suite")}
+    return {Path(path).resolve() for path in _suite_paths(config)} - held
 
 
 def _suite_paths(config: pytest.Config) -> list[str]:
@@ -282,18 +288,21 @@ def _items(parent, config: pytest.Config, file: str | None = None, collected=fro
     """The tests of the suites' counts and bad lines, each named ``ID[D<depth>]`` under its
     file's node: those of the suite file ``file`` (a ``SuiteFile``'s), else those of every
     suite file not in ``collected``."""
-    cases, bad = _cases(config)
+    cases, bad, over = _cases(config)
     paths = config.stash[_STATE].paths
     bundled = not _suite_paths(config)
     items = []
-    for entry, kind in [*((case, PerftItem) for case in cases), *((line, BadLineItem) for line in bad)]:
+    entries = [
+        *((case, PerftItem, case.name) for case in cases),
+        *((line, BadLineItem, line.id or (f"line {line.line}" if line.line else "file")) for line in bad),
+        # a position over the limits: each of its depths a skipped test, by the id it runs as
+        *((position, SkippedItem, f"{position.id}[D{depth}]") for position in over for depth in position.depths),
+    ]
+    for entry, kind, name in entries:
         path = paths[entry.file]
         if (path != file) if file is not None else (path in collected):
             continue
-        if kind is BadLineItem:
-            name, given = entry.id or (f"line {entry.line}" if entry.line else "file"), {"line": entry}
-        else:
-            name, given = entry.name, {"case": entry}
+        given = {"line": entry} if kind is BadLineItem else {"case": entry} if kind is PerftItem else {"position": entry}
         # as a string: under the session it is named as if under its file; under its
         # SuiteFile, pytest >= 9.2 reads a string's `[D2]` as the test's parameters, as it
         # reads the ids --lf, --ff and --sw stored (an id built from the name alone held
@@ -321,23 +330,34 @@ def pytest_collect_file(file_path, parent):
     config = parent.config
     if _STATE not in config.stash or file_path.suffix == ".py":
         return None
-    try:
-        _cases(config)
-    except pytest.UsageError:  # said by pytest_collection_modifyitems, as a usage error
-        return None
-    if _node_path(config, str(file_path)) not in config.stash[_STATE].paths.values():
-        return None
     # named by its stem: -k matches the names of a test's parents too, and "-k ep" is for
     # the en-passant positions, not every test of a .epd file
+    try:
+        _cases(config)
+    except pytest.UsageError as err:
+        # said by pytest_collection_modifyitems, as a usage error; but where the command
+        # line names the file and nothing else of the suites, that hook adds nothing, and
+        # pytest said "not found" (an empty file, every count over --chesskit-max-nodes)
+        named = _command_line_suites(config)
+        return SuiteFile.from_parent(parent, path=file_path, name=file_path.stem, error=str(err)) if file_path.resolve() in named else None
+    if _node_path(config, str(file_path)) not in config.stash[_STATE].paths.values():
+        return None
     return SuiteFile.from_parent(parent, path=file_path, name=file_path.stem)
 
 
 class SuiteFile(pytest.File):
     """A suite file pytest collects: the tests of its counts and bad lines. (A sibling of
     a file named on the command line is made but not collected: its tests come from
-    ``pytest_collection_modifyitems``, as those of every suite out of pytest's reach.)"""
+    ``pytest_collection_modifyitems``, as those of every suite out of pytest's reach.)
+    ``error``: why the suites cannot be run (its collection error)."""
+
+    def __init__(self, *, error: str | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.error = error
 
     def collect(self):
+        if self.error is not None:
+            raise self.CollectError(self.error)
         path = _node_path(self.config, str(self.path))
         self.config.stash[_STATE].collected.add(path)
         return _items(self, self.config, file=path)
@@ -440,6 +460,26 @@ class PerftItem(pytest.Item):
 
     def reportinfo(self):
         return self.case.file, self.case.line - 1, f"{self.case.id} D{self.case.depth}"
+
+
+class SkippedItem(pytest.Item):
+    """A depth of a position the limits leave out (every count over --chesskit-max-nodes,
+    every depth over --chesskit-max-depth): skipped, saying why, so that pytest's summary
+    shows what is not checked (the CLI's ``skip`` line), and a suite file named on the
+    command line with only such positions is found (pytest said "not found")."""
+
+    def __init__(self, *, position, **kwargs):
+        super().__init__(**kwargs)
+        self.position = position
+        self.extra_keyword_matches.update(position.record.tags)
+        self.extra_keyword_matches.add(Path(position.file).stem)
+        self.add_marker(pytest.mark.skip(reason=_plugin_flags(position.reason)))
+
+    def runtest(self) -> None:  # never reached: skipped
+        raise AssertionError("unreachable")
+
+    def reportinfo(self):
+        return self.position.file, self.position.line - 1, self.name
 
 
 class BadLineItem(pytest.Item):

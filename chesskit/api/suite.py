@@ -103,6 +103,36 @@ def suite_cases(
     positions, of ``variant`` when it is not standard chess) within the limits, and the
     lines that cannot be run. ``variant`` names the rules of the files and lines that name
     none. Raises InputError when a path does not exist or nothing at all can be run."""
+    cases, bad, _ = suite_tests(
+        paths, max_depth=max_depth, max_nodes=max_nodes, strict=strict, skip_chess960=skip_chess960, variant=variant
+    )
+    return cases, bad
+
+
+@dataclass(frozen=True)
+class SkippedPosition:
+    """A suite position with no count within the limits (every count over ``max_nodes``,
+    or every depth over ``max_depth``), and why: the CLI's ``skip`` line, the pytest
+    plugin's skipped tests (one per depth)."""
+
+    id: str
+    file: str
+    line: int
+    depths: tuple[int, ...]
+    reason: str
+    record: Any = field(repr=False, compare=False)  # the chesskit.suites.formats.SuiteRecord
+
+
+def suite_tests(
+    paths: Paths = (),
+    *,
+    max_depth: int | None = None,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    strict: bool = False,
+    skip_chess960: bool = False,
+    variant: str = "chess",
+) -> tuple[list[Case], list[BadLine], list[SkippedPosition]]:
+    """``suite_cases``' counts and bad lines, and the positions the limits leave out."""
     from chesskit.api.position import variant_rules
     from chesskit.suites.positions import display_path
     from chesskit.suites.session import prepare
@@ -110,6 +140,10 @@ def suite_cases(
     name, _ = variant_rules(variant, None)
     rules = {} if name == "chess" else {"variant": variant}
     planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, **rules)
+    skipped = [
+        SkippedPosition(record.id, display_path(record.path), record.lineno, tuple(sorted(record.depths)), why, record)
+        for record, why in planned.skipped
+    ]
     cases = [
         Case(
             task.record.label,
@@ -124,7 +158,7 @@ def suite_cases(
         for task in planned.tasks
     ]
     bad = [BadLine(display_path(e.path), e.lineno, e.id, str(e)) for e in planned.errors]
-    return cases, bad
+    return cases, bad, skipped
 
 
 @dataclass(frozen=True)

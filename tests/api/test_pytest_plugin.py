@@ -135,6 +135,33 @@ def test_the_bundled_suites_skip_the_positions_that_cannot_arise_and_naming_the_
     assert named_outcomes.get("errors") == 2 and "skipped" not in named_outcomes, named_outcomes  # D1, D2
 
 
+def test_a_position_over_the_limits_is_a_skipped_test_and_its_named_file_is_found(project, pytester):
+    # QA 41a: a suite file named on the command line whose counts were all over the budget
+    # made no test, and pytest said "not found" and ran nothing, the other files' tests too
+    deep = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - id \"kiwi-deep\"; D5 193690690;\n"
+    pytester.path.joinpath("deep.epd").write_text(deep)
+    result = project(adapter("eng_correct.py"), "--chesskit-max-nodes=1e5", "deep.epd", "suite.epd", "-rs", "-v")
+    result.assert_outcomes(passed=4, skipped=1)
+    result.stdout.fnmatch_lines([
+        "deep.epd::kiwi-deep[[]D5[]] SKIPPED*",
+        "SKIPPED [[]1[]] deep.epd: every count over --chesskit-max-nodes 100000 (the least: 193690690)",
+    ])
+    alone = project(adapter("eng_correct.py"), "deep.epd", "suite.epd", "-k", "kiwi")  # the default budget, 1e6
+    alone.assert_outcomes(skipped=1, deselected=4)
+    assert "not found" not in result.stdout.str() + alone.stdout.str()
+
+
+def test_a_named_suite_file_with_nothing_to_run_says_why_not_not_found(project, pytester):
+    pytester.path.joinpath("empty.epd").write_text("# nothing yet\n")
+    result = project(adapter("eng_correct.py"), "empty.epd")
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(["chesskit: no suite positions found in empty.epd: no line is a position"])
+    assert "not found:" not in result.stdout.str() + result.stderr.str()
+    over = project(adapter("eng_correct.py"), "--chesskit-max-nodes=10", "suite.epd")
+    assert over.ret != 0
+    over.stdout.fnmatch_lines(["chesskit: nothing to run: no expected count of 2 positions is within --chesskit-max-nodes 10*"])
+
+
 @pytest.mark.parametrize("kind", ["twice", "null"])
 def test_a_move_listed_twice_or_a_null_move_fails_the_test_with_the_finding(project, pytester, kind):
     """A bug of the engine's move generation, not an error of the test (it was an error, exit 3)."""
