@@ -113,8 +113,8 @@ class SuiteRecord:
 
     @property
     def shown_fen(self) -> str:
-        """The FEN shown in the text and JSON: a Chess960 position's in Shredder-FEN (``fen``
-        is X-FEN, what the engines are sent)."""
+        """The FEN shown in the text and JSON: a Chess960 position's in Shredder-FEN, as an
+        engine asked in Chess960 is sent it (``fen`` is X-FEN)."""
         return shown_fen(self.fen, self.chess960, self.variant)
 
     def board(self):

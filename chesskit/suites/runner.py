@@ -810,7 +810,9 @@ def run_engine(tasks: Iterable[Task], engine, state_pushes: int = 2000) -> Itera
                 checker = state_checker(_unwrapped(engine), record.fen, [], record.chess960, state_pushes)
                 if checker is not None:
                     checker.engine = engine  # its questions bounded as the engine's are
-                result.report = descend(board, engine, task.depth, record.fen, [], checker, engine.name)
+                # the FEN as shown and as the engine read it: Shredder-FEN for a Chess960 position (X-FEN's
+                # KQ, shown where the engine got FC, reads as standard chess)
+                result.report = descend(board, engine, task.depth, record.shown_fen, [], checker, engine.name)
                 result.answered, result.castling_spelling = _spoken(engine)
                 result.fresh_agrees = _fresh_agrees(engine, task, total_only)
             except EngineError as err:

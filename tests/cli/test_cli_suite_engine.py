@@ -390,3 +390,18 @@ def test_a_count_that_depends_on_the_positions_asked_before_is_told_so(cli, tmp_
     alone = tmp_path / "b.epd"  # B first: no position before it, the engine counts it right
     alone.write_text('r3k2r/8/8/8/8/8/8/R3K2R w - - id "B"; D3 11522;\n')
     assert cli("suite", str(alone), "--engine", engine).exit_code == 0
+
+
+def test_a_chess960_mismatchs_descent_shows_the_fen_the_engine_read(cli, tmp_path):
+    # QA 41a: the report's position and JSON engine_fen/chesskit_fen said `w KQ` (X-FEN, read
+    # as standard chess) where the engine was sent `w FC`, as the suite line and compare show
+    line = next(l for l in (REPO / "positions" / "chess960.epd").read_text().splitlines() if '"c960-castle-both-2"' in l)
+    suite = tmp_path / "one960.epd"
+    suite.write_text(line + "\n")
+    result = cli("suite", str(suite), "--python", f"{ENGINES / 'bug_no_ep.py'}:Adapter", "--max-depth", "3", "--json")
+    assert result.exit_code == 1, result.stderr
+    (report,) = [r["compare"] for r in json.loads(result.stdout)["results"] if r.get("compare")]
+    start = "b1rn1r1b/1p2k1pp/p1np4/5pN1/2p5/3P1P1P/PP3NP1/B1R1KR1B w FC - 2 12"
+    assert report["engine_fen"] == report["chesskit_fen"] == start
+    text = cli("suite", str(suite), "--python", f"{ENGINES / 'bug_no_ep.py'}:Adapter", "--max-depth", "3")
+    assert f"position: {start}" in text.stdout and " w KQ " not in text.stdout
