@@ -45,6 +45,14 @@ def check_depth(depth: int, minimum: int = 0) -> int:
     return depth
 
 
+def check_flags(**flags) -> None:
+    """Each of ``flags`` (``strict=...``) must be True or False: InputError otherwise
+    (``strict="no"`` was taken as True, where ``chess960="yes"`` is refused)."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise InputError(f"{name} must be True or False, got {value!r}")
+
+
 def variant_rules(variant: str, chess960: bool | None) -> tuple[str, bool | None]:
     """``(canonical name, chess960)`` of a ``variant=`` argument: any name
     ``chesskit.variants.find`` reads; a 960 name (``atomic960``) turns Chess960 on."""
@@ -82,6 +90,7 @@ def open_position(
 
     if not isinstance(position, str):
         raise InputError(f"a position is a FEN, 'startpos' or a suite id, got {position!r}")
+    check_flags(strict=strict)
     variant, chess960 = variant_rules(variant, chess960)
     played = move_list(moves)
     fen, ident = position_fen(position, variant)

@@ -133,12 +133,13 @@ def suite_tests(
     variant: str = "chess",
 ) -> tuple[list[Case], list[BadLine], list[SkippedPosition]]:
     """``suite_cases``' counts and bad lines, and the positions the limits leave out."""
-    from chesskit.api.position import variant_rules
+    from chesskit.api.position import check_flags, variant_rules
     from chesskit.suites.positions import display_path
     from chesskit.suites.session import prepare
 
     name, _ = variant_rules(variant, None)
     rules = {} if name == "chess" else {"variant": variant}
+    check_flags(strict=strict, skip_chess960=skip_chess960)
     planned = prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, **rules)
     skipped = [
         SkippedPosition(record.id, display_path(record.path), record.lineno, tuple(sorted(record.depths)), why, record)
@@ -357,7 +358,7 @@ def _planned(paths, engine, max_depth, max_nodes, tags, skip_chess960, strict, s
     """``run_suite``'s arguments checked and its suites read: the ``Planned`` run and the
     variant's canonical name. InputError, in the CLI's words, for a bad one."""
     from chesskit.api.counting import table_mb
-    from chesskit.api.position import variant_rules
+    from chesskit.api.position import check_flags, variant_rules
     from chesskit.board.board import Board
     from chesskit.suites.session import prepare, refuse_stats_with_engine
 
@@ -373,6 +374,7 @@ def _planned(paths, engine, max_depth, max_nodes, tags, skip_chess960, strict, s
         Board._check_threads(threads)  # perft's rule: threads=0 ran as if accepted
     if hash_mb is not None:
         table_mb(hash_mb, 0)  # perft's rule: hash_mb=-1 ran as if accepted
+    check_flags(strict=strict, skip_chess960=skip_chess960)
     return prepare(_paths(paths), max_depth, max_nodes, strict, skip_chess960, _tags(tags), **rules), name
 
 

@@ -106,6 +106,18 @@ def test_strict_refuses_a_position_that_cannot_arise():
         chesskit.perft(fen, 1, strict=True)
 
 
+@pytest.mark.parametrize("call", [
+    lambda: chesskit.perft("startpos", 1, strict="no"),
+    lambda: chesskit.divide("startpos", 1, strict=1),
+    lambda: chesskit.run_suite("positions/standard.epd", max_nodes=100, skip_chess960="yes"),
+    lambda: chesskit.run_suite("positions/standard.epd", max_nodes=100, strict="no"),
+])
+def test_a_flag_that_is_no_bool_is_refused(call):
+    # QA 41a: strict="no" was taken as True (and refused the position), where chess960="yes" is refused
+    with pytest.raises(InputError, match=r"(strict|skip_chess960) must be True or False, got ('no'|1|'yes')"):
+        call()
+
+
 # ------------------------------------------------------------------ engines
 
 
