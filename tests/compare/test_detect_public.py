@@ -21,6 +21,7 @@ class Scripted:
         self.is_console = console
         self.late_uci = late_uci  # taken for a console, it printed UCI's handshake later
         self.asked: list[str] = []
+        self.variant = "chess"  # the rules it was started in (the probed position's)
 
     def uciok_wait(self):
         return 0.5, False

@@ -162,3 +162,18 @@ def test_reports_and_engine_errors_name_the_variant(cli):
     assert fuzzed.stdout.startswith(f"fuzz: seed 1 against {failing} in atomic, depths 1-2")
     standard = cli("compare", "startpos", "2", "--script", failing)
     assert f"engine '{failing}' exited with code 1" in standard.stderr  # standard chess: as it was
+
+
+@pytest.mark.parametrize("variant", ["racingkings", "horde", "atomic"])
+def test_a_correct_uci_variant_engine_is_detected(cli, variant):
+    # QA 41b: the dialect probes asked the standard start position, where racing kings' game
+    # is over (black's king on the eighth rank: 0 moves, pyffish's and python-chess's count):
+    # a correct engine was refused with "answers no perft in its UCI loop" (exit 3)
+    import json
+    import sys
+
+    engine = f"{sys.executable} {ENGINES / 'fake_uci.py'} --variants"
+    result = cli("compare", "startpos", "2", "--variant", variant, "--engine", engine, "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["agree"] is True and report["dialect"] == {**report["dialect"], "name": "uci-go-perft", "detected": True}

@@ -18,6 +18,7 @@ answers `go perft` the way Stockfish does (`move: count`, blank, `Nodes searched
     --late-uci      answer 'uci' only when the next command comes: a UCI engine slower to
                     start than chesskit waits, its handshake read after the wait whatever
                     the machine's load (a --slow-uci's sleep counts from the 'uci' it read)
+    --variants      offer UCI_Variant (the lichess variants, python-chess's boards: correct)
 
 With $FAKE_UCI_LOG set, every command received is appended to that file.
 """
@@ -31,6 +32,7 @@ import chess
 
 import engine_stdin
 import pchelper
+import vpchelper
 
 
 def out(text: str) -> None:
@@ -53,7 +55,12 @@ def handshake(args) -> None:
     out("option name Clear Hash type button")
     if not args.no_960:
         out("option name UCI_Chess960 type check default false")
+    if args.variants:
+        out("option name UCI_Variant type combo default chess var " + " var ".join(VARIANTS))
     out("uciok")
+
+
+VARIANTS = ("chess", "atomic", "crazyhouse", "kingofthehill", "3check", "antichess", "horde", "racingkings")
 
 
 def main() -> None:
@@ -67,7 +74,9 @@ def main() -> None:
     parser.add_argument("--keep-castling", action="store_true")
     parser.add_argument("--slow-uci", type=float, default=0.0)  # seconds before it answers 'uci'
     parser.add_argument("--late-uci", action="store_true")
+    parser.add_argument("--variants", action="store_true")
     args = parser.parse_args()
+    variant = "chess"
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
     chess960, fen, moves = False, chess.STARTING_FEN, []
     kept = 0  # --keep-castling: the last castling rights given
@@ -92,6 +101,9 @@ def main() -> None:
             name, value = option_value(tokens)
             if name.lower() == "uci_chess960":
                 chess960 = value.lower() == "true"
+            elif name.lower() == "uci_variant" and args.variants:
+                variant = value
+                adapter = vpchelper.Adapter() if variant != "chess" else adapter
         elif command == "position" and args.ignore_fen and tokens[1:2] == ["fen"]:
             pass  # silently, as an engine that only knows the start position may
         elif command == "position":
@@ -99,7 +111,7 @@ def main() -> None:
             fen = chess.STARTING_FEN if tokens[1] == "startpos" else " ".join(tokens[2:at])
             moves = tokens[at + 1 :]
         elif command == "go" and tokens[1:2] == ["perft"]:
-            adapter.set_fen(fen, chess960=chess960)
+            adapter.set_fen(fen, chess960=chess960, **({"variant": variant} if variant != "chess" else {}))
             if args.keep_castling:
                 if not adapter.board.castling_rights:
                     adapter.board.castling_rights = kept

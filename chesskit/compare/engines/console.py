@@ -272,9 +272,12 @@ class PerftEngine(UciEngine):
         answer; returns (answer, whether a search started instead). A `go` that may
         have begun a search that prints nothing is stopped. Under --variant the engine is
         already in the variant: the standard start position is sent as it is (20 moves in
-        every variant chesskit knows)."""
-        self.set_position(detect.START, [], False, raw=True)
-        answer, search = self.ask(verb, 1, lambda: node_board(detect.START, [], False), probe=True)
+        every variant chesskit knows but racing kings, which is asked its own start:
+        ``detect.probe_position``)."""
+        fen, _ = detect.probe_position(self.variant)
+        rules = "chess" if fen == detect.START else self.variant  # the moves are read as the standard start's
+        self.set_position(fen, [], False, raw=True)
+        answer, search = self.ask(verb, 1, lambda: node_board(fen, [], False, rules), probe=True)
         if verb.startswith("go ") and answer.empty and not search:
             self._send("stop")
         self._probe_answered = self._probe_answered or search or not answer.empty

@@ -1,4 +1,5 @@
-"""Finding out how an engine answers perft: probes at depth 1 on the start position.
+"""Finding out how an engine answers perft: probes at depth 1 on the start position (under
+--variant racingkings the variant's own: ``probe_position``).
 
 In a UCI loop (the engine said `uciok`) chesskit asks, in this order, `go perft 1`,
 `perft 1` and `divide 1`, and takes the first that answers with a divide (20 moves of
@@ -35,6 +36,18 @@ VARIANT_CHECKS = {
     "horde": ("rnbqkbnr/pppppppp/8/1PPP1PP1/PPP1PPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP b kq - 0 1", 15, 8),
     "racingkings": ("8/8/8/8/8/1k5K/1rbnNBR1/qrbnNBRQ w - - 2 2", 24, 21),
 }
+
+
+def probe_position(variant: str) -> tuple[str, int]:
+    """The position the probes ask, and its moves: the standard start position (20 moves in
+    every variant chesskit knows but one), and in racing kings the variant's own (21): there
+    black's king on the eighth rank has ended the game (0 moves, as pyffish and python-chess
+    count it: a correct engine was refused)."""
+    if variant == "racingkings":
+        from chesskit.variants import get
+
+        return get(variant).start_fen, VARIANT_CHECKS[variant][2]
+    return START, START_MOVES
 
 
 def choose(engine) -> tuple[Dialect, bool]:
@@ -104,25 +117,26 @@ _PROBES = {"uci": ("go-perft", "perft", "divide"), "console": ("perft", "divide"
 def _probe_loop(engine, loop: str, heard: list[str]) -> tuple[tuple[Dialect, bool] | None, list[str]]:
     """(the divide dialect and whether it prints totals, or None; the commands that gave a total)."""
     totals: list[str] = []
+    _, moves = probe_position(engine.variant)
     for command in _PROBES[loop]:
         verb = Dialect(loop, command).verb(1)
         answer, search = engine.probe(verb)
         heard.append(_heard(verb, answer, search))
         if search:
             continue
-        if _is_start_divide(answer) and (loop != "console" or answer.total is not None):
+        if _is_start_divide(answer, moves) and (loop != "console" or answer.total is not None):
             return (Dialect(loop, command, False, "san" if answer.san else "uci", answer.notation), answer.total is not None), totals
-        if answer.total == START_MOVES and not answer.moves:
+        if answer.total == moves and not answer.moves:
             totals.append(command)
     return None, totals
 
 
-def _is_start_divide(answer: Answer) -> bool:
-    """The start position's 20 moves, 1 each; a move listed with 0 is no move (Sjaak II), and
-    a null move or a move listed twice is a bug of its move generation that compare reports
-    (``base.add_divide_entry``), not another way of answering."""
+def _is_start_divide(answer: Answer, moves: int = START_MOVES) -> bool:
+    """The probed position's ``moves`` moves (``probe_position``), 1 each; a move listed with
+    0 is no move (Sjaak II), and a null move or a move listed twice is a bug of its move
+    generation that compare reports (``base.add_divide_entry``), not another way of answering."""
     counted = [n for m, n in answer.moves.items() if n and m != NULL_MOVE and not m.endswith(TWICE)]
-    return len(counted) == START_MOVES and set(counted) == {1}
+    return len(counted) == moves and set(counted) == {1}
 
 
 def _heard(verb: str, answer: Answer, search: bool) -> str:
