@@ -17,7 +17,7 @@ from chesskit.core import vstate as V
 from chesskit.core.api import table
 from chesskit.errors import InputError
 from chesskit.variants import find, get
-from chesskit.vocab import CAPTURE, COLOR_NAMES, PIECE_LETTERS, PIECE_NAMES
+from chesskit.vocab import CAPTURE, COLOR_NAMES, PIECE_LETTERS, PIECE_NAMES, parse_square, square_name
 
 
 def canonical(name: str) -> tuple[str, bool]:
@@ -97,16 +97,27 @@ def is_check(board) -> bool:
     return bool(in_check(table(), board._bb, board._st, board._vid))
 
 
+_SQUARES = {square_name(sq) for sq in range(64)}
+
+
 def illegal_why(board, move: str, legal) -> str:
     """A variant's own reason why ``move`` (UCI-shaped, not among the packed ``legal``
     moves) is not legal, where its rules tell one; "" otherwise. Antichess: a capture is
-    possible, so only captures are legal. Crazyhouse: a drop of a piece the side to move
-    has none of in hand."""
+    possible, so only captures are legal. Crazyhouse: a king's drop, a pawn's on the first or
+    eighth rank, a drop on an occupied square, a drop of a piece the side to move has none
+    of in hand."""
     variant = get(board.variant)
     if variant.rules == "antichess" and len(legal) and all(int(m) & CAPTURE for m in legal):
         return f"captures are compulsory in {variant.name}: a capture is possible, so only captures are legal"
     ptype = PIECE_LETTERS.find(move[:1].lower()) if move[1:2] == "@" else -1
     turn = int(board._st[P.STM])
+    if variant.pockets and ptype == 6:
+        return "a king is never in hand: it cannot be dropped"
+    target = move[2:4]
+    if variant.pockets and ptype == 1 and target[1:] in ("1", "8"):
+        return "a pawn cannot be dropped on the first or eighth rank"
+    if variant.pockets and 0 < ptype < 6 and target in _SQUARES and board.piece_at(parse_square(target)):
+        return f"{target} is not empty: a piece is dropped on an empty square"
     if variant.pockets and 0 < ptype < 6 and not board._st[V.POCKET + turn * 8 + ptype]:
         held = "".join(PIECE_LETTERS[p] * int(board._st[V.POCKET + turn * 8 + p]) for p in range(1, 6))
         colour = COLOR_NAMES[turn]

@@ -63,13 +63,13 @@ def fuzz(
 ) -> None:
     """Search for a position where an engine's perft disagrees with chesskit's.
 
-    Positions come from random play (standard and Chess960), random placements with
-    unusual material, positions steered to special cases (en passant, castling,
-    promotions, checks, pins) and mutated suite positions, all from one seeded
-    generator. Each is compared at depths 1..--depth; the first difference is chased
-    to the exact node with compare's descent, then shrunk (pieces, castling rights, the
-    en-passant square and the move path removed while the difference stays), and
-    reported like compare, with the seed and the generated position.
+    Positions come from random play, random placements with unusual material, positions
+    steered to special cases (en passant, castling, promotions, checks, pins) and mutated
+    suite positions, from one seeded generator (under --variant only random play in it:
+    give more positions). Each is compared at depths 1..--depth; the first difference is
+    chased to the exact node with compare's descent, shrunk (pieces, castling rights, the
+    en-passant square and the move path removed while it stays; under --variant rerooted
+    along the path) and reported like compare, with the seed and the generated position.
 
     --time bounds the whole run, shrinking included: a depth whose estimated cost does not
     fit in the time left is not started, and shrinking keeps what it has when time runs

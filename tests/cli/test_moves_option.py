@@ -119,3 +119,18 @@ def test_a_move_a_variants_own_rule_forbids_is_told_why():
     with pytest.raises(IllegalMoveError) as quiet:  # no capture possible: no such reason
         chesskit.Board(variant="antichess").push("e2e5")
     assert "compulsory" not in str(quiet.value)
+
+
+@pytest.mark.variant_walk
+@pytest.mark.parametrize("move, why", [
+    ("P@e8", "a pawn cannot be dropped on the first or eighth rank"),
+    ("P@a1", "a pawn cannot be dropped on the first or eighth rank"),
+    ("K@e4", "a king is never in hand: it cannot be dropped"),
+    ("N@e1", "e1 is not empty: a piece is dropped on an empty square"),
+    ("B@e4", r"white has no bishop in hand \(white's pocket: PN\)"),
+])
+def test_a_drop_crazyhouse_forbids_is_told_why(move, why):
+    # QA 41b: P@e8 and K@e4 got only "illegal move ...; legal moves: ..."
+    board = chesskit.Board("4k3/8/8/8/8/8/8/4K3[PNn] w - - 0 1", variant="crazyhouse")
+    with pytest.raises(IllegalMoveError, match=f": {why}; legal moves: N@a1 "):
+        board.push(move)
