@@ -325,8 +325,9 @@ def _left_out(case) -> str:
 
 
 def pytest_collect_file(file_path, parent):
-    """A suite file that pytest reaches (named on the command line, or under a folder it
-    walks) is a ``SuiteFile``, so that ``FILE::ID[D2]`` selects one of its tests."""
+    """A file of the suites that pytest reaches (named on the command line, or under a
+    folder it walks) is a ``SuiteFile``, so that ``FILE::ID[D2]`` selects one of its tests;
+    any other ``.epd`` it walks past is not a suite of the run."""
     config = parent.config
     if _STATE not in config.stash or file_path.suffix == ".py":
         return None

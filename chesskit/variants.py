@@ -124,7 +124,17 @@ def find(name: str) -> tuple[Variant, bool]:
         if variant is not None:
             check_960(variant, name)
             return variant, True
+    other = _OTHER_RULES.get(key)
+    if other is not None:  # a name users try for a variant chesskit has: not "unknown"
+        raise InputError(f"variant {name!r} is not supported: {other}; known variants: {known_names()}")
     raise InputError(f"unknown variant {name!r}; known variants: {known_names()}")
+
+
+# names of rules close to a supported variant's, left out on purpose, and why
+_OTHER_RULES = {
+    "suicide": "python-chess's suicide differs from antichess in its stalemate rule (give antichess or giveaway)",
+    "losers": "Fairy-Stockfish's losers keeps the king royal (a check must be answered), where antichess's king is a plain piece",
+}
 
 
 def check_960(variant: Variant, name: str) -> None:

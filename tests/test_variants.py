@@ -73,3 +73,14 @@ def test_features():
     assert has["3check"] == (False, True, True)
     assert has["antichess"] == has["giveaway"] == (False, False, False)
     assert has["chess"] == has["horde"] == (False, False, True)
+
+
+@pytest.mark.parametrize("name, why", [
+    ("suicide", "python-chess's suicide differs from antichess in its stalemate rule (give antichess or giveaway)"),
+    ("Losers", "Fairy-Stockfish's losers keeps the king royal"),
+])
+def test_rules_close_to_a_supported_variant_are_said_to_be_left_out_not_unknown(name, why):
+    # QA 41b: `--variant suicide` was "unknown", as if chesskit had never heard of it
+    with pytest.raises(InputError) as err:
+        variants.find(name)
+    assert str(err.value).startswith(f"variant {name!r} is not supported: {why}") and "unknown" not in str(err.value)
