@@ -185,8 +185,8 @@ def engine_dialect(eng):
     return dialect_of(eng)
 
 
-# from this long, the dialect note says how long detection took and how to skip it (Sjaak II's
-# 3-4 s; not Ethereal's 1-1.5 s, the grace after two probes)
+# from this long, the dialect note says how long detection took and how to skip it (an engine
+# slow to answer its probes; not Ethereal's 1-1.5 s, the grace after two probes)
 SLOW_DETECTION_S = 2.0
 
 
@@ -205,8 +205,7 @@ def note_dialect(spoken, as_json: bool, eng=None) -> None:
         click.echo(f"chesskit: engine dialect {spoken['name']} ({how}): {spoken['about']}", err=True)
     took = getattr(eng, "detect_seconds", 0.0)
     if spoken is not None and spoken["detected"] and took >= SLOW_DETECTION_S:
-        # not in the run's times (they count from the first question): Sjaak II's `go perft 1`
-        # starts a search that ignores `stop` for 2-3 s
+        # not in the run's times (they count from the first question)
         click.echo(f"chesskit: finding the engine's dialect took {took:.1f} s; --dialect {spoken['name']} skips that", err=True)
     switched = getattr(eng, "switched_for_960", None)
     if switched is not None:  # xboard has no Chess960 chesskit sets: its UCI loop counted those

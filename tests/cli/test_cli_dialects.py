@@ -310,3 +310,30 @@ def test_fuzz_json_names_the_dialect_that_answered(cli):
     }
     report = json.loads(cli("fuzz", "--engine", sjaak, "--seed", "1", "--positions", "6", "--no-chess960", "--json").stdout)
     assert report["dialect_answered"] == report["dialect"] and report["dialect"]["name"] == "xboard-perft-split"
+
+
+def test_a_probe_search_that_ignores_stop_is_left_to_a_fresh_process(cli, tmp_path, monkeypatch):
+    """A `go perft 1` that starts a search `stop` does not end (Sjaak II's searched on for
+    2.6 s of its 3.6 s start; one that never ends waited out --timeout and failed the
+    engine): the next probe asks a fresh process, and the dialect it counts in is found."""
+    log = tmp_path / "commands.log"
+    monkeypatch.setenv("FAKE_UCI_LOG", str(log))
+    result = cli("compare", "startpos", "2", "--engine", f"{FAKE_UCI} --search-forever", "--json", "--timeout", "20")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["agree"] and report["dialect"]["name"] == "uci-perft" and report["dialect"]["detected"]
+    sent = log.read_text().splitlines()
+    assert sent.count("uci") == 2 and sent.index("go perft 1") < sent.index("uci", 1) < sent.index("perft 1")
+
+
+def test_a_slow_detection_is_said_with_the_dialect_that_skips_it(cli):
+    """The run's times count from the first question: a detection of 2 s or more (here two
+    probes of 1.1 s) is said in the dialect note, with the --dialect that skips it."""
+    slow = f"{FAKE_UCI} --slow-go 1.1"
+    detected = cli("compare", "startpos", "1", "--engine", slow)
+    assert detected.exit_code == 0, detected.stderr
+    took = [line for line in detected.stderr.splitlines() if "finding the engine's dialect took" in line]
+    assert len(took) == 1 and took[0].endswith("s; --dialect uci-go-perft skips that"), detected.stderr
+    assert float(took[0].split(" took ")[1].split(" s;")[0]) >= 2.0
+    named = cli("compare", "startpos", "1", "--engine", slow, "--dialect", "uci-go-perft")
+    assert named.exit_code == 0 and "dialect took" not in named.stderr, named.stderr

@@ -154,16 +154,3 @@ def test_a_total_only_engine_playing_on_after_the_game_ended_is_told_so(cli):
     assert result.exit_code == 1, result.stderr
     assert "the game is over here (the white king stands on the centre square d4): the engine plays on" in result.stdout
 
-
-def test_a_slow_detection_is_said_with_the_dialect_that_skips_it(cli):
-    """The run's times count from the first question: Sjaak II's 3-4 s of detection (its UCI
-    `go perft 1` starts a search that ignores `stop`) were nowhere ("checked in 0.03 s" for a
-    4 s run). The dialect note says how long, and the --dialect that skips it."""
-    debian_engine("sjaakii")
-    detected = cli("suite", "positions/standard.epd", "--max-depth", "1", "--engine", "sjaakii")
-    assert detected.exit_code == 0, detected.stderr
-    took = [line for line in detected.stderr.splitlines() if "finding the engine's dialect took" in line]
-    assert len(took) == 1 and took[0].endswith("s; --dialect xboard-perft-split skips that"), detected.stderr
-    assert float(took[0].split(" took ")[1].split(" s;")[0]) >= 2.0
-    named = cli("suite", "positions/standard.epd", "--max-depth", "1", "--engine", "sjaakii", "--dialect", "xboard-perft-split")
-    assert named.exit_code == 0 and "dialect took" not in named.stderr, named.stderr

@@ -605,14 +605,21 @@ def test_an_engine_that_ignores_the_probes_is_refused_after_one_timeout(kind):
     assert timeout <= took < 2 * timeout, took
 
 
-def test_a_search_that_stop_does_not_end_is_told_as_such():
-    # Sjaak II under --timeout 1: its `go perft 1` starts a search that ignores `stop` for
-    # seconds, and detection said it "did not answer 'go perft 1' within 1 s"
-    engine = open_engine(engine=f"{FAKE} --command perft --total-only --total bare --ethereal --stubborn 30", timeout=1)
+def test_a_search_that_stop_does_not_end_is_left_to_a_fresh_process_or_told_as_such():
+    # Sjaak II: its `go perft 1` starts a search that ignores `stop` for seconds; under
+    # --timeout 1 detection failed ("did not answer 'go perft 1' within 1 s", then "`stop`
+    # did not end it"), and with the default it waited the search out (2.6 s). Detecting,
+    # the next probe now asks a fresh process, and the engine's perft is found
+    stubborn = f"{FAKE} --command perft --total-only --total bare --ethereal --stubborn 30"
+    with open_engine(engine=stubborn, timeout=1) as engine:
+        assert finishes(lambda: engine.perft(STARTPOS, 2, []), timeout=120) == 400
+        assert engine.dialect_info().name == "uci-perft-total"
+    # where a count was asked in `go perft` (the dialect named), the search is told as such
+    named = open_engine(engine=stubborn, timeout=1, dialect="uci-go-perft")
     with pytest.raises(EngineError, match=r"started a search on 'go perft 1' instead of counting, and `stop` did not "
                        r"end it within 1 s: give a longer --timeout, or name the dialect it counts in with --dialect$"):
-        with engine:
-            finishes(lambda: engine.divide(STARTPOS, 1, []), timeout=120)
+        with named:
+            finishes(lambda: named.divide(STARTPOS, 1, []), timeout=120)
 
 
 def test_an_answer_printed_on_stderr_is_pointed_at(tmp_path):

@@ -19,6 +19,9 @@ answers `go perft` the way Stockfish does (`move: count`, blank, `Nodes searched
                     start than chesskit waits, its handshake read after the wait whatever
                     the machine's load (a --slow-uci's sleep counts from the 'uci' it read)
     --variants      offer UCI_Variant (the lichess variants, python-chess's boards: correct)
+    --search-forever  answer `go perft N` with a search that never ends and ignores `stop`
+                    (printing info lines), and count with a bare `perft N` instead
+    --slow-go S     sleep S seconds before it answers each `go perft`
 
 With $FAKE_UCI_LOG set, every command received is appended to that file.
 """
@@ -75,6 +78,8 @@ def main() -> None:
     parser.add_argument("--slow-uci", type=float, default=0.0)  # seconds before it answers 'uci'
     parser.add_argument("--late-uci", action="store_true")
     parser.add_argument("--variants", action="store_true")
+    parser.add_argument("--search-forever", action="store_true")
+    parser.add_argument("--slow-go", type=float, default=0.0)
     args = parser.parse_args()
     variant = "chess"
     adapter = importlib.import_module(f"bug_{args.bug}").Adapter() if args.bug else pchelper.Adapter()
@@ -110,7 +115,13 @@ def main() -> None:
             at = tokens.index("moves") if "moves" in tokens else len(tokens)
             fen = chess.STARTING_FEN if tokens[1] == "startpos" else " ".join(tokens[2:at])
             moves = tokens[at + 1 :]
-        elif command == "go" and tokens[1:2] == ["perft"]:
+        elif command == "go" and args.search_forever:
+            for depth in range(1, 10**9):  # never reads `stop`
+                out(f"info depth {depth} score cp 0 nodes {depth * 100} pv e2e4")
+                time.sleep(0.05)
+        elif (command == "go" and tokens[1:2] == ["perft"]) or (command == "perft" and args.search_forever):
+            tokens = ["go", *tokens] if command == "perft" else tokens
+            time.sleep(args.slow_go)
             adapter.set_fen(fen, chess960=chess960, **({"variant": variant} if variant != "chess" else {}))
             if args.keep_castling:
                 if not adapter.board.castling_rights:

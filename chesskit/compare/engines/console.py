@@ -36,6 +36,9 @@ ANSWER_GRACE = 2.0
 # The same for a probe, a depth-1 question on the start position: its answer comes in one
 # burst, in milliseconds (2 s, twice, was most of Ethereal's and Sjaak II's start-up).
 PROBE_GRACE = 0.5
+# How long a probe's search may go on after `stop` before the engine is started afresh for
+# the next probe (Sjaak II ignores it: its `go perft 1` searched for 2.6 s of its 3.6 s start)
+STOP_WAIT = 0.5
 # What a UCI engine prints after `uci`: seen while it is taken for a console, its late handshake.
 _UCI_HANDSHAKE = re.compile(r"^(uciok|option name .*|id (name|author) .*)$")
 # A reply to `uci` that says the engine does not know it.
@@ -234,6 +237,13 @@ class PerftEngine(UciEngine):
         self._drain()
         return True
 
+    def _respawn(self) -> None:
+        """A fresh process in place of one whose search went on after `stop` while its
+        dialect was being found (its handshake, options and variant again)."""
+        self._kill()
+        self._chess960 = False
+        UciEngine._ensure_started(self)
+
     def restart(self, dialect: Dialect) -> None:
         """Start the engine again, to speak `dialect` (in its UCI loop) from now on."""
         self._kill()
@@ -369,7 +379,7 @@ class PerftEngine(UciEngine):
 
         self._send(command)
         ready_reply = self._request_ready(command)
-        ready, search, searching, refused = ready_reply is None, False, False, False
+        ready, search, searching, refused, stop_by = ready_reply is None, False, False, False, 0.0
         # a refusal of the position's commands or of this one (`Illegal move: position fen ...`):
         # an engine that then prints no answer gets a short grace, not the whole --timeout
         turned_down, self._refused = self._refused and not probe, False
@@ -393,7 +403,12 @@ class PerftEngine(UciEngine):
                     # not whole yet (a total before its divide lines, lines still coming
                     # after readyok): read on while the engine keeps talking
                     quiet = quiet or wait_more()
-            if quiet is not None:
+            if probe and searching:  # a search: `bestmove` is due at once
+                line = self._poll(min(stop_by, deadline) if deadline else stop_by)
+                if line is None:  # it ignores `stop` (Sjaak II's runs 2-3 s): the next probe asks a fresh process
+                    self._respawn()
+                    return reader.finish(), True
+            elif quiet is not None:
                 line = self._poll(min(quiet, deadline) if deadline else quiet)
                 if line is None:
                     if searching:
@@ -410,7 +425,7 @@ class PerftEngine(UciEngine):
                 continue
             if not self._console and text.startswith("info") and (" pv " in f"{text} " or " score " in text):
                 if not searching and not search:
-                    searching = True
+                    searching, stop_by = True, time.monotonic() + STOP_WAIT
                     self._send("stop")
                 continue
             kind = reader.feed(line)
