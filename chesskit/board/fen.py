@@ -662,8 +662,9 @@ def _variant_checks(setup: Setup, rules: variants.Variant, notes: _Notes) -> Non
     arise" notes (a game that ended before this position)."""
     board, us, name = setup.board, setup.turn, rules.rules
     has_king = [KING | color << 3 in board for color in (WHITE, BLACK)]
+    if name in ("antichess", "horde"):  # horde: white, without a king, loses with its last piece
+        _note_mover_material(board, us, notes)
     if name == "antichess":
-        _note_antichess_material(board, us, notes)
         return  # no check in antichess
     if name == "atomic" and not has_king[us]:
         return  # a side without a king in atomic has lost
@@ -689,9 +690,10 @@ def _variant_checks(setup: Setup, rules: variants.Variant, notes: _Notes) -> Non
         _note_check_counters(setup, notes)
 
 
-def _note_antichess_material(board: list[int], us: int, notes: _Notes) -> None:
-    """Antichess: the side not to move made the last move, with a piece that is still on
-    the board (a mover never loses its own piece), so it cannot be without pieces."""
+def _note_mover_material(board: list[int], us: int, notes: _Notes) -> None:
+    """Antichess and horde: the side not to move made the last move, with a piece that is
+    still on the board (a mover never loses its own piece), so it cannot be without pieces
+    (in horde only white can be: black's king stays)."""
     them = 1 - us
     if not any(code and code >> 3 == them for code in board):
         both = "" if any(board) else " (the board is empty)"

@@ -194,6 +194,8 @@ def test_cannot_arise_notes_and_strict():
         # the side that made the last move kept the piece it moved (it was counted 0, no note)
         ("8/8/8/8/8/8/8/K7 w - - 0 1", "antichess", "piece placement", "black has no pieces with white to move"),
         ("8/8/8/8/8/8/8/8 b - - 0 1", "antichess", "piece placement", "(the board is empty)"),
+        # QA 41b: horde's white loses with its last piece, so black to move without any cannot arise
+        ("4k3/8/8/8/8/8/8/8 b - - 0 1", "horde", "piece placement", "white has no pieces with black to move"),
     ]
     for fen, variant, field, words in cases:
         setup = parse_fen(fen, variant=variant)
