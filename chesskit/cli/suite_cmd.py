@@ -161,6 +161,9 @@ def _write_stopped(stop: KeyboardInterrupt, junit: str | None, html_path: str | 
         data = json_data(outcome, engine_call(engine_opts) if engine_opts.given else None)
         data["interrupted"] = interrupt_message(interrupted_signal())
         click.echo(json.dumps(data))
+    stopped = next((p for p in outcome.positions if p.not_run_reason), None)
+    if stopped is not None and eng is not None:  # the engine's position it stopped in, and what it had found there
+        stop.add_note(f"it stopped in {stopped.record.label} ({stopped.record.location}) after {stopped.seconds:.1f} s: {stopped.reason}")
     if not (junit or html_path):
         return
     try:

@@ -100,8 +100,9 @@ def _position_cases(position, mismatch_lines) -> list[junit.Case]:
             case.skipped = "not run: the engine could not be started"
         elif failure is not None:
             case.skipped = f"not run: the engine failed on D{failure.depth} of this position"
-        elif position.status == NOT_RUN:
-            case.skipped = f"not run: {position.reason}"
+        elif position.status == NOT_RUN or position.not_run_reason:
+            # a run interrupted after a mismatch of this position: its later counts (a pass before)
+            case.skipped = f"not run: {position.not_run_reason or position.reason}"
         cases.append(case)
     return cases
 

@@ -293,9 +293,10 @@ def regression(result: SuiteResult, engine_call: str | None = None):
     if result.report is not None:
         return from_report(result.report, record.label, engine_call or DEFAULT_ENGINE)
     found = for_count(record.fen, record.chess960, result.task.depth, result.task.expected, record.label, record.variant)
-    if result.engine_error is not None:
-        # the engine failed in the descent, which found no deeper node: its test asks the
-        # engine for the suite's count here (a test of chesskit's own count would always pass)
+    if result.engine_error is not None or engine_call is not None:
+        # an engine run whose descent found no deeper node (the engine failed in it, or the
+        # run was interrupted in it): its test asks the engine for the suite's count here (a
+        # test of chesskit's own count would always pass)
         found = dataclasses.replace(found, engine_call=engine_call or DEFAULT_ENGINE)
     return found
 

@@ -132,7 +132,7 @@ def suite_html(data: dict) -> str:
         bad = next((e for e in entries if not e.get("ok")), None)
         if bad is not None and key not in others and _status(entries) == "mismatch":
             anchors[key] = f"finding-{len(anchors) + 1}"
-            findings.append(_suite_finding(bad, anchors[key]))
+            findings.append(_suite_finding(bad, anchors[key], data.get("engine")))
     rows = [(key, _position_row(entries, anchors.get(key), others.get(key))) for key, entries in groups.items()]
     for key, position in others.items():
         if key not in groups:
@@ -248,7 +248,7 @@ def _suite_verdict(data: dict) -> tuple[str, bool]:
     return text, not failed and not errors and not engine_errors and not data.get("engine_error")
 
 
-def _suite_finding(entry: dict, anchor: str) -> str:
+def _suite_finding(entry: dict, anchor: str, engine: str | None = None) -> str:
     ident, depth = entry.get("id"), entry.get("depth")
     heading = f"{ident} at depth {depth}: expected {entry.get('expected', 0):,}, counted {entry.get('nodes', 0):,}"
     where = [
@@ -264,12 +264,15 @@ def _suite_finding(entry: dict, anchor: str) -> str:
     elif entry.get("stats_mismatch"):
         diffs = ", ".join(f"{k} expected {v['expected']:,}, got {v['actual']:,}" for k, v in entry["stats_mismatch"].items())
         why = f"the leaf counters differ: {diffs}"
+    elif engine:  # compare's descent did not end: the run was interrupted in it, or the engine failed there
+        why = f"{engine}'s count differs from the suite's; compare's descent to the move where it goes wrong did not finish"
     else:
         why = "chesskit's count differs from the suite's: the expected count or chesskit is wrong"
     board = board_svg(entry["fen"], variant=entry.get("variant", "chess")) if entry.get("fen") else ""
     divide = entry.get("divide") or {}
     rows = "".join(f'<tr><td><code>{esc(m)}</code></td><td class="num">{n:,}</td></tr>' for m, n in divide.items())
-    caption = f'<caption class="muted">chesskit\'s divide at depth {esc(depth)}</caption>'
+    counter = "the engine" if engine else "chesskit"
+    caption = f'<caption class="muted">{counter}\'s divide at depth {esc(depth)}</caption>'
     table = f'<table class="divide">{caption}<tbody>{rows}</tbody></table>' if rows else ""
     facts = "".join(f"<dt>{esc(name)}</dt><dd>{value}</dd>" for name, value in where)
     regression = regression_html(entry.get("regression"))

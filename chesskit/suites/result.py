@@ -49,6 +49,9 @@ class PositionResult:
     # status engine-error: the count it failed on (the last of ``results`` when it failed in
     # compare's descent of that count's mismatch, else the first count not made)
     failed_task: Task | None = None
+    # why ``not_run``'s counts were not made where ``reason`` says something else (a run
+    # interrupted in this position after a mismatch: the JUnit report's <skipped> says it)
+    not_run_reason: str | None = None
 
     @property
     def ok(self) -> bool:

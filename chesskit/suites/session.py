@@ -16,6 +16,7 @@ outcome (``chesskit.cli.suite_render``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -363,8 +364,9 @@ def _finish(outcome: Outcome, planned: Planned, engine, jobs, seen: "_Positions"
     the counts it made), the skipped ones, the lines not run."""
     outcome.dialect_answered = answered_dialect(outcome.dialect, engine)
     rest = jobs[len(seen.done):]
-    if interrupted and rest and seen.made:  # the position it stopped in: the counts made stand
-        outcome.positions.append(_stopped(rest.pop(0), seen.made, interrupted))
+    if interrupted and rest and (seen.made or seen.began is not None):
+        # the position it stopped in (an engine's, or one with counts made): those stand
+        outcome.positions.append(_stopped(rest.pop(0), seen.made, interrupted, seen.spent()))
     for job in rest:
         why = interrupted or ("--fail-fast stopped the run" if outcome.engine_error is None else "the engine could not be started")
         outcome.positions.append(result_of.not_run(job[0].record, job, why))
@@ -376,11 +378,13 @@ def _finish(outcome: Outcome, planned: Planned, engine, jobs, seen: "_Positions"
     return outcome
 
 
-def _stopped(job: list[Task], made: list[SuiteResult], why: str) -> PositionResult:
-    """The position an interrupt stopped after the counts ``made`` of its ``job``: a
-    mismatch if one of them differs, else not run from its next count on."""
+def _stopped(job: list[Task], made: list[SuiteResult], why: str, seconds: float = 0.0) -> PositionResult:
+    """The position an interrupt stopped in, after the counts ``made`` of its ``job`` and
+    ``seconds`` on it: a mismatch if one of them differs, else not run from its next count
+    on ("... at D2": where it stopped, told apart from the positions never started)."""
     rest = job[len(made):]
     position = result_of.not_run(job[0].record, rest, f"{why} at D{rest[0].depth}" if rest else why)
+    position.not_run_reason, position.seconds = position.reason, seconds
     position.results = list(made)
     first = next((r for r in made if r.mismatch), None)
     if first is not None:
@@ -408,6 +412,15 @@ class _Positions:
         self.on_position = on_position
         self.done: list[PositionResult] = []
         self.made: list[SuiteResult] = []  # the counts of the position not yet closed
+        self.began: float | None = None  # when the engine was first asked the position in progress
+
+    def begin(self) -> None:
+        """An engine's position starts (the one an interrupt stops in, counts made or not)."""
+        self.began = time.monotonic()
+
+    def spent(self) -> float:
+        """The seconds spent on the position in progress."""
+        return 0.0 if self.began is None else time.monotonic() - self.began
 
     def count(self, result: SuiteResult) -> None:
         self.outcome.results.append(result)
@@ -417,7 +430,7 @@ class _Positions:
 
     def close(self, position: PositionResult) -> bool:
         """Keep one position's result; False when the run must stop (--fail-fast)."""
-        self.made = []
+        self.made, self.began = [], None
         self.done.append(position)
         self.outcome.positions.append(position)
         if self.on_position is not None:
@@ -464,6 +477,7 @@ def _ask_engine(jobs, seen: _Positions, engine, position_timeout: float | None, 
     for job in jobs:
         made: list[SuiteResult] = []
         failure = None
+        seen.begin()
         with Timer() as timer:
             try:
                 if restarted:  # its start is not the position's: --position-timeout bounds answers

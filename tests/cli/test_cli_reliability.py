@@ -6,6 +6,7 @@ what it guards. Memory bounds are checked under RLIMIT_AS in a subprocess, never
 from __future__ import annotations
 
 import json
+from html import unescape
 import os
 import resource
 import signal
@@ -277,16 +278,26 @@ def test_a_suite_stopped_in_compares_descent_keeps_the_mismatch_it_counted(tmp_p
     can take far longer than the count): the count was made and differs, so the reports
     hold it as a mismatch (it was "not run", and JUnit said 0 failures)."""
     suite = tmp_path / "kiwi.epd"
-    suite.write_text(f'{KIWIPETE[:-4]} id "kiwi"; D1 48; D2 2039;\n')
-    junit = tmp_path / "report.xml"
+    suite.write_text(f'{KIWIPETE[:-4]} id "kiwi"; D1 48; D2 2039; D3 97862;\n')
+    junit, html = tmp_path / "report.xml", tmp_path / "report.html"
     hang = f"{ENGINES / 'fail_on.py'} --bug no_ep --fault hang --on {KIWIPETE.split()[0]} --moves a2a4"
     out: list[str] = []
-    _signalled(tmp_path, ["suite", str(suite), "--engine", hang, "--junit", str(junit), "--json"], signal.SIGTERM, out=out)
-    case = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}["kiwi D2"]
-    assert case.find("failure").get("message").startswith("depth 2: expected 2039, got 2038")
+    args = ["suite", str(suite), "--engine", hang, "--junit", str(junit), "--html", str(html), "--json"]
+    err = _signalled(tmp_path, args, signal.SIGTERM, out=out)
+    cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
+    assert cases["kiwi D2"].find("failure").get("message").startswith("depth 2: expected 2039, got 2038")
+    # QA 41d: the count after it, never made, was a plain passing testcase
+    assert cases["kiwi D3"].find("skipped").get("message") == "not run: the run was interrupted at D3"
     data = json.loads(out[0])
     assert data["failed"] == 1 and data["positions"]["mismatched"] == 1
     assert [(p["id"], p["status"]) for p in data["skipped"]] == []
+    # the console names the position it stopped in and the mismatch it found there
+    assert f"it stopped in kiwi ({suite}:1) after " in err and "s: D2: expected 2039, got 2038; then the run was interrupted" in err
+    # the report names the engine as the counter (it blamed chesskit or the suite, and gave a test of chesskit)
+    page = unescape(html.read_text())
+    assert "count differs from the suite's; compare's descent to the move where it goes wrong did not finish" in page
+    assert "the engine's divide at depth 2" in page and "chesskit is wrong" not in page
+    assert "with chesskit.Engine(" in page
 
 
 def test_a_suite_stopped_while_its_engine_starts_still_writes_its_junit(tmp_path, suite_file):
@@ -317,6 +328,7 @@ def test_a_suite_stopped_by_sigterm_prints_its_json_so_far(tmp_path):
     assert [(r["id"], r["depth"], r["ok"]) for r in data["results"]] == [("start", 1, True), ("start", 2, True), ("kiwi", 1, True)]
     assert data["positions"]["passed"] == 1 and data["positions"]["not_run"] == 1
     assert [(p["id"], p["status"], p["reason"]) for p in data["skipped"]] == [("kiwi", "not-run", "the run was interrupted at D2")]
+    assert data["skipped"][0]["seconds"] > 0  # the time it hung there (0.0, as a position never started)
 
 
 def _signalled(tmp_path, args: list[str], sig, preexec_fn=None, out: list[str] | None = None) -> str:
