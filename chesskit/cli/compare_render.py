@@ -149,19 +149,24 @@ def _game_over(report) -> str | None:
         return None
 
 
-def _noted_move(note) -> str:
-    """A note's move as its line shows it: a row listed twice (``e5f7 (listed twice)``) by
-    its move alone, since the note's kind says it (the words came twice in one line)."""
-    from chesskit.compare.engines.base import TWICE
+# the kinds of an extra row that is no move of its own (``classify.listing_note``)
+_LISTING = {"listed twice", "null move"}
 
-    return note.move[: -len(TWICE)] if note.move.endswith(TWICE) else note.move
+
+def _extra_heading(report) -> str:
+    """What the extra rows are: a move listed twice is legal, only listed again."""
+    extras = [note for note in report.notes if note.side == "extra"]
+    listed = [note for note in extras if _LISTING & set(note.kinds)]
+    if listed and len(listed) == len(extras):
+        return "the engine lists, no moves of their own (a move listed twice, a null move)"
+    return "the engine generates, they are not legal" + (" (or are listed twice)" if listed else "")
 
 
 def note_lines(report) -> list[str]:
     lines = count_lines(report)
     for side, moves, what in (
         ("missing", report.missing, "chesskit generates, the engine does not"),
-        ("extra", report.extra, "the engine generates, they are not legal"),
+        ("extra", report.extra, _extra_heading(report)),
     ):
         if not moves:
             continue
@@ -171,7 +176,7 @@ def note_lines(report) -> list[str]:
             by_hint.setdefault(note.hint, []).append(note)
         for hint, notes in by_hint.items():
             for note in notes:
-                lines.append(f"  {_noted_move(note):<6} {', '.join(note.kinds) or '-'}")
+                lines.append(f"  {note.shown:<6} {', '.join(note.kinds) or '-'}")
             lines.append(f"         hint{f' ({len(notes)} moves)' if len(notes) > 1 else ''}: {hint}")
     return lines
 
@@ -291,7 +296,7 @@ def render_terminal(report, con) -> None:
         for note in report.notes:
             colour = "green" if note.side == "missing" else "red"
             notes.add_row(
-                Text(note.side, style=colour), Text(_noted_move(note), style="bold"), ", ".join(note.kinds), note.hint
+                Text(note.side, style=colour), Text(note.shown, style="bold"), ", ".join(note.kinds), note.hint
             )
         for line in count_lines(report):
             con.print(Text(line, style="yellow"))

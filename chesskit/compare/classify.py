@@ -53,6 +53,19 @@ class MoveNote:
     def to_json(self) -> dict:
         return {"move": self.move, "side": self.side, "kinds": list(self.kinds), "hint": self.hint}
 
+    @property
+    def shown(self) -> str:
+        """The move as a line shows it beside its kinds: a row listed twice (``e5f7 (listed
+        twice)``) by its move alone, since its kind says it (the words came twice)."""
+        return shown_move(self.move)
+
+
+def shown_move(row: str) -> str:
+    """``MoveNote.shown`` of a divide row (a JSON note's ``move``)."""
+    from chesskit.compare.engines.base import TWICE
+
+    return row[: -len(TWICE)] if row.endswith(TWICE) else row
+
 
 # ------------------------------------------------------------------ geometry
 

@@ -48,7 +48,7 @@ def finding_lines(report) -> list[str]:
     lines = [report.summary()]
     for note in report.notes:
         kinds = ", ".join(note.kinds)
-        lines.append(f"{note.side} {note.move}" + (f" ({kinds})" if kinds else "") + (f": {note.hint}" if note.hint else ""))
+        lines.append(f"{note.side} {note.shown}" + (f" ({kinds})" if kinds else "") + (f": {note.hint}" if note.hint else ""))
     if report.state is not None and report.state.hint:
         lines.append(report.state.hint)
     return lines

@@ -35,7 +35,7 @@ def finding_html(data: dict, anchor: str, heading: str, extra_facts: list[tuple[
         f'<p class="summary mismatch">{esc(data.get("summary") or _summary(data))}</p>\n'
         '<div class="finding-grid">\n'
         f'<div class="boards">{"".join(panels)}</div>\n<div class="details">\n'
-        f"<h3>Move path</h3>\n{_path_list(path, steps, data.get('depth'))}\n"
+        f"<h3>Move path</h3>\n{_path_list(path, steps, fens[0])}\n"
         f"{_classification(data)}{_facts_html(facts)}{_regression(data, fens)}"
         "</div>\n</div>\n</section>\n"
     )
@@ -70,15 +70,26 @@ def _node_panel(data: dict, path: list[str], i: int, fen: str | None, step: dict
     )
 
 
-def _path_list(path: list[str], steps: dict, depth) -> str:
+def _path_list(path: list[str], steps: dict, start_fen: str | None) -> str:
     items = []
     for i in range(len(path) + 1):
         step = steps.get(tuple(path[:i]))
-        label = "start" if i == 0 else f"{i}. {path[i - 1]}"  # ply numbers
+        label = "start" if i == 0 else f"{_move_number(start_fen, i - 1)} {path[i - 1]}"
         at = f' <span class="muted">depth {step["depth"]}</span>' if step is not None else ""
         pressed = "true" if i == len(path) else "false"
         items.append(f'<li><button type="button" data-step="{i}" aria-pressed="{pressed}">{esc(label)}</button>{at}</li>')
     return f'<ol class="path">{"".join(items)}</ol>'
+
+
+def _move_number(start_fen: str | None, ply: int) -> str:
+    """``9.`` or ``9...``: the number of the path's ``ply``-th move (from 0) as a game
+    writes it, from the start FEN's side to move and fullmove number (its last field;
+    "2. c7c5" read as white's second move where it was black's reply in move 1)."""
+    fields = (start_fen or "").split()
+    black_first = fields[1:2] == ["b"]
+    first = int(fields[-1]) if len(fields) >= 6 and fields[-1].isdigit() else 1
+    turn = ply + black_first
+    return f"{max(first, 1) + turn // 2}{'...' if turn % 2 else '.'}"
 
 
 # the order of a divide table's rows: the moves one side lacks (most often the bug itself),
@@ -115,6 +126,15 @@ def _divide_table(step: dict) -> str:
     )
 
 
+def _shown_move(note: dict) -> str:
+    """A JSON note's move beside its kinds: a row listed twice (``e1f2 (listed twice)``) by
+    its move alone, its kind saying it (the words came twice)."""
+    move = note.get("move", "")
+    for kind in note.get("kinds") or []:
+        move = move.removesuffix(f" ({kind})")
+    return move
+
+
 def _count(n) -> str:
     return "&ndash;" if n is None else f"{n:,}"
 
@@ -125,7 +145,7 @@ def _classification(data: dict) -> str:
         side = note.get("side", "")
         kinds = ", ".join(note.get("kinds") or [])
         items.append(
-            f'<li><span class="badge {esc(side)}">{esc(side)}</span> <code>{esc(note.get("move", ""))}</code>'
+            f'<li><span class="badge {esc(side)}">{esc(side)}</span> <code>{esc(_shown_move(note))}</code>'
             f'{f" <span class=muted>({esc(kinds)})</span>" if kinds else ""}<br>{esc(note.get("hint", ""))}</li>'
         )
     if data.get("kind") == "state":

@@ -390,6 +390,13 @@ def test_a_move_listed_twice_has_its_arrow(cli, tmp_path):
                  "--html", str(page))
     assert result.exit_code == 1
     assert re.findall(r'class="arrow extra" data-move="([^"]*)"', page.read_text()) == ["e1f2"]
+    # QA 41c: its note read "e1f2 (listed twice) (listed twice)" here, in explore and compare's heading
+    # called the legal e1f2 "not legal"
+    assert "(listed twice) (listed twice)" not in page.read_text()
+    assert "extra (1): the engine lists, no moves of their own (a move listed twice, a null move)" in result.stdout
+    explored = cli("explore", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "1", "--python", f"{ENGINES / 'bad_divide.py'}:Twice",
+                   input="auto\n")
+    assert "extra e1f2 (listed twice): the engine generates e1f2 twice" in explored.stdout, explored.stdout
 
 
 @pytest.mark.variant_walk
@@ -435,3 +442,24 @@ def test_the_shrink_line_counts_its_candidates_in_words(tried, words):
 
     data = {"shrunk": True, "start_fen": "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "position_fen": "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "shrink_tried": tried}
     assert f"4 &rarr; 3 pieces, {words};" in _shrunk(data)
+
+
+def test_the_move_path_is_numbered_as_a_game_writes_it(cli, tmp_path):
+    # QA 41c: the path was numbered by ply, "2. c7c5" for black's reply in move 1
+    page = tmp_path / "path.html"
+    result = cli("compare", "kiwipete", "3", "--python", f"{ENGINES / 'bug_no_ep.py'}:Adapter", "--html", str(page))
+    assert result.exit_code == 1
+    labels = re.findall(r'data-step="\d+" aria-pressed="\w+">([^<]*)<', page.read_text())
+    assert labels == ["start", "1. e2d1", "1... c7c5"]
+
+
+@pytest.mark.parametrize("fen, numbers", [
+    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", ["1.", "1...", "2."]),
+    ("4k3/8/8/8/8/8/8/4K3 b - - 3 9", ["9...", "10.", "10..."]),
+    ("4k3/8/8/8/8/8/8/4K3 w - - 3+3 0 12", ["12.", "12...", "13."]),  # three-check's counters before the clocks
+    ("4k3/8/8/8/8/8/8/4K3 w - -", ["1.", "1...", "2."]),  # no clocks
+])
+def test_move_numbers_follow_the_side_to_move_and_the_fullmove_number(fen, numbers):
+    from chesskit.report.finding import _move_number
+
+    assert [_move_number(fen, ply) for ply in range(3)] == numbers
