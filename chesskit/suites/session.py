@@ -160,7 +160,7 @@ class Outcome:
             first = broken[0]
             run = sum(p.status not in (SKIPPED, NOT_RUN) for p in self.positions)
             # an engine that could not be started at all failed whatever the position
-            hint = "" if first.failure and first.failure.not_started else _chess960_hint(first.record, self.skip_chess960)
+            hint = "" if first.failure and first.failure.not_started else _chess960_hint(broken, self.skip_chess960)
             extra = f"; {len(failed)} of {len(self.results)} counts did not match" if failed else ""
             stopped = sum(p.status == NOT_RUN for p in self.positions)  # after --fail-fast
             extra += f"; --fail-fast left {plural(stopped, 'position')} not run" if stopped else ""
@@ -518,10 +518,13 @@ def _unplayable_960(failure: EngineFailure) -> bool:
     return CANNOT_PLAY_960 in failure.reason
 
 
-def _chess960_hint(record, skip_chess960: bool) -> str:
-    # a position of a Chess960 file asked as standard chess (c960-518, the standard array)
-    # is not left out by --skip-chess960: a failure there has nothing to do with Chess960
-    return "; --skip-chess960 leaves the Chess960 positions out" if played_as_960(record) and not skip_chess960 else ""
+def _chess960_hint(broken: list[PositionResult], skip_chess960: bool) -> str:
+    """The hint where the engine failed on Chess960 positions only: one failing on standard
+    positions too (a crash on every position) fails without them as well (QA 41d). A
+    position of a Chess960 file asked as standard chess (c960-518, the standard array) is
+    not left out by --skip-chess960: a failure there has nothing to do with Chess960."""
+    only_960 = all(played_as_960(position.record) for position in broken)
+    return "; --skip-chess960 leaves the Chess960 positions out" if only_960 and not skip_chess960 else ""
 
 
 def run_errors(results: list[SuiteResult]) -> list[LineError]:

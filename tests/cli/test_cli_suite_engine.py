@@ -209,6 +209,21 @@ def test_a_failure_at_the_standard_array_of_a_chess960_file_gets_no_chess960_hin
         assert "Chess960" not in line and "--skip-chess960" not in line
 
 
+def test_the_chess960_hint_comes_only_where_the_engine_failed_on_chess960_positions_only(cli, tmp_path):
+    # QA 41d: an engine crashing on every position was told that --skip-chess960 leaves the
+    # Chess960 ones out, because the first it failed on was one
+    placement = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR"
+    crash = f"{ENGINES / 'fail_on.py'} --fault segv --on {placement}"
+    suite = tmp_path / "mixed.epd"
+    # the same array, castling (Chess960) and not (standard chess): the engine crashes on both
+    suite.write_text(f'{placement} w HFhf - id "c960-one"; D1 21;\n{placement} w - - id "no-rights"; D1 21;\n')
+    line = one_line(cli("suite", str(suite), "--engine", crash), 3, "the engine failed on 2 of 2 positions")
+    assert "--skip-chess960" not in line
+    suite.write_text(f'{placement} w HFhf - id "c960-one"; D1 21;\n{QUIET[:-4]} id "quiet"; D1 14;\n')
+    line = one_line(cli("suite", str(suite), "--engine", crash), 3, "the engine failed on 1 of 2 positions")
+    assert line.endswith("; --skip-chess960 leaves the Chess960 positions out)"), line
+
+
 def test_junit_without_an_engine(cli, tmp_path):
     suite = epd(tmp_path, [("quiet", QUIET, 2)], wrong={"quiet": 3})
     out = tmp_path / "junit.xml"
