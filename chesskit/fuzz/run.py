@@ -339,13 +339,22 @@ def _stream(seed: int, chess960: bool | None, suite_fens, variant: str):
 @contextlib.contextmanager
 def _told_seed(run: FuzzRun):
     """A Ctrl-C with no finding yet says how far the run got and its seed, to repeat it
-    (``--json`` printed nothing else); one inside a finding says where (``_told_where``)."""
+    (``--json`` printed nothing else), and the positions the engine failed on so far (a
+    CI job's time limit lost them: they are shown at the end); one inside a finding says
+    where (``_told_where``)."""
     try:
         yield
     except KeyboardInterrupt as err:
         if not getattr(err, "__notes__", None):
             tried = f"{run.positions} position{'s' * (run.positions != 1)}"
-            err.add_note(f"{tried} of seed {run.seed} tried, no difference found yet")
+            note = f"{tried} of seed {run.seed} tried, no difference found yet"
+            if run.crashes:
+                first = run.crashes[0]
+                note += (
+                    f"; the engine failed on {len(run.crashes)} of them (first: position {first.index}, "
+                    f"{first.shown(first.start.fen)}: {first.failure.reason})"
+                )
+            err.add_note(note)
         raise
 
 

@@ -414,3 +414,39 @@ def test_an_engine_slow_to_restart_is_not_charged_to_the_next_position(cli, tmp_
     data = json.loads(result.stdout)
     assert data["positions"] == 3 and len(data["engine_errors"]) == 1, data["engine_errors"]
     assert "SIGSEGV" in data["engine_errors"][0]["reason"]
+
+
+class FailsThenInterrupted:
+    """python-chess's counts; the first question fails (a crash), a later one is Ctrl-C."""
+
+    name = "flaky"
+
+    def __init__(self, inner):
+        self.inner, self.asked = inner, 0
+
+    def divide(self, fen, depth, moves, chess960=False):
+        from chesskit.errors import EngineError
+
+        self.asked += 1
+        if self.asked == 1:
+            raise EngineError("engine 'flaky' crashed (the test's)")
+        if self.asked == 8:
+            raise KeyboardInterrupt
+        return self.inner.divide(fen, depth, moves, chess960)
+
+    def close(self):
+        pass
+
+
+def test_ctrl_c_with_no_difference_yet_names_the_positions_the_engine_failed_on():
+    # QA 41d: a CI job's SIGTERM lost them: shown only at the end of the run, and the
+    # interrupt's line said "no difference found yet" alone
+    with open_engine(python=f"{ENGINES / 'eng_correct.py'}:Adapter") as inner:
+        with pytest.raises(KeyboardInterrupt) as caught:
+            fuzz(FailsThenInterrupted(inner), seed=1, depth=2, max_positions=200)
+    (note,) = caught.value.__notes__
+    assert re.fullmatch(
+        r"\d+ positions of seed 1 tried, no difference found yet; the engine failed on 1 of them "
+        r"\(first: position 1, \S+ [wb] \S+ \S+ \d+ \d+: engine 'flaky' crashed \(the test's\)\)",
+        note,
+    ), note
