@@ -111,8 +111,10 @@ def compare(
     finally:
         eng.close()
     note_dialect(dialect_of(result), as_json, eng.backend)
-    show(result, as_json)
-    write_compare(html_path, result.report, board.notes, result.regression)
+    try:
+        show(result, as_json)
+    finally:  # written if stdout was closed (| head: the descent is done), then exit 141
+        write_compare(html_path, result.report, board.notes, result.regression)
     if not result.agree:
         raise MismatchError(result.summary())
 

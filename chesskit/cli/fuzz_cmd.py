@@ -124,8 +124,7 @@ def fuzz(
         eng.close()
     note_dialect(spoken, as_json, eng)
     _check_compared(run, started)
-    failure = _show_and_save(run, save, as_json, spoken, engine_call(engine_opts), eng)
-    write_fuzz(html_path, run, engine_call(engine_opts))
+    failure = _shown_and_written(run, save, as_json, spoken, engine_opts, eng, html_path)
     _verdict(run, failure, chess960)
 
 
@@ -212,6 +211,15 @@ class _Stopped(ChesskitError):
     def __init__(self, failure: str):
         self.exit_code = 128 + int(signals.interrupted_signal())
         super().__init__(f"{signals.interrupt_message(signals.interrupted_signal())}; the finding is shown above but {failure}")
+
+
+def _shown_and_written(run, save: str | None, as_json: bool, spoken, engine_opts, eng, html_path: str | None) -> str | None:
+    """``_show_and_save``, then the --html report: written if stdout was closed too (``|
+    head``: the run is done), before the exit 141."""
+    try:
+        return _show_and_save(run, save, as_json, spoken, engine_call(engine_opts), eng)
+    finally:
+        write_fuzz(html_path, run, engine_call(engine_opts))
 
 
 def _show_and_save(run, save: str | None, as_json: bool, spoken, call: str, eng=None) -> str | None:

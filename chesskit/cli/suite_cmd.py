@@ -131,7 +131,7 @@ def suite(
         try:
             eng = _open_engine(engine_opts, variant, bisect) if planned.nothing is None else None
             outcome, encoded = _execute(planned, eng, stats, threads, hash_mb, as_json, Run(seconds, fail_fast, bisect), gpu, ahead)
-        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM from a CI job's timeout
+        except (KeyboardInterrupt, BrokenPipeError) as stop:  # Ctrl-C, SIGTERM (a CI job's timeout), | head
             _write_stopped(stop, junit, html_path, as_json, planned, eng, engine_opts)
             raise
         finally:
@@ -148,7 +148,7 @@ def suite(
         raise verdict
 
 
-def _write_stopped(stop: KeyboardInterrupt, junit: str | None, html_path: str | None, as_json: bool, planned, eng, engine_opts) -> None:
+def _write_stopped(stop: BaseException, junit: str | None, html_path: str | None, as_json: bool, planned, eng, engine_opts) -> None:
     """An interrupted run still writes the --junit and --html reports asked for, and with
     --json prints its object, with the counts made so far (the rest ``not-run``; the
     object says ``"interrupted"``): a CI job stopped by its time limit shows what passed
@@ -156,6 +156,9 @@ def _write_stopped(stop: KeyboardInterrupt, junit: str | None, html_path: str | 
     from chesskit.cli.signals import interrupt_message, interrupted_signal
     from chesskit.suites.session import partial_outcome
 
+    if isinstance(stop, BrokenPipeError):
+        _write_closed(stop, junit, html_path, planned, eng, engine_opts)
+        return
     outcome = partial_outcome(stop, planned)
     if as_json:
         data = json_data(outcome, engine_call(engine_opts) if engine_opts.given else None)
@@ -174,6 +177,25 @@ def _write_stopped(stop: KeyboardInterrupt, junit: str | None, html_path: str | 
     written = " and ".join(f"{name} {path}" for name, path in (("--junit", junit), ("--html", html_path)) if path)
     left = sum(len(p.not_run) for p in outcome.positions)
     stop.add_note(f"{written} written with the {plural(len(outcome.results), 'count')} made ({left} not run)")
+
+
+def _write_closed(closed: BrokenPipeError, junit: str | None, html_path: str | None, planned, eng, engine_opts) -> None:
+    """stdout was closed while the lines were printed (``| head -1``): the --junit and
+    --html reports asked for are written with the counts made (they were lost without a
+    word), said on stderr; the run then stops quietly (exit 141)."""
+    from chesskit.suites.session import partial_outcome
+
+    if not (junit or html_path):
+        return
+    outcome = partial_outcome(closed, planned)
+    try:
+        _write_reports(outcome, junit, html_path, planned, eng, engine_opts)
+    except ChesskitError as err:
+        click.echo(f"chesskit: stdout was closed, and {err}", err=True)
+        return
+    written = " and ".join(f"{name} {path}" for name, path in (("--junit", junit), ("--html", html_path)) if path)
+    left = sum(len(p.not_run) for p in outcome.positions)
+    click.echo(f"chesskit: stdout was closed: {written} written with the {plural(len(outcome.results), 'count')} made ({left} not run)", err=True)
 
 
 def _check_reports(junit: str | None, html_path: str | None, paths, engine_opts: EngineOptions) -> None:

@@ -335,16 +335,19 @@ def _execute(planned, engine, stats, threads, hash_mb, progress, on_result, star
                     _ask_engine(jobs, seen, engine, position_timeout, skip_unplayable_960)
                 except EngineNotStarted as err:  # a --script starts at its first question, not before the run
                     _cannot_start(outcome, seen, jobs, err)
-    except KeyboardInterrupt as stop:
-        # Ctrl-C, SIGTERM (a CI job's timeout): the run ends as interrupted, and what it
-        # made so far goes with the exception for the reports asked for (``partial_outcome``)
-        stop.partial_outcome = _finish(outcome, planned, engine, jobs, seen, timer, INTERRUPTED)
+    except (KeyboardInterrupt, BrokenPipeError) as stop:
+        # Ctrl-C, SIGTERM (a CI job's timeout), stdout closed (| head): the run ends, and what
+        # it made so far goes with the exception for the reports asked for (``partial_outcome``)
+        why = INTERRUPTED if isinstance(stop, KeyboardInterrupt) else OUTPUT_CLOSED
+        stop.partial_outcome = _finish(outcome, planned, engine, jobs, seen, timer, why)
         raise
     return _finish(outcome, planned, engine, jobs, seen, timer)
 
 
 # the reason of a position that an interrupt (Ctrl-C, SIGTERM) stopped or left unstarted
 INTERRUPTED = "the run was interrupted"
+# the same where stdout was closed (``| head``) while the lines were printed as they came
+OUTPUT_CLOSED = "stdout was closed"
 
 
 def partial_outcome(stop: BaseException, planned: Planned) -> Outcome:

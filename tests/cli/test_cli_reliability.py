@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from helpers import DASK_INSTALL, ENGINES, KIWIPETE, STARTPOS, children_cpu, gone, need_module, one_line, subprocess_env, wait_for_cpu
+from helpers import DASK_INSTALL, ENGINES, KIWIPETE, REPO, STARTPOS, children_cpu, gone, need_module, one_line, subprocess_env, wait_for_cpu
 
 pytestmark = pytest.mark.usefixtures("no_leftover_children")
 
@@ -496,3 +496,44 @@ def test_a_dialect_count_of_thousands_of_digits_is_no_count():
     assert parse_total("Nodes searched: " + "9" * 5000) is None
     assert parse_divide_entry("e2e4: " + "9" * 5000) is None
     assert parse_total("Perft(3) = 8902", 3) == 8902
+
+
+def _stdout_closed(args: list[str], read: int = 0) -> tuple[int, str]:
+    """Run chesskit with its stdout's reader gone after ``read`` lines (``| head -1`` that
+    has read what it wanted): its exit code and stderr."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chesskit", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=subprocess_env(),
+    )
+    for _ in range(read):
+        proc.stdout.readline()
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=300)
+    return proc.returncode, err
+
+
+@pytest.mark.parametrize("command", ["compare", "fuzz"])
+def test_a_report_is_written_when_stdout_is_closed_early(tmp_path, command):
+    # QA 41c: `compare ... --html r.html | head -3` exited 141 with no report, its descent done
+    page = tmp_path / "report.html"
+    adapter = f"{ENGINES / 'bug_c960_adjacent.py'}:Adapter"
+    args = (
+        ["compare", "4k3/8/8/8/8/8/8/5KRn w G - 0 1", "2", "--python", adapter]
+        if command == "compare"
+        else ["fuzz", "--python", f"{ENGINES / 'bug_no_ep.py'}:Adapter", "--seed", "1", "--positions", "300"]
+    )
+    code, err = _stdout_closed([*args, "--html", str(page)], read=0 if command == "compare" else 1)  # fuzz's header
+    assert code == 141 and err == "", err
+    assert "DISAGREE" in unescape(page.read_text()) or "differ" in page.read_text()
+
+
+def test_a_suite_whose_stdout_is_closed_writes_its_reports_with_the_counts_made(tmp_path):
+    junit, page = tmp_path / "report.xml", tmp_path / "report.html"
+    suite = REPO / "positions" / "standard.epd"
+    args = ["suite", str(suite), "--python", f"{ENGINES / 'bug_no_ep.py'}:Adapter", "--max-depth", "3"]
+    code, err = _stdout_closed([*args, "--junit", str(junit), "--html", str(page)], read=1)
+    assert code == 141, err
+    assert err.startswith(f"chesskit: stdout was closed: --junit {junit} and --html {page} written with the "), err
+    cases = list(ET.parse(junit).getroot().iter("testcase"))
+    assert cases and all(c.find("skipped") is None or c.find("skipped").get("message") == "not run: stdout was closed" for c in cases)
+    assert page.exists()
