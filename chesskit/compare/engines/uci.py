@@ -63,6 +63,9 @@ QUEUE_LINES = 4096
 # How long past an answer's deadline the lines already read ahead are still taken (see
 # ``UciEngine._next_line``)
 LATE_GRACE_S = 0.5
+# How often a wait for the engine's next line checks that its process still runs (see
+# ``UciEngine._next_line``)
+EXIT_POLL_S = 0.2
 
 
 @dataclass
@@ -312,12 +315,23 @@ class UciEngine(Engine):
         passes. Lines already queued are taken past it only for ``LATE_GRACE_S`` (chesskit
         a little behind an answer that came in time): an engine that never stops printing
         keeps the queue full, and was read until the answer's size limit, minutes past it."""
-        if deadline is None:
-            return self._lines.get()
-        now = time.monotonic()
-        if now > deadline + LATE_GRACE_S:
+        if deadline is not None and time.monotonic() > deadline + LATE_GRACE_S:
             raise queue.Empty
-        return self._lines.get(timeout=max(0.0, deadline - now))
+        exited_at = None
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                return self._lines.get(timeout=EXIT_POLL_S if left is None else min(EXIT_POLL_S, left))
+            except queue.Empty:
+                if self._proc is not None and self._proc.poll() is not None:
+                    # it exited, and no end of its output came: a process it started holds the
+                    # pipe (it waited out --timeout and was told as a hang); its end, after a
+                    # grace for the lines still on their way
+                    exited_at = exited_at or time.monotonic()
+                    if time.monotonic() - exited_at >= EXIT_POLL_S:
+                        return None
+                if left is not None and time.monotonic() >= deadline:
+                    raise
 
     def _readline(self, deadline: float | None) -> str:
         try:
