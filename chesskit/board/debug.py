@@ -255,7 +255,27 @@ def _values(code: int, info, uvals) -> tuple[str, str]:
     label = _bb_name(detail)
     if detail == 17:
         return f"{label} {uexp:016x}", f"{label} {uact:016x}"
-    return f"{label}: {_squares(uexp)}", f"{label}: {_squares(uact)}"
+    # each side named by the structure it comes from, and the squares that differ (QA 41c:
+    # "expected: white kings: (none)" read as if the bitboard were wrong)
+    source, actual = _SOURCES.get(name, ("", ""))
+    if not actual:
+        return f"{label}: {_squares(uexp)}", f"{label}: {_squares(uact)}"
+    return f"{label}: {_squares(uexp)} ({source})", f"{label}: {_squares(uact)} ({actual}){_difference(uexp, uact, actual)}"
+
+
+# where the two sides of a set-valued invariant come from: (expected, actual)
+_SOURCES = {
+    "bitboards-match-squares": ("from the square array", "the bitboard"),
+    "occupancy-union": ("the union of both colours' bitboards", "the occupancy bitboard"),
+}
+
+
+def _difference(expected: int, actual: int, name: str) -> str:
+    """``; only in the bitboard: d1`` (and ``missing from the bitboard: ...``): what the
+    two square sets differ by."""
+    extra, missing = actual & ~expected, expected & ~actual
+    parts = [f"{what} {name}: {_squares(bits)}" for what, bits in (("only in", extra), ("missing from", missing)) if bits]
+    return f"; {', '.join(parts)}" if parts else ""
 
 
 def _ep(sq: int) -> str:

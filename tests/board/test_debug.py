@@ -133,6 +133,18 @@ def test_forgotten_castling_right_is_reported_with_its_values():
     assert v.actual == "castling rights: a1 h1 a8 h8"
 
 
+def test_a_lost_square_names_the_structure_each_side_comes_from_and_the_difference():
+    # QA 41c: "expected: white kings: (none), actual: white kings: d1" read as if the bitboard
+    # had gained the king, where the square array lost it
+    v = run_checks(Board(KIWIPETE), 3, inject="drop-square").violation
+    assert (v.check, v.move) == ("bitboards-match-squares", "e1d1")
+    assert v.expected == "white kings: (none) (from the square array)"
+    assert v.actual == "white kings: d1 (the bitboard); only in the bitboard: d1"
+    union = run_checks(Board(KIWIPETE), 3, inject="occupancy-extra").violation
+    assert union.expected.endswith("(the union of both colours' bitboards)")
+    assert "(the occupancy bitboard); only in the occupancy bitboard: " in union.actual
+
+
 def test_unmake_forgetting_the_clock_is_reported_with_its_values():
     v = run_checks(Board(KIWIPETE), 3, inject="unmake-forgets-clock").violation
     assert v.check == "unmake-restores-state"
@@ -169,7 +181,7 @@ def test_corrupted_square_array_at_the_root():
     board._board[4] = 0  # the white king vanishes from the squares, not the bitboards
     v = board.debug(1).violation
     assert v.check == "bitboards-match-squares"
-    assert (v.expected, v.actual) == ("white kings: (none)", "white kings: e1")
+    assert (v.expected, v.actual) == ("white kings: (none) (from the square array)", "white kings: e1 (the bitboard); only in the bitboard: e1")
 
 
 def test_fen_round_trip_can_fail(monkeypatch):
