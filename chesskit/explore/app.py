@@ -29,6 +29,7 @@ from textual.widgets.data_table import RowDoesNotExist
 
 from chesskit.board.describe import describe, game_status, variant_lines
 from chesskit.errors import ChesskitError, EngineError
+from chesskit.explore.san import san
 from chesskit.explore.state import Cancelled, Divide, Explorer, extra_is_move
 from chesskit.explore.text import breadcrumb, count, finding_lines
 from chesskit.glyphs import FIGURINES, promoted, ranks
@@ -329,6 +330,19 @@ class ExplorerApp(App):
             table.move_cursor(row=table.get_row_index(keep))
         summary.update(self._summary(divide))
 
+    def _fill_uncounted(self, table: DataTable, keep: str | None) -> None:
+        """The node's legal moves without counts, after Esc cancelled its count (the table
+        was left empty and said "counting…" for ever, QA 41c): a move can still be walked."""
+        board = self.ex.board()
+        legal = board.legal_moves()
+        table.clear()
+        for move in legal:
+            table.add_row(move, san(board, move, legal), Text("?", justify="right"), *(["", ""] if self.ex.has_engine else []), key=move)
+        if keep in legal:
+            table.move_cursor(row=table.get_row_index(keep))
+        text = f"{len(legal)} moves · not counted (cancelled): g counts"
+        self.query_one("#summary", Static).update(Text(text, style="dim"))
+
     @staticmethod
     def _cells(row, divide: Divide, engine: bool) -> list[str | Text]:
         """A divide row's cells: move, SAN, chesskit's count, and the engine's with its mark."""
@@ -482,6 +496,8 @@ class ExplorerApp(App):
             self._close_ask()
         elif self._cancel is not None:
             self.stop_count()
+            if self.ex.cached() is None:  # cancelled before any count: the moves, uncounted (it said "counting…")
+                self._fill_uncounted(self.query_one(DataTable), self._reselect)
             self._draw_counters()
             self.message("cancelled")
 
@@ -616,7 +632,8 @@ class ExplorerApp(App):
                 result, error = work(cancel, progress), None
             except BaseException as err:  # noqa: BLE001 - handed to the worker
                 result, error = None, err
-            loop.call_soon_threadsafe(settle, result, error, context=here)
+            if not loop.is_closed():  # the session may have ended while a cancelled count stopped
+                loop.call_soon_threadsafe(settle, result, error, context=here)
 
         threading.Thread(target=thread, name="chesskit-explore", daemon=True).start()
         try:

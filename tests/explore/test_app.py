@@ -621,3 +621,25 @@ def test_ctrl_c_stops_the_running_count_and_then_ends_the_session_with_130():
         assert not app.is_running
 
     assert run(ex, script, settle=False).exit_code == 130
+
+
+def test_escape_during_chesskits_own_count_leaves_the_moves_to_walk(monkeypatch):
+    # QA 41c: the table was left with its header alone and "counting…" for ever, and Enter
+    # did nothing; now the moves, uncounted, with the key that counts them
+    ex = make(depth=7)  # Kiwipete 7: minutes of counting
+
+    async def script(pilot, app):
+        await until(pilot, lambda: shows(app, "Esc cancels"))
+        await pilot.press("escape")
+        await idle(pilot, app)
+        assert shows(app, "48 moves · not counted (cancelled): g counts"), "\n".join(screen(app))
+        assert not shows(app, "counting…")
+        assert re.search(r"\be1g1\s+O-O\s+\?", "\n".join(screen(app)))
+        app.query_one(DataTable).move_cursor(row=app.query_one(DataTable).get_row_index("e1g1"))
+        await pilot.press("escape")  # nothing runs: no effect
+        ex.depth = 1  # walking on counts the node below at a depth that ends at once
+        await pilot.press("enter")
+        await idle(pilot, app)
+        assert ex.path == ["e1g1"], ex.path
+
+    run(ex, script, settle=False)
