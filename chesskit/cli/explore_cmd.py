@@ -73,7 +73,7 @@ def explore(
     engine's counts beside chesskit's, rows that differ marked. Keys: Enter descends
     into the selected move, Backspace goes back up, a runs compare's descent to the
     failing node, d/+/- change the depth, f copies the FEN, m types a move, s shows
-    the CPW counters, e shows the last error whole, Esc cancels a count (g counts
+    the CPW counters, e shows the last error (or the finding) whole, Esc cancels a count (g counts
     again), q quits; Ctrl-C stops the
     running count, else quits (exit 130). Without an engine it walks chesskit's own tree.
     Type 'help' in --repl mode for its commands; there Ctrl-C stops the running count and

@@ -160,9 +160,9 @@ class ErrorScreen(ModalScreen):
     """
     BINDINGS = [Binding("escape,e,q", "dismiss", "close")]
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, title: str = "the last error"):
         super().__init__()
-        self.text = text
+        self.text, self.title = text, title
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="whole"):
@@ -170,7 +170,7 @@ class ErrorScreen(ModalScreen):
 
     def on_mount(self) -> None:
         whole = self.query_one("#whole", VerticalScroll)
-        whole.border_title = "the last error"
+        whole.border_title = self.title
         whole.border_subtitle = "arrows scroll · Esc closes"
         whole.focus()
 
@@ -228,6 +228,7 @@ class ExplorerApp(App):
         self._asking: str | None = None  # "move" or "depth" while the input line is open
         self.show_counters = False
         self.last_error: str | None = None
+        self.last_finding: str | None = None  # the finding panel's text, while it is shown
         self._reselect: str | None = None  # the move to put the cursor on at the next drawing
 
     def compose(self) -> ComposeResult:
@@ -529,7 +530,10 @@ class ExplorerApp(App):
     def _landed(self, report) -> None:
         panel = self.query_one("#finding", Static)
         panel.display = True
-        panel.update(Text("\n".join(finding_lines(report))))
+        self.last_finding = "\n".join(finding_lines(report))
+        panel.update(Text(self.last_finding))
+        # its hint is cut at 80 x 24 (QA 41c): said, and ``e`` shows it whole
+        self.call_after_refresh(self._say_if_cut, panel, self.last_finding)
         if not report.agree:
             self.ex.land(report)
         self.show_node()
@@ -569,14 +573,19 @@ class ExplorerApp(App):
     def _say_if_cut(self, panel: Static, text: str) -> None:
         """Tell the user how to read an error its panel cuts (more lines than 40% of the
         screen): ``e`` shows it whole."""
-        if self.last_error != text or not panel.display:
+        if text not in (self.last_error, self.last_finding) or not panel.display:
             return
         shown = panel.content_region
         if panel.get_content_height(panel.size, self.size, shown.width) > shown.height:
-            self.notify("the error has more lines than its panel shows: press e to read it whole", timeout=8)
+            what = "error" if text == self.last_error else "finding"
+            self.notify(f"the {what} has more lines than its panel shows: press e to read it whole", timeout=8)
 
     def action_show_error(self) -> None:
-        if self.last_error:
+        """The last error whole, or the finding shown (where no error is)."""
+        error_shown = self.query_one("#error", Static).display
+        if self.last_finding and self.query_one("#finding", Static).display and not error_shown:
+            self.push_screen(ErrorScreen(self.last_finding, "the finding"))
+        elif self.last_error:
             self.push_screen(ErrorScreen(self.last_error))
 
     def message(self, text: str) -> None:

@@ -18,7 +18,7 @@ from textual.widgets import DataTable
 
 from chesskit.board.board import Board
 from chesskit.compare.engines import open_engine
-from chesskit.explore.app import BoardView, ExplorerApp, board_scale, board_width
+from chesskit.explore.app import BoardView, ErrorScreen, ExplorerApp, board_scale, board_width
 from chesskit.explore.state import Explorer
 from chesskit.glyphs import FIGURINES
 from helpers import ENGINES, KIWIPETE, gone, pc_divide
@@ -643,3 +643,18 @@ def test_escape_during_chesskits_own_count_leaves_the_moves_to_walk(monkeypatch)
         assert ex.path == ["e1g1"], ex.path
 
     run(ex, script, settle=False)
+
+
+def test_e_shows_a_finding_its_panel_cuts_whole():
+    # QA 41c: at 80 x 24 the finding's hint (what the bug is) was cut, and e showed nothing
+    ex = make(depth=3, python=f"{ENGINES / 'bug_no_ep.py'}:Adapter")
+
+    async def script(pilot, app):
+        await pilot.press("a")
+        await idle(pilot, app)
+        assert app.last_finding and "or it is ignored" in app.last_finding
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, ErrorScreen))
+        assert "or it is ignored" in "\n".join(screen(app))
+
+    run(ex, script, size=(80, 24))
