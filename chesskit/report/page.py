@@ -29,7 +29,7 @@ code, pre, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consola
 pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem;
   white-space: pre-wrap; overflow-wrap: anywhere; }
 .muted { color: var(--muted); }
-.summary { font-weight: 600; }
+.summary { font-weight: 600; overflow-wrap: anywhere; } /* a FEN in it wraps: a narrow page scrolled sideways */
 .finding { border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; margin: 1.25rem 0; }
 .finding-grid { display: grid; grid-template-columns: minmax(300px, 420px) 1fr; gap: 1.5rem; }
 @media (max-width: 800px) { .finding-grid { grid-template-columns: 1fr; } }

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import BARE_KINGS, EP_BELOW
+from helpers import ENGINES
 
 SHOWN = ".node:not([hidden])"
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -143,4 +144,15 @@ def test_a_long_path_in_the_file_column_breaks_only_after_a_slash(page, cli, tmp
     assert ["".join(text for text, _ in cell) for cell in pieces] == [f"{suite}:1", f"{suite}:2"]
     assert all(text.endswith("/") for cell in pieces for text, _ in cell[:-1])
     assert all(lines == 1 for cell in pieces for _, lines in cell), pieces
+    assert shown.eval("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+def test_a_narrow_window_does_not_scroll_sideways_for_the_summary_line(page, cli, tmp_path):
+    # QA 41c: at 480 px the summary, a FEN in it, ran off the page (a sideways scrollbar)
+    out = tmp_path / "narrow.html"
+    result = cli("compare", "kiwipete", "2", "--python", f"{ENGINES / 'bug_no_ep.py'}:Adapter", "--html", str(out))
+    assert result.exit_code == 1
+    shown = page(out, width=480)
+    assert shown.problems() == []
+    assert shown.eval("document.querySelector('.summary').scrollWidth <= document.querySelector('.summary').clientWidth")
     assert shown.eval("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
