@@ -199,6 +199,11 @@ class ExplorerApp(App):
     #ask { dock: bottom; display: none; }
     """
     BINDINGS = [
+        # first in the footer: below 80 columns it is cut at the end, and the way out was the
+        # first key lost (QA 41c). Ctrl-C as in a shell: it stops the running count, else it
+        # ends the session (130, interrupted); Textual's own Ctrl-C only said "press ctrl+q to
+        # quit". Ctrl+Q (Textual's) quits too.
+        Binding("q", "quit", "quit", key_display="q/^c"),
         Binding("backspace", "up", "up"),
         Binding("a", "auto", "find bug"),
         Binding("d", "ask('depth')", "depth"),
@@ -212,9 +217,6 @@ class ExplorerApp(App):
         # the last error whole (the panel shows 40% of the screen): the panel says so when it cuts
         Binding("e", "show_error", "error", show=False),
         Binding("escape", "cancel", "stop"),
-        # Ctrl-C as in a shell: it stops the running count, else it ends the session (130,
-        # interrupted); Textual's own Ctrl-C only said "press ctrl+q to quit". Ctrl+Q (Textual's) quits too.
-        Binding("q", "quit", "quit", key_display="q/^c"),
         Binding("ctrl+c", "interrupt", "interrupt", show=False, priority=True),
     ]
 

@@ -303,7 +303,9 @@ def test_an_80_by_24_terminal_shows_the_whole_board_and_every_column_of_the_tabl
     async def script(pilot, app):
         lines = await _bug_no_ep_counted(pilot, app)
         assert all(len(line) <= 80 for line in lines) and len(lines) <= 24
-        assert lines[-1].split()[-6:] == ["g", "count", "esc", "stop", "q/^c", "quit"]  # every key in the footer
+        first = lines[-1].split()[:2]  # the way out first: a narrower terminal cuts the footer's end
+        assert first[0].endswith("/^c") and first[1] == "quit", lines[-1]  # (this reader drops column 0's "q")
+        assert lines[-1].split()[-4:] == ["g", "count", "esc", "stop"]  # every key in the footer
         assert any(re.match(r"1\s+♖", line) for line in lines)  # the first rank, with its rook on a1
         assert any(re.match(r"\s+a\s+b\s+c\s+d\s+e\s+f\s+g\s+h\b", line) for line in lines)
         # the finding and then the counters above and below the table leave it two rows:
