@@ -278,7 +278,7 @@ class ExplorerApp(App):
         """Draw where the explorer stands; count the divide there unless it is known."""
         ex = self.ex
         engine = f"engine: {ex.engine_name or 'starting'}" if ex.has_engine else "no engine (chesskit's own tree)"
-        self.query_one("#top", Static).update(f"chesskit explore · depth {ex.depth} · {engine}")
+        self.query_one("#top", Static).update(_fitted(f"chesskit explore · depth {ex.depth} · ", engine, self.size.width - 2))
         self.query_one("#crumbs", Static).update(breadcrumb(ex.breadcrumb()))
         self.query_one("#fen", Static).update(Text(ex.fen()))
         self.query_one("#state", Static).update(self._state_text())
@@ -691,6 +691,16 @@ class ExplorerApp(App):
             self.ex.abort_engine()
         self.workers.cancel_group(self, "count")
         self.query_one("#busy").display = False
+
+
+def _fitted(head: str, tail: str, width: int) -> str:
+    """``head + tail`` in ``width`` cells: a long tail (an engine's command) shortened from its
+    start with an ellipsis, its end (the file name) kept; the whole tail was dropped at 80
+    columns (QA 41c)."""
+    room = width - len(head)
+    if len(tail) <= room or room < 8:
+        return head + tail
+    return head + "…" + tail[len(tail) - room + 1 :]
 
 
 def run_app(explorer: Explorer) -> int:

@@ -660,3 +660,13 @@ def test_e_shows_a_finding_its_panel_cuts_whole():
         assert "or it is ignored" in "\n".join(screen(app))
 
     run(ex, script, size=(80, 24))
+
+
+def test_a_long_engine_name_is_shortened_in_the_title_not_dropped():
+    # QA 41c: at 80 columns the title read "... · engine:" with the name dropped
+    from chesskit.explore.app import _fitted
+
+    head, tail = "chesskit explore · depth 2 · ", "engine: tests/engines/bug_castle_through_check.py:Adapter"
+    fitted = _fitted(head, tail, 78)
+    assert fitted.startswith(head + "…") and len(fitted) == 78 and fitted.endswith("bug_castle_through_check.py:Adapter")
+    assert _fitted(head, "engine: stockfish", 78) == head + "engine: stockfish"
