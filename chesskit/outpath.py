@@ -66,7 +66,7 @@ def check_output(
                 own = os.fstat(fd)
             except OSError:
                 continue
-            if (own.st_dev, own.st_ino) == (st.st_dev, st.st_ino):
+            if os.path.samestat(own, st):
                 raise _refuse(option, text, f"it is this command's {name}, which carries its own text; give a file name")
         if stat.S_ISDIR(st.st_mode):
             raise _refuse(option, text, "it is a directory")
@@ -79,7 +79,7 @@ def check_output(
                 ist = os.stat(other)
             except OSError:
                 continue
-            if (ist.st_dev, ist.st_ino) == (st.st_dev, st.st_ino):
+            if os.path.samestat(ist, st):
                 raise _refuse(option, text, f"it is the input file {os.fspath(other)}; give another file")
     folder = os.path.dirname(_through_links(text))
     if not os.path.isdir(folder):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chesskit.compare.classify import DEPTH_SHIFT, FIELD_LABELS
+from chesskit.compare.classify import DEPTH_SHIFT, FIELD_LABELS, LISTING_KINDS
 from chesskit.compare.descent import shown_value
 from chesskit.cli.boardview import FILES, SQUARES, colour_depth, rich_board
 from chesskit.glyphs import promoted, ranks
@@ -149,14 +149,10 @@ def _game_over(report) -> str | None:
         return None
 
 
-# the kinds of an extra row that is no move of its own (``classify.listing_note``)
-_LISTING = {"listed twice", "null move"}
-
-
 def _extra_heading(report) -> str:
     """What the extra rows are: a move listed twice is legal, only listed again."""
     extras = [note for note in report.notes if note.side == "extra"]
-    listed = [note for note in extras if _LISTING & set(note.kinds)]
+    listed = [note for note in extras if LISTING_KINDS & set(note.kinds)]
     if listed and len(listed) == len(extras):
         return "the engine lists, no moves of their own (a move listed twice, a null move)"
     return "the engine generates, they are not legal" + (" (or are listed twice)" if listed else "")

@@ -174,9 +174,7 @@ def _write_stopped(stop: BaseException, junit: str | None, html_path: str | None
     except ChesskitError as err:  # a report that cannot be written: said beside the interrupt
         stop.add_note(str(err))
         return
-    written = " and ".join(f"{name} {path}" for name, path in (("--junit", junit), ("--html", html_path)) if path)
-    left = sum(len(p.not_run) for p in outcome.positions)
-    stop.add_note(f"{written} written with the {plural(len(outcome.results), 'count')} made ({left} not run)")
+    stop.add_note(_written(outcome, junit, html_path))
 
 
 def _write_closed(closed: BrokenPipeError, junit: str | None, html_path: str | None, planned, eng, engine_opts) -> None:
@@ -193,9 +191,15 @@ def _write_closed(closed: BrokenPipeError, junit: str | None, html_path: str | N
     except ChesskitError as err:
         click.echo(f"chesskit: stdout was closed, and {err}", err=True)
         return
+    click.echo(f"chesskit: stdout was closed: {_written(outcome, junit, html_path)}", err=True)
+
+
+def _written(outcome, junit: str | None, html_path: str | None) -> str:
+    """``--junit F and --html G written with the 7 counts made (7 not run)``: the reports a
+    run that did not end by itself wrote (interrupted, or its stdout closed)."""
     written = " and ".join(f"{name} {path}" for name, path in (("--junit", junit), ("--html", html_path)) if path)
     left = sum(len(p.not_run) for p in outcome.positions)
-    click.echo(f"chesskit: stdout was closed: {written} written with the {plural(len(outcome.results), 'count')} made ({left} not run)", err=True)
+    return f"{written} written with the {plural(len(outcome.results), 'count')} made ({left} not run)"
 
 
 def _check_reports(junit: str | None, html_path: str | None, paths, engine_opts: EngineOptions) -> None:

@@ -291,12 +291,17 @@ def listing_note(row: str) -> MoveNote | None:
 
     if row == NULL_MOVE:
         hint = "a null move: the engine's move generation yields a move that moves no piece (UCI 0000)"
-        return MoveNote(row, "extra", ["null move"], hint)
+        return MoveNote(row, "extra", [NULL_MOVE_KIND], hint)
     if row.endswith(TWICE):
         move = row[: -len(TWICE)]
         hint = f"the engine generates {move} twice here (its move list holds it twice, and perft counts both)"
-        return MoveNote(row, "extra", ["listed twice"], hint)
+        return MoveNote(row, "extra", [LISTED_TWICE_KIND], hint)
     return None
+
+
+# the kinds of an extra row that is no move of its own (``listing_note``)
+NULL_MOVE_KIND, LISTED_TWICE_KIND = "null move", "listed twice"
+LISTING_KINDS = frozenset({NULL_MOVE_KIND, LISTED_TWICE_KIND})
 
 
 def _kinds(move: _Move, setup, in_check: bool, pinned: dict[int, int]) -> list[str]:

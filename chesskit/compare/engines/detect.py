@@ -131,7 +131,7 @@ def _probe_loop(engine, loop: str, heard: list[str]) -> tuple[tuple[Dialect, boo
     return None, totals
 
 
-def _is_start_divide(answer: Answer, moves: int = START_MOVES) -> bool:
+def _is_start_divide(answer: Answer, moves: int) -> bool:
     """The probed position's ``moves`` moves (``probe_position``), 1 each; a move listed with
     0 is no move (Sjaak II), and a null move or a move listed twice is a bug of its move
     generation that compare reports (``base.add_divide_entry``), not another way of answering."""
