@@ -293,16 +293,15 @@ def _items(parent, config: pytest.Config, file: str | None = None, collected=fro
     bundled = not _suite_paths(config)
     items = []
     entries = [
-        *((case, PerftItem, case.name) for case in cases),
-        *((line, BadLineItem, line.id or (f"line {line.line}" if line.line else "file")) for line in bad),
+        *((case, PerftItem, case.name, {"case": case}) for case in cases),
+        *((line, BadLineItem, line.id or (f"line {line.line}" if line.line else "file"), {"line": line}) for line in bad),
         # a position over the limits: each of its depths a skipped test, by the id it runs as
-        *((position, SkippedItem, f"{position.id}[D{depth}]") for position in over for depth in position.depths),
+        *((p, SkippedItem, f"{p.id}[D{depth}]", {"position": p}) for p in over for depth in p.depths),
     ]
-    for entry, kind, name in entries:
+    for entry, kind, name, given in entries:
         path = paths[entry.file]
         if (path != file) if file is not None else (path in collected):
             continue
-        given = {"line": entry} if kind is BadLineItem else {"case": entry} if kind is PerftItem else {"position": entry}
         # as a string: under the session it is named as if under its file; under its
         # SuiteFile, pytest >= 9.2 reads a string's `[D2]` as the test's parameters, as it
         # reads the ids --lf, --ff and --sw stored (an id built from the name alone held
@@ -423,13 +422,7 @@ class PerftItem(pytest.Item):
         self.case = case
         self.result = None
         self.add_marker("chesskit")
-        # -k also selects by the position's tags and its file's name ("not cannot-arise",
-        # "impossible": a bundled file has no node of its own to match)
-        record = case.task.record
-        self.extra_keyword_matches.update(record.tags)
-        self.extra_keyword_matches.add(Path(case.file).stem)
-        if record.notes:
-            self.extra_keyword_matches.add("cannot-arise")
+        _position_keywords(self, case.task.record, case.file)
 
     def setup(self) -> None:
         from chesskit.api.suite import check_case
@@ -463,6 +456,15 @@ class PerftItem(pytest.Item):
         return self.case.file, self.case.line - 1, f"{self.case.id} D{self.case.depth}"
 
 
+def _position_keywords(item: pytest.Item, record, file: str) -> None:
+    """-k also selects a position's tests by its tags and its file's name ("not cannot-arise",
+    "impossible": a bundled file has no node of its own to match)."""
+    item.extra_keyword_matches.update(record.tags)
+    item.extra_keyword_matches.add(Path(file).stem)
+    if record.notes:
+        item.extra_keyword_matches.add("cannot-arise")
+
+
 class SkippedItem(pytest.Item):
     """A depth of a position the limits leave out (every count over --chesskit-max-nodes,
     every depth over --chesskit-max-depth): skipped, saying why, so that pytest's summary
@@ -472,8 +474,7 @@ class SkippedItem(pytest.Item):
     def __init__(self, *, position, **kwargs):
         super().__init__(**kwargs)
         self.position = position
-        self.extra_keyword_matches.update(position.record.tags)
-        self.extra_keyword_matches.add(Path(position.file).stem)
+        _position_keywords(self, position.record, position.file)
         self.add_marker(pytest.mark.skip(reason=_plugin_flags(position.reason)))
 
     def runtest(self) -> None:  # never reached: skipped
