@@ -116,6 +116,7 @@ def fuzz(
                 chess960=chess960,
                 on_progress=advance,
                 on_shrink=shrinking,
+                on_crash=None if as_json else _tell_crash,
                 position_timeout=per_position,
                 fail_fast=fail_fast,
                 **rules,
@@ -376,19 +377,28 @@ def _pieces(fen: str) -> int:
     return sum(ch.isalpha() for ch in fen.split()[0])
 
 
+def _tell_crash(crash) -> None:
+    """A position the engine failed on, shown as it happens (a run that a CI job's time
+    limit ends has shown it; shrinking, after the run, is added at the end)."""
+    click.echo(crash_line(crash))
+    crash.told = True
+
+
 def crash_line(crash) -> str:
     """``ERROR position 7 (random play): FEN: why``: a position the engine failed on (its
-    FEN left out where ``why`` quotes it)."""
+    FEN left out where ``why`` quotes it), and how it was shrunk. Where the first line was
+    shown as it happened (``told``), the lines of its shrinking alone, naming the position."""
     from chesskit.compare.engines.base import unless_quoted
 
     reason, fen = crash.failure.reason, crash.shown(crash.start.fen)
-    line = f"ERROR position {crash.index} ({crash.start.source}){unless_quoted(reason, fen, f': {fen}')}: {reason}"
+    lines = [] if crash.told else [f"ERROR position {crash.index} ({crash.start.source}){unless_quoted(reason, fen, f': {fen}')}: {reason}"]
+    indent = f"ERROR position {crash.index} " if crash.told else "  "
     shrunk = crash.shrunk
     if shrunk is not None and shrunk.fen != crash.start.fen:
-        line += f"\n  shrunk ({plural(shrunk.tried, 'candidate')} tried): {crash.shown(shrunk.fen)} (the engine still fails at depth {shrunk.depth})"
+        lines.append(f"{indent}shrunk ({plural(shrunk.tried, 'candidate')} tried): {crash.shown(shrunk.fen)} (the engine still fails at depth {shrunk.depth})")
     if shrunk is not None and shrunk.error:
-        line += f"\n  shrinking stopped: {shrunk.error}"
-    return line
+        lines.append(f"{indent}shrinking stopped: {shrunk.error}")
+    return "\n".join(lines)
 
 
 def agreed_line(run) -> str:
@@ -422,7 +432,8 @@ def _show(run, as_json: bool, saved: str | None, dialects=(None, None), call: st
         output.emit_json(data)
         return
     for crash in run.crashes:
-        click.echo(crash_line(crash))
+        if line := crash_line(crash):
+            click.echo(line)
     if run.finding is None:
         click.echo(agreed_line(run))
         return

@@ -87,6 +87,7 @@ class Crash:
     # whether the engine started afresh fails on the position shown (the shrunk one, else
     # the generated one); None when not asked (only the shrunk crash is)
     fresh_fails: bool | None = None
+    told: bool = False  # shown as it happened (the command's text output): the end adds its shrinking
 
     def shown(self, fen: str) -> str:
         """``fen`` (the start or the shrunk one) as the text and JSON show it: Shredder-FEN
@@ -151,6 +152,7 @@ def fuzz(
     suite_fens: list[tuple[str, bool]] | None = None,
     on_progress: Callable[[int, int, float], None] | None = None,
     on_shrink: Callable[[Shrunk], None] | None = None,
+    on_crash: Callable[[Crash], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
     position_timeout: float | None = None,
     fail_fast: bool = False,
@@ -160,7 +162,8 @@ def fuzz(
 
     The engine failing on a position (crashed, hung past its timeout or ``position_timeout``
     seconds for the whole position, printed what cannot be read) is that position's result:
-    it is kept in ``FuzzRun.crashes``, the engine is restarted and the run goes on
+    it is kept in ``FuzzRun.crashes`` and handed to ``on_crash`` as it happens (a run
+    stopped from outside has shown it), the engine is restarted and the run goes on
     (``fail_fast``: stops there). In a ``variant`` (a canonical name; the engine is set to
     it already) the positions come from random play in it (``chesskit.fuzz.vplay``) and a
     finding is shrunk by rerooting only."""
@@ -205,7 +208,7 @@ def fuzz(
                 break
             except EngineError as err:  # on a depth compared, or in the descent of a difference
                 at = found if found is not None else len(compared) + 1
-                if _engine_failed(run, engine, generated, EngineFailure.of(err, at), stream, chess960) or fail_fast:
+                if _engine_failed(run, engine, generated, EngineFailure.of(err, at), stream, chess960, on_crash) or fail_fast:
                     run.stopped_by = "engine-error"
                     break
                 restarted = True
@@ -218,10 +221,12 @@ def fuzz(
     return run
 
 
-def _engine_failed(run: FuzzRun, engine, generated, failure: EngineFailure, stream, chess960: bool | None) -> bool:
-    """Keep the engine's failure on ``generated`` and restart it; True when the run must
-    stop (it could not be started at all: every other position would fail the same)."""
+def _engine_failed(run: FuzzRun, engine, generated, failure: EngineFailure, stream, chess960: bool | None, on_crash) -> bool:
+    """Keep the engine's failure on ``generated`` (told to ``on_crash``) and restart it; True
+    when the run must stop (it could not be started at all: every other position would fail the same)."""
     run.crashes.append(Crash(run.positions, generated, failure, variant=run.variant))
+    if on_crash is not None:
+        on_crash(run.crashes[-1])
     if failure.not_started:  # a fault of its command (missing, not executable)
         return True
     if chess960 is None and run.variant == "chess" and generated.chess960 and CANNOT_PLAY_960 in failure.reason:

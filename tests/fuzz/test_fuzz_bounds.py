@@ -442,9 +442,12 @@ def test_ctrl_c_with_no_difference_yet_names_the_positions_the_engine_failed_on(
     # QA 41d: a CI job's SIGTERM lost them: shown only at the end of the run, and the
     # interrupt's line said "no difference found yet" alone
     with open_engine(python=f"{ENGINES / 'eng_correct.py'}:Adapter") as inner:
+        told = []
         with pytest.raises(KeyboardInterrupt) as caught:
-            fuzz(FailsThenInterrupted(inner), seed=1, depth=2, max_positions=200)
+            fuzz(FailsThenInterrupted(inner), seed=1, depth=2, max_positions=200, on_crash=told.append)
     (note,) = caught.value.__notes__
+    # on_crash was told as it happened (fuzz's command shows its ERROR line then)
+    assert [crash.index for crash in told] == [1] and "crashed (the test's)" in told[0].failure.reason
     assert re.fullmatch(
         r"\d+ positions of seed 1 tried, no difference found yet; the engine failed on 1 of them "
         r"\(first: position 1, \S+ [wb] \S+ \S+ \d+ \d+: engine 'flaky' crashed \(the test's\)\)",
