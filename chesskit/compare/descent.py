@@ -27,6 +27,7 @@ Paths are UCI moves from POSITION: the ``--moves`` prefix comes first, so playin
 
 from __future__ import annotations
 
+import time
 from typing import Callable, Protocol
 
 from chesskit.compare.classify import classify_moves, depth_shift_hint, listing_note, pseudo_legal_hint
@@ -68,6 +69,25 @@ def descend(
         return report
     except EngineError as err:
         raise located(err, asked.node, position_fen, bool(board.chess960), board.variant) from None
+    except KeyboardInterrupt as err:  # Ctrl-C, a CI job's SIGTERM: where the descent had got to
+        if (asked.last is not None or checker is not None) and not getattr(err, "__notes__", None):
+            err.add_note(_stopped_at(asked, position_fen, board))
+        raise
+
+
+def _stopped_at(asked: "_Asked", position_fen: str, board) -> str:
+    """Where an interrupted descent was: the node of its last question, and who was counting."""
+    if asked.last is None:  # the state check comes first (``checker.sweep``)
+        return "compare stopped in its state check (the engine's position after pushes and pops), before any count"
+    moves, depth = asked.last
+    if moves:
+        where, fen = node_named(moves, position_fen, bool(board.chess960), board.variant)
+        where = f"compare's descent stopped at depth {depth} {where} (fen {fen}), where the counts differ"
+    else:
+        where = f"compare stopped at the start position's depth {depth}"
+    if asked.node is None:
+        return f"{where}, while chesskit counted"
+    return f"{where}, while the engine counted ({time.monotonic() - asked.since:.1f} s)"
 
 
 def reproducing_step(report: Report, engine) -> int | None:
@@ -132,35 +152,34 @@ class _Asked:
     def __init__(self, engine):
         self.engine = engine
         self.node: tuple[list[str], int] | None = None
+        self.last: tuple[list[str], int] | None = None  # the node of the last question, answered or not
+        self.since = 0.0  # when the question in hand was asked
 
     def __getattr__(self, name: str):
         return getattr(self.engine, name)
 
     def divide(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> dict[str, int]:
-        self.node = (list(moves), depth)
+        self._asking(moves, depth)
         answer = self.engine.divide(fen, depth, moves, chess960)
         self.node = None
         return answer
 
     def perft(self, fen: str, depth: int, moves: list[str], chess960: bool = False) -> int:
-        self.node = (list(moves), depth)
+        self._asking(moves, depth)
         answer = self.engine.perft(fen, depth, moves, chess960)
         self.node = None
         return answer
 
+    def _asking(self, moves: list[str], depth: int) -> None:
+        self.node = self.last = (list(moves), depth)
+        self.since = time.monotonic()
 
-def located(
-    err: EngineError, node: tuple[list[str], int] | None, position_fen: str, chess960: bool, variant: str = "chess"
-) -> EngineError:
-    """``err`` saying at which node (``(moves, depth)``) of the descent the engine failed:
-    ``...; it failed at depth 2 after e2e4 e7e5 (fen ...)``. Unchanged when the node is
-    not known (it failed outside a question of the descent) or ``err`` already says it, or
-    when the engine could not be started at all (no node is at fault)."""
-    if node is None or err.path is not None or isinstance(err, EngineNotStarted):
-        return err
+
+def node_named(moves: list[str], position_fen: str, chess960: bool, variant: str) -> tuple[str, str]:
+    """How a node of the descent is named, ``after e2e4 e7e5`` or ``at the start position``,
+    and its FEN as the engine was given it."""
     from chesskit.board.board import Board
 
-    moves, depth = node
     board = Board(position_fen, chess960=True if chess960 else None, variant=variant)
     # a position that cannot arise reaches the engine as given, not as chesskit reads it
     # (without a castling right whose rook is missing, say): the FEN quoted is the one that
@@ -173,7 +192,20 @@ def located(
         where += f" from {position_fen}"
     # a Chess960 node in Shredder-FEN: X-FEN's KQkq would read as standard chess (all that
     # an engine failing with "cannot play Chess960" can play), and so ask another question
-    fen = position_fen if as_given and not moves else board.shown_fen()
+    return where, position_fen if as_given and not moves else board.shown_fen()
+
+
+def located(
+    err: EngineError, node: tuple[list[str], int] | None, position_fen: str, chess960: bool, variant: str = "chess"
+) -> EngineError:
+    """``err`` saying at which node (``(moves, depth)``) of the descent the engine failed:
+    ``...; it failed at depth 2 after e2e4 e7e5 (fen ...)``. Unchanged when the node is
+    not known (it failed outside a question of the descent) or ``err`` already says it, or
+    when the engine could not be started at all (no node is at fault)."""
+    if node is None or err.path is not None or isinstance(err, EngineNotStarted):
+        return err
+    moves, depth = node
+    where, fen = node_named(moves, position_fen, chess960, variant)
     named = unless_quoted(str(err), fen, f" (fen {fen})")
     # the error's own class kept (a suite's PositionTimeout is its JSON's ``timed_out``)
     if CANNOT_PLAY_960 in str(err):  # a capability it lacks, refused before any count: no finding at a depth

@@ -357,6 +357,43 @@ def test_descend_reports_an_inconsistent_engine_as_a_walk_mismatch():
     assert report.state.theirs == report.state.ours + 5
 
 
+class _Interrupted(_Fixed):
+    """``_Fixed``, and Ctrl-C (a CI job's SIGTERM) during its answer at ``stop``."""
+
+    def __init__(self, at, delta, stop):
+        super().__init__(at, delta)
+        self.stop = stop
+
+    def divide(self, fen, depth, moves, chess960=False):
+        if list(moves) == self.stop:
+            raise KeyboardInterrupt
+        return super().divide(fen, depth, moves, chess960)
+
+
+@pytest.mark.parametrize(
+    "stop, said",
+    [
+        ([], r"compare stopped at the start position's depth 3, while the engine counted \(\d+\.\d s\)"),
+        (
+            ["e1g1", "h3g2"],
+            r"compare's descent stopped at depth 1 after e1g1 h3g2 \(fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPpP/"
+            r"R4RK1 w kq - 0 2\), where the counts differ, while the engine counted \(\d+\.\d s\)",
+        ),
+    ],
+)
+def test_an_interrupted_descent_says_where_it_stopped(stop, said):
+    # QA 41d: a CI job's time limit ended a long descent, and its line said "interrupted" alone
+    import re
+
+    from chesskit.board.board import Board
+    from chesskit.compare.descent import descend
+
+    with pytest.raises(KeyboardInterrupt) as caught:
+        descend(Board(KIWIPETE), _Interrupted(["e1g1", "h3g2"], 5, stop), 3, KIWIPETE)
+    (note,) = caught.value.__notes__
+    assert re.fullmatch(said, note), note
+
+
 def _below_each_move(fen, moves, count) -> dict[str, int]:
     """python-chess's divide of ``fen`` after ``moves``, ``count(board)`` below each move."""
     board = chess.Board(fen)
