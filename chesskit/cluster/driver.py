@@ -17,10 +17,12 @@ import logging
 import os
 import signal
 import socket
+import sys
 import time
 import uuid
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterator
 
 from chesskit import __version__
@@ -144,6 +146,8 @@ def run_perft(
     from when it exists. ``progress(status)`` is called as tasks finish. ``warn(line)`` is
     told what in the checkpoint could not be verified (default: ``warnings.warn``)."""
     require_dask()
+    if scheduler is None:
+        _not_in_a_starting_worker()
     depth, workers, split_depth = _check_arguments(board, depth, scheduler, workers, checkpoint, split_depth)
     plan = make_plan(board, depth, split_depth)
     if scheduler is None:
@@ -312,6 +316,33 @@ def _connect(scheduler: str | None, workers: int | None, timeout: float) -> Iter
         quiet.close()
 
 
+# what a script that starts a local cluster needs (Dask starts its workers with
+# multiprocessing's spawn, which runs the main script again in each)
+MAIN_GUARD = (
+    'a script that starts a local cluster needs its run_perft call under `if __name__ == "__main__":` '
+    "(each worker process Dask starts runs the script again); a script read from stdin cannot start one"
+)
+
+
+def _not_in_a_starting_worker() -> None:
+    """A worker process that multiprocessing's spawn is starting runs the caller's script
+    again: a ``run_perft`` there (the script had no ``__main__`` guard) would start a
+    cluster from each worker. It ends that worker with one line, not Dask's tracebacks;
+    the caller's ``run_perft`` then fails with the same advice (``WorkersFailed``)."""
+    import multiprocessing
+
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SystemExit(f"chesskit: run_perft ran again in a Dask worker process being started: {MAIN_GUARD}")
+
+
+def _main_unguarded() -> bool:
+    """Whether the process's main module may be why spawned workers failed: a script of the
+    user's (run again in each) or one read from stdin (which cannot be); chesskit's own
+    command, a package's ``__main__``, ``python -c`` and an interactive session are not."""
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    return path is not None and Path(path).name not in ("chesskit", "__main__.py")
+
+
 @contextlib.contextmanager
 def _local_cluster(n: int):
     """N worker processes of one thread each, on loopback, without a dashboard.
@@ -349,7 +380,7 @@ def _local_cluster(n: int):
     if failed is not None:
         if held:
             signal.raise_signal(held[0])  # to the handler the run had: KeyboardInterrupt
-        raise WorkersFailed(n, failed) from failed
+        raise WorkersFailed(n, failed, MAIN_GUARD if _main_unguarded() else None) from failed
     try:
         if held:
             # to the handler the run had (KeyboardInterrupt) at once, the cluster closed below:

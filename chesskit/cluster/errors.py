@@ -50,7 +50,7 @@ class WorkersFailed(ClusterError):
     """Local workers that did not start: out of memory (exit 4, as the CLI reports any
     run that ran out) or another reason Dask gives (exit 3)."""
 
-    def __init__(self, workers: int, err: BaseException):
+    def __init__(self, workers: int, err: BaseException, hint: str | None = None):
         cause = err
         while cause.__cause__ is not None or cause.__context__ is not None:
             cause = cause.__cause__ or cause.__context__
@@ -59,4 +59,6 @@ class WorkersFailed(ClusterError):
         if memory:  # a thread's stack is memory: under `ulimit -v` that fails first
             self.exit_code = 4
             reason = f"out of memory ({reason}); fewer --workers need less"
+        elif hint is not None:  # the likely cause, where Dask's reason does not name it
+            reason += f" ({hint})"
         super().__init__(f"cannot start {workers} local Dask worker{'s' * (workers != 1)}: {reason}")

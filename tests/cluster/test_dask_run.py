@@ -352,3 +352,29 @@ def test_a_service_that_is_no_scheduler_is_one_line(answer, said):
         assert said in str(caught.value) and address in str(caught.value) and caught.value.exit_code == 3
     finally:
         server.close()
+
+
+def test_a_script_without_a_main_guard_is_told_why_its_local_cluster_failed(tmp_path):
+    # QA 42a D1: the docs' run_perft with workers= in a plain script: each worker Dask
+    # spawned ran the script again, and the run ended in a wall of Dask's tracebacks
+    script = tmp_path / "rp.py"
+    script.write_text(
+        "from chesskit import Board\n"
+        "from chesskit.cluster import run_perft\n"
+        "print(run_perft(Board(), 2, workers=1).nodes)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=subprocess_env(), timeout=120, cwd=tmp_path
+    )
+    assert run.returncode == 1 and run.stdout == ""
+    guard = 'needs its run_perft call under `if __name__ == "__main__":`'
+    # the worker that ran the script again ended with one line, not Dask's tracebacks
+    assert f"chesskit: run_perft ran again in a Dask worker process being started: a script that starts a local cluster {guard}" in run.stderr
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("chesskit.cluster.errors.WorkersFailed: cannot start 1 local Dask worker: ") and guard in last
+    # guarded, the same script counts
+    script.write_text(script.read_text().replace("print(", 'if __name__ == "__main__":\n    print('))
+    run = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=subprocess_env(), timeout=120, cwd=tmp_path
+    )
+    assert run.returncode == 0 and run.stdout == "400\n", run.stderr
