@@ -225,10 +225,23 @@ def fen_lines(report) -> list[str]:
     ]
 
 
+def failure_lines(report) -> list[str]:
+    """Where the engine failed deeper than the difference found (``descent._shallower``)."""
+    if report.engine_failure is None:
+        return []
+    return [
+        f"engine failed: {report.engine_failure}",
+        f"asked again at shallower depths there, started afresh: at depth {report.depth} it differs (below)",
+    ]
+
+
 def plain_text(report) -> str:
     """The whole report as plain text (pipes, JUnit failure messages)."""
     rules = [] if report.variant == "chess" else [f"variant: {report.variant}"]  # the FEN may read as standard chess
-    lines = [headline(report), f"engine: {report.engine}", *rules, f"position: {report.position_fen}", *fen_lines(report), ""]
+    lines = [
+        headline(report), f"engine: {report.engine}", *rules, f"position: {report.position_fen}", *fen_lines(report),
+        *failure_lines(report), "",
+    ]
     if report.steps:
         lines.append("descent:")
         lines += descent_lines(report)
@@ -269,6 +282,8 @@ def render_terminal(report, con) -> None:
     con.print(Text(f"position {report.position_fen}", style="dim"))
     for line in fen_lines(report):
         con.print(Text(line, style="yellow"))
+    for line in failure_lines(report):
+        con.print(Text(line, style="red"))
     if report.steps:
         con.print(_descent_table(report))
     if report.state_checked:

@@ -62,7 +62,10 @@ def descend(
         raise ValueError(f"descend needs depth >= 1, got {depth!r}")
     asked = _Asked(engine)
     try:
-        report = _descend(board, asked, depth, position_fen, prefix, checker, engine_name, on_step)
+        try:
+            report = _descend(board, asked, depth, position_fen, prefix, checker, engine_name, on_step)
+        except EngineError as err:
+            report = _shallower(board, asked, position_fen, prefix, engine_name, on_step, err)
         if not report.agree:
             report.regression_step = reproducing_step(report, asked)
             report.regression_depth = reproducing_depth(report, asked)
@@ -73,6 +76,40 @@ def descend(
         if (asked.last is not None or checker is not None) and not getattr(err, "__notes__", None):
             err.add_note(_stopped_at(asked, position_fen, board))
         raise
+
+
+def _shallower(board, asked: "_Asked", position_fen: str, prefix, engine_name: str, on_step, err: EngineError) -> Report:
+    """The engine failed (``err``) at depth D of a node: ask it that node at depths 1 to D - 1,
+    started afresh, and report the first that differs. An engine with a move generation bug
+    (a king stepping next to the other) often crashes deep in perft, where the illegal move
+    shows a ply or two down: the failure alone said nothing of it. A failure at a shallower
+    depth is raised instead (the shallowest found); agreeing at every one, ``err`` is raised,
+    saying so."""
+    node = asked.node
+    if node is None or node[1] < 2 or err.path is not None or isinstance(err, EngineNotStarted) or CANNOT_PLAY_960 in str(err):
+        raise err
+    moves, failed_depth = node
+    failed = located(err, node, position_fen, bool(board.chess960), board.variant)
+    asked.engine.close()  # its process ended: the next question starts it afresh
+    here = board.copy()
+    for move in moves[len(prefix) :]:
+        here.push(move)
+    for depth in range(1, failed_depth):
+        try:
+            report = _descend(here, asked, depth, position_fen, moves, None, engine_name, on_step)
+        except EngineError as shallow:  # the shallowest failure is the one to reproduce
+            raise _also(located(shallow, asked.node, position_fen, bool(board.chess960), board.variant), f"asked after it failed at depth {failed_depth} there") from None
+        if not report.agree:
+            report.engine_failure, report.failed_depth = str(failed), failed_depth
+            return report
+    shallower = "depth 1" if failed_depth == 2 else f"depths 1-{failed_depth - 1}"
+    raise _also(failed, f"it agrees with chesskit at {shallower} there")
+
+
+def _also(err: EngineError, said: str) -> EngineError:
+    """``err`` (its class and where it happened kept) with ``; said`` after its words."""
+    err.args = (f"{err}; {said}",)
+    return err
 
 
 def _stopped_at(asked: "_Asked", position_fen: str, board) -> str:

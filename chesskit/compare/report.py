@@ -90,6 +90,11 @@ class Report:
     # 1 where that step's move lists differ and depth 1 there still fails for the engine
     # (``descent.reproducing_depth``); None: the step's own depth
     regression_depth: int | None = None
+    # the engine failed (crashed, hung, printed nonsense) at ``failed_depth`` of the node where
+    # this report's descent starts, and this difference was found asking shallower depths
+    # there (``descent._shallower``): the failure, as the error said it
+    engine_failure: str | None = None
+    failed_depth: int | None = None
 
     @property
     def counted_fen(self) -> str:
@@ -122,6 +127,7 @@ class Report:
             # that chesskit reads otherwise: an impossible en-passant square or castling right)
             "engine_fen": self.position_fen,
             "chesskit_fen": self.counted_fen,
+            "engine_failure": self.engine_failure,
             **(self._totals_json() if self.total_only else {}),
             # the rules compared, for a variant only (standard chess's object is unchanged)
             **({"variant": self.variant} if self.variant != "chess" else {}),
@@ -139,6 +145,12 @@ class Report:
 
     def summary(self) -> str:
         """One line: what was found where."""
+        found = self._found()
+        if self.failed_depth is not None:
+            found += f" (found at depth {self.depth}: at depth {self.failed_depth} the engine failed)"
+        return found
+
+    def _found(self) -> str:
         where = " ".join(self.path) or "(start)"
         if self.agree:
             return f"{self.engine} agrees with chesskit at depth {self.depth}"

@@ -371,7 +371,8 @@ def _told_where(index: int, seed: int, depth: int, generated: Generated, variant
         yield
     except KeyboardInterrupt as err:
         fen = shown_fen(generated.fen, generated.chess960, variant)
-        err.add_note(f"position {index} of seed {seed} differs at depth {depth}: {fen}")
+        # before the descent's own note (where it had got to)
+        err.__notes__ = [f"position {index} of seed {seed} differs at depth {depth}: {fen}", *getattr(err, "__notes__", ())]
         raise
 
 

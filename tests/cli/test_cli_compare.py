@@ -154,7 +154,7 @@ def test_a_uci_engine_slower_to_start_than_the_timeout_is_named_so(cli):
             ["--engine", str(ENGINES / "fail_exit.py")],
             r"exited with code 1 after 'uci'; last output: 'fail_exit: cannot open",
         ),
-        (["--script", str(ENGINES / "fail_exit.py")], r"exited with code 1 for depth 2 on"),
+        (["--script", str(ENGINES / "fail_exit.py")], r"exited with code 1 for depth 1 on .*; asked after it failed at depth 2 there$"),
         (
             # --timeout 5: the two probes it leaves unanswered wait the whole of it (30 s by default)
             ["--engine", str(ENGINES / "fail_garbage.py"), "--timeout", "5"],
@@ -164,7 +164,7 @@ def test_a_uci_engine_slower_to_start_than_the_timeout_is_named_so(cli):
         ),
         (
             ["--script", str(ENGINES / "fail_garbage.py")],
-            r"printed a line chesskit cannot parse for depth 2 .*: 'e2e4 - 20'",
+            r"printed a line chesskit cannot parse for depth 1 .*: 'e2e4 - 20'.*; asked after it failed at depth 2 there$",
         ),
         (["--engine", str(ENGINES / "fail_not_executable.py")], r"is not executable"),
         (["--script", str(ENGINES / "no_such_engine")], r"was not found"),

@@ -18,7 +18,7 @@ import chess
 import pytest
 
 from chesskit.compare.engines import PythonEngine
-from helpers import ENGINES, EP_FEN, KIWIPETE, pc_perft
+from helpers import ENGINES, EP_FEN, KIWIPETE, STARTPOS, pc_perft
 
 PY = sys.executable
 
@@ -509,3 +509,37 @@ def test_a_deep_descent_counts_its_side_as_divide_does(stockfish_path, monkeypat
     assert asked == [6] and fast == sf_divide(stockfish_path, pos3, 6)
     assert list(fast) == list(Board(pos3).divide(6))  # generation order, as the plain divide gives it
     assert rows.our_divide(Board(pos3), 4) == Board(pos3).divide(4) and asked == [6]  # shallow: no table asked
+
+
+# ------------------------------------------------------------------ an engine that fails deeper than its bug
+
+KINGS_TOUCH = "8/2b5/8/1pP5/K7/1r6/k7/8 w - - 0 1"  # a4b3 steps beside the black king
+
+
+@pytest.mark.parametrize("how", ["--python", "--script"])
+def test_a_bug_that_crashes_the_engine_deeper_is_found_at_a_shallower_depth(cli, how):
+    # QA 42b D1: the engine crashed at the depth asked (its king taken after an illegal king
+    # step), and compare reported only the crash, exit 3, where depth 1 shows the illegal move
+    spec = str(ENGINES / "bug_kings_touch.py") + (":Adapter" if how == "--python" else "")
+    result = cli("compare", KINGS_TOUCH, "3", how, spec, "--json")
+    assert result.exit_code == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["path"] == [] and report["extra"] == ["a4b3"] and report["missing"] == []
+    assert report["notes"][0]["hint"] == "king moves next to the enemy king"
+    assert [step["depth"] for step in report["steps"]] == [1]
+    assert "it failed at depth 3 of compare's descent, at the start position" in report["engine_failure"]
+    assert result.stderr.strip().endswith("(found at depth 1: at depth 3 the engine failed)")
+    plain = cli("compare", KINGS_TOUCH, "3", how, spec)
+    assert plain.exit_code == 1
+    lines = plain.stdout.splitlines()
+    assert lines[3].startswith("engine failed: engine ") and "it failed at depth 3" in lines[3]
+    assert lines[4] == "asked again at shallower depths there, started afresh: at depth 1 it differs (below)"
+
+
+def test_an_engine_that_fails_where_it_agrees_at_shallower_depths_is_an_engine_failure(cli):
+    placement = STARTPOS.split()[0]
+    engine = f"{ENGINES / 'fail_on.py'} --fault segv --on {placement} --depth 3"
+    result = cli("compare", "startpos", "3", "--engine", engine)
+    assert result.exit_code == 3
+    assert result.stderr.strip().endswith("it agrees with chesskit at depths 1-2 there")
+    assert "killed by signal SIGSEGV after 'go perft 3'" in result.stderr

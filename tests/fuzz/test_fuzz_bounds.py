@@ -338,13 +338,14 @@ def test_ctrl_c_before_a_difference_is_shown_says_where_it_is():
     with open_engine(python=QUEENS_BUG) as inner:
         with pytest.raises(KeyboardInterrupt) as caught:
             fuzz(InterruptedInTheDescent(inner), seed=1, depth=2, max_positions=200)
-    (note,) = caught.value.__notes__
+    note, descent = caught.value.__notes__  # the descent's: where it had got to
+    assert descent.startswith("compare stopped at the start position's depth 1, while the engine counted (")
     assert note.startswith("position ") and " of seed 1 differs at depth " in note
     fen = note.split(": ", 1)[1]
     assert queens(fen) >= 3 and _bug_shows(fen)
     from chesskit.cli.boundary import error_line  # the one line the command prints
 
-    assert error_line(caught.value) == (f"interrupted: {note}", 130)
+    assert error_line(caught.value) == (f"interrupted: {note}; {descent}", 130)
 
 
 COUNTING_ADAPTER = '''
