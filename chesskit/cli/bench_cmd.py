@@ -29,8 +29,8 @@ from chesskit.variants import find
     help="Add this to every depth of the workload (negative for a quick run; a depth it takes "
     "below 1 runs at 1, and a note on stderr names those positions).",
 )
-@click.option("--hash", "hash_mb", default=0, show_default=True, type=click.IntRange(0, 65536), help="Hash table MiB.")
-@click.option("--threads", default=1, show_default=True, type=click.IntRange(1, 1024), help="Threads.")
+@click.option("--hash", "hash_mb", default=None, show_default="0", type=click.IntRange(0, 65536), help="Hash table MiB.")
+@click.option("--threads", default=None, show_default="1", type=click.IntRange(1, 1024), help="Threads.")
 @click.option(
     "--timeout",
     metavar="SECONDS",
@@ -64,6 +64,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
     from chesskit.board.tablesize import check_request
 
     limit = None if timeout is None else parse_timeout(timeout)
+    shown, hash_mb, threads = _walk_settings(device, hash_mb, threads)
     check_request(hash_mb)  # more than the memory available is refused (exit 2)
     rules = variant_rules(variant)
     named, chess960 = find(variant)
@@ -90,7 +91,7 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
     summary = totals(rows)
     if as_json:
         output.emit_json(
-            {"hash_mb": hash_mb, "threads": threads, "repeat": repeat,
+            {**shown, "repeat": repeat,
              "positions": [r.as_dict() for r in rows], "total": summary,
              **({"variant": named.name} if rules else {})}  # as perft's: a variant only
         )
@@ -101,7 +102,8 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
     if output.stdout_is_terminal():
         from rich.table import Table
 
-        table = Table(title=f"chesskit bench{''.join(f' {v}' for v in played)} (threads {threads}, hash {hash_mb} MiB, best of {repeat})")
+        walk = "on the GPU" if device == "gpu" else f"threads {threads}, hash {hash_mb} MiB"
+        table = Table(title=f"chesskit bench{''.join(f' {v}' for v in played)} ({walk}, best of {repeat})")
         for col in ["position", "depth", "nodes", "seconds", "Mnps"] + [f"x {n}" for n in names]:
             table.add_column(col, justify="left" if col == "position" else "right")
         for r in rows:
@@ -118,6 +120,18 @@ def bench(vs, repeat, depth_offset, hash_mb, threads, timeout, device, variant, 
                                  f"{r.ours.nps / 1e6:.1f}", *[_ratio(r.ratio(n)) for n in names], *played]))
         click.echo(" ".join(["total", "-", str(summary["nodes"]), f"{summary['seconds']:.3f}",
                              f"{summary['mnps']:.1f}", *[_ratio(summary[n]['ratio']) for n in names], *played]))
+
+
+def _walk_settings(device: str, hash_mb: int | None, threads: int | None) -> tuple[dict, int, int]:
+    """(the JSON's ``hash_mb`` and ``threads``, the table's MiB, the threads): on the GPU
+    (its own table and threads) null, and ``--hash`` or ``--threads`` refused as perft's are
+    (exit 2: QA 42a found them taken and reported as if used)."""
+    if device == "gpu":
+        from chesskit.cli import gpu_run
+
+        gpu_run.refuse(hash=hash_mb is not None, threads=threads is not None)
+        return {"hash_mb": None, "threads": None}, 0, 1
+    return {"hash_mb": hash_mb or 0, "threads": threads or 1}, hash_mb or 0, threads or 1
 
 
 def _ratio(value: float | None) -> str:

@@ -381,3 +381,9 @@ def test_an_enormous_position_is_not_echoed_whole(cli):
 def test_device_gpu_refuses_a_cpu_option_in_one_grammatical_line(cli, option, words):
     # it said "the cluster options is for the CPU walk"; refused before any GPU is looked for
     one_line(cli("perft", "startpos", "1", "--device", "gpu", *option), 2, "--device gpu counts nodes only", words)
+
+
+@pytest.mark.parametrize("option, words", [(["--hash", "4"], "--hash is for the CPU walk"), (["--threads", "2"], "--threads is for")])
+def test_bench_on_the_gpu_refuses_the_cpu_walks_table_and_threads(cli, option, words):
+    # QA 42a D2: bench took them and its JSON said "hash_mb": 4, "threads": 2, unused
+    one_line(cli("bench", "--device", "gpu", "--depth-offset", "-5", *option), 2, "--device gpu counts nodes only", words)
