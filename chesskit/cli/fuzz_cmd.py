@@ -197,6 +197,8 @@ def _verdict(run, failure: str | None, chess960: bool | None) -> None:
     if finding is None:
         return
     where = f"{finding.report.summary()} (fuzz seed {run.seed}, position {finding.index})"
+    if finding.fresh_agrees:  # the one line a CI log keeps read as a move generation bug (QA 42b D4)
+        where += "; the engine started afresh agrees there: its answer depends on the positions asked before"
     if finding.shrunk.interrupted:
         if failure is not None:
             raise _Stopped(failure)
