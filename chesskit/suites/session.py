@@ -148,14 +148,17 @@ class Outcome:
 
     def verdict(self) -> ChesskitError | None:
         """The exception that sums the run up: the engine's failure (exit 3: it could not be
-        started, or failed on some positions), a mismatch (exit 1, naming the lines not run
-        too), lines not run or no count checked at all (exit 2: ``nothing``), or None."""
+        started, or failed on some positions whose counts had matched until then), a mismatch
+        (exit 1, naming the lines not run and the positions the engine failed on after them too), lines not run or no count checked at all (exit 2: ``nothing``), or None."""
         if self.engine_error is not None:  # it could not be started: whatever the position, no Chess960 hint
             return self.engine_error
         failed, not_run = self.failed, ""
         if self.errors:
             not_run = f"{not_run_what(self.errors)} could not be run (first: {self.errors[0]})"
-        broken = self.engine_failed
+        # a failure after the position's own mismatch is no failure of the run: the mismatch
+        # is the finding (a buggy engine's deeper counts often crash: QA 42b D2), said beside it
+        after = sum(p.status == MISMATCH for p in self.engine_failed)
+        broken = [p for p in self.engine_failed if p.status != MISMATCH]
         if broken:
             first = broken[0]
             run = sum(p.status not in (SKIPPED, NOT_RUN) for p in self.positions)
@@ -169,7 +172,8 @@ class Outcome:
                 f"{first.reason}{hint}){extra}" + (f"; {not_run}" if not_run else "")
             )
         if failed:
-            extra = f"; {not_run}" if not_run else ""
+            extra = f"; the engine then failed on {after} of their positions" if after else ""
+            extra += f"; {not_run}" if not_run else ""
             return MismatchError(f"{len(failed)} of {len(self.results)} counts did not match{extra}")
         if not_run or self.nothing:  # both said when both hold (the limits' was lost beside a bad line)
             return InputError("; ".join(part for part in (self.nothing, not_run) if part))

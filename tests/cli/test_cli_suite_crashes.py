@@ -211,7 +211,7 @@ def test_a_crash_in_compares_descent_says_where(cli, tmp_path):
     engine = f"{ENGINES / 'fail_on.py'} --bug no_ep --fault segv --on {on} --depth 1 --moves f7f5"
     out = tmp_path / "junit.xml"
     result = cli("suite", str(path), "--engine", engine, "--junit", str(out), "--json")
-    assert result.exit_code == 3
+    assert result.exit_code == 1  # the mismatch: the engine's failure came after it
     data = json.loads(result.stdout)
     [error] = data["engine_errors"]
     assert error["engine_error"]["path"] == ["f7f5"] and error["engine_error"]["depth"] == 2
@@ -232,12 +232,14 @@ def test_a_mismatch_before_the_engine_fails_is_still_a_mismatch(cli, tmp_path):
     """An engine without en passant is wrong at D1 of ep (f5 just played, exf6 legal) and
     crashes at its D2: the position is counted as mismatched (its FAIL line names the
     count, then the crash), the engine's failure is listed all the same, and the run's exit
-    code is the engine's (3)."""
+    code is the mismatch's (1), its line saying the engine then failed (it was the engine's 3,
+    with "0 engine errors" in the summary: QA 42b D2)."""
     ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
     path = suite_file(tmp_path, [("quiet", QUIET, 1), ("ep", ep, 3)])
     engine = f"{ENGINES / 'fail_on.py'} --bug no_ep --fault segv --on {ep.split()[0]} --depth 2"
     plain = cli("suite", str(path), "--engine", engine)
-    assert plain.exit_code == 3
+    assert plain.exit_code == 1
+    assert plain.stderr.strip() == "chesskit: 1 of 2 counts did not match; the engine then failed on 1 of their positions"
     [line] = [line for line in plain.stdout.splitlines() if line.startswith(("FAIL", "ERROR"))]
     assert line.startswith("FAIL  ep     D1: expected 31, got 30; then the engine failed: D2: engine ")
     assert "SIGSEGV" in line
@@ -280,10 +282,10 @@ def test_stockfish_over_the_bundled_suites(cli, stockfish_path, tmp_path):
     failed_ids = {r["id"] for r in data["results"] if not r["ok"]} | {e["id"] for e in data["engine_errors"]}
     assert failed_ids == {"tricky-ep-unrelated-check"}
     assert data["positions"]["passed"] == len({r["id"] for r in planned["results"]}) - 1
-    if data["engine_errors"]:  # Stockfish 15.1: the crash on D3 is that position's result
-        assert result.exit_code == 3 and "SIGSEGV" in data["engine_errors"][0]["reason"]
-    else:
-        assert result.exit_code == 1
+    # the mismatch at D1 is the run's result (exit 1), also where the engine then crashed
+    assert result.exit_code == 1
+    if data["engine_errors"]:  # Stockfish 15.1: the crash on D3, after its mismatch at D1
+        assert "SIGSEGV" in data["engine_errors"][0]["reason"] and data["engine_errors"][0]["status"] == "mismatch"
     default = cli("suite", "--engine", stockfish_path, "--max-nodes", "100000", "--json")
     assert default.exit_code == 0, default.stderr
     shown = json.loads(default.stdout)
