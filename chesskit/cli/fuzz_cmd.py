@@ -106,7 +106,7 @@ def fuzz(
         click.echo(f"fuzz: seed {seed_n} against {eng.name}{played}, depths 1-{depth_n}, {_bounds(limit_positions, limit_seconds)}")
     try:
         spoken, started, limit_seconds = _started(eng, limit_seconds)
-        with _progress(limit_positions, limit_seconds) as (advance, shrinking):
+        with _progress(limit_positions, limit_seconds) as (advance, shrinking), _json_if_interrupted(as_json):
             run = run_fuzz(
                 eng,
                 seed_n,
@@ -377,6 +377,30 @@ def header_lines(run) -> list[str]:
 
 def _pieces(fen: str) -> int:
     return sum(ch.isalpha() for ch in fen.split()[0])
+
+
+@contextlib.contextmanager
+def _json_if_interrupted(as_json: bool):
+    """``--json`` of a run stopped before a finding (Ctrl-C, a CI job's SIGTERM): the run so
+    far, with suite's ``"interrupted"`` key (it printed nothing: QA 42a)."""
+    try:
+        yield
+    except KeyboardInterrupt as err:
+        run = getattr(err, "fuzz_run", None)
+        if as_json and run is not None:
+            _emit_interrupted(run, err)
+        raise
+
+
+def _emit_interrupted(run, err: KeyboardInterrupt) -> None:
+    from chesskit.cli.signals import interrupt_message, interrupted_signal
+    from chesskit.fuzz.run import run_json
+
+    data = run_json(run)
+    differs = getattr(err, "fuzz_differs", None)  # stopped in the descent of a difference found
+    if differs is not None:
+        data.update({"agree": False, "start_fen": differs})
+    output.emit_json({**data, "interrupted": interrupt_message(interrupted_signal())})
 
 
 def _tell_crash(crash) -> None:

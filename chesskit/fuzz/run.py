@@ -177,7 +177,7 @@ def fuzz(
     run = FuzzRun(seed, depth, 0, 0, 0.0, variant=variant)
     name = getattr(engine, "name", "engine")
     restarted = False
-    with _told_seed(run):
+    with _told_seed(run, lambda: clock() - began):
         for generated in stream:
             if max_positions is not None and run.positions >= max_positions:
                 run.stopped_by = "positions"
@@ -342,14 +342,16 @@ def _stream(seed: int, chess960: bool | None, suite_fens, variant: str):
 
 
 @contextlib.contextmanager
-def _told_seed(run: FuzzRun):
-    """A Ctrl-C with no finding yet says how far the run got and its seed, to repeat it
-    (``--json`` printed nothing else), and the positions the engine failed on so far (a
-    CI job's time limit lost them: they are shown at the end); one inside a finding says
-    where (``_told_where``)."""
+def _told_seed(run: FuzzRun, seconds: Callable[[], float]):
+    """A Ctrl-C with no finding yet says how far the run got and its seed, to repeat it,
+    and the positions the engine failed on so far (a CI job's time limit lost them: they
+    are shown at the end); one inside a finding says where (``_told_where``). The run so
+    far goes with it (``fuzz_run``, its ``seconds`` up to now: ``--json`` prints it)."""
     try:
         yield
     except KeyboardInterrupt as err:
+        run.seconds = seconds()
+        err.fuzz_run = run
         if not getattr(err, "__notes__", None):
             tried = f"{run.positions} position{'s' * (run.positions != 1)}"
             note = f"{tried} of seed {run.seed} tried, no difference found yet"
@@ -371,6 +373,7 @@ def _told_where(index: int, seed: int, depth: int, generated: Generated, variant
         yield
     except KeyboardInterrupt as err:
         fen = shown_fen(generated.fen, generated.chess960, variant)
+        err.fuzz_differs = fen  # --json: the run so far did not agree
         # before the descent's own note (where it had got to)
         err.__notes__ = [f"position {index} of seed {seed} differs at depth {depth}: {fen}", *getattr(err, "__notes__", ())]
         raise
