@@ -280,7 +280,25 @@ def classify_moves(board, missing: list[str], extra: list[str]) -> list[MoveNote
         def note(uci: str, side: str) -> MoveNote:
             return _classify(setup, uci, side)
 
-    return [note(uci, "missing") for uci in missing] + [note(uci, "extra") for uci in extra]
+    return _promotions_together([note(uci, "missing") for uci in missing]) + [note(uci, "extra") for uci in extra]
+
+
+def _promotions_together(notes: list[MoveNote]) -> list[MoveNote]:
+    """One hint for the promotions of one pawn move missing together: all four ("promotion
+    missing, to every piece"), or the three underpromotions ("only the queen is
+    generated"). Each said apart, a capture's four read "underpromotion to rook missing"
+    first, pointing at another bug (QA 42b)."""
+    missing = {note.move for note in notes}
+    for note in notes:
+        if len(note.move) != 5 or not note.hint.startswith(("promotion to ", "underpromotion to ")):
+            continue
+        pieces = {piece for piece in "qrbn" if note.move[:4] + piece in missing}
+        capture = " (a capturing promotion)" if note.hint.endswith("(a capturing promotion)") else ""
+        if pieces == set("qrbn"):
+            note.hint = f"promotion missing, to every piece{capture}"
+        elif pieces == set("rbn"):
+            note.hint = f"underpromotions missing: only the promotion to a queen is generated{capture}"
+    return notes
 
 
 def listing_note(row: str) -> MoveNote | None:

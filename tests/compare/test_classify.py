@@ -278,6 +278,23 @@ def test_classify(fen, move, side, kinds, hint):
     assert (note.move, note.side, note.kinds, note.hint) == (move, side, kinds, hint)
 
 
+@pytest.mark.parametrize(
+    "missing, hint",
+    [
+        (["b7c8q", "b7c8r", "b7c8b", "b7c8n"], "promotion missing, to every piece (a capturing promotion)"),
+        (["b7c8r", "b7c8b", "b7c8n"], "underpromotions missing: only the promotion to a queen is generated (a capturing promotion)"),
+        (["b7b8q", "b7b8r", "b7b8b", "b7b8n"], "promotion missing, to every piece"),
+    ],
+)
+def test_the_promotions_of_one_pawn_move_missing_together_have_one_hint(missing, hint):
+    # QA 42b D5: a capture's four promotions missing read "underpromotion to rook missing"
+    # first, pointing at another bug; one missing alone keeps its own hint
+    board = Board("2nk4/1P6/8/8/8/8/8/4K3 w - - 0 1")
+    assert {note.hint for note in classify_moves(board, missing, [])} == {hint}
+    [alone] = classify_moves(board, ["b7c8r", "b7b8n"], [])[:1]
+    assert alone.hint == "underpromotion to rook missing (a capturing promotion)"
+
+
 def test_notes_come_missing_first_then_extra():
     board = Board("3k4/1P6/8/8/8/8/8/4K3 w - - 0 1")
     notes = classify_moves(board, ["b7b8r", "b7b8n"], ["b7b8"])

@@ -152,9 +152,9 @@ MOVE_BUGS = {
         ["a7a8r", "a7a8b", "a7a8n"],
         [],
         {
-            "a7a8r": (["promotion to rook"], "underpromotion to rook missing"),
-            "a7a8b": (["promotion to bishop"], "underpromotion to bishop missing"),
-            "a7a8n": (["promotion to knight"], "underpromotion to knight missing"),
+            "a7a8r": (["promotion to rook"], "underpromotions missing: only the promotion to a queen is generated"),
+            "a7a8b": (["promotion to bishop"], "underpromotions missing: only the promotion to a queen is generated"),
+            "a7a8n": (["promotion to knight"], "underpromotions missing: only the promotion to a queen is generated"),
         },
     ),
 }
