@@ -419,13 +419,16 @@ def _missing_castle_hint(move: _Move, setup) -> str:
     king_path = {move.frm, kto, *between(move.frm, kto)}
     rook_only = [s for s in rook_path if s not in king_path and s != move.castle_rook]
     attacked = [s for s in rook_only if attackers(board, s, them)]
+    stays = setup.chess960 and (kto == move.frm or rto == move.castle_rook)
     if attacked:
+        # both causes fit where a piece stays too: both said (QA 42b D3)
+        also = "; or: a king or rook that already stands on its destination square" if stays else ""
         return (
             f"castling rejected because {square_name(attacked[0])} is attacked: only the king's squares "
-            "must be safe, the rook may cross attacked ones"
+            f"must be safe, the rook may cross attacked ones{also}"
         )
     if setup.chess960:
-        if kto == move.frm or rto == move.castle_rook:
+        if stays:
             return "Chess960 castling missing where the king or rook already stands on its destination square"
         if kto == move.castle_rook or rto == move.frm:
             return "Chess960 castling missing where the king lands on the rook's square (or the rook on the king's): the squares test must ignore both"

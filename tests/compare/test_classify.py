@@ -295,6 +295,17 @@ def test_the_promotions_of_one_pawn_move_missing_together_have_one_hint(missing,
     assert alone.hint == "underpromotion to rook missing (a capturing promotion)"
 
 
+def test_a_chess960_castle_with_two_likely_causes_names_both():
+    # QA 42b D3: the king stays on c8 and the rook lands on the attacked d8: only the
+    # attacked square was said, where the engine's bug was the king that stays
+    board = Board("r1k3q1/pp1b1ppp/3p1B2/8/1npp4/P1P5/6PP/R2K2RQ b a - 1 18")
+    [note] = classify_moves(board, ["c8a8"], [])
+    assert note.hint == (
+        "castling rejected because d8 is attacked: only the king's squares must be safe, the rook may cross "
+        "attacked ones; or: a king or rook that already stands on its destination square"
+    )
+
+
 def test_notes_come_missing_first_then_extra():
     board = Board("3k4/1P6/8/8/8/8/8/4K3 w - - 0 1")
     notes = classify_moves(board, ["b7b8r", "b7b8n"], ["b7b8"])
