@@ -88,6 +88,10 @@ class CompareResult:
     # is the one found at start-up, and an engine whose xboard dialect has no Chess960
     # (Sjaak II) answers a Chess960 position in its UCI loop's total-only one instead
     dialect_answered: dict | None = None
+    # where the engine failed deeper than the difference found (JSON "engine_failure"):
+    # ``depth`` is then the shallower depth asked, ``failed_depth`` the depth it failed at
+    engine_failure: str | None = None
+    failed_depth: int | None = None
 
     @classmethod
     def from_report(
@@ -110,6 +114,8 @@ class CompareResult:
             regression=regression,
             report=report,
             dialect_answered=without_about(dialect if answered is None else answered),
+            engine_failure=report.engine_failure,
+            failed_depth=report.failed_depth,
         )
 
     def summary(self) -> str:

@@ -380,7 +380,9 @@ def _local_cluster(n: int):
     if failed is not None:
         if held:
             signal.raise_signal(held[0])  # to the handler the run had: KeyboardInterrupt
-        raise WorkersFailed(n, failed, MAIN_GUARD if _main_unguarded() else None) from failed
+        if _main_unguarded():  # the advice is the cause: Dask's chained tracebacks would bury it
+            raise WorkersFailed(n, failed, MAIN_GUARD) from None
+        raise WorkersFailed(n, failed) from failed
     try:
         if held:
             # to the handler the run had (KeyboardInterrupt) at once, the cluster closed below:

@@ -90,6 +90,8 @@ def _shallower(board, asked: "_Asked", position_fen: str, prefix, engine_name: s
         raise err
     moves, failed_depth = node
     failed = located(err, node, position_fen, bool(board.chess960), board.variant)
+    above = asked.partial.steps if asked.partial is not None else []
+    asked.failed = (failed_depth, err)
     asked.engine.close()  # its process ended: the next question starts it afresh
     here = board.copy()
     for move in moves[len(prefix) :]:
@@ -103,7 +105,22 @@ def _shallower(board, asked: "_Asked", position_fen: str, prefix, engine_name: s
             report.engine_failure, report.failed_depth = str(failed), failed_depth
             return report
     shallower = "depth 1" if failed_depth == 2 else f"depths 1-{failed_depth - 1}"
-    raise _also(failed, f"it agrees with chesskit at {shallower} there")
+    raise _also(failed, f"it agrees with chesskit at {shallower} there{_differed_above(above, moves)}")
+
+
+def _differed_above(steps, moves: list[str]) -> str:
+    """What the descent had found above a failing node it went down to: its parent's count
+    of the move that leads there differed (the node's shallower depths agreeing does not
+    make the engine right: QA 42c)."""
+    if not steps or len(steps[-1].path) >= len(moves):
+        return ""
+    step = steps[-1]
+    move = moves[len(step.path)]
+    where = f"after {' '.join(step.path)}" if step.path else "at the start position"
+    return (
+        f", but its divide at depth {step.depth} {where} had counted {move} {step.theirs.get(move)} "
+        f"where chesskit counts {step.ours.get(move)}"
+    )
 
 
 def _also(err: EngineError, said: str) -> EngineError:
@@ -122,6 +139,8 @@ def _stopped_at(asked: "_Asked", position_fen: str, board) -> str:
         where = f"compare's descent stopped at depth {depth} {where} (fen {fen}), where the counts differ"
     else:
         where = f"compare stopped at the start position's depth {depth}"
+    if asked.failed is not None:  # asking the shallower depths of a failure (QA 42c)
+        where += f", asked there after the engine failed at depth {asked.failed[0]} ({asked.failed[1]})"
     if asked.node is None:
         return f"{where}, while chesskit counted"
     return f"{where}, while the engine counted ({time.monotonic() - asked.since:.1f} s)"
@@ -191,6 +210,8 @@ class _Asked:
         self.node: tuple[list[str], int] | None = None
         self.last: tuple[list[str], int] | None = None  # the node of the last question, answered or not
         self.since = 0.0  # when the question in hand was asked
+        self.partial: Report | None = None  # the report being made, its steps so far
+        self.failed: tuple[int, EngineError] | None = None  # a failure whose shallower depths are being asked
 
     def __getattr__(self, name: str):
         return getattr(self.engine, name)
@@ -259,6 +280,8 @@ def _descend(board, engine, depth, position_fen, prefix, checker, engine_name, o
     chess960 = bool(board.chess960)
     report = Report(position_fen, chess960, depth, engine_name, fen=board.shown_fen(), path=list(prefix))
     report.variant = getattr(board, "variant", "chess")
+    if isinstance(engine, _Asked):  # the steps so far, for a failure to name (``_shallower``)
+        engine.partial = report
     if answers_by_totals(engine, position_fen, chess960):  # known before the first question
         return descend_totals(board, engine, depth, position_fen, prefix, report, on_step)
 

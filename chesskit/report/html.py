@@ -38,7 +38,12 @@ def compare_html(data: dict) -> str:
         body = f'<p class="summary pass">{esc(verdict)}</p>\n<div class="finding">{board}<code>{esc(fen or "")}</code></div>'
     else:
         verdict = data.get("summary") or "the engine disagrees with chesskit"
-        body = finding_html(data, "finding-1", f"compare at depth {data.get('depth')}")
+        failure = data.get("engine_failure")  # found asking shallower depths after it (QA 42c)
+        heading = f"compare at depth {data.get('depth')}" + (", asked after the engine failed deeper" if failure else "")
+        body = finding_html(data, "finding-1", heading)
+        if failure:
+            body = f'<p class="summary">{esc(f"engine failed: {failure}")}</p>\n{body}'
+
     return _command_page("compare", verdict, body, data.get("variant"))
 
 

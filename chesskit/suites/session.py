@@ -164,7 +164,8 @@ class Outcome:
             run = sum(p.status not in (SKIPPED, NOT_RUN) for p in self.positions)
             # an engine that could not be started at all failed whatever the position
             hint = "" if first.failure and first.failure.not_started else _chess960_hint(broken, self.skip_chess960)
-            extra = f"; {len(failed)} of {len(self.results)} counts did not match" if failed else ""
+            then = f" (the engine then failed on {after} of the mismatched positions)" if after else ""
+            extra = f"; {len(failed)} of {len(self.results)} counts did not match{then}" if failed else ""
             stopped = sum(p.status == NOT_RUN for p in self.positions)  # after --fail-fast
             extra += f"; --fail-fast left {plural(stopped, 'position')} not run" if stopped else ""
             return EngineError(
@@ -172,7 +173,7 @@ class Outcome:
                 f"{first.reason}{hint}){extra}" + (f"; {not_run}" if not_run else "")
             )
         if failed:
-            extra = f"; the engine then failed on {after} of their positions" if after else ""
+            extra = f"; the engine then failed on {after} of the mismatched positions" if after else ""
             extra += f"; {not_run}" if not_run else ""
             return MismatchError(f"{len(failed)} of {len(self.results)} counts did not match{extra}")
         if not_run or self.nothing:  # both said when both hold (the limits' was lost beside a bad line)

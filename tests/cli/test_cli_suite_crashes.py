@@ -239,7 +239,7 @@ def test_a_mismatch_before_the_engine_fails_is_still_a_mismatch(cli, tmp_path):
     engine = f"{ENGINES / 'fail_on.py'} --bug no_ep --fault segv --on {ep.split()[0]} --depth 2"
     plain = cli("suite", str(path), "--engine", engine)
     assert plain.exit_code == 1
-    assert plain.stderr.strip() == "chesskit: 1 of 2 counts did not match; the engine then failed on 1 of their positions"
+    assert plain.stderr.strip() == "chesskit: 1 of 2 counts did not match; the engine then failed on 1 of the mismatched positions"
     [line] = [line for line in plain.stdout.splitlines() if line.startswith(("FAIL", "ERROR"))]
     assert line.startswith("FAIL  ep     D1: expected 31, got 30; then the engine failed: D2: engine ")
     assert "SIGSEGV" in line

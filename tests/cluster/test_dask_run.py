@@ -372,6 +372,7 @@ def test_a_script_without_a_main_guard_is_told_why_its_local_cluster_failed(tmp_
     assert f"chesskit: run_perft ran again in a Dask worker process being started: a script that starts a local cluster {guard}" in run.stderr
     last = run.stderr.strip().splitlines()[-1]
     assert last.startswith("chesskit.cluster.errors.WorkersFailed: cannot start 1 local Dask worker: ") and guard in last
+    assert "direct cause" not in run.stderr  # Dask's chained tracebacks bury the advice (QA 42c)
     # guarded, the same script counts
     script.write_text(script.read_text().replace("print(", 'if __name__ == "__main__":\n    print('))
     run = subprocess.run(

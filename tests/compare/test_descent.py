@@ -543,3 +543,64 @@ def test_an_engine_that_fails_where_it_agrees_at_shallower_depths_is_an_engine_f
     assert result.exit_code == 3
     assert result.stderr.strip().endswith("it agrees with chesskit at depths 1-2 there")
     assert "killed by signal SIGSEGV after 'go perft 3'" in result.stderr
+
+
+def test_a_failing_node_below_a_proven_difference_says_what_differed_above(cli):
+    # QA 42c D1: the node after a2a3 crashed at depth 2 and agreed at depth 1, and the line
+    # ended "it agrees with chesskit at depth 1 there": the root's divide had already
+    # counted a2a3 one too many (castling rights kept after the rook is taken)
+    placement = "4k3/8/8/8/8/8/P5b1/4K2R"
+    engine = f"{ENGINES / 'fail_on.py'} --fault segv --on {placement} --moves a2a3 --depth 2 --bug castle_rights_kept"
+    result = cli("compare", f"{placement} w K - 0 1", "3", "--engine", engine)
+    assert result.exit_code == 3
+    assert result.stderr.strip().endswith(
+        "it agrees with chesskit at depth 1 there, but its divide at depth 3 at the start position had counted "
+        "a2a3 194 where chesskit counts 193"
+    )
+
+
+def test_the_api_and_the_html_report_carry_the_failure_a_difference_was_found_after(cli, tmp_path):
+    # QA 42c: CompareResult had no engine_failure (its depth the shallower one), and the
+    # HTML page left the failure out
+    import chesskit
+
+    spec = f"{ENGINES / 'bug_kings_touch.py'}:Adapter"
+    with chesskit.Engine(python=spec) as engine:
+        result = chesskit.compare(engine, KINGS_TOUCH, 3)
+    assert (result.agree, result.depth, result.failed_depth, result.extra) == (False, 1, 3, ["a4b3"])
+    assert "it failed at depth 3 of compare's descent" in result.engine_failure
+    assert result.to_json()["engine_failure"] == result.engine_failure
+    page = tmp_path / "report.html"
+    assert cli("compare", KINGS_TOUCH, "3", "--python", spec, "--html", str(page)).exit_code == 1
+    html = page.read_text()
+    assert "compare at depth 1, asked after the engine failed deeper" in html
+    assert "engine failed: engine " in html and "king square lookup failed" in html
+
+
+def test_an_interrupt_while_asking_shallower_depths_names_the_failure():
+    import re
+
+    from chesskit.board.board import Board
+    from chesskit.errors import EngineError
+
+    class FailsThenInterrupted(_Fixed):
+        def divide(self, fen, depth, moves, chess960=False):
+            if depth == 3:
+                raise EngineError("engine 'x' crashed (the test's)")
+            if depth == 2:
+                raise KeyboardInterrupt
+            return super().divide(fen, depth, moves, chess960)
+
+        def close(self):
+            pass
+
+    from chesskit.compare.descent import descend
+
+    with pytest.raises(KeyboardInterrupt) as caught:
+        descend(Board(KIWIPETE), FailsThenInterrupted([], 0), 3, KIWIPETE)
+    (note,) = caught.value.__notes__
+    assert re.fullmatch(
+        r"compare stopped at the start position's depth 2, asked there after the engine failed at depth 3 "
+        r"\(engine 'x' crashed \(the test's\)\), while the engine counted \(\d+\.\d s\)",
+        note,
+    ), note
