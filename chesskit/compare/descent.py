@@ -103,6 +103,7 @@ def _shallower(board, asked: "_Asked", position_fen: str, prefix, engine_name: s
             raise _also(located(shallow, asked.node, position_fen, bool(board.chess960), board.variant), f"asked after it failed at depth {failed_depth} there") from None
         if not report.agree:
             report.engine_failure, report.failed_depth = str(failed), failed_depth
+            report.steps[:0] = above  # how the descent reached the failing node (QA 42c)
             return report
     shallower = "depth 1" if failed_depth == 2 else f"depths 1-{failed_depth - 1}"
     raise _also(failed, f"it agrees with chesskit at {shallower} there{_differed_above(above, moves)}")

@@ -574,6 +574,14 @@ def test_the_api_and_the_html_report_carry_the_failure_a_difference_was_found_af
     assert cli("compare", KINGS_TOUCH, "3", "--python", spec, "--html", str(page)).exit_code == 1
     html = page.read_text()
     assert "compare at depth 1, asked after the engine failed deeper" in html
+    # below the root: the steps that led to the failing node come first (QA 42c)
+    placement = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR"
+    engine = f"{ENGINES / 'fail_on.py'} --fault segv --on {placement} --moves f7f5 --depth 2 --bug no_ep"
+    below = cli("compare", f"{placement} b KQkq - 0 2", "3", "--engine", engine, "--json")
+    assert below.exit_code == 1
+    data = json.loads(below.stdout)
+    assert [(step["path"], step["depth"]) for step in data["steps"]] == [([], 3), (["f7f5"], 1)]
+    assert data["missing"] == ["e5f6"] and "failed at depth 2 of compare's descent, after f7f5" in data["engine_failure"]
     assert "engine failed: engine " in html and "king square lookup failed" in html
 
 
