@@ -178,6 +178,10 @@ def _facts(data: dict) -> list[tuple[str, str]]:
         facts.append(("engine", esc(data["engine"])))
     if data.get("variant", "chess") != "chess":  # its FENs may read as standard chess
         facts.append(("variant", esc(data["variant"])))
+    if data.get("chess960"):  # Shredder-FEN castling says it, but not to every reader (QA 41c)
+        facts.append(("rules", "Chess960"))
+    if data.get("engine_failure"):  # the difference was found after it, at shallower depths
+        facts.append(("engine failed", esc(data["engine_failure"])))
     if data.get("depth") is not None and "seed" not in data:  # fuzz gives its depths in its run line
         facts.append(("depth", esc(data["depth"])))
     if data.get("total_only"):

@@ -40,9 +40,7 @@ def compare_html(data: dict) -> str:
         verdict = data.get("summary") or "the engine disagrees with chesskit"
         failure = data.get("engine_failure")  # found asking shallower depths after it (QA 42c)
         heading = f"compare at depth {data.get('depth')}" + (", asked after the engine failed deeper" if failure else "")
-        body = finding_html(data, "finding-1", heading)
-        if failure:
-            body = f'<p class="summary">{esc(f"engine failed: {failure}")}</p>\n{body}'
+        body = finding_html(data, "finding-1", heading)  # its Details give the failure's words
 
     return _command_page("compare", verdict, body, data.get("variant"))
 

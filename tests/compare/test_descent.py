@@ -582,7 +582,7 @@ def test_the_api_and_the_html_report_carry_the_failure_a_difference_was_found_af
     data = json.loads(below.stdout)
     assert [(step["path"], step["depth"]) for step in data["steps"]] == [([], 3), (["f7f5"], 1)]
     assert data["missing"] == ["e5f6"] and "failed at depth 2 of compare's descent, after f7f5" in data["engine_failure"]
-    assert "engine failed: engine " in html and "king square lookup failed" in html
+    assert "<dt>engine failed</dt><dd>engine " in html and "king square lookup failed" in html
 
 
 def test_an_interrupt_while_asking_shallower_depths_names_the_failure():

@@ -428,6 +428,9 @@ def test_the_html_reports_name_a_variant_and_not_standard_chess():
         assert 'class="variant"' not in page(data), page  # standard chess: as before
     assert "<dt>variant</dt><dd>atomic</dd>" in crash_html({**crash, "variant": "atomic"})
     assert "<dt>variant</dt>" not in crash_html(crash)
+    # Chess960: Shredder-FEN castling says it, the Details too (QA 41c)
+    assert "<dt>rules</dt><dd>Chess960</dd>" in crash_html({**crash, "chess960": True})
+    assert "<dt>rules</dt>" not in crash_html(crash)
     row = {"id": "a", "fen": start, "depth": 1, "ok": True, "file": "s.perft", "line": 2}
     mixed = suite_html({"results": [row, {**row, "id": "b", "line": 6, "variant": "atomic"}]})
     assert '<p class="variant">variants: atomic</p>' in mixed
