@@ -128,6 +128,7 @@ def _emit_first_view(explorer) -> int:
         {
             "fen": divide.fen,
             "variant": explorer.board().variant,
+            "chess960": bool(explorer.board().chess960),  # the fen's castling letters say it, not to every reader
             "depth": explorer.depth,
             "engine": explorer.engine_name if explorer.has_engine else None,
             "moves": [

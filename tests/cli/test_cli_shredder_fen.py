@@ -94,7 +94,8 @@ def test_suite_position_an_engine_failed_on_is_shredder_fen(cli, tmp_path):
 
 def test_explore_json_and_line_mode_are_shredder_fen(cli):
     data = json.loads(cli("explore", OUTER_ROOKS, "1", "--json").stdout)
-    assert data["fen"] == SHOWN
+    assert data["fen"] == SHOWN and data["chess960"] is True  # said as a field too (QA 41c)
+    assert json.loads(cli("explore", "startpos", "1", "--json").stdout)["chess960"] is False
     result = cli("explore", OUTER_ROOKS, "1", input="fen\nchild e1h1\nfen\n")
     assert result.exit_code == 0, result.stderr
     after = chess.Board(OUTER_ROOKS, chess960=True)
