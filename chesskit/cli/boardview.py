@@ -27,9 +27,11 @@ def plain_lines(fen: str) -> list[str]:
     return [*lines, "   " + " ".join(FILES)]
 
 
-def rich_board(fen: str, background: Callable[[str, bool], str]):
+def rich_board(fen: str, background: Callable[[str, bool], str], brackets: Callable[[str], str] | None = None):
     """The board as a rich ``Text``; ``background(square name, light)`` colours each square;
-    a crazyhouse piece marked promoted has a ``~`` after its figurine."""
+    a crazyhouse piece marked promoted has a ``~`` after its figurine. ``brackets(square)``
+    (for a console without colour, NO_COLOR: the colours are the marks) gives a square's
+    pair of brackets, ``"()"`` or ``"[]"``, or ``""`` for none (QA 41c)."""
     from rich.text import Text
 
     marked = promoted(fen)
@@ -38,12 +40,14 @@ def rich_board(fen: str, background: Callable[[str, bool], str]):
         board.append(f"{rank} ", style="dim")
         for file, piece in zip(FILES, row):
             light = (FILES.index(file) + rank) % 2 == 0  # a1 is dark
-            bg = background(f"{file}{rank}", light)
+            square = f"{file}{rank}"
+            bg = background(square, light)
+            pair = brackets(square) if brackets is not None else ""
+            before, after = pair if pair else (" ", "~" if square in marked else " ")
             if piece == ".":
-                board.append("   ", style=f"on {bg}")
+                board.append(f"{before} {after}" if pair else "   ", style=f"on {bg}")
             else:
-                mark = "~" if f"{file}{rank}" in marked else " "
-                board.append(f" {FIGURINES[piece]}{mark}", style=f"bold black on {bg}")
+                board.append(f"{before}{FIGURINES[piece]}{after}", style=f"bold black on {bg}")
         board.append("\n")
     board.append("   " + "  ".join(FILES), style="dim")
     return board

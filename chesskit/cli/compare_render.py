@@ -398,11 +398,14 @@ def _board(con, fen: str, missing: set[str], extra: set[str], legend: tuple[str,
             return EXTRA[tier]
         return SQUARES[palette][0 if light else 1]
 
-    board = rich_board(fen, background)
+    def brackets(sq: str) -> str:  # NO_COLOR: the plain text's marks, {x} for both
+        return "{}" if sq in missing and sq in extra else "()" if sq in missing else "[]" if sq in extra else ""
+
+    board = rich_board(fen, background, brackets if con.no_color else None)
     key = Text()
-    for label, colours in zip(legend, (MISSING, EXTRA)):
+    for label, colours, pair in zip(legend, (MISSING, EXTRA), ("()", "[]")):
         if label:
-            key.append("  ", style=f"on {colours[tier]}")
+            key.append(f"{pair[0]}x{pair[1]}" if con.no_color else "  ", style=f"on {colours[tier]}")
             key.append(f" {label}   ")
     out = Text()
     out.append_text(board)

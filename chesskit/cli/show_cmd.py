@@ -94,7 +94,7 @@ def _render_terminal(info: dict, last_move: str | None, label: str | None) -> No
         palette = LAST_MOVE if square in highlighted else SQUARES
         return palette[depth][0 if light else 1]
 
-    board = rich_board(info["fen"], background)
+    board = rich_board(info["fen"], background, (lambda sq: "[]" if sq in highlighted else "") if con.no_color else None)
 
     state = Table.grid(padding=(0, 2))
     state.add_column(style="dim")

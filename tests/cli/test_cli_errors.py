@@ -4,12 +4,13 @@ exit code of each kind of error; an internal error without its traceback."""
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
 from chesskit.cli import boundary
 from chesskit.errors import EngineError, MismatchError
-from helpers import allocate_at_most, one_line
+from helpers import ENGINES, allocate_at_most, one_line
 
 KIWI = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -387,3 +388,26 @@ def test_device_gpu_refuses_a_cpu_option_in_one_grammatical_line(cli, option, wo
 def test_bench_on_the_gpu_refuses_the_cpu_walks_table_and_threads(cli, option, words):
     # QA 42a D2: bench took them and its JSON said "hash_mb": 4, "threads": 2, unused
     one_line(cli("bench", "--device", "gpu", "--depth-offset", "-5", *option), 2, "--device gpu counts nodes only", words)
+
+
+def test_without_colour_the_boards_mark_their_squares_with_brackets(cli, monkeypatch):
+    # QA 41c #6: under NO_COLOR the marked squares (a missing move's, the last move's) were
+    # drawn as grey shades that read as the ordinary light and dark squares
+    import io
+
+    from rich.console import Console
+
+    from chesskit.cli import output
+
+    screen = io.StringIO()
+    monkeypatch.setattr(output, "console", lambda stderr=False: Console(file=screen, width=80, force_terminal=True, no_color=True))
+    monkeypatch.setattr(output, "stdout_is_terminal", lambda: True)
+    result = cli("compare", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "1", "--script", str(ENGINES / "bug_no_ep.py"))
+    assert result.exit_code == 1
+    drawn = re.sub(r"\x1b\[[0-9;]*m", "", screen.getvalue())
+    assert "6 " in drawn and "( )" in drawn and "(♙)" in drawn  # e5f6: the pawn's square and f6
+    assert "(x) missing move" in drawn
+    screen.truncate(0)
+    assert cli("show", "startpos", "--moves", "e2e4").exit_code == 0
+    drawn = re.sub(r"\x1b\[[0-9;]*m", "", screen.getvalue())
+    assert "[♙]" in drawn and "[ ]" in drawn  # the last move's squares, e4 and e2
