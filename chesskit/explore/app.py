@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import os
 import threading
 from typing import Callable
 
@@ -93,6 +94,11 @@ class DivideTable(DataTable):
             self.call_after_refresh(lambda: self.move_cursor(row=self.cursor_row, scroll=True))
 
 
+# a marked square's brackets where NO_COLOR leaves no colour: compare's (x) missing and
+# [x] extra, <x> the selected move's, {x} the last move's
+NO_COLOR_MARKS = {"missing": "()", "extra": "[]", "selected": "<>", "last": "{}"}
+
+
 class BoardView(Widget):
     """The board, as large as the widget allows (cells 2h+1 wide, h high); a crazyhouse
     piece marked promoted has a ``~`` right after its figurine, as ``show`` draws it."""
@@ -145,6 +151,9 @@ class BoardView(Widget):
         cell = glyph.center(width)
         if middle and square in self._promoted:  # crazyhouse's Q~, as show and the reports mark it
             cell = cell[: width // 2 + 1] + "~" + cell[width // 2 + 2 :]
+        if middle and palette != "plain" and os.environ.get("NO_COLOR"):  # the colours are the marks (QA 41c)
+            pair = NO_COLOR_MARKS[palette]
+            cell = pair[0] + cell[1:-1] + pair[1]
         return cell, f"bold black on {background}"
 
 

@@ -670,3 +670,17 @@ def test_a_long_engine_name_is_shortened_in_the_title_not_dropped():
     fitted = _fitted(head, tail, 78)
     assert fitted.startswith(head + "…") and len(fitted) == 78 and fitted.endswith("bug_castle_through_check.py:Adapter")
     assert _fitted(head, "engine: stockfish", 78) == head + "engine: stockfish"
+
+
+def test_without_colour_the_marked_squares_have_brackets(monkeypatch):
+    # QA 41c #6: under NO_COLOR the last move and the selected missing move were grey shades
+    view = BoardView()
+    view.show("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "e2e4", "d7d5", "missing")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert view._cell("e4", "P", True, 5)[0] == "  ♙  "  # the colour marks it
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert view._cell("e4", "P", True, 5)[0] == "{ ♙ }"  # the last move
+    assert view._cell("d7", "p", True, 5)[0] == "( ♟ )"  # the selected move, missing
+    assert view._cell("d5", ".", True, 5)[0] == "(   )"
+    assert view._cell("d5", ".", False, 5)[0] == "     "  # the square's other lines
+    assert view._cell("a1", "R", True, 5)[0] == "  ♖  "  # unmarked
