@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 from chesskit.cli import output
@@ -103,7 +105,11 @@ def compare(
             starting(bisect, engine_dialect)(eng.backend)
         except EngineError as err:
             raise start_failed(err, bisect) from None
-        with output.progress(depth_n, "compare") as advance, crash_report(html_path, position_fen, board.chess960, eng.name, board.variant):
+        with (
+            output.progress(depth_n, "compare") as advance,
+            crash_report(html_path, position_fen, board.chess960, eng.name, board.variant),
+            _json_if_interrupted(as_json),
+        ):
             result = compare_board(
                 eng, board, position_fen, depth_n, budget, lambda step: advance(1), ident, engine_call(engine_opts),
                 chesskit_fen,
@@ -117,6 +123,24 @@ def compare(
         write_compare(html_path, result.report, board.notes, result.regression)
     if not result.agree:
         raise MismatchError(result.summary())
+
+
+@contextlib.contextmanager
+def _json_if_interrupted(as_json: bool):
+    """``--json`` of a run stopped in its descent (Ctrl-C, a CI job's SIGTERM): the steps so
+    far, ``"agree"`` false where a step's counts differed, else null (not known), and suite's
+    ``"interrupted"`` key (it printed nothing: QA 42c)."""
+    try:
+        yield
+    except KeyboardInterrupt as err:
+        report = getattr(err, "compare_report", None)
+        if as_json and report is not None:
+            from chesskit.cli.signals import interrupt_message, interrupted_signal
+
+            data = report.to_json()
+            data["agree"] = False if any(step.differing() for step in report.steps) else None
+            output.emit_json({**data, "interrupted": interrupt_message(interrupted_signal())})
+        raise
 
 
 def dialect_of(result):

@@ -75,6 +75,7 @@ def descend(
     except KeyboardInterrupt as err:  # Ctrl-C, a CI job's SIGTERM: where the descent had got to
         if (asked.last is not None or checker is not None) and not getattr(err, "__notes__", None):
             err.add_note(_stopped_at(asked, position_fen, board))
+        err.compare_report = asked.partial  # its steps so far (``compare --json`` prints them)
         raise
 
 

@@ -612,3 +612,22 @@ def test_an_interrupt_while_asking_shallower_depths_names_the_failure():
         r"\(engine 'x' crashed \(the test's\)\), while the engine counted \(\d+\.\d s\)",
         note,
     ), note
+
+
+def test_compare_json_stopped_in_its_descent_prints_the_steps_so_far(capsys):
+    # QA 42c: compare --json stopped by a CI job's SIGTERM printed nothing
+    from chesskit.board.board import Board
+    from chesskit.cli.compare_cmd import _json_if_interrupted
+    from chesskit.compare.descent import descend
+
+    with pytest.raises(KeyboardInterrupt):
+        with _json_if_interrupted(True):
+            descend(Board(KIWIPETE), _Interrupted(["e1g1", "h3g2"], 5, ["e1g1", "h3g2"]), 3, KIWIPETE)
+    data = json.loads(capsys.readouterr().out)
+    assert data["interrupted"] == "interrupted" and data["agree"] is False
+    assert [(step["path"], step["depth"]) for step in data["steps"]] == [([], 3), (["e1g1"], 2)]
+    with pytest.raises(KeyboardInterrupt):  # stopped at its first question: nothing is known
+        with _json_if_interrupted(True):
+            descend(Board(KIWIPETE), _Interrupted([], 0, []), 3, KIWIPETE)
+    data = json.loads(capsys.readouterr().out)
+    assert data["agree"] is None and data["steps"] == []
