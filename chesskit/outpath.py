@@ -127,12 +127,17 @@ def _temporary(folder: str, target: str) -> tuple[int, str]:
     return tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder)
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "utf-8", mode: int | None = None) -> None:
+def write_atomic(path: str | os.PathLike, data: str | bytes, encoding: str = "utf-8", mode: int | None = None,
+                 follow_links: bool = True) -> None:
     """Replace ``path`` by ``data`` all at once: temporary file, fsync, rename, fsync the folder.
     The file keeps the mode of the one it replaces (a new one: 0666 less the umask), or
-    gets ``mode`` when given, whatever the umask. OSError propagates (the caller names the
-    option); the temporary file never stays behind."""
-    target = _through_links(os.fspath(path))  # a link stays a link: its file is replaced
+    gets ``mode`` when given, whatever the umask. A symbolic link at ``path`` stays a link
+    and its file is replaced (a report written where the user's link points); with
+    ``follow_links=False`` the link itself is replaced and its target left alone (the
+    compile cache: a link there must not lead chesskit's code over another file). OSError
+    propagates (the caller names the option); the temporary file never stays behind."""
+    text = os.fspath(path)
+    target = _through_links(text) if follow_links else text
     folder = os.path.dirname(target)
     payload = data.encode(encoding) if isinstance(data, str) else data
     fd, temp = _temporary(folder, target)

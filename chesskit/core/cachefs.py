@@ -194,16 +194,37 @@ def write(folder: str | os.PathLike, name: str, data: bytes) -> bool:
         for part in Path(name).parts[:-1]:  # a folder numba made (0777 less the umask): ours only
             inner = inner / part
             st = os.lstat(inner)
+            if stat.S_ISLNK(st.st_mode):
+                raise OSError(errno.ELOOP, f"{inner} is a link (not followed)")
             if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) != 0o700:
                 os.chmod(inner, 0o700)
-        write_atomic(path, data, mode=0o600)
+        _clear_folder_at(path)
+        # the link itself is replaced: written through, it put the walk's machine code
+        # over the file it pointed to (outside the cache too), on every run
+        write_atomic(path, data, mode=0o600, follow_links=False)
     except OSError as error:
-        # said once: a full disk made every run compile again (about 30 s here) in silence
+        # said once: a full disk made every run compile again (about 30 s here) in silence;
+        # a topic of its own, or a read's warning of the same file silenced it
         why = error.strerror or type(error).__name__
         warn(f"cannot save to the compile cache {folder}: {why}; the next run compiles it "
-             f"again (seconds): {_remedy(error)}")
+             f"again (seconds): {_remedy(error)}", topic="save")
         return False
     return True
+
+
+def _clear_folder_at(path: Path) -> None:
+    """Remove an empty folder standing where the cache file ``path`` belongs (a rename cannot
+    replace it: every run compiled again); a folder that is not empty is left, and said."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        return
+    try:
+        os.rmdir(path)
+    except OSError:
+        raise OSError(errno.EISDIR, f"{path} is a folder that is not empty; remove it") from None
 
 
 _READ_ONLY = (errno.EROFS, errno.EACCES)

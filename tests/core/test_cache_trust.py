@@ -622,6 +622,24 @@ def test_a_compile_of_a_damaged_walk_is_announced(built, tmp_path, damage):
     assert again.stderr == ""
 
 
+def test_a_walk_file_that_is_a_link_is_replaced_and_its_target_left_alone(built, tmp_path):
+    # the run refused to read through the link, then wrote its machine code through it over
+    # the user's file, and did so again on every run
+    folder = _copy(built, tmp_path)
+    walk = next(folder.glob("walk-*.o"))
+    victim = tmp_path / "notes.txt"
+    victim.write_text("my notes")
+    walk.unlink()
+    walk.symlink_to(victim)
+    done = _run(_env(tmp_path), "perft", "startpos", "3")
+    assert "Nodes searched: 8902\n" in done.stdout
+    assert victim.read_text() == "my notes"
+    assert not walk.is_symlink() and walk.is_file()
+    assert "it is a link" in done.stderr
+    again = _run(_env(tmp_path), "perft", "startpos", "3")  # repaired: silent
+    assert "Nodes searched: 8902\n" in again.stdout and again.stderr == ""
+
+
 @pytest.mark.slow  # builds the walk again in a child (a few seconds of CPU)
 def test_a_walk_file_of_another_user_is_refused_in_words_that_agree(built, tmp_path):
     # its warning said "owned by uid 65534 ...; compiling without it", the line after it

@@ -139,6 +139,55 @@ def test_a_save_that_fills_the_disk_returns_false_and_leaves_nothing(tmp_path, m
     assert os.listdir(folder) == []
 
 
+def test_a_save_replaces_a_link_and_never_writes_through_it(tmp_path):
+    # written through, the link put the walk's machine code over the file it pointed to
+    # (outside the cache), on every run
+    folder = _private(tmp_path / "c")
+    victim = tmp_path / "notes.txt"
+    victim.write_text("my notes")
+    os.symlink(victim, folder / "walk.o")
+    os.symlink(tmp_path / "nowhere", folder / "walk.json")  # a dangling link: nothing created there
+    assert cachefs.write(folder, "walk.o", b"code")
+    assert cachefs.write(folder, "walk.json", b"{}")
+    assert victim.read_text() == "my notes"
+    assert not (tmp_path / "nowhere").exists()
+    assert not (folder / "walk.o").is_symlink() and cachefs.read(folder, "walk.o", 100) == b"code"
+    assert cachefs.read(folder, "walk.json", 100) == b"{}"
+
+
+def test_a_save_into_a_linked_subfolder_is_refused_and_said(tmp_path, capsys):
+    folder = _private(tmp_path / "c")
+    elsewhere = _private(tmp_path / "elsewhere")
+    os.symlink(elsewhere, folder / "sub")
+    assert cachefs.write(folder, "sub/f.nbi", b"code") is False
+    assert os.listdir(elsewhere) == []
+    err = capsys.readouterr().err
+    assert f"cannot save to the compile cache {folder}: {folder / 'sub'} is a link (not followed)" in err
+
+
+def test_an_empty_folder_where_a_cache_file_belongs_is_replaced(tmp_path, capsys):
+    # a rename cannot replace a folder: every run compiled again, "first run only"
+    folder = _private(tmp_path / "c")
+    (folder / "walk.o").mkdir()
+    assert cachefs.write(folder, "walk.o", b"code")
+    assert cachefs.read(folder, "walk.o", 100) == b"code"
+    assert capsys.readouterr().err == ""
+
+
+def test_a_folder_that_is_not_empty_is_kept_and_the_failed_save_said_after_the_read(tmp_path, capsys):
+    # the save's warning shared the read's topic, so it was never printed
+    folder = _private(tmp_path / "c")
+    (folder / "walk.o").mkdir()
+    (folder / "walk.o" / "yours").write_text("kept")
+    assert cachefs.read(folder, "walk.o", 100) is None
+    assert cachefs.write(folder, "walk.o", b"code") is False
+    assert (folder / "walk.o" / "yours").read_text() == "kept"
+    read, save = capsys.readouterr().err.splitlines()
+    assert "ignoring the cache file" in read and "it is not a regular file" in read
+    assert save.startswith(f"chesskit: warning: cannot save to the compile cache {folder}: ")
+    assert f"{folder / 'walk.o'} is a folder that is not empty; remove it" in save
+
+
 # ---------------------------------------------------------------- manifests
 
 SCHEMA = {"symbol": str, "undefined": list, "size": int}
@@ -279,7 +328,7 @@ def test_a_save_that_fails_is_said_once(tmp_path, monkeypatch, capsys):
     # a full disk under the cache: every run compiled again (about 30 s) and said nothing
     monkeypatch.setattr(cachefs, "_warned", set())
 
-    def full(path, data, mode):
+    def full(path, data, mode, **how):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(cachefs, "write_atomic", full)
@@ -295,7 +344,7 @@ def test_a_save_to_a_read_only_folder_is_not_told_to_free_space(tmp_path, monkey
     # a cache folder on a read-only file system was told "free some space"
     monkeypatch.setattr(cachefs, "_warned", set())
 
-    def refused(path, data, mode):
+    def refused(path, data, mode, **how):
         raise OSError(code, os.strerror(code))
 
     monkeypatch.setattr(cachefs, "write_atomic", refused)
