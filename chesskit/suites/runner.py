@@ -177,7 +177,25 @@ def _expand(path: Path) -> tuple[list[Path], tuple[str, str] | None]:
     if path.exists():  # a FIFO or a device: reading it could block forever
         why = "not a suite file or folder (not a regular file)"
         return [], (why, f"not a suite file or folder: {path} (not a regular file)")
+    bundled = bundled_suite(path)
+    if bundled is not None:
+        return [bundled], None
     return [], ("no such suite file or folder", f"no such suite file or folder: {path}")
+
+
+def bundled_suite(path: Path) -> Path | None:
+    """The bundled suite file a relative ``path`` that is not here names (``impossible.epd``,
+    ``impossible``, ``variants/atomic.epd``, ``atomic``), or None: an installed chesskit has
+    no ``positions/`` folder to name, and its skip lines and docs say to name the file."""
+    if path.is_absolute() or not path.parts:
+        return None
+    folder = positions_dir()
+    names = [path] if path.suffix.lower() in SUITE_SUFFIXES else [path, path.with_name(path.name + ".epd")]
+    for name in names:
+        for candidate in (folder / name, folder / "variants" / name):
+            if candidate.is_file():
+                return candidate
+    return None
 
 
 NO_SUITE_FILES = "no suite files (" + " or ".join(f"*{suffix}" for suffix in SUITE_SUFFIXES) + ")"

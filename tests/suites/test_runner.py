@@ -13,6 +13,7 @@ from chesskit.suites import runner
 from chesskit.suites.positions import positions_dir
 from chesskit.suites.runner import (
     DEFAULT_MAX_NODES,
+    load_entries,
     load_file,
     load_suites,
     plan,
@@ -142,6 +143,27 @@ def test_duplicate_id_within_a_file_is_an_error_for_that_line(tmp_path, monkeypa
 def test_missing_path(tmp_path):
     with pytest.raises(InputError, match="no such suite file or folder"):
         load_suites([tmp_path / "nope.epd"])
+
+
+@pytest.mark.parametrize("name, file", [
+    ("impossible.epd", "impossible.epd"), ("impossible", "impossible.epd"),
+    ("atomic", "variants/atomic.epd"), ("variants/atomic.epd", "variants/atomic.epd"),
+])
+def test_a_bundled_suite_is_found_by_its_name(tmp_path, monkeypatch, name, file):
+    # an installed chesskit has no positions/ folder to name: ci.md's "name positions/impossible.epd"
+    # and the skip line's "name the file" led to "no such suite file or folder"
+    monkeypatch.chdir(tmp_path)
+    loaded = load_entries([name])
+    assert loaded.files == [positions_dir() / file]
+    assert len(loaded.records) == len(load_entries([positions_dir() / file]).records) > 10
+
+
+def test_a_file_here_comes_before_a_bundled_one_and_an_unknown_name_is_missing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "impossible.epd").write_text("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n")
+    assert [r.fen for r in load_entries(["impossible.epd"]).records] == ["8/8/8/8/8/8/8/K6k w - - 0 1"]
+    with pytest.raises(InputError, match="no such suite file or folder: nothere.epd"):
+        load_suites(["nothere.epd"])
 
 
 def test_empty_folder(tmp_path):
